@@ -1,0 +1,213 @@
+#!/usr/bin/env node
+// Generates the RDFS benchmark data set, deterministically from a seed: a class hierarchy, typed
+// instances, and property triples over properties with rdfs:subPropertyOf, rdfs:domain and rdfs:range.
+// Writes OUT/data.nt (N-Triples) and OUT/data.ttl (Turtle) holding the same triples.
+//
+// usage: node gen.js [--depth 20] [--instances 10000] [--triples 50000] [--seed 42] --out DIR
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+
+const EX = 'http://example.org/bench/';
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
+const XSD_INTEGER = 'http://www.w3.org/2001/XMLSchema#integer';
+
+function parseArgs(argv) {
+  const options = { depth: 20, instances: 10000, triples: 50000, seed: 42, out: null };
+  for (let i = 0; i < argv.length; i += 2) {
+    const name = argv[i].replace(/^--/, '');
+    const value = argv[i + 1];
+    if (!(name in options) || value === undefined)
+      throw new Error(`bad argument ${argv[i]} (usage: gen.js [--depth N] [--instances N] [--triples N] [--seed N] --out DIR)`);
+    options[name] = name === 'out' ? value : Number(value);
+    if (name !== 'out' && !(Number.isInteger(options[name]) && options[name] >= 1))
+      throw new Error(`--${name} needs a positive integer, got ${value}`);
+  }
+  if (!options.out)
+    throw new Error('--out DIR is required');
+  return options;
+}
+
+// mulberry32: a small seeded generator, so the data set is identical on every machine and Node version.
+function seededRandom(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6D2B79F5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Terms are { kind: 'iri' | 'literal', ... } so both serializations come from one list of triples.
+const iri = local => ({ kind: 'iri', value: local.startsWith('http') ? local : EX + local });
+const literal = (value, extra = {}) => ({ kind: 'literal', value, ...extra });
+
+// Three chains of `depth` classes under ex:Thing, short side branches every fourth level, and one
+// diamond (a class with two superclasses), so subClassOf closure has both long paths and joins.
+function buildClasses(depth, triples) {
+  const classes = [];
+  const subClassOf = (sub, sup) => triples.push([iri(sub), iri(RDFS + 'subClassOf'), iri(sup)]);
+  for (let chain = 0; chain < 3; chain++) {
+    let parent = 'Thing';
+    for (let level = 1; level <= depth; level++) {
+      const name = `C${chain}_${level}`;
+      subClassOf(name, parent);
+      classes.push(name);
+      if (level % 4 === 0) {
+        subClassOf(`S${chain}_${level}_1`, name);
+        subClassOf(`S${chain}_${level}_2`, `S${chain}_${level}_1`);
+        classes.push(`S${chain}_${level}_1`, `S${chain}_${level}_2`);
+      }
+      parent = name;
+    }
+  }
+  const middle = Math.max(1, Math.floor(depth / 2));
+  subClassOf(`C1_${middle}`, `C0_${middle}`);
+  return classes;
+}
+
+// Property chains linked by rdfs:subPropertyOf. Object properties may have a domain and a range;
+// literal-valued properties (and every property above them) never have a range, so no rule can put
+// a literal in subject position.
+function buildProperties(random, classes, triples) {
+  const pick = list => list[Math.floor(random() * list.length)];
+  const declare = (kind, chainCount, chainLength, prefix) => {
+    const properties = [];
+    for (let chain = 0; chain < chainCount; chain++) {
+      for (let level = 0; level < chainLength; level++) {
+        const name = `${prefix}${chain}_${level}`;
+        if (level > 0)
+          triples.push([iri(name), iri(RDFS + 'subPropertyOf'), iri(`${prefix}${chain}_${level - 1}`)]);
+        if (random() < 0.7)
+          triples.push([iri(name), iri(RDFS + 'domain'), iri(pick(classes))]);
+        if (kind === 'object' && random() < 0.7)
+          triples.push([iri(name), iri(RDFS + 'range'), iri(pick(classes))]);
+        properties.push(name);
+      }
+    }
+    return properties;
+  };
+  return {
+    objectProperties: declare('object', 4, 5, 'op'),
+    literalProperties: declare('literal', 2, 4, 'dp'),
+  };
+}
+
+// Literals cover the plain, language-tagged and integer forms, and strings needing escapes.
+function makeLiteral(random, n) {
+  const form = Math.floor(random() * 5);
+  if (form === 0) return literal(`value ${n}`);
+  if (form === 1) return literal(`name ${n}`, { language: 'en' });
+  if (form === 2) return literal(String(n), { datatype: XSD_INTEGER });
+  if (form === 3) return literal(`caf\u00e9 "${n}" back\\slash`);
+  return literal(`line ${n}\nnext\tline`);
+}
+
+function generate(options) {
+  const random = seededRandom(options.seed);
+  const pick = list => list[Math.floor(random() * list.length)];
+  const schema = [];
+  const classes = buildClasses(options.depth, schema);
+  const { objectProperties, literalProperties } = buildProperties(random, classes, schema);
+
+  const instances = [];
+  const typing = [];
+  for (let n = 0; n < options.instances; n++) {
+    const name = `i${n}`;
+    instances.push(name);
+    typing.push([iri(name), iri(RDF_TYPE), iri(pick(classes))]);
+    if (random() < 0.1)
+      typing.push([iri(name), iri(RDF_TYPE), iri(pick(classes))]);
+  }
+
+  // Objects are mostly typed instances, some untyped resources that only a range can type.
+  const resourceCount = Math.max(1, Math.floor(options.instances / 5));
+  const facts = [];
+  const seen = new Set();
+  while (facts.length < options.triples) {
+    const subject = iri(pick(instances));
+    let predicate, object;
+    if (random() < 0.7) {
+      predicate = iri(pick(objectProperties));
+      object = iri(random() < 0.8 ? pick(instances) : `r${Math.floor(random() * resourceCount)}`);
+    }
+    else {
+      predicate = iri(pick(literalProperties));
+      object = makeLiteral(random, Math.floor(random() * options.triples));
+    }
+    const triple = [subject, predicate, object];
+    const key = triple.map(ntriplesTerm).join(' ');
+    if (seen.has(key))
+      continue;
+    seen.add(key);
+    facts.push(triple);
+  }
+  return [...schema, ...typing, ...facts];
+}
+
+function escapeString(value) {
+  return value.replace(/["\\\n\r\t]/g, c => ({ '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c]);
+}
+
+function ntriplesTerm(term) {
+  if (term.kind === 'iri')
+    return `<${term.value}>`;
+  const lexical = `"${escapeString(term.value)}"`;
+  if (term.language) return `${lexical}@${term.language}`;
+  if (term.datatype) return `${lexical}^^<${term.datatype}>`;
+  return lexical;
+}
+
+function turtleTerm(term) {
+  if (term.kind === 'iri') {
+    if (term.value === RDF_TYPE) return 'a';
+    if (term.value.startsWith(EX)) return `ex:${term.value.slice(EX.length)}`;
+    if (term.value.startsWith(RDFS)) return `rdfs:${term.value.slice(RDFS.length)}`;
+    return `<${term.value}>`;
+  }
+  if (term.datatype === XSD_INTEGER) return term.value;
+  return ntriplesTerm(term);
+}
+
+// Turtle groups consecutive triples of one subject with ';' as a hand-written file would.
+function toTurtle(triples) {
+  const lines = [`@prefix ex: <${EX}> .`, `@prefix rdfs: <${RDFS}> .`, ''];
+  let previousSubject = null;
+  for (const [s, p, o] of triples) {
+    const statement = `${turtleTerm(p)} ${turtleTerm(o)}`;
+    if (s.value === previousSubject) {
+      lines[lines.length - 1] += ' ;';
+      lines.push(`    ${statement}`);
+    }
+    else {
+      if (previousSubject !== null) lines[lines.length - 1] += ' .';
+      lines.push(`${turtleTerm(s)} ${statement}`);
+    }
+    previousSubject = s.value;
+  }
+  if (previousSubject !== null) lines[lines.length - 1] += ' .';
+  return lines.join('\n') + '\n';
+}
+
+function main() {
+  let options;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  }
+  catch (error) {
+    process.stderr.write(`gen.js: ${error.message}\n`);
+    process.exit(2);
+  }
+  const triples = generate(options);
+  fs.mkdirSync(options.out, { recursive: true });
+  fs.writeFileSync(path.join(options.out, 'data.nt'), triples.map(t => t.map(ntriplesTerm).join(' ') + ' .\n').join(''));
+  fs.writeFileSync(path.join(options.out, 'data.ttl'), toTurtle(triples));
+  process.stderr.write(`gen.js: ${triples.length} triples (depth ${options.depth}, ${options.instances} instances, ` +
+                       `${options.triples} property triples, seed ${options.seed}) in ${options.out}\n`);
+}
+
+main();

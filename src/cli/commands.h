@@ -1,0 +1,9 @@
+/* commands.h: the ldgsm subcommands; each takes the arguments after its own name (argv[0] is the
+ * subcommand) and returns the process exit code. */
+#ifndef LDGSM_CLI_COMMANDS_H
+#define LDGSM_CLI_COMMANDS_H
+
+int cmd_reason(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+
+#endif

@@ -1,0 +1,34 @@
+/* main.c: the ldgsm command line: dispatches to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+static const char usage[] =
+    "usage: ldgsm <command> [options]\n"
+    "\n"
+    "A Linked Data GSM rule agent: N3 rules over Read-Write Linked Data.\n"
+    "\n"
+    "commands:\n"
+    "  reason   derive the closure of RDF data under N3 rules (like EYE's --pass modes)\n"
+    "  serve    run the embedded LDP server\n"
+    "\n"
+    "`ldgsm <command> --help` describes each command's options.\n";
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    const char *command = argv[1];
+    if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (strcmp(command, "reason") == 0)
+        return cmd_reason(argc - 1, argv + 1);
+    if (strcmp(command, "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
+    fprintf(stderr, "ldgsm: unknown command '%s'\n\n%s", command, usage);
+    return 2;
+}

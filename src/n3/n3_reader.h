@@ -1,0 +1,42 @@
+/* n3_reader.h: reads the N3 that rule programs use (raptor2 cannot read formulas or `=>`).
+ *
+ * Supported: @prefix/@base and SPARQL-style PREFIX/BASE, `a`, `;` and `,`, `[ ... ]`, `( ... )` lists,
+ * every Turtle literal form ("...", '...', long strings, escapes, @lang, ^^datatype, numbers, true/false),
+ * `?variables`, `_:` blank nodes, formulas `{ ... }` (nested anywhere a term may stand, e.g.
+ * `http:body { ... }` in a rule head), `=>` and `<=` rules, `=` (owl:sameAs), bare top-level formulas,
+ * and `#` comments.
+ *
+ * Output: the document's top-level statements in order, each with the line and column where it began.
+ * A rule `{B} => {H}` is the statement (B, log:implies, H); `{H} <= {B}` is normalized to the same;
+ * `true => {H}` and a bare top-level formula `{H} .` become ({}, log:implies, H).
+ * Formulas are formula terms, lists are list terms, `?x` are variable terms; blank node labels and `[]`
+ * become fresh blank nodes of this document (never shared with another document). */
+#ifndef LDGSM_N3_READER_H
+#define LDGSM_N3_READER_H
+
+#include <stddef.h>
+
+#include "rdf/term.h"
+
+typedef struct n3_statement {
+    triple t;
+    unsigned line, col;
+} n3_statement;
+
+typedef struct n3_doc {
+    n3_statement *statements;
+    size_t count;
+} n3_doc;
+
+typedef struct n3_error {
+    unsigned line, col;
+    char message[512]; /* "source:line:col: expected X, found Y" ready to print */
+} n3_error;
+
+/* Parses text (len bytes) named source_name (used in messages) with base IRI base (may be NULL).
+ * Returns 0 and fills out, or -1 and fills err (out is then empty). */
+int n3_parse(terms *t, const char *text, size_t len, const char *source_name, const char *base, n3_doc *out,
+             n3_error *err);
+void n3_doc_free(n3_doc *doc);
+
+#endif

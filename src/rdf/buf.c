@@ -1,0 +1,104 @@
+/* buf.c: growable buffers and checked allocation. */
+#include "rdf/buf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_of_memory(void) {
+    fputs("ldgsm: out of memory\n", stderr);
+    abort();
+}
+
+void *xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+void *xrealloc(void *p, size_t n) {
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+char *xstrndup(const char *s, size_t n) {
+    char *copy = xmalloc(n + 1);
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    return copy;
+}
+
+void buf_reserve(buf *b, size_t extra) {
+    if (b->len + extra + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
+}
+
+void buf_append(buf *b, const void *data, size_t len) {
+    buf_reserve(b, len);
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+}
+
+void buf_puts(buf *b, const char *s) { buf_append(b, s, strlen(s)); }
+
+void buf_putc(buf *b, char c) {
+    buf_reserve(b, 1);
+    b->data[b->len++] = c;
+}
+
+void buf_printf(buf *b, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    va_list copy;
+    va_copy(copy, args);
+    int n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    if (n > 0) {
+        buf_reserve(b, (size_t)n);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, args);
+        b->len += (size_t)n;
+    }
+    va_end(args);
+}
+
+char *buf_cstr(buf *b) {
+    buf_reserve(b, 0);
+    b->data[b->len] = '\0';
+    return b->data;
+}
+
+void buf_free(buf *b) {
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void u32vec_push(u32vec *v, uint32_t x) {
+    if (v->len == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 4;
+        v->data = xrealloc(v->data, v->cap * sizeof *v->data);
+    }
+    v->data[v->len++] = x;
+}
+
+void u32vec_free(u32vec *v) {
+    free(v->data);
+    v->data = NULL;
+    v->len = v->cap = 0;
+}

@@ -1,0 +1,36 @@
+/* buf.h: a growable byte buffer and a growable array of uint32, the two containers every layer uses.
+ * Allocation failure aborts: the agent cannot continue meaningfully without memory. */
+#ifndef LDGSM_RDF_BUF_H
+#define LDGSM_RDF_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct buf {
+    char *data;
+    size_t len, cap;
+} buf;
+
+void buf_reserve(buf *b, size_t extra);
+void buf_append(buf *b, const void *data, size_t len);
+void buf_puts(buf *b, const char *s);
+void buf_putc(buf *b, char c);
+void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* NUL-terminates without counting the NUL in len; returns data. */
+char *buf_cstr(buf *b);
+void buf_free(buf *b);
+
+typedef struct u32vec {
+    uint32_t *data;
+    uint32_t len, cap;
+} u32vec;
+
+void u32vec_push(u32vec *v, uint32_t x);
+void u32vec_free(u32vec *v);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrndup(const char *s, size_t n);
+
+#endif

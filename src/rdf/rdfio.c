@@ -1,0 +1,514 @@
+/* rdfio.c: raptor2-backed parsing (collect, then commit all-or-nothing), raptor2 Turtle serialization,
+ * and the direct N-Triples writer used on hot output paths. */
+#include "rdf/rdfio.h"
+
+#include <errno.h>
+#include <raptor2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rdf/hashmap.h"
+
+struct rdfio {
+    raptor_world *world;
+    terms *t;
+};
+
+typedef struct parse_state {
+    rdfio *io;
+    triple *triples;
+    size_t count, cap;
+    u64map bnode_by_label; /* hash of the document's label -> our fresh blank node */
+    bool failed;
+    rdf_error *err;
+    const char *source_name;
+} parse_state;
+
+rdfio *rdfio_new(terms *t) {
+    rdfio *io = xcalloc(1, sizeof *io);
+    io->t = t;
+    io->world = raptor_new_world();
+    if (!io->world || raptor_world_open(io->world)) {
+        fputs("ldgsm: cannot initialize raptor2\n", stderr);
+        abort();
+    }
+    return io;
+}
+
+void rdfio_free(rdfio *io) {
+    if (!io)
+        return;
+    raptor_free_world(io->world);
+    free(io);
+}
+
+static const struct {
+    enum rdf_syntax syntax;
+    const char *parser_name, *media_type, *extension;
+} syntaxes[] = {
+    {RDF_TURTLE, "turtle", "text/turtle", ".ttl"},
+    {RDF_NTRIPLES, "ntriples", "application/n-triples", ".nt"},
+    {RDF_NQUADS, "nquads", "application/n-quads", ".nq"},
+    {RDF_RDFXML, "rdfxml", "application/rdf+xml", ".rdf"},
+    {RDF_TRIG, "trig", "application/trig", ".trig"},
+};
+enum { SYNTAX_COUNT = sizeof syntaxes / sizeof syntaxes[0] };
+
+enum rdf_syntax rdf_syntax_from_filename(const char *path) {
+    const char *dot = strrchr(path, '.');
+    if (!dot)
+        return RDF_SYNTAX_UNKNOWN;
+    for (int i = 0; i < SYNTAX_COUNT; i++)
+        if (strcasecmp(dot, syntaxes[i].extension) == 0)
+            return syntaxes[i].syntax;
+    if (strcasecmp(dot, ".owl") == 0 || strcasecmp(dot, ".xml") == 0)
+        return RDF_RDFXML;
+    return RDF_SYNTAX_UNKNOWN;
+}
+
+enum rdf_syntax rdf_syntax_from_media_type(const char *media_type) {
+    if (!media_type)
+        return RDF_SYNTAX_UNKNOWN;
+    size_t len = strcspn(media_type, ";");
+    while (len && (media_type[len - 1] == ' ' || media_type[len - 1] == '\t'))
+        len--;
+    for (int i = 0; i < SYNTAX_COUNT; i++)
+        if (strlen(syntaxes[i].media_type) == len && strncasecmp(media_type, syntaxes[i].media_type, len) == 0)
+            return syntaxes[i].syntax;
+    /* Older names some servers still send. */
+    if (len == 16 && strncasecmp(media_type, "application/turtle", 16) == 0)
+        return RDF_TURTLE;
+    if (len == 10 && strncasecmp(media_type, "text/plain", 10) == 0)
+        return RDF_NTRIPLES;
+    return RDF_SYNTAX_UNKNOWN;
+}
+
+const char *rdf_syntax_media_type(enum rdf_syntax syntax) {
+    for (int i = 0; i < SYNTAX_COUNT; i++)
+        if (syntaxes[i].syntax == syntax)
+            return syntaxes[i].media_type;
+    return "application/octet-stream";
+}
+
+const char *rdf_accept_header(void) {
+    return "text/turtle, application/n-triples;q=0.9, application/n-quads;q=0.8, "
+           "application/trig;q=0.8, application/rdf+xml;q=0.7";
+}
+
+static const char *parser_name(enum rdf_syntax syntax) {
+    for (int i = 0; i < SYNTAX_COUNT; i++)
+        if (syntaxes[i].syntax == syntax)
+            return syntaxes[i].parser_name;
+    return NULL;
+}
+
+static void on_log(void *user, raptor_log_message *message) {
+    parse_state *ps = user;
+    if (message->level < RAPTOR_LOG_LEVEL_ERROR || ps->failed)
+        return;
+    ps->failed = true;
+    int line = message->locator ? message->locator->line : -1;
+    int col = message->locator ? message->locator->column : -1;
+    ps->err->line = line > 0 ? line : 0;
+    ps->err->col = col > 0 ? col : 0;
+    /* raptor2 often knows the line but not the column; say what is known. */
+    if (line > 0 && col > 0)
+        snprintf(ps->err->message, sizeof ps->err->message, "%s:%d:%d: %s", ps->source_name, line, col,
+                 message->text);
+    else if (line > 0)
+        snprintf(ps->err->message, sizeof ps->err->message, "%s:%d: %s", ps->source_name, line, message->text);
+    else
+        snprintf(ps->err->message, sizeof ps->err->message, "%s: %s", ps->source_name, message->text);
+}
+
+static term_id convert_term(parse_state *ps, raptor_term *rt) {
+    terms *t = ps->io->t;
+    switch (rt->type) {
+    case RAPTOR_TERM_TYPE_URI: {
+        size_t len;
+        const unsigned char *s = raptor_uri_as_counted_string(rt->value.uri, &len);
+        return terms_iri(t, (const char *)s, len);
+    }
+    case RAPTOR_TERM_TYPE_BLANK: {
+        uint64_t key = hash_bytes(rt->value.blank.string, rt->value.blank.string_len, 0x62);
+        bool inserted;
+        uint32_t *slot = u64map_put(&ps->bnode_by_label, key, 0, &inserted);
+        if (inserted)
+            *slot = terms_fresh_bnode(t);
+        return *slot;
+    }
+    case RAPTOR_TERM_TYPE_LITERAL: {
+        term_id datatype = 0;
+        if (rt->value.literal.datatype) {
+            size_t len;
+            const unsigned char *s = raptor_uri_as_counted_string(rt->value.literal.datatype, &len);
+            datatype = terms_iri(t, (const char *)s, len);
+        }
+        return terms_literal(t, (const char *)rt->value.literal.string, rt->value.literal.string_len, datatype,
+                             (const char *)rt->value.literal.language, rt->value.literal.language_len);
+    }
+    default:
+        return 0;
+    }
+}
+
+static void on_statement(void *user, raptor_statement *statement) {
+    parse_state *ps = user;
+    if (ps->failed)
+        return;
+    if (ps->count == ps->cap) {
+        ps->cap = ps->cap ? ps->cap * 2 : 256;
+        ps->triples = xrealloc(ps->triples, ps->cap * sizeof *ps->triples);
+    }
+    ps->triples[ps->count++] = (triple){convert_term(ps, statement->subject),
+                                        convert_term(ps, statement->predicate),
+                                        convert_term(ps, statement->object)};
+}
+
+int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_t len, const char *base,
+                      const char *source_name, triple **out, size_t *count, rdf_error *err) {
+    *out = NULL;
+    *count = 0;
+    memset(err, 0, sizeof *err);
+    const char *name = parser_name(syntax);
+    if (!name) {
+        snprintf(err->message, sizeof err->message, "%s: not an RDF syntax this reader parses", source_name);
+        return -1;
+    }
+    parse_state ps = {.io = io, .err = err, .source_name = source_name};
+    raptor_world_set_log_handler(io->world, &ps, on_log);
+    raptor_parser *parser = raptor_new_parser(io->world, name);
+    raptor_uri *base_uri = raptor_new_uri(io->world, (const unsigned char *)(base ? base : "file:///"));
+    raptor_parser_set_statement_handler(parser, &ps, on_statement);
+    if (raptor_parser_parse_start(parser, base_uri) == 0)
+        raptor_parser_parse_chunk(parser, (const unsigned char *)data, len, 1);
+    else
+        ps.failed = true;
+    raptor_free_parser(parser);
+    raptor_free_uri(base_uri);
+    raptor_world_set_log_handler(io->world, NULL, NULL);
+    u64map_free(&ps.bnode_by_label);
+    if (ps.failed) {
+        if (!err->message[0])
+            snprintf(err->message, sizeof err->message, "%s: syntax error", source_name);
+        free(ps.triples);
+        return -1;
+    }
+    *out = ps.triples;
+    *count = ps.count;
+    return 0;
+}
+
+int rdf_parse(rdfio *io, store *st, enum rdf_syntax syntax, const char *data, size_t len, const char *base,
+              term_id g, const char *source_name, rdf_error *err) {
+    triple *ts;
+    size_t n;
+    if (rdf_parse_triples(io, syntax, data, len, base, source_name, &ts, &n, err) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        store_add(st, ts[i].s, ts[i].p, ts[i].o, g);
+    free(ts);
+    return 0;
+}
+
+char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    buf b = {0};
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        buf_append(&b, chunk, n);
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        buf_free(&b);
+        errno = EIO;
+        return NULL;
+    }
+    *len = b.len;
+    return buf_cstr(&b);
+}
+
+int rdf_parse_file(rdfio *io, store *st, const char *path, term_id g, rdf_error *err) {
+    memset(err, 0, sizeof *err);
+    enum rdf_syntax syntax = rdf_syntax_from_filename(path);
+    if (syntax == RDF_SYNTAX_UNKNOWN) {
+        snprintf(err->message, sizeof err->message, "%s: unknown RDF syntax (expected .ttl, .nt, .nq, .rdf or .trig)",
+                 path);
+        return -1;
+    }
+    size_t len;
+    char *data = read_file(path, &len);
+    if (!data) {
+        snprintf(err->message, sizeof err->message, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    char *real = realpath(path, NULL);
+    buf base = {0};
+    buf_puts(&base, "file://");
+    buf_puts(&base, real ? real : path);
+    free(real);
+    int rc = rdf_parse(io, st, syntax, data, len, buf_cstr(&base), g, path, err);
+    buf_free(&base);
+    free(data);
+    return rc;
+}
+
+/* N-Triples escaping: IRIs escape what IRIREF forbids; literals use ECHAR for the usual controls. */
+static void write_iri(const char *s, size_t len, buf *out) {
+    buf_putc(out, '<');
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' ||
+            c == '`' || c == '\\')
+            buf_printf(out, "\\u%04X", c);
+        else
+            buf_putc(out, (char)c);
+    }
+    buf_putc(out, '>');
+}
+
+static void write_string(const char *s, size_t len, buf *out) {
+    buf_putc(out, '"');
+    size_t start = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        const char *escape = NULL;
+        switch (c) {
+        case '"': escape = "\\\""; break;
+        case '\\': escape = "\\\\"; break;
+        case '\n': escape = "\\n"; break;
+        case '\r': escape = "\\r"; break;
+        case '\t': escape = "\\t"; break;
+        case '\b': escape = "\\b"; break;
+        case '\f': escape = "\\f"; break;
+        default:
+            if (c < 0x20) {
+                buf_append(out, s + start, i - start);
+                buf_printf(out, "\\u%04X", c);
+                start = i + 1;
+            }
+            continue;
+        }
+        buf_append(out, s + start, i - start);
+        buf_puts(out, escape);
+        start = i + 1;
+    }
+    buf_append(out, s + start, len - start);
+    buf_putc(out, '"');
+}
+
+void rdf_write_term_nt(const terms *t, term_id id, buf *out) {
+    size_t len;
+    const char *lex = terms_lex(t, id, &len);
+    switch (terms_kind(t, id)) {
+    case TERM_IRI:
+        write_iri(lex, len, out);
+        break;
+    case TERM_BNODE:
+        buf_puts(out, "_:");
+        buf_append(out, lex, len);
+        break;
+    case TERM_LITERAL: {
+        write_string(lex, len, out);
+        const char *lang = terms_lang(t, id);
+        term_id datatype = terms_datatype(t, id);
+        if (lang) {
+            buf_putc(out, '@');
+            buf_puts(out, lang);
+        } else if (datatype) {
+            buf_puts(out, "^^");
+            size_t dlen;
+            const char *dt = terms_lex(t, datatype, &dlen);
+            write_iri(dt, dlen, out);
+        }
+        break;
+    }
+    case TERM_VAR:
+        buf_putc(out, '?');
+        buf_append(out, lex, len);
+        break;
+    case TERM_FORMULA: {
+        size_t n;
+        const triple *ts = terms_formula_triples(t, id, &n);
+        buf_puts(out, "{ ");
+        for (size_t i = 0; i < n; i++) {
+            rdf_write_term_nt(t, ts[i].s, out);
+            buf_putc(out, ' ');
+            rdf_write_term_nt(t, ts[i].p, out);
+            buf_putc(out, ' ');
+            rdf_write_term_nt(t, ts[i].o, out);
+            buf_puts(out, " . ");
+        }
+        buf_putc(out, '}');
+        break;
+    }
+    case TERM_LIST: {
+        size_t n;
+        terms_list_items(t, id, &n);
+        if (n == 0) {
+            write_iri(NS_RDF "nil", strlen(NS_RDF "nil"), out);
+            break;
+        }
+        buf_printf(out, "_:list%u", id);
+        break;
+    }
+    default:
+        buf_puts(out, "<urn:ldgsm:none>");
+    }
+}
+
+/* Emits the rdf:first/rest triples of list `id` (and of lists nested in it) once each. */
+static void write_list_triples(const terms *t, term_id id, u64map *written, buf *out) {
+    bool inserted;
+    u64map_put(written, id, 1, &inserted);
+    if (!inserted)
+        return;
+    size_t n;
+    const term_id *items = terms_list_items(t, id, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0)
+            buf_printf(out, "_:list%u", id);
+        else
+            buf_printf(out, "_:list%u_%zu", id, i);
+        buf_puts(out, " <" NS_RDF "first> ");
+        rdf_write_term_nt(t, items[i], out);
+        buf_puts(out, " .\n");
+        if (i == 0)
+            buf_printf(out, "_:list%u", id);
+        else
+            buf_printf(out, "_:list%u_%zu", id, i);
+        if (i + 1 < n)
+            buf_printf(out, " <" NS_RDF "rest> _:list%u_%zu .\n", id, i + 1);
+        else
+            buf_puts(out, " <" NS_RDF "rest> <" NS_RDF "nil> .\n");
+    }
+    for (size_t i = 0; i < n; i++)
+        if (terms_kind(t, items[i]) == TERM_LIST)
+            write_list_triples(t, items[i], written, out);
+}
+
+void rdf_write_ntriples(const terms *t, const triple *ts, size_t n, buf *out) {
+    u64map lists_written = {0};
+    for (size_t i = 0; i < n; i++) {
+        rdf_write_term_nt(t, ts[i].s, out);
+        buf_putc(out, ' ');
+        rdf_write_term_nt(t, ts[i].p, out);
+        buf_putc(out, ' ');
+        rdf_write_term_nt(t, ts[i].o, out);
+        buf_puts(out, " .\n");
+        const term_id ends[2] = {ts[i].s, ts[i].o};
+        for (int e = 0; e < 2; e++)
+            if (terms_kind(t, ends[e]) == TERM_LIST)
+                write_list_triples(t, ends[e], &lists_written, out);
+    }
+    u64map_free(&lists_written);
+}
+
+static raptor_term *to_raptor_term(rdfio *io, term_id id) {
+    const terms *t = io->t;
+    size_t len;
+    const char *lex = terms_lex(t, id, &len);
+    switch (terms_kind(t, id)) {
+    case TERM_IRI:
+        return raptor_new_term_from_counted_uri_string(io->world, (const unsigned char *)lex, len);
+    case TERM_BNODE:
+        return raptor_new_term_from_counted_blank(io->world, (const unsigned char *)lex, len);
+    case TERM_LITERAL: {
+        raptor_uri *datatype = NULL;
+        const char *lang = terms_lang(t, id);
+        if (!lang && terms_datatype(t, id)) {
+            size_t dlen;
+            const char *dt = terms_lex(t, terms_datatype(t, id), &dlen);
+            datatype = raptor_new_uri_from_counted_string(io->world, (const unsigned char *)dt, dlen);
+        }
+        raptor_term *rt = raptor_new_term_from_counted_literal(
+            io->world, (const unsigned char *)lex, len, datatype, (const unsigned char *)lang,
+            lang ? (unsigned char)strlen(lang) : 0);
+        if (datatype)
+            raptor_free_uri(datatype);
+        return rt;
+    }
+    case TERM_LIST: {
+        size_t n;
+        terms_list_items(t, id, &n);
+        if (n == 0)
+            return raptor_new_term_from_uri_string(io->world, (const unsigned char *)NS_RDF "nil");
+        char label[32];
+        snprintf(label, sizeof label, "list%u", id);
+        return raptor_new_term_from_blank(io->world, (const unsigned char *)label);
+    }
+    default:
+        return NULL;
+    }
+}
+
+static int serialize_triple(rdfio *io, raptor_serializer *ser, term_id s, term_id p, term_id o) {
+    raptor_statement st = {0};
+    st.world = io->world;
+    st.subject = to_raptor_term(io, s);
+    st.predicate = to_raptor_term(io, p);
+    st.object = to_raptor_term(io, o);
+    int rc = -1; /* formulas and variables are not RDF */
+    if (st.subject && st.predicate && st.object)
+        rc = raptor_serializer_serialize_statement(ser, &st);
+    raptor_free_term(st.subject);
+    raptor_free_term(st.predicate);
+    raptor_free_term(st.object);
+    return rc;
+}
+
+/* A list term becomes a chain of blank nodes; each cell is a list term of the remaining items, so
+ * shared tails are written once. */
+static int serialize_list(rdfio *io, raptor_serializer *ser, term_id id, u64map *written) {
+    bool inserted;
+    u64map_put(written, id, 1, &inserted);
+    size_t n;
+    const term_id *items = terms_list_items(io->t, id, &n);
+    if (!inserted || n == 0)
+        return 0;
+    term_id rest = terms_list(io->t, items + 1, n - 1);
+    items = terms_list_items(io->t, id, &n); /* terms_list may have grown the table */
+    int rc = serialize_triple(io, ser, id, T_RDF_FIRST, items[0]);
+    if (rc == 0)
+        rc = serialize_triple(io, ser, id, T_RDF_REST, rest);
+    if (rc == 0 && terms_kind(io->t, items[0]) == TERM_LIST)
+        rc = serialize_list(io, ser, items[0], written);
+    if (rc == 0)
+        rc = serialize_list(io, ser, rest, written);
+    return rc;
+}
+
+int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out) {
+    raptor_serializer *ser = raptor_new_serializer(io->world, "turtle");
+    if (!ser)
+        return -1;
+    raptor_uri *base_uri = base ? raptor_new_uri(io->world, (const unsigned char *)base) : NULL;
+    void *string = NULL;
+    size_t length = 0;
+    int rc = raptor_serializer_start_to_string(ser, base_uri, &string, &length);
+    u64map lists_written = {0};
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        triple tr = ts[i];
+        rc = serialize_triple(io, ser, tr.s, tr.p, tr.o);
+        if (rc == 0 && terms_kind(io->t, tr.s) == TERM_LIST)
+            rc = serialize_list(io, ser, tr.s, &lists_written);
+        if (rc == 0 && terms_kind(io->t, tr.o) == TERM_LIST)
+            rc = serialize_list(io, ser, tr.o, &lists_written);
+    }
+    u64map_free(&lists_written);
+    if (raptor_serializer_serialize_end(ser) != 0)
+        rc = -1;
+    raptor_free_serializer(ser);
+    if (base_uri)
+        raptor_free_uri(base_uri);
+    if (string) {
+        if (rc == 0)
+            buf_append(out, string, length);
+        raptor_free_memory(string);
+    }
+    return rc;
+}

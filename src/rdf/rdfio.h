@@ -1,0 +1,56 @@
+/* rdfio.h: RDF in and out. Every parse goes through raptor2 (Turtle, N-Triples, N-Quads, RDF/XML,
+ * TriG); Turtle is serialized by raptor2; N-Triples has a direct writer because raptor2's serializer
+ * is the bottleneck on large outputs (~145k triples/s measured).
+ *
+ * A parse is all-or-nothing: triples are collected and added to the store only when the whole
+ * document parsed, so a syntax error adds nothing and reports source:line:col. Each parse maps the
+ * document's blank node labels to fresh blank nodes, so two documents never share one. */
+#ifndef LDGSM_RDF_RDFIO_H
+#define LDGSM_RDF_RDFIO_H
+
+#include <stdio.h>
+
+#include "rdf/buf.h"
+#include "rdf/store.h"
+#include "rdf/term.h"
+
+enum rdf_syntax { RDF_SYNTAX_UNKNOWN, RDF_TURTLE, RDF_NTRIPLES, RDF_NQUADS, RDF_RDFXML, RDF_TRIG };
+
+typedef struct rdf_error {
+    int line, col;      /* 0 when unknown */
+    char message[512];  /* "source:line:col: what" ready to print */
+} rdf_error;
+
+typedef struct rdfio rdfio; /* owns the raptor world */
+
+rdfio *rdfio_new(terms *t);
+void rdfio_free(rdfio *io);
+
+enum rdf_syntax rdf_syntax_from_filename(const char *path);
+/* From a Content-Type value (parameters ignored); RDF_SYNTAX_UNKNOWN for types raptor2 does not parse. */
+enum rdf_syntax rdf_syntax_from_media_type(const char *media_type);
+const char *rdf_syntax_media_type(enum rdf_syntax syntax);
+/* The Accept header listing exactly the media types this reader parses. */
+const char *rdf_accept_header(void);
+
+/* Parses data (len bytes) with base IRI base (may be NULL) into st, every triple recorded with source
+ * graph g. On error returns -1, fills err (source_name names the document) and adds nothing. */
+int rdf_parse(rdfio *io, store *st, enum rdf_syntax syntax, const char *data, size_t len, const char *base,
+              term_id g, const char *source_name, rdf_error *err);
+/* Same, but hands the parsed triples to the caller instead of a store (caller frees *out). */
+int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_t len, const char *base,
+                      const char *source_name, triple **out, size_t *count, rdf_error *err);
+/* Reads a whole file; syntax from the file name; base is the file: IRI. */
+int rdf_parse_file(rdfio *io, store *st, const char *path, term_id g, rdf_error *err);
+
+/* Appends one term in N-Triples form (formulas as N3 { ... }; lists must be expanded by the caller). */
+void rdf_write_term_nt(const terms *t, term_id id, buf *out);
+/* Writes triples as N-Triples; list terms are expanded into rdf:first/rest blank nodes. */
+void rdf_write_ntriples(const terms *t, const triple *ts, size_t n, buf *out);
+/* Serializes triples as Turtle through raptor2, with IRIs relative to base when base is given. */
+int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out);
+
+/* Reads a whole file into memory (NUL-terminated); NULL with errno set on failure. */
+char *read_file(const char *path, size_t *len);
+
+#endif

@@ -1,0 +1,253 @@
+/* store.c: triples in an append-only array, six hash indexes (S, P, O, SP, SO, PO) mapping a key to a
+ * bucket of ascending triple numbers, and a hash of whole triples for de-duplication. Graph membership:
+ * the first source is kept in the triple's record; further sources in a (triple, graph) set; each graph
+ * keeps the ascending list of its triples. */
+#include "rdf/store.h"
+
+#include <stdlib.h>
+
+#include "rdf/buf.h"
+#include "rdf/hashmap.h"
+
+enum { IX_S, IX_P, IX_O, IX_SP, IX_SO, IX_PO, IX_COUNT };
+
+typedef struct index {
+    u64map key_to_bucket;
+    u32vec *buckets;
+    uint32_t count, cap;
+} index;
+
+typedef struct triple_rec {
+    triple t;
+    term_id first_graph;
+    uint32_t next_same_hash; /* chain for the SPO hash; UINT32_MAX ends it */
+} triple_rec;
+
+struct store {
+    triple_rec *triples;
+    uint32_t count, cap;
+    u64map spo; /* hash of (s,p,o) -> newest triple with that hash */
+    index ix[IX_COUNT];
+    u64map extra_graphs;  /* (triple << 32 | graph) -> 1 for sources beyond the first */
+    u64map graph_to_list; /* graph -> slot in graph_lists */
+    u32vec *graph_lists;
+    uint32_t graph_count, graph_cap;
+};
+
+static uint64_t pair_key(uint32_t a, uint32_t b) { return (uint64_t)a << 32 | b; }
+
+static uint64_t spo_hash(term_id s, term_id p, term_id o) {
+    return hash_mix64(pair_key(s, p) ^ hash_mix64((uint64_t)o * 0x9e3779b97f4a7c15ULL));
+}
+
+static uint64_t index_key(int ix, term_id s, term_id p, term_id o) {
+    switch (ix) {
+    case IX_S: return s;
+    case IX_P: return p;
+    case IX_O: return o;
+    case IX_SP: return pair_key(s, p);
+    case IX_SO: return pair_key(s, o);
+    default: return pair_key(p, o);
+    }
+}
+
+store *store_new(void) { return xcalloc(1, sizeof(store)); }
+
+void store_free(store *st) {
+    if (!st)
+        return;
+    for (int i = 0; i < IX_COUNT; i++) {
+        for (uint32_t b = 0; b < st->ix[i].count; b++)
+            u32vec_free(&st->ix[i].buckets[b]);
+        free(st->ix[i].buckets);
+        u64map_free(&st->ix[i].key_to_bucket);
+    }
+    for (uint32_t g = 0; g < st->graph_count; g++)
+        u32vec_free(&st->graph_lists[g]);
+    free(st->graph_lists);
+    u64map_free(&st->graph_to_list);
+    u64map_free(&st->extra_graphs);
+    u64map_free(&st->spo);
+    free(st->triples);
+    free(st);
+}
+
+static void index_add(index *ix, uint64_t key, uint32_t n) {
+    bool inserted;
+    uint32_t *bucket = u64map_put(&ix->key_to_bucket, key, ix->count, &inserted);
+    if (inserted) {
+        if (ix->count == ix->cap) {
+            ix->cap = ix->cap ? ix->cap * 2 : 64;
+            ix->buckets = xrealloc(ix->buckets, ix->cap * sizeof *ix->buckets);
+        }
+        ix->buckets[ix->count++] = (u32vec){0};
+    }
+    u32vec_push(&ix->buckets[*bucket], n);
+}
+
+static void graph_list_add(store *st, term_id g, uint32_t n) {
+    bool inserted;
+    uint32_t *slot = u64map_put(&st->graph_to_list, g, st->graph_count, &inserted);
+    if (inserted) {
+        if (st->graph_count == st->graph_cap) {
+            st->graph_cap = st->graph_cap ? st->graph_cap * 2 : 8;
+            st->graph_lists = xrealloc(st->graph_lists, st->graph_cap * sizeof *st->graph_lists);
+        }
+        st->graph_lists[st->graph_count++] = (u32vec){0};
+    }
+    u32vec_push(&st->graph_lists[*slot], n);
+}
+
+uint32_t store_find(const store *st, term_id s, term_id p, term_id o) {
+    const uint32_t *head = u64map_get(&st->spo, spo_hash(s, p, o));
+    for (uint32_t n = head ? *head : UINT32_MAX; n != UINT32_MAX; n = st->triples[n].next_same_hash) {
+        const triple *t = &st->triples[n].t;
+        if (t->s == s && t->p == p && t->o == o)
+            return n;
+    }
+    return UINT32_MAX;
+}
+
+bool store_add(store *st, term_id s, term_id p, term_id o, term_id g) {
+    uint32_t existing = store_find(st, s, p, o);
+    if (existing != UINT32_MAX) {
+        if (g && st->triples[existing].first_graph != g) {
+            bool inserted;
+            u64map_put(&st->extra_graphs, pair_key(existing, g), 1, &inserted);
+            if (inserted)
+                graph_list_add(st, g, existing);
+        }
+        return false;
+    }
+    if (st->count == st->cap) {
+        st->cap = st->cap ? st->cap * 2 : 1024;
+        st->triples = xrealloc(st->triples, st->cap * sizeof *st->triples);
+    }
+    uint32_t n = st->count++;
+    bool inserted;
+    uint32_t *head = u64map_put(&st->spo, spo_hash(s, p, o), n, &inserted);
+    st->triples[n] = (triple_rec){.t = {s, p, o}, .first_graph = g,
+                                  .next_same_hash = inserted ? UINT32_MAX : *head};
+    *head = n;
+    for (int i = 0; i < IX_COUNT; i++)
+        index_add(&st->ix[i], index_key(i, s, p, o), n);
+    if (g)
+        graph_list_add(st, g, n);
+    return true;
+}
+
+uint32_t store_size(const store *st) { return st->count; }
+
+const triple *store_triple(const store *st, uint32_t n) { return &st->triples[n].t; }
+
+bool store_in_graph(const store *st, uint32_t n, term_id g) {
+    return st->triples[n].first_graph == g || u64map_get(&st->extra_graphs, pair_key(n, g)) != NULL;
+}
+
+term_id store_first_graph(const store *st, uint32_t n) { return st->triples[n].first_graph; }
+
+static int u32_cmp(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+const uint32_t *store_graph_triples(const store *st, term_id g, uint32_t *count) {
+    const uint32_t *slot = u64map_get(&st->graph_to_list, g);
+    if (!slot) {
+        *count = 0;
+        return NULL;
+    }
+    /* Extra sources are appended when discovered, so a list may be out of order; sort lazily. */
+    u32vec *list = &((store *)st)->graph_lists[*slot];
+    for (uint32_t i = 1; i < list->len; i++) {
+        if (list->data[i - 1] > list->data[i]) {
+            qsort(list->data, list->len, sizeof *list->data, u32_cmp);
+            break;
+        }
+    }
+    *count = list->len;
+    return list->data;
+}
+
+/* Which index answers a pattern; -1 for "all bound" (hash lookup) and IX_COUNT for a full scan. */
+static int choose_index(term_id s, term_id p, term_id o) {
+    if (s && p && o)
+        return -1;
+    if (s && p)
+        return IX_SP;
+    if (s && o)
+        return IX_SO;
+    if (p && o)
+        return IX_PO;
+    if (s)
+        return IX_S;
+    if (p)
+        return IX_P;
+    if (o)
+        return IX_O;
+    return IX_COUNT;
+}
+
+static uint32_t lower_bound(const u32vec *v, uint32_t lo) {
+    uint32_t a = 0, b = v->len;
+    while (a < b) {
+        uint32_t mid = a + (b - a) / 2;
+        if (v->data[mid] < lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return a;
+}
+
+void store_match(const store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi, store_iter *it) {
+    *it = (store_iter){.st = st, .hi = hi < st->count ? hi : st->count, .pattern = {s, p, o}};
+    it->index = choose_index(s, p, o);
+    if (it->index == -1) {
+        uint32_t n = store_find(st, s, p, o);
+        bool in_range = n != UINT32_MAX && n >= lo && n < it->hi;
+        it->pos = in_range ? n : 0;
+        it->end = in_range ? n + 1 : 0;
+        return;
+    }
+    if (it->index == IX_COUNT) {
+        it->pos = lo;
+        it->end = it->hi;
+        return;
+    }
+    const index *ix = &st->ix[it->index];
+    const uint32_t *bucket = u64map_get(&ix->key_to_bucket, index_key(it->index, s, p, o));
+    if (!bucket) {
+        it->pos = it->end = 0;
+        return;
+    }
+    it->bucket = *bucket;
+    it->pos = lower_bound(&ix->buckets[*bucket], lo);
+    it->end = UINT32_MAX; /* bounded by hi while iterating */
+}
+
+bool store_next(store_iter *it, uint32_t *n) {
+    if (it->index == -1 || it->index == IX_COUNT) {
+        if (it->pos >= it->end)
+            return false;
+        *n = it->pos++;
+        return true;
+    }
+    if (it->end == 0)
+        return false;
+    const u32vec *v = &it->st->ix[it->index].buckets[it->bucket];
+    if (it->pos >= v->len || v->data[it->pos] >= it->hi)
+        return false;
+    *n = v->data[it->pos++];
+    return true;
+}
+
+uint32_t store_estimate(const store *st, term_id s, term_id p, term_id o) {
+    int ix = choose_index(s, p, o);
+    if (ix == -1)
+        return 1;
+    if (ix == IX_COUNT)
+        return st->count;
+    const uint32_t *bucket = u64map_get(&st->ix[ix].key_to_bucket, index_key(ix, s, p, o));
+    return bucket ? st->ix[ix].buckets[*bucket].len : 0;
+}

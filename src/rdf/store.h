@@ -1,0 +1,55 @@
+/* store.h: the indexed triple store (working memory). It holds the union of triples (each stored
+ * once, numbered 0, 1, 2, ... in insertion order) and, for every triple, the source graphs it came from
+ * (a graph is named by a term: a document's fragment-free IRI, or STORE_GRAPH_DERIVED's term).
+ *
+ * Guarantees:
+ *  1. A lookup with any combination of bound positions uses an index (S, P, O, SP, SO, PO, SPO);
+ *     only the all-unbound pattern walks the triples.
+ *  2. Every index bucket lists triple numbers in ascending order, so a lookup restricted to a number
+ *     range [lo, hi) (what semi-naive evaluation needs: "old" and "delta" triples) costs a binary search.
+ *  3. Iterators survive insertions made while iterating; they never yield triples numbered >= hi.
+ * Triples are never removed: working memory is rebuilt for each iteration. */
+#ifndef LDGSM_RDF_STORE_H
+#define LDGSM_RDF_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rdf/term.h"
+
+typedef struct store store;
+
+store *store_new(void);
+void store_free(store *st);
+
+/* Adds (s, p, o) from source graph g (a term id; 0 means no source). Returns true when the triple is
+ * new to the union; either way g is recorded as one of its sources. */
+bool store_add(store *st, term_id s, term_id p, term_id o, term_id g);
+uint32_t store_size(const store *st);
+const triple *store_triple(const store *st, uint32_t n);
+/* The number of (s,p,o) or UINT32_MAX when absent. */
+uint32_t store_find(const store *st, term_id s, term_id p, term_id o);
+bool store_in_graph(const store *st, uint32_t n, term_id g);
+/* The graph the triple was first added from. */
+term_id store_first_graph(const store *st, uint32_t n);
+/* Triple numbers recorded for graph g, ascending; NULL with *count 0 when none. */
+const uint32_t *store_graph_triples(const store *st, term_id g, uint32_t *count);
+
+typedef struct store_iter {
+    const store *st;
+    int index;         /* which index (internal) */
+    uint32_t bucket;   /* bucket number in that index */
+    uint32_t pos, end; /* position in the bucket, or triple number for full scans */
+    uint32_t hi;
+    triple pattern;
+} store_iter;
+
+/* Iterates the triples matching the pattern (0 = unbound) whose numbers lie in [lo, hi). */
+void store_match(const store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi, store_iter *it);
+/* Next matching triple number into *n; false when done. */
+bool store_next(store_iter *it, uint32_t *n);
+/* An upper bound of the matches of a pattern over all triples (bucket size), for join ordering. */
+uint32_t store_estimate(const store *st, term_id s, term_id p, term_id o);
+
+#endif

@@ -1,0 +1,249 @@
+/* term.c: the interning term table. A u64map from content hash to the newest term with that hash;
+ * terms sharing a hash are chained through `next_same_hash`. Text lives in an arena of large chunks so
+ * the pointers handed out stay valid for the table's lifetime. */
+#include "rdf/term.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdf/buf.h"
+#include "rdf/hashmap.h"
+
+typedef struct term_rec {
+    uint8_t kind;
+    bool ground;
+    uint32_t len;     /* text length, or number of items (lists) / triples (formulas) */
+    uint32_t next_same_hash;
+    term_id datatype;
+    const char *text; /* IRI, label, lexical form, variable name */
+    const char *lang;
+    term_id *items;   /* list items, or formula triples as s,p,o runs */
+} term_rec;
+
+typedef struct arena_chunk {
+    struct arena_chunk *next;
+    size_t used, cap;
+    char data[];
+} arena_chunk;
+
+struct terms {
+    term_rec *recs; /* recs[0] unused */
+    uint32_t count, cap;
+    u64map by_hash;
+    arena_chunk *arena;
+    uint64_t fresh_counter;
+};
+
+static void *arena_alloc(terms *t, size_t n) {
+    n = (n + 7) & ~(size_t)7;
+    if (!t->arena || t->arena->used + n > t->arena->cap) {
+        size_t cap = n > 65536 ? n : 65536;
+        arena_chunk *c = xmalloc(sizeof *c + cap);
+        c->next = t->arena;
+        c->used = 0;
+        c->cap = cap;
+        t->arena = c;
+    }
+    void *p = t->arena->data + t->arena->used;
+    t->arena->used += n;
+    return p;
+}
+
+static const char *arena_strndup(terms *t, const char *s, size_t n) {
+    char *p = arena_alloc(t, n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+static uint64_t atom_hash(int kind, const char *text, size_t len, term_id datatype, const char *lang,
+                          size_t lang_len) {
+    uint64_t h = hash_bytes(text, len, (uint64_t)kind * 0x9e3779b97f4a7c15ULL + datatype);
+    if (lang)
+        h = hash_bytes(lang, lang_len, h);
+    return h;
+}
+
+static uint64_t items_hash(int kind, const term_id *items, size_t n) {
+    return hash_bytes(items, n * sizeof *items, (uint64_t)kind * 0x51afd7ed558ccdULL);
+}
+
+static term_id append_rec(terms *t, uint64_t hash, term_rec rec) {
+    if (t->count + 1 >= t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 1024;
+        t->recs = xrealloc(t->recs, t->cap * sizeof *t->recs);
+    }
+    term_id id = ++t->count;
+    bool inserted;
+    uint32_t *head = u64map_put(&t->by_hash, hash, id, &inserted);
+    rec.next_same_hash = inserted ? 0 : *head;
+    *head = id;
+    t->recs[id] = rec;
+    return id;
+}
+
+static term_id intern_atom(terms *t, enum term_kind kind, const char *text, size_t len, term_id datatype,
+                           const char *lang, size_t lang_len) {
+    uint64_t h = atom_hash(kind, text, len, datatype, lang, lang_len);
+    uint32_t *head = u64map_get(&t->by_hash, h);
+    for (term_id id = head ? *head : 0; id; id = t->recs[id].next_same_hash) {
+        const term_rec *r = &t->recs[id];
+        if (r->kind == kind && r->len == len && r->datatype == datatype && memcmp(r->text, text, len) == 0 &&
+            (lang ? (r->lang && strlen(r->lang) == lang_len && memcmp(r->lang, lang, lang_len) == 0)
+                  : !r->lang))
+            return id;
+    }
+    term_rec rec = {.kind = (uint8_t)kind, .ground = kind != TERM_VAR, .len = (uint32_t)len,
+                    .datatype = datatype, .text = arena_strndup(t, text, len)};
+    if (lang)
+        rec.lang = arena_strndup(t, lang, lang_len);
+    return append_rec(t, h, rec);
+}
+
+static term_id intern_items(terms *t, enum term_kind kind, const term_id *items, size_t n) {
+    uint64_t h = items_hash(kind, items, n);
+    uint32_t *head = u64map_get(&t->by_hash, h);
+    for (term_id id = head ? *head : 0; id; id = t->recs[id].next_same_hash) {
+        const term_rec *r = &t->recs[id];
+        size_t stored = kind == TERM_FORMULA ? (size_t)r->len * 3 : r->len;
+        if (r->kind == kind && stored == n && memcmp(r->items, items, n * sizeof *items) == 0)
+            return id;
+    }
+    term_rec rec = {.kind = (uint8_t)kind, .ground = true,
+                    .len = (uint32_t)(kind == TERM_FORMULA ? n / 3 : n), .text = ""};
+    rec.items = arena_alloc(t, n * sizeof *items);
+    memcpy(rec.items, items, n * sizeof *items);
+    for (size_t i = 0; i < n; i++)
+        if (!t->recs[items[i]].ground)
+            rec.ground = false;
+    return append_rec(t, h, rec);
+}
+
+terms *terms_new(void) {
+    terms *t = xcalloc(1, sizeof *t);
+    static const char *const well_known[] = {
+        [T_RDF_TYPE] = NS_RDF "type",          [T_RDF_FIRST] = NS_RDF "first",
+        [T_RDF_REST] = NS_RDF "rest",          [T_RDF_NIL] = NS_RDF "nil",
+        [T_RDF_LANGSTRING] = NS_RDF "langString", [T_XSD_STRING] = NS_XSD "string",
+        [T_XSD_INTEGER] = NS_XSD "integer",    [T_XSD_DECIMAL] = NS_XSD "decimal",
+        [T_XSD_DOUBLE] = NS_XSD "double",      [T_XSD_BOOLEAN] = NS_XSD "boolean",
+        [T_XSD_DATETIME] = NS_XSD "dateTime",  [T_LOG_IMPLIES] = NS_LOG "implies",
+    };
+    for (int id = T_RDF_TYPE; id <= T_LOG_IMPLIES; id++)
+        terms_iri_cstr(t, well_known[id]);
+    terms_literal(t, "true", 4, T_XSD_BOOLEAN, NULL, 0);
+    terms_literal(t, "false", 5, T_XSD_BOOLEAN, NULL, 0);
+    return t;
+}
+
+void terms_free(terms *t) {
+    if (!t)
+        return;
+    while (t->arena) {
+        arena_chunk *next = t->arena->next;
+        free(t->arena);
+        t->arena = next;
+    }
+    u64map_free(&t->by_hash);
+    free(t->recs);
+    free(t);
+}
+
+term_id terms_iri(terms *t, const char *iri, size_t len) {
+    return intern_atom(t, TERM_IRI, iri, len, 0, NULL, 0);
+}
+
+term_id terms_iri_cstr(terms *t, const char *iri) { return terms_iri(t, iri, strlen(iri)); }
+
+term_id terms_bnode(terms *t, const char *label, size_t len) {
+    return intern_atom(t, TERM_BNODE, label, len, 0, NULL, 0);
+}
+
+term_id terms_fresh_bnode(terms *t) {
+    char label[32];
+    int n = snprintf(label, sizeof label, "_g%llu", (unsigned long long)++t->fresh_counter);
+    return terms_bnode(t, label, (size_t)n);
+}
+
+term_id terms_literal(terms *t, const char *lex, size_t len, term_id datatype, const char *lang,
+                      size_t lang_len) {
+    if (lang && lang_len) {
+        /* Language tags compare case-insensitively: intern the lower-case form. */
+        char lower[256];
+        if (lang_len >= sizeof lower)
+            lang_len = sizeof lower - 1;
+        for (size_t i = 0; i < lang_len; i++)
+            lower[i] = (char)(lang[i] >= 'A' && lang[i] <= 'Z' ? lang[i] - 'A' + 'a' : lang[i]);
+        return intern_atom(t, TERM_LITERAL, lex, len, T_RDF_LANGSTRING, lower, lang_len);
+    }
+    if (datatype == T_XSD_STRING)
+        datatype = 0;
+    return intern_atom(t, TERM_LITERAL, lex, len, datatype, NULL, 0);
+}
+
+term_id terms_string(terms *t, const char *s) { return terms_literal(t, s, strlen(s), 0, NULL, 0); }
+
+term_id terms_var(terms *t, const char *name, size_t len) {
+    return intern_atom(t, TERM_VAR, name, len, 0, NULL, 0);
+}
+
+static int triple_cmp(const void *a, const void *b) {
+    const triple *x = a, *y = b;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    if (x->p != y->p)
+        return x->p < y->p ? -1 : 1;
+    if (x->o != y->o)
+        return x->o < y->o ? -1 : 1;
+    return 0;
+}
+
+term_id terms_formula(terms *t, const triple *ts, size_t n) {
+    triple *sorted = xmalloc((n ? n : 1) * sizeof *sorted);
+    memcpy(sorted, ts, n * sizeof *ts);
+    qsort(sorted, n, sizeof *sorted, triple_cmp);
+    size_t unique = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!unique || triple_cmp(&sorted[unique - 1], &sorted[i]) != 0)
+            sorted[unique++] = sorted[i];
+    term_id id = intern_items(t, TERM_FORMULA, (const term_id *)sorted, unique * 3);
+    free(sorted);
+    return id;
+}
+
+term_id terms_list(terms *t, const term_id *items, size_t n) {
+    return intern_items(t, TERM_LIST, items, n);
+}
+
+size_t terms_count(const terms *t) { return t->count; }
+
+enum term_kind terms_kind(const terms *t, term_id id) {
+    return id && id <= t->count ? (enum term_kind)t->recs[id].kind : TERM_NONE;
+}
+
+const char *terms_lex(const terms *t, term_id id, size_t *len) {
+    const term_rec *r = &t->recs[id];
+    bool textual = r->kind != TERM_FORMULA && r->kind != TERM_LIST;
+    if (len)
+        *len = textual ? r->len : 0;
+    return r->text;
+}
+
+term_id terms_datatype(const terms *t, term_id id) { return t->recs[id].datatype; }
+
+const char *terms_lang(const terms *t, term_id id) { return t->recs[id].lang; }
+
+const triple *terms_formula_triples(const terms *t, term_id id, size_t *n) {
+    const term_rec *r = &t->recs[id];
+    *n = r->kind == TERM_FORMULA ? r->len : 0;
+    return (const triple *)r->items;
+}
+
+const term_id *terms_list_items(const terms *t, term_id id, size_t *n) {
+    const term_rec *r = &t->recs[id];
+    *n = r->kind == TERM_LIST ? r->len : 0;
+    return r->items;
+}
+
+bool terms_is_ground(const terms *t, term_id id) { return t->recs[id].ground; }

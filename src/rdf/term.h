@@ -1,0 +1,83 @@
+/* term.h: the term table. Every RDF/N3 term (IRI, blank node, literal, variable, formula, list) is
+ * interned once and named by a 32-bit id, so equality of terms is equality of ids.
+ *
+ * Literals are RDF 1.1 literals: a simple literal and the same lexical form typed xsd:string are one term
+ * (datatype 0); a language-tagged literal has datatype rdf:langString and a lower-cased tag.
+ * Formulas ({ ... } in N3) and lists (( ... )) are terms whose content is other terms; a formula's
+ * triples are kept sorted and de-duplicated, so two formulas with the same triples are the same term.
+ * Blank node labels are table-wide: readers map a document's labels to fresh nodes (terms_fresh_bnode)
+ * so that blank nodes of two documents never collide. */
+#ifndef LDGSM_RDF_TERM_H
+#define LDGSM_RDF_TERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t term_id; /* 0 is "no term" */
+
+enum term_kind { TERM_NONE, TERM_IRI, TERM_BNODE, TERM_LITERAL, TERM_VAR, TERM_FORMULA, TERM_LIST };
+
+typedef struct triple {
+    term_id s, p, o;
+} triple;
+
+/* Terms interned by terms_new() at fixed ids, so hot paths compare against constants. */
+enum well_known_term {
+    T_RDF_TYPE = 1,
+    T_RDF_FIRST,
+    T_RDF_REST,
+    T_RDF_NIL,
+    T_RDF_LANGSTRING,
+    T_XSD_STRING,
+    T_XSD_INTEGER,
+    T_XSD_DECIMAL,
+    T_XSD_DOUBLE,
+    T_XSD_BOOLEAN,
+    T_XSD_DATETIME,
+    T_LOG_IMPLIES,
+    T_TRUE,  /* "true"^^xsd:boolean */
+    T_FALSE, /* "false"^^xsd:boolean */
+    T_WELL_KNOWN_END
+};
+
+#define NS_RDF "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+#define NS_RDFS "http://www.w3.org/2000/01/rdf-schema#"
+#define NS_XSD "http://www.w3.org/2001/XMLSchema#"
+#define NS_OWL "http://www.w3.org/2002/07/owl#"
+#define NS_LOG "http://www.w3.org/2000/10/swap/log#"
+#define NS_MATH "http://www.w3.org/2000/10/swap/math#"
+#define NS_STRING "http://www.w3.org/2000/10/swap/string#"
+#define NS_LIST "http://www.w3.org/2000/10/swap/list#"
+#define NS_CRYPTO "http://www.w3.org/2000/10/swap/crypto#"
+
+typedef struct terms terms;
+
+terms *terms_new(void);
+void terms_free(terms *t);
+
+term_id terms_iri(terms *t, const char *iri, size_t len);
+term_id terms_iri_cstr(terms *t, const char *iri);
+term_id terms_bnode(terms *t, const char *label, size_t len);
+/* A blank node no other call returns (label "_g<n>"). */
+term_id terms_fresh_bnode(terms *t);
+/* datatype 0 (or T_XSD_STRING) and no lang: simple literal; lang given: datatype is ignored. */
+term_id terms_literal(terms *t, const char *lex, size_t len, term_id datatype, const char *lang, size_t lang_len);
+term_id terms_string(terms *t, const char *s); /* simple literal from a C string */
+term_id terms_var(terms *t, const char *name, size_t len);
+/* The formula holding triples ts[0..n) (sorted and de-duplicated into canonical form). */
+term_id terms_formula(terms *t, const triple *ts, size_t n);
+term_id terms_list(terms *t, const term_id *items, size_t n);
+
+size_t terms_count(const terms *t); /* ids are 1..terms_count */
+enum term_kind terms_kind(const terms *t, term_id id);
+/* IRI text, blank node label, literal lexical form or variable name; NUL-terminated. */
+const char *terms_lex(const terms *t, term_id id, size_t *len);
+term_id terms_datatype(const terms *t, term_id id); /* literals only; 0 for simple literals */
+const char *terms_lang(const terms *t, term_id id); /* NULL unless language-tagged */
+const triple *terms_formula_triples(const terms *t, term_id id, size_t *n);
+const term_id *terms_list_items(const terms *t, term_id id, size_t *n);
+/* True when the term is or contains no variable (formulas and lists are searched). */
+bool terms_is_ground(const terms *t, term_id id);
+
+#endif

@@ -1,0 +1,39 @@
+/* builtins.h: N3 builtins (log:, math:, string:, list:, crypto:) under their standard names.
+ *
+ * A builtin is a relation between its subject and object. The engine calls it once per binding with
+ * each position either a ground term or 0 (an unbound variable); the builtin emits every (subject,
+ * object) pair that holds with those bindings (a test emits its inputs unchanged when true; a function
+ * emits the computed object). Type errors (a non-numeric math argument) are not errors: the relation
+ * simply does not hold and nothing is emitted. */
+#ifndef LDGSM_REASON_BUILTINS_H
+#define LDGSM_REASON_BUILTINS_H
+
+#include <stdbool.h>
+
+#include "rdf/term.h"
+
+/* Which positions must be bound (ground) before the builtin can be evaluated. */
+enum builtin_mode {
+    BUILTIN_SUBJECT_IN, /* subject ground; object may be unbound (functions: math:sum, list:member) */
+    BUILTIN_OBJECT_IN,  /* object ground; subject may be unbound (list:in) */
+    BUILTIN_BOTH_IN,    /* both ground (comparisons, string:contains) */
+    BUILTIN_EITHER_IN,  /* at least one side ground (log:equalTo, log:uriToString, log:dtlit) */
+};
+
+/* Receives one solution; returns false to stop the enumeration. */
+typedef bool (*builtin_emit)(void *user, term_id subject, term_id object);
+
+typedef struct builtin {
+    const char *iri;
+    enum builtin_mode mode;
+    /* Emits the solutions for the given bindings (0 = unbound). */
+    void (*eval)(terms *t, term_id subject, term_id object, builtin_emit emit, void *user);
+} builtin;
+
+/* The builtin named by IRI, or NULL when the IRI is not a builtin we implement. */
+const builtin *builtin_lookup(const char *iri);
+/* True when the IRI is in a builtin namespace (log:, math:, string:, list:, crypto:, time:) even if
+ * not implemented: such a predicate in a rule body is reported, never matched against data. */
+bool builtin_namespace(const char *iri);
+
+#endif

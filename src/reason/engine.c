@@ -1,0 +1,312 @@
+/* engine.c: semi-naive evaluation of compiled rules (reasoner.h states the guarantees).
+ *
+ * Triple numbers make the semi-naive split cheap: after a round that ended with the store holding
+ * triples [0, hi), the delta is [lo, hi). For the plan whose delta atom is body atom i, atom i matches
+ * [lo, hi), atoms before i match [0, lo) and atoms after i match [0, hi); triples derived during the
+ * round get numbers >= hi and wait for the next round. */
+#include "reason/reasoner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdf/buf.h"
+#include "rdf/hashmap.h"
+
+struct reasoner {
+    terms *t;
+    store *st;
+    reasoner_options opt;
+    reasoner_stats stats;
+    u64map skolem; /* Skolem key (a list term) -> blank node */
+    char error[512];
+};
+
+reasoner *reasoner_new(terms *t, store *st, const reasoner_options *options) {
+    reasoner *r = xcalloc(1, sizeof *r);
+    r->t = t;
+    r->st = st;
+    if (options)
+        r->opt = *options;
+    if (!r->opt.max_fresh_nodes)
+        r->opt.max_fresh_nodes = 1000000;
+    if (!r->opt.max_derived)
+        r->opt.max_derived = 50000000;
+    return r;
+}
+
+void reasoner_free(reasoner *r) {
+    if (!r)
+        return;
+    u64map_free(&r->skolem);
+    free(r);
+}
+
+const char *reasoner_error(const reasoner *r) { return r->error[0] ? r->error : NULL; }
+
+const reasoner_stats *reasoner_get_stats(const reasoner *r) { return &r->stats; }
+
+typedef struct join {
+    reasoner *R;
+    const rule *rule;
+    const unsigned *plan;
+    unsigned delta_atom;
+    uint32_t lo, hi;
+    term_id binding[RULE_MAX_VARS];
+    bool stop;
+} join;
+
+static void step(join *j, unsigned k);
+
+static int slot_of_term(const rule *r, term_id id) {
+    for (unsigned i = 0; i < r->var_count; i++)
+        if (r->vars[i] == id)
+            return (int)i;
+    return -1;
+}
+
+/* Where a term being instantiated stands: the existential blank nodes of a head are replaced everywhere
+ * in the head, lists included, but not inside formulas nested in it (those are quoted). */
+enum scope { SCOPE_HEAD_FORMULA, SCOPE_HEAD, SCOPE_QUOTED };
+
+/* Substitutes bound variables inside a term; with existential_values, also the head's existentials. */
+static term_id instantiate(join *j, term_id id, const term_id *existential_values, enum scope scope) {
+    terms *t = j->R->t;
+    const rule *r = j->rule;
+    enum term_kind k = terms_kind(t, id);
+    if (k == TERM_VAR || k == TERM_BNODE) {
+        int slot = slot_of_term(r, id);
+        if (slot >= 0)
+            return j->binding[slot] ? j->binding[slot] : id;
+        if (k == TERM_BNODE && existential_values && scope != SCOPE_QUOTED)
+            for (unsigned e = 0; e < r->existential_count; e++)
+                if (r->existentials[e] == id)
+                    return existential_values[e];
+        return id;
+    }
+    if (k != TERM_LIST && k != TERM_FORMULA)
+        return id;
+    if (terms_is_ground(t, id) && (!existential_values || scope == SCOPE_QUOTED))
+        return id;
+    size_t n;
+    if (k == TERM_LIST) {
+        const term_id *items = terms_list_items(t, id, &n);
+        term_id *copy = xmalloc((n ? n : 1) * sizeof *copy);
+        for (size_t i = 0; i < n; i++)
+            copy[i] = instantiate(j, items[i], existential_values, scope);
+        term_id result = terms_list(t, copy, n);
+        free(copy);
+        return result;
+    }
+    enum scope inner = scope == SCOPE_HEAD_FORMULA ? SCOPE_HEAD : SCOPE_QUOTED;
+    const triple *ts = terms_formula_triples(t, id, &n);
+    triple *copy = xmalloc((n ? n : 1) * sizeof *copy);
+    for (size_t i = 0; i < n; i++)
+        copy[i] = (triple){instantiate(j, ts[i].s, existential_values, inner),
+                           instantiate(j, ts[i].p, existential_values, inner),
+                           instantiate(j, ts[i].o, existential_values, inner)};
+    term_id result = terms_formula(t, copy, n);
+    free(copy);
+    return result;
+}
+
+/* The value a body position has under the current binding: 0 when it is (or holds) an unbound variable. */
+static term_id position_value(join *j, const rule_atom *a, int k) {
+    pos_code code = a->pos[k];
+    if (code < 0)
+        return j->binding[-code - 1];
+    if (!a->structured[k])
+        return (term_id)code;
+    term_id value = instantiate(j, (term_id)code, NULL, SCOPE_HEAD);
+    return terms_is_ground(j->R->t, value) ? value : 0;
+}
+
+/* Unifies a body position with a value, recording newly bound slots in trail. */
+static bool unify(join *j, term_id pattern, term_id value, unsigned *trail, unsigned *trail_len) {
+    terms *t = j->R->t;
+    if (pattern == value)
+        return true;
+    enum term_kind k = terms_kind(t, pattern);
+    if (k == TERM_VAR || k == TERM_BNODE) {
+        int slot = slot_of_term(j->rule, pattern);
+        if (slot < 0)
+            return false;
+        if (j->binding[slot])
+            return j->binding[slot] == value;
+        j->binding[slot] = value;
+        trail[(*trail_len)++] = (unsigned)slot;
+        return true;
+    }
+    if (k == TERM_LIST && terms_kind(t, value) == TERM_LIST) {
+        size_t pn, vn;
+        const term_id *ps = terms_list_items(t, pattern, &pn);
+        const term_id *vs = terms_list_items(t, value, &vn);
+        if (pn != vn)
+            return false;
+        for (size_t i = 0; i < pn; i++)
+            if (!unify(j, ps[i], vs[i], trail, trail_len))
+                return false;
+        return true;
+    }
+    return false;
+}
+
+static bool unify_code(join *j, const rule_atom *a, int k, term_id value, unsigned *trail, unsigned *trail_len) {
+    pos_code code = a->pos[k];
+    if (code < 0) {
+        unsigned slot = (unsigned)(-code - 1);
+        if (j->binding[slot])
+            return j->binding[slot] == value;
+        j->binding[slot] = value;
+        trail[(*trail_len)++] = slot;
+        return true;
+    }
+    if (!a->structured[k])
+        return (term_id)code == value;
+    return unify(j, (term_id)code, value, trail, trail_len);
+}
+
+static void undo(join *j, const unsigned *trail, unsigned trail_len) {
+    for (unsigned i = 0; i < trail_len; i++)
+        j->binding[trail[i]] = 0;
+}
+
+typedef struct builtin_step {
+    join *j;
+    const rule_atom *atom;
+    unsigned next;
+} builtin_step;
+
+static bool on_builtin_solution(void *user, term_id subject, term_id object) {
+    builtin_step *bs = user;
+    join *j = bs->j;
+    unsigned trail[RULE_MAX_VARS * 2], trail_len = 0;
+    if (unify_code(j, bs->atom, 0, subject, trail, &trail_len) &&
+        unify_code(j, bs->atom, 2, object, trail, &trail_len))
+        step(j, bs->next);
+    undo(j, trail, trail_len);
+    return !j->stop;
+}
+
+static term_id skolem(join *j, unsigned e) {
+    reasoner *R = j->R;
+    const rule *r = j->rule;
+    term_id key_items[RULE_MAX_VARS + 1];
+    key_items[0] = r->existentials[e];
+    for (unsigned i = 0; i < r->head_var_count; i++)
+        key_items[i + 1] = j->binding[r->head_vars[i]];
+    term_id key = terms_list(R->t, key_items, r->head_var_count + 1);
+    bool inserted;
+    uint32_t *node = u64map_put(&R->skolem, key, 0, &inserted);
+    if (inserted) {
+        if (R->stats.fresh_nodes >= R->opt.max_fresh_nodes) {
+            snprintf(R->error, sizeof R->error,
+                     "rule %s created more than %u fresh blank nodes (its chase does not terminate?)", r->name,
+                     R->opt.max_fresh_nodes);
+            j->stop = true;
+            return 0;
+        }
+        *node = terms_fresh_bnode(R->t);
+        R->stats.fresh_nodes++;
+    }
+    return *node;
+}
+
+static void fire(join *j) {
+    reasoner *R = j->R;
+    const rule *r = j->rule;
+    term_id existential_values[64];
+    unsigned ecount = r->existential_count < 64 ? r->existential_count : 64;
+    for (unsigned e = 0; e < ecount; e++) {
+        existential_values[e] = skolem(j, e);
+        if (j->stop)
+            return;
+    }
+    if (r->is_request) {
+        term_id head = instantiate(j, r->head_formula, existential_values, SCOPE_HEAD_FORMULA);
+        R->stats.requests++;
+        if (R->opt.request_sink)
+            R->opt.request_sink(R->opt.request_sink_user, r, head);
+        return;
+    }
+    for (unsigned h = 0; h < r->head_count; h++) {
+        const triple *tpl = &r->head[h];
+        term_id s = instantiate(j, tpl->s, existential_values, SCOPE_HEAD);
+        term_id p = instantiate(j, tpl->p, existential_values, SCOPE_HEAD);
+        term_id o = instantiate(j, tpl->o, existential_values, SCOPE_HEAD);
+        if (store_add(R->st, s, p, o, R->opt.derived_graph)) {
+            if (++R->stats.derived > R->opt.max_derived) {
+                snprintf(R->error, sizeof R->error, "rule %s derived more than %u triples in this run", r->name,
+                         R->opt.max_derived);
+                j->stop = true;
+                return;
+            }
+        }
+    }
+}
+
+static void step(join *j, unsigned k) {
+    const rule *r = j->rule;
+    if (j->stop)
+        return;
+    if (k == r->body_count) {
+        fire(j);
+        return;
+    }
+    unsigned atom_index = j->plan[k];
+    const rule_atom *a = &r->body[atom_index];
+    if (a->builtin) {
+        builtin_step bs = {.j = j, .atom = a, .next = k + 1};
+        a->builtin->eval(j->R->t, position_value(j, a, 0), position_value(j, a, 2), on_builtin_solution, &bs);
+        return;
+    }
+    term_id s = position_value(j, a, 0), p = position_value(j, a, 1), o = position_value(j, a, 2);
+    uint32_t lo = 0, hi = j->hi;
+    if (atom_index == j->delta_atom)
+        lo = j->lo;
+    else if (atom_index < j->delta_atom)
+        hi = j->lo;
+    store_iter it;
+    store_match(j->R->st, s, p, o, lo, hi, &it);
+    uint32_t n;
+    while (!j->stop && store_next(&it, &n)) {
+        const triple *tr = store_triple(j->R->st, n);
+        unsigned trail[RULE_MAX_VARS * 2], trail_len = 0;
+        if ((s || unify_code(j, a, 0, tr->s, trail, &trail_len)) &&
+            (p || unify_code(j, a, 1, tr->p, trail, &trail_len)) &&
+            (o || unify_code(j, a, 2, tr->o, trail, &trail_len)))
+            step(j, k + 1);
+        undo(j, trail, trail_len);
+    }
+}
+
+int reasoner_run(reasoner *R, const rule_set *rs, int stratum) {
+    uint32_t lo = 0, hi = store_size(R->st);
+    R->error[0] = '\0';
+    for (bool first_round = true;; first_round = false) {
+        R->stats.rounds++;
+        for (unsigned i = 0; i < rs->count; i++) {
+            const rule *r = rs->rules[i];
+            if (r->disabled || r->stratum != stratum)
+                continue;
+            unsigned plans = r->matched_count ? r->matched_count : 1;
+            if (!r->matched_count && !first_round)
+                continue; /* a body without data atoms holds once, not once per round */
+            /* In the first round everything is delta: only the plan led by the first atom can match. */
+            if (first_round)
+                plans = 1;
+            for (unsigned p = 0; p < plans; p++) {
+                join j = {.R = R, .rule = r, .plan = r->plans[p], .lo = lo, .hi = hi,
+                          .delta_atom = r->matched_count ? r->plans[p][0] : UINT32_MAX};
+                step(&j, 0);
+                if (j.stop)
+                    return -1;
+            }
+        }
+        uint32_t size = store_size(R->st);
+        if (size == hi)
+            return 0;
+        lo = hi;
+        hi = size;
+    }
+}

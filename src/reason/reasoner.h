@@ -1,0 +1,46 @@
+/* reasoner.h: semi-naive forward chaining of compiled rules over a store, to a fixpoint.
+ *
+ * Guarantees:
+ *  1. Each round matches every rule with one body atom against the triples derived in the previous round
+ *     (the delta) and the other atoms against older or all triples, so no binding is derived twice and
+ *     the fixpoint is reached when a round derives nothing.
+ *  2. A head blank node is Skolemized per distinct binding of the head's variables: the same binding
+ *     always yields the same node (within this reasoner), so a terminating chase reaches a fixpoint.
+ *  3. Caps on fresh nodes and derived triples stop a chase that would not terminate; the error names the
+ *     rule that hit the cap and nothing more is derived.
+ * Request rules' heads go to the request sink instead of the store. */
+#ifndef LDGSM_REASON_REASONER_H
+#define LDGSM_REASON_REASONER_H
+
+#include <stdint.h>
+
+#include "rdf/log.h"
+#include "rdf/store.h"
+#include "reason/rule.h"
+
+typedef struct reasoner_options {
+    uint32_t max_fresh_nodes; /* 0: default 1,000,000 */
+    uint32_t max_derived;     /* 0: default 50,000,000 */
+    term_id derived_graph;    /* source graph recorded for derived triples */
+    const log_sink *log;
+    /* Receives each request rule's instantiated head (a formula term). */
+    void (*request_sink)(void *user, const rule *r, term_id head);
+    void *request_sink_user;
+} reasoner_options;
+
+typedef struct reasoner_stats {
+    uint64_t derived, rounds, fresh_nodes, requests;
+} reasoner_stats;
+
+typedef struct reasoner reasoner;
+
+reasoner *reasoner_new(terms *t, store *st, const reasoner_options *options);
+void reasoner_free(reasoner *r);
+/* Runs the enabled rules of rs whose stratum is `stratum` to a fixpoint over the whole store (every
+ * triple counts as new in the first round). Returns 0, or -1 when a cap was hit (reasoner_error says which
+ * rule). */
+int reasoner_run(reasoner *r, const rule_set *rs, int stratum);
+const char *reasoner_error(const reasoner *r);
+const reasoner_stats *reasoner_get_stats(const reasoner *r);
+
+#endif

@@ -1,0 +1,328 @@
+/* rule.c: compiles N3 rules into body atoms, head templates and per-delta-atom join plans, and reports
+ * rules that can never fire instead of dropping them silently. */
+#include "reason/rule.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdf/buf.h"
+
+bool rule_statement(const terms *t, const triple *statement) {
+    return statement->p == T_LOG_IMPLIES && terms_kind(t, statement->s) == TERM_FORMULA &&
+           terms_kind(t, statement->o) == TERM_FORMULA;
+}
+
+static int slot_of(const rule *r, term_id var) {
+    for (unsigned i = 0; i < r->var_count; i++)
+        if (r->vars[i] == var)
+            return (int)i;
+    return -1;
+}
+
+static bool is_variable_like(const terms *t, term_id id) {
+    enum term_kind k = terms_kind(t, id);
+    return k == TERM_VAR || k == TERM_BNODE;
+}
+
+/* Registers every variable (and, in the body, blank node) inside term id, recursing into lists and
+ * formulas. Returns false when the rule has too many variables. */
+static bool collect_vars(rule *r, const terms *t, term_id id, bool bnodes_are_vars) {
+    enum term_kind k = terms_kind(t, id);
+    if (k == TERM_VAR || (k == TERM_BNODE && bnodes_are_vars)) {
+        if (slot_of(r, id) >= 0)
+            return true;
+        if (r->var_count == RULE_MAX_VARS)
+            return false;
+        r->vars[r->var_count++] = id;
+        return true;
+    }
+    size_t n;
+    if (k == TERM_LIST) {
+        const term_id *items = terms_list_items(t, id, &n);
+        for (size_t i = 0; i < n; i++)
+            if (!collect_vars(r, t, items[i], bnodes_are_vars))
+                return false;
+    } else if (k == TERM_FORMULA) {
+        const triple *ts = terms_formula_triples(t, id, &n);
+        for (size_t i = 0; i < n; i++)
+            if (!collect_vars(r, t, ts[i].s, false) || !collect_vars(r, t, ts[i].p, false) ||
+                !collect_vars(r, t, ts[i].o, false))
+                return false;
+    }
+    return true;
+}
+
+/* True when every variable inside term id has its slot set in `bound` (a bit set over slots). */
+static bool vars_bound(const rule *r, const terms *t, term_id id, uint64_t bound) {
+    enum term_kind k = terms_kind(t, id);
+    int slot = slot_of(r, id);
+    if (slot >= 0 && (k == TERM_VAR || k == TERM_BNODE))
+        return bound >> slot & 1;
+    size_t n;
+    if (k == TERM_LIST) {
+        const term_id *items = terms_list_items(t, id, &n);
+        for (size_t i = 0; i < n; i++)
+            if (!vars_bound(r, t, items[i], bound))
+                return false;
+    } else if (k == TERM_FORMULA) {
+        const triple *ts = terms_formula_triples(t, id, &n);
+        for (size_t i = 0; i < n; i++)
+            if (!vars_bound(r, t, ts[i].s, bound) || !vars_bound(r, t, ts[i].p, bound) ||
+                !vars_bound(r, t, ts[i].o, bound))
+                return false;
+    }
+    return true;
+}
+
+static uint64_t vars_in(const rule *r, const terms *t, term_id id) {
+    enum term_kind k = terms_kind(t, id);
+    int slot = slot_of(r, id);
+    if (slot >= 0 && (k == TERM_VAR || k == TERM_BNODE))
+        return (uint64_t)1 << slot;
+    uint64_t set = 0;
+    size_t n;
+    if (k == TERM_LIST) {
+        const term_id *items = terms_list_items(t, id, &n);
+        for (size_t i = 0; i < n; i++)
+            set |= vars_in(r, t, items[i]);
+    } else if (k == TERM_FORMULA) {
+        const triple *ts = terms_formula_triples(t, id, &n);
+        for (size_t i = 0; i < n; i++)
+            set |= vars_in(r, t, ts[i].s) | vars_in(r, t, ts[i].p) | vars_in(r, t, ts[i].o);
+    }
+    return set;
+}
+
+static bool builtin_ready(const rule_atom *a, bool s_bound, bool o_bound) {
+    (void)a;
+    switch (a->builtin->mode) {
+    case BUILTIN_SUBJECT_IN: return s_bound;
+    case BUILTIN_OBJECT_IN: return o_bound;
+    case BUILTIN_BOTH_IN: return s_bound && o_bound;
+    default: return s_bound || o_bound;
+    }
+}
+
+typedef struct compile_ctx {
+    rule *r;
+    const terms *t;
+    const triple *body; /* the body formula's triples, parallel to r->body */
+} compile_ctx;
+
+/* Greedy join order starting from atom `first` (or from nothing when first < 0): builtins as soon as
+ * they can run, then the atom with the most bound positions. Returns false when a builtin never becomes
+ * ready; *stuck names it. */
+static bool plan_order(compile_ctx *cc, int first, unsigned *order, unsigned *stuck) {
+    rule *r = cc->r;
+    bool *placed = xcalloc(r->body_count, sizeof *placed);
+    uint64_t bound = 0;
+    unsigned n = 0;
+    if (first >= 0) {
+        order[n++] = (unsigned)first;
+        placed[first] = true;
+        const triple *b = &cc->body[first];
+        bound |= vars_in(r, cc->t, b->s) | vars_in(r, cc->t, b->p) | vars_in(r, cc->t, b->o);
+    }
+    while (n < r->body_count) {
+        int best = -1, best_score = -1;
+        for (unsigned i = 0; i < r->body_count; i++) {
+            if (placed[i])
+                continue;
+            const triple *b = &cc->body[i];
+            bool sb = vars_bound(r, cc->t, b->s, bound), pb = vars_bound(r, cc->t, b->p, bound),
+                 ob = vars_bound(r, cc->t, b->o, bound);
+            int score;
+            if (r->body[i].builtin)
+                score = builtin_ready(&r->body[i], sb, ob) ? 100 : -1;
+            else
+                score = sb * 3 + ob * 2 + pb; /* subjects and objects are more selective than predicates */
+            if (score > best_score) {
+                best = (int)i;
+                best_score = score;
+            }
+        }
+        if (best_score < 0) {
+            for (unsigned i = 0; i < r->body_count; i++)
+                if (!placed[i])
+                    *stuck = i;
+            free(placed);
+            return false;
+        }
+        order[n++] = (unsigned)best;
+        placed[best] = true;
+        const triple *b = &cc->body[best];
+        bound |= vars_in(r, cc->t, b->s) | vars_in(r, cc->t, b->p) | vars_in(r, cc->t, b->o);
+    }
+    free(placed);
+    return true;
+}
+
+static pos_code encode(const rule *r, const terms *t, term_id id, bool *structured) {
+    *structured = false;
+    int slot = slot_of(r, id);
+    if (slot >= 0 && is_variable_like(t, id))
+        return -(pos_code)slot - 1;
+    enum term_kind k = terms_kind(t, id);
+    if ((k == TERM_LIST || k == TERM_FORMULA) && vars_in(r, t, id))
+        *structured = true;
+    return (pos_code)id;
+}
+
+static char *term_text(const terms *t, term_id id) {
+    buf b = {0};
+    if (terms_kind(t, id) == TERM_IRI) {
+        size_t len;
+        const char *s = terms_lex(t, id, &len);
+        buf_append(&b, s, len);
+    } else {
+        buf_puts(&b, "(term)");
+    }
+    return buf_cstr(&b);
+}
+
+static void disable(rule *r, const log_sink *log, const char *what) {
+    r->disabled = true;
+    log_msg(log, LOG_WARN, "rule %s can never fire: %s", r->name, what);
+}
+
+static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *source, const log_sink *log) {
+    buf name = {0};
+    buf_printf(&name, "%s:%u:%u", source, st->line, st->col);
+    r->name = buf_cstr(&name);
+    size_t body_n, head_n;
+    const triple *body = terms_formula_triples(t, st->t.s, &body_n);
+    const triple *head = terms_formula_triples(t, st->t.o, &head_n);
+    r->head_formula = st->t.o;
+
+    for (size_t i = 0; i < body_n; i++)
+        if (!collect_vars(r, t, body[i].s, true) || !collect_vars(r, t, body[i].p, true) ||
+            !collect_vars(r, t, body[i].o, true)) {
+            disable(r, log, "more than 64 variables");
+            return;
+        }
+    unsigned body_var_count = r->var_count;
+
+    r->body_count = (unsigned)body_n;
+    r->body = xcalloc(body_n, sizeof *r->body);
+    for (size_t i = 0; i < body_n; i++) {
+        rule_atom *a = &r->body[i];
+        term_id parts[3] = {body[i].s, body[i].p, body[i].o};
+        for (int k = 0; k < 3; k++)
+            a->pos[k] = encode(r, t, parts[k], &a->structured[k]);
+        if (terms_kind(t, body[i].p) == TERM_IRI) {
+            const char *iri = terms_lex(t, body[i].p, NULL);
+            a->builtin = builtin_lookup(iri);
+            if (!a->builtin && builtin_namespace(iri)) {
+                char *what = term_text(t, body[i].p);
+                buf msg = {0};
+                buf_printf(&msg, "builtin <%s> is not implemented", what);
+                disable(r, log, buf_cstr(&msg));
+                buf_free(&msg);
+                free(what);
+            }
+        }
+        if (!a->builtin)
+            r->matched_count++;
+    }
+
+    r->head_count = (unsigned)head_n;
+    r->head = xmalloc((head_n ? head_n : 1) * sizeof *r->head);
+    memcpy(r->head, head, head_n * sizeof *head);
+    uint64_t head_var_set = 0;
+    for (size_t i = 0; i < head_n; i++) {
+        term_id parts[3] = {head[i].s, head[i].p, head[i].o};
+        for (int k = 0; k < 3; k++) {
+            term_id id = parts[k];
+            enum term_kind kind = terms_kind(t, id);
+            int slot = slot_of(r, id);
+            if (kind == TERM_VAR && slot < 0) {
+                buf msg = {0};
+                buf_printf(&msg, "head variable ?%s is not bound by the body", terms_lex(t, id, NULL));
+                disable(r, log, buf_cstr(&msg));
+                buf_free(&msg);
+                return;
+            }
+            if (kind == TERM_BNODE && slot < 0) {
+                bool known = false;
+                for (unsigned e = 0; e < r->existential_count; e++)
+                    known |= r->existentials[e] == id;
+                if (!known) {
+                    r->existentials = xrealloc(r->existentials, (r->existential_count + 1) * sizeof(term_id));
+                    r->existentials[r->existential_count++] = id;
+                }
+            }
+            head_var_set |= vars_in(r, t, id);
+        }
+    }
+    r->var_count = body_var_count;
+    r->head_vars = xmalloc(RULE_MAX_VARS * sizeof *r->head_vars);
+    for (unsigned s = 0; s < r->var_count; s++)
+        if (head_var_set >> s & 1)
+            r->head_vars[r->head_var_count++] = s;
+
+    compile_ctx cc = {.r = r, .t = t, .body = body};
+    unsigned plan_count = r->matched_count ? r->matched_count : 1;
+    r->plans = xcalloc(plan_count, sizeof *r->plans);
+    unsigned p = 0;
+    for (unsigned i = 0; i < r->body_count || (r->matched_count == 0 && p == 0); i++) {
+        if (r->matched_count && r->body[i].builtin)
+            continue;
+        unsigned *order = xmalloc((r->body_count ? r->body_count : 1) * sizeof *order);
+        unsigned stuck = 0;
+        if (!plan_order(&cc, r->matched_count ? (int)i : -1, order, &stuck)) {
+            free(order);
+            if (!r->disabled) {
+                char *what = term_text(t, body[stuck].p);
+                buf msg = {0};
+                buf_printf(&msg, "builtin <%s> cannot be evaluated: its input is never bound", what);
+                disable(r, log, buf_cstr(&msg));
+                buf_free(&msg);
+                free(what);
+            }
+            return;
+        }
+        r->plans[p++] = order;
+        if (r->matched_count == 0)
+            break;
+    }
+}
+
+unsigned rule_set_add_program(rule_set *rs, terms *t, const n3_doc *doc, const char *source, const log_sink *log) {
+    unsigned added = 0;
+    for (size_t i = 0; i < doc->count; i++) {
+        if (!rule_statement(t, &doc->statements[i].t))
+            continue;
+        rule *r = xcalloc(1, sizeof *r);
+        r->index = rs->count;
+        compile_rule(r, t, &doc->statements[i], source, log);
+        if (rs->count == rs->cap) {
+            rs->cap = rs->cap ? rs->cap * 2 : 16;
+            rs->rules = xrealloc(rs->rules, rs->cap * sizeof *rs->rules);
+        }
+        rs->rules[rs->count++] = r;
+        added++;
+    }
+    return added;
+}
+
+static void rule_free(rule *r) {
+    unsigned plan_count = r->matched_count ? r->matched_count : 1;
+    if (r->plans)
+        for (unsigned i = 0; i < plan_count; i++)
+            free(r->plans[i]);
+    free(r->plans);
+    free(r->body);
+    free(r->head);
+    free(r->existentials);
+    free(r->head_vars);
+    free(r->name);
+    free(r);
+}
+
+void rule_set_free(rule_set *rs) {
+    for (unsigned i = 0; i < rs->count; i++)
+        rule_free(rs->rules[i]);
+    free(rs->rules);
+    *rs = (rule_set){0};
+}

@@ -1,0 +1,63 @@
+/* rule.h: compiled rules. A rule `{ body } => { head }` becomes body atoms whose positions are codes
+ * (a constant term, a variable slot, or a term with variables inside such as a builtin's argument list),
+ * head templates, the head's existential blank nodes, and one join plan per body atom: the order in
+ * which to visit the body when that atom is the one matched against the newest triples (semi-naive). */
+#ifndef LDGSM_REASON_RULE_H
+#define LDGSM_REASON_RULE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "n3/n3_reader.h"
+#include "rdf/log.h"
+#include "rdf/term.h"
+#include "reason/builtins.h"
+
+#define RULE_MAX_VARS 64
+
+/* A position code: > 0 a ground term, < 0 variable slot -(code + 1); a structured term holding
+ * variables (a list or formula) is a term id with `structured` set in the atom. */
+typedef int64_t pos_code;
+
+typedef struct rule_atom {
+    pos_code pos[3];       /* s, p, o */
+    bool structured[3];    /* position is a list/formula containing variables: match by unification */
+    const builtin *builtin; /* non-NULL: evaluated, not matched */
+} rule_atom;
+
+typedef struct rule {
+    unsigned index;
+    char *name;            /* "file:line:col" of the rule, plus its comment label when it has one */
+    rule_atom *body;
+    unsigned body_count;
+    triple *head;          /* templates over variables (TERM_VAR) and existentials (TERM_BNODE) */
+    unsigned head_count;
+    term_id head_formula;  /* the head as a formula term, for request rules */
+    term_id vars[RULE_MAX_VARS]; /* slot -> variable term (body blank nodes become variables too) */
+    unsigned var_count;
+    term_id *existentials; /* head blank nodes not in the body: Skolemized per head binding */
+    unsigned existential_count;
+    unsigned *head_vars;   /* slots of variables occurring in the head (the Skolem key) */
+    unsigned head_var_count;
+    unsigned **plans;      /* plans[i]: body order when atom i is the delta atom (i over matched atoms) */
+    unsigned matched_count; /* number of non-builtin atoms */
+    int stratum;           /* which derivation phase runs it (the agent sets it; 0 by default) */
+    bool is_request;       /* head goes to the request sink, not into the store */
+    bool disabled;         /* cannot fire (reported when compiled) */
+} rule;
+
+typedef struct rule_set {
+    rule **rules;
+    unsigned count, cap;
+} rule_set;
+
+/* Compiles every `{B} => {H}` statement of doc into rs (other statements are not rules and are ignored
+ * here). Rules that can never fire (a builtin whose input no atom binds, an unknown builtin, a head
+ * variable the body does not bind) are compiled disabled and reported once through log.
+ * source names the document in rule names. Returns the number of rules added. */
+unsigned rule_set_add_program(rule_set *rs, terms *t, const n3_doc *doc, const char *source, const log_sink *log);
+void rule_set_free(rule_set *rs);
+/* True when the statement is a rule (log:implies between two formulas). */
+bool rule_statement(const terms *t, const triple *statement);
+
+#endif

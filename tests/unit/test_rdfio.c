@@ -1,0 +1,173 @@
+/* test_rdfio.c: parsing through raptor2 (all-or-nothing, located errors, blank node scoping) and the
+ * two writers (round trips through the parser). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rdf/rdfio.h"
+
+typedef struct fixture {
+    terms *t;
+    store *st;
+    rdfio *io;
+} fixture;
+
+static int setup(void **state) {
+    fixture *f = xcalloc(1, sizeof *f);
+    f->t = terms_new();
+    f->st = store_new();
+    f->io = rdfio_new(f->t);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    rdfio_free(f->io);
+    store_free(f->st);
+    terms_free(f->t);
+    free(f);
+    return 0;
+}
+
+static int parse(fixture *f, enum rdf_syntax syntax, const char *text, const char *base, rdf_error *err) {
+    return rdf_parse(f->io, f->st, syntax, text, strlen(text), base, terms_iri_cstr(f->t, "urn:g"), "doc", err);
+}
+
+static bool has(fixture *f, const char *s, const char *p, term_id o) {
+    return store_find(f->st, terms_iri_cstr(f->t, s), terms_iri_cstr(f->t, p), o) != UINT32_MAX;
+}
+
+static void turtle_parses_with_base(void **state) {
+    fixture *f = *state;
+    rdf_error err;
+    const char *doc = "@prefix ex: <http://ex.org/> .\n"
+                      "<#it> a ex:Thing ; ex:n 42 ; ex:name \"x\"@en .\n";
+    assert_int_equal(parse(f, RDF_TURTLE, doc, "http://host/doc", &err), 0);
+    assert_int_equal(store_size(f->st), 3);
+    assert_true(has(f, "http://host/doc#it", NS_RDF "type", terms_iri_cstr(f->t, "http://ex.org/Thing")));
+    assert_true(has(f, "http://host/doc#it", "http://ex.org/n", terms_literal(f->t, "42", 2, T_XSD_INTEGER, NULL, 0)));
+    assert_true(has(f, "http://host/doc#it", "http://ex.org/name", terms_literal(f->t, "x", 1, 0, "en", 2)));
+    uint32_t count;
+    store_graph_triples(f->st, terms_iri_cstr(f->t, "urn:g"), &count);
+    assert_int_equal(count, 3);
+}
+
+static void syntax_error_adds_nothing_and_is_located(void **state) {
+    fixture *f = *state;
+    rdf_error err;
+    const char *doc = "<http://a> <http://b> <http://c> .\n<http://a> <http://b> \"unterminated .\n";
+    assert_int_equal(parse(f, RDF_TURTLE, doc, "http://host/doc", &err), -1);
+    assert_int_equal(store_size(f->st), 0);
+    assert_int_equal(err.line, 2);
+    assert_non_null(strstr(err.message, "doc:2"));
+}
+
+static void other_syntaxes_parse(void **state) {
+    fixture *f = *state;
+    rdf_error err;
+    assert_int_equal(parse(f, RDF_NTRIPLES, "<http://a> <http://b> <http://c> .\n", NULL, &err), 0);
+    assert_int_equal(parse(f, RDF_NQUADS, "<http://a> <http://b> <http://d> <http://g> .\n", NULL, &err), 0);
+    const char *xml = "<?xml version=\"1.0\"?>\n"
+                      "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:ex=\"http://ex.org/\">\n"
+                      "<rdf:Description rdf:about=\"http://a\"><ex:p>v</ex:p></rdf:Description>\n</rdf:RDF>\n";
+    assert_int_equal(parse(f, RDF_RDFXML, xml, "http://host/", &err), 0);
+    assert_true(has(f, "http://a", "http://b", terms_iri_cstr(f->t, "http://c")));
+    assert_true(has(f, "http://a", "http://b", terms_iri_cstr(f->t, "http://d")));
+    assert_true(has(f, "http://a", "http://ex.org/p", terms_string(f->t, "v")));
+}
+
+static void blank_nodes_of_two_documents_differ(void **state) {
+    fixture *f = *state;
+    rdf_error err;
+    const char *doc = "_:x <http://p> _:x .\n";
+    assert_int_equal(parse(f, RDF_NTRIPLES, doc, NULL, &err), 0);
+    assert_int_equal(parse(f, RDF_NTRIPLES, doc, NULL, &err), 0);
+    assert_int_equal(store_size(f->st), 2);
+    const triple *a = store_triple(f->st, 0), *b = store_triple(f->st, 1);
+    assert_int_equal(a->s, a->o); /* one label, one node within a document */
+    assert_int_not_equal(a->s, b->s);
+}
+
+static void media_types_and_extensions(void **state) {
+    (void)state;
+    assert_int_equal(rdf_syntax_from_media_type("text/turtle; charset=utf-8"), RDF_TURTLE);
+    assert_int_equal(rdf_syntax_from_media_type("application/n-triples"), RDF_NTRIPLES);
+    assert_int_equal(rdf_syntax_from_media_type("application/ld+json"), RDF_SYNTAX_UNKNOWN);
+    assert_int_equal(rdf_syntax_from_filename("x/y.ttl"), RDF_TURTLE);
+    assert_int_equal(rdf_syntax_from_filename("y.rdf"), RDF_RDFXML);
+    assert_int_equal(rdf_syntax_from_filename("y.json"), RDF_SYNTAX_UNKNOWN);
+    assert_non_null(strstr(rdf_accept_header(), "text/turtle"));
+    assert_null(strstr(rdf_accept_header(), "json"));
+}
+
+/* Writes the store, parses the output into a fresh store, and checks the same number of triples and the
+ * literal that needs escaping came back intact. */
+static void ntriples_writer_round_trips(void **state) {
+    fixture *f = *state;
+    rdf_error err;
+    const char *doc = "@prefix ex: <http://ex.org/> .\n"
+                      "ex:a ex:p \"line\\nbreak \\\"quoted\\\" tab\\t back\\\\slash é\" ; ex:q [ ex:r 1.5 ] ;"
+                      " ex:s \"hi\"@en-GB ; ex:t <http://ex.org/with%20space> .\n";
+    assert_int_equal(parse(f, RDF_TURTLE, doc, NULL, &err), 0);
+    uint32_t n = store_size(f->st);
+    triple *ts = xmalloc(n * sizeof *ts);
+    for (uint32_t i = 0; i < n; i++)
+        ts[i] = *store_triple(f->st, i);
+    buf out = {0};
+    rdf_write_ntriples(f->t, ts, n, &out);
+    store *again = store_new();
+    assert_int_equal(rdf_parse(f->io, again, RDF_NTRIPLES, out.data, out.len, NULL, 0, "out", &err), 0);
+    assert_int_equal(store_size(again), n);
+    term_id tricky = terms_string(f->t, "line\nbreak \"quoted\" tab\t back\\slash é");
+    assert_int_not_equal(store_find(again, terms_iri_cstr(f->t, "http://ex.org/a"),
+                                    terms_iri_cstr(f->t, "http://ex.org/p"), tricky),
+                         UINT32_MAX);
+    buf turtle = {0};
+    assert_int_equal(rdf_write_turtle(f->io, ts, n, NULL, &turtle), 0);
+    store *third = store_new();
+    assert_int_equal(rdf_parse(f->io, third, RDF_TURTLE, turtle.data, turtle.len, NULL, 0, "ttl", &err), 0);
+    assert_int_equal(store_size(third), n);
+    store_free(third);
+    store_free(again);
+    buf_free(&turtle);
+    buf_free(&out);
+    free(ts);
+}
+
+static void lists_are_expanded_when_written(void **state) {
+    fixture *f = *state;
+    term_id a = terms_iri_cstr(f->t, "http://a"), p = terms_iri_cstr(f->t, "http://p");
+    term_id items[] = {terms_string(f->t, "x"), terms_string(f->t, "y")};
+    triple tr = {a, p, terms_list(f->t, items, 2)};
+    buf out = {0};
+    rdf_write_ntriples(f->t, &tr, 1, &out);
+    rdf_error err;
+    store *back = store_new();
+    assert_int_equal(rdf_parse(f->io, back, RDF_NTRIPLES, out.data, out.len, NULL, 0, "out", &err), 0);
+    assert_int_equal(store_size(back), 5); /* the triple, two rdf:first, two rdf:rest */
+    buf turtle = {0};
+    assert_int_equal(rdf_write_turtle(f->io, &tr, 1, NULL, &turtle), 0);
+    assert_non_null(strstr(turtle.data, "\"x\""));
+    store_free(back);
+    buf_free(&out);
+    buf_free(&turtle);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(turtle_parses_with_base, setup, teardown),
+        cmocka_unit_test_setup_teardown(syntax_error_adds_nothing_and_is_located, setup, teardown),
+        cmocka_unit_test_setup_teardown(other_syntaxes_parse, setup, teardown),
+        cmocka_unit_test_setup_teardown(blank_nodes_of_two_documents_differ, setup, teardown),
+        cmocka_unit_test_setup_teardown(media_types_and_extensions, setup, teardown),
+        cmocka_unit_test_setup_teardown(ntriples_writer_round_trips, setup, teardown),
+        cmocka_unit_test_setup_teardown(lists_are_expanded_when_written, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,124 @@
+/* test_store.c: de-duplication, source graphs, indexed lookups with ranges, iteration under insertion. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "rdf/store.h"
+
+static uint32_t count_matches(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi) {
+    store_iter it;
+    store_match(st, s, p, o, lo, hi, &it);
+    uint32_t n, count = 0;
+    while (store_next(&it, &n)) {
+        const triple *t = store_triple(st, n);
+        assert_true(!s || t->s == s);
+        assert_true(!p || t->p == p);
+        assert_true(!o || t->o == o);
+        assert_true(n >= lo && n < hi);
+        count++;
+    }
+    return count;
+}
+
+static void add_deduplicates(void **state) {
+    (void)state;
+    store *st = store_new();
+    assert_true(store_add(st, 1, 2, 3, 100));
+    assert_false(store_add(st, 1, 2, 3, 100));
+    assert_false(store_add(st, 1, 2, 3, 101));
+    assert_true(store_add(st, 1, 2, 4, 100));
+    assert_int_equal(store_size(st), 2);
+    assert_int_equal(store_find(st, 1, 2, 3), 0);
+    assert_int_equal(store_find(st, 1, 2, 4), 1);
+    assert_int_equal(store_find(st, 9, 9, 9), UINT32_MAX);
+    store_free(st);
+}
+
+static void graphs_are_recorded(void **state) {
+    (void)state;
+    store *st = store_new();
+    store_add(st, 1, 2, 3, 100);
+    store_add(st, 4, 5, 6, 101);
+    store_add(st, 1, 2, 3, 101);
+    assert_true(store_in_graph(st, 0, 100));
+    assert_true(store_in_graph(st, 0, 101));
+    assert_false(store_in_graph(st, 1, 100));
+    assert_int_equal(store_first_graph(st, 0), 100);
+    uint32_t count;
+    const uint32_t *list = store_graph_triples(st, 101, &count);
+    assert_int_equal(count, 2);
+    assert_int_equal(list[0], 0); /* ascending even though triple 0 joined graph 101 last */
+    assert_int_equal(list[1], 1);
+    assert_null(store_graph_triples(st, 999, &count));
+    assert_int_equal(count, 0);
+    store_free(st);
+}
+
+static void every_pattern_shape_matches(void **state) {
+    (void)state;
+    store *st = store_new();
+    /* subjects 10..19, predicates 20..22, objects 30..34 */
+    for (term_id s = 10; s < 20; s++)
+        for (term_id p = 20; p < 23; p++)
+            for (term_id o = 30; o < 35; o++)
+                store_add(st, s, p, o, 1);
+    uint32_t all = store_size(st);
+    assert_int_equal(all, 150);
+    assert_int_equal(count_matches(st, 0, 0, 0, 0, all), 150);
+    assert_int_equal(count_matches(st, 12, 0, 0, 0, all), 15);
+    assert_int_equal(count_matches(st, 0, 21, 0, 0, all), 50);
+    assert_int_equal(count_matches(st, 0, 0, 33, 0, all), 30);
+    assert_int_equal(count_matches(st, 12, 21, 0, 0, all), 5);
+    assert_int_equal(count_matches(st, 12, 0, 33, 0, all), 3);
+    assert_int_equal(count_matches(st, 0, 21, 33, 0, all), 10);
+    assert_int_equal(count_matches(st, 12, 21, 33, 0, all), 1);
+    assert_int_equal(count_matches(st, 12, 21, 99, 0, all), 0);
+    assert_int_equal(count_matches(st, 99, 0, 0, 0, all), 0);
+    assert_int_equal(store_estimate(st, 0, 21, 0), 50);
+    store_free(st);
+}
+
+static void ranges_restrict_matches(void **state) {
+    (void)state;
+    store *st = store_new();
+    for (term_id o = 100; o < 200; o++)
+        store_add(st, 1, 2, o, 1);
+    assert_int_equal(count_matches(st, 1, 2, 0, 10, 20), 10);
+    assert_int_equal(count_matches(st, 0, 2, 0, 95, 100), 5);
+    assert_int_equal(count_matches(st, 0, 0, 0, 50, 60), 10);
+    assert_int_equal(count_matches(st, 1, 2, 140, 0, 50), 1);
+    assert_int_equal(count_matches(st, 1, 2, 140, 51, 100), 0);
+    assert_int_equal(count_matches(st, 1, 2, 0, 0, 0), 0);
+    store_free(st);
+}
+
+static void iteration_survives_insertion(void **state) {
+    (void)state;
+    store *st = store_new();
+    for (term_id o = 100; o < 110; o++)
+        store_add(st, 1, 2, o, 1);
+    store_iter it;
+    store_match(st, 1, 2, 0, 0, store_size(st), &it);
+    uint32_t n, seen = 0;
+    while (store_next(&it, &n)) {
+        /* grows the very bucket being iterated, forcing reallocation */
+        for (term_id o = 1000 + seen * 100; o < 1100 + seen * 100; o++)
+            store_add(st, 1, 2, o, 1);
+        seen++;
+    }
+    assert_int_equal(seen, 10);
+    assert_int_equal(store_size(st), 1010);
+    store_free(st);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(add_deduplicates),          cmocka_unit_test(graphs_are_recorded),
+        cmocka_unit_test(every_pattern_shape_matches), cmocka_unit_test(ranges_restrict_matches),
+        cmocka_unit_test(iteration_survives_insertion),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
