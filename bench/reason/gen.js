@@ -13,6 +13,9 @@ const EX = 'http://example.org/bench/';
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
 const XSD_INTEGER = 'http://www.w3.org/2001/XMLSchema#integer';
+// Domains and ranges name general classes, as schemas do; deep ones would type every resource with
+// nearly every class and make the closure mostly rdf:type.
+const GENERAL_LEVELS = 5;
 
 function parseArgs(argv) {
   const options = { depth: 20, instances: 10000, triples: 50000, seed: 42, out: null };
@@ -47,9 +50,11 @@ const iri = local => ({ kind: 'iri', value: local.startsWith('http') ? local : E
 const literal = (value, extra = {}) => ({ kind: 'literal', value, ...extra });
 
 // Three chains of `depth` classes under ex:Thing, short side branches every fourth level, and one
-// diamond (a class with two superclasses), so subClassOf closure has both long paths and joins.
+// diamond (a class with two superclasses), so subClassOf closure has both long paths and joins. The
+// classes of the top GENERAL_LEVELS levels are the general ones that domains and ranges name.
 function buildClasses(depth, triples) {
   const classes = [];
+  const generalClasses = [];
   const subClassOf = (sub, sup) => triples.push([iri(sub), iri(RDFS + 'subClassOf'), iri(sup)]);
   for (let chain = 0; chain < 3; chain++) {
     let parent = 'Thing';
@@ -57,6 +62,8 @@ function buildClasses(depth, triples) {
       const name = `C${chain}_${level}`;
       subClassOf(name, parent);
       classes.push(name);
+      if (level <= GENERAL_LEVELS)
+        generalClasses.push(name);
       if (level % 4 === 0) {
         subClassOf(`S${chain}_${level}_1`, name);
         subClassOf(`S${chain}_${level}_2`, `S${chain}_${level}_1`);
@@ -67,13 +74,13 @@ function buildClasses(depth, triples) {
   }
   const middle = Math.max(1, Math.floor(depth / 2));
   subClassOf(`C1_${middle}`, `C0_${middle}`);
-  return classes;
+  return { classes, generalClasses };
 }
 
 // Property chains linked by rdfs:subPropertyOf. Object properties may have a domain and a range;
 // literal-valued properties (and every property above them) never have a range, so no rule can put
 // a literal in subject position.
-function buildProperties(random, classes, triples) {
+function buildProperties(random, generalClasses, triples) {
   const pick = list => list[Math.floor(random() * list.length)];
   const declare = (kind, chainCount, chainLength, prefix) => {
     const properties = [];
@@ -83,9 +90,9 @@ function buildProperties(random, classes, triples) {
         if (level > 0)
           triples.push([iri(name), iri(RDFS + 'subPropertyOf'), iri(`${prefix}${chain}_${level - 1}`)]);
         if (random() < 0.7)
-          triples.push([iri(name), iri(RDFS + 'domain'), iri(pick(classes))]);
+          triples.push([iri(name), iri(RDFS + 'domain'), iri(pick(generalClasses))]);
         if (kind === 'object' && random() < 0.7)
-          triples.push([iri(name), iri(RDFS + 'range'), iri(pick(classes))]);
+          triples.push([iri(name), iri(RDFS + 'range'), iri(pick(generalClasses))]);
         properties.push(name);
       }
     }
@@ -111,8 +118,8 @@ function generate(options) {
   const random = seededRandom(options.seed);
   const pick = list => list[Math.floor(random() * list.length)];
   const schema = [];
-  const classes = buildClasses(options.depth, schema);
-  const { objectProperties, literalProperties } = buildProperties(random, classes, schema);
+  const { classes, generalClasses } = buildClasses(options.depth, schema);
+  const { objectProperties, literalProperties } = buildProperties(random, generalClasses, schema);
 
   const instances = [];
   const typing = [];

@@ -1,11 +1,262 @@
-/* cmd_serve.c: `ldgsm serve`, the embedded LDP server (being written; see issue 3). */
+/* cmd_serve.c: `ldgsm serve`: runs the embedded LDP server (src/ldp) until SIGINT or SIGTERM.
+ *
+ * Start-up order: bind the socket (so --port 0 knows its port and the base URL), open the store with
+ * that base, seed fixtures, start serving, and only then print the base URL on standard output: a
+ * script that has read the first line can use the server. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/commands.h"
+#include "ldp/ldp_fixtures.h"
+#include "ldp/ldp_path.h"
+#include "ldp/ldp_rdf.h"
+#include "ldp/ldp_server.h"
+#include "ldp/ldp_store.h"
+
+static const char serve_usage[] =
+    "usage: ldgsm serve [--host ADDR] [--port N] [--data DIR | --memory] [--fixtures DIR] [options]\n"
+    "\n"
+    "Runs an LDP server (W3C LDP 1.0 Basic Containers and RDF sources) until SIGINT or SIGTERM.\n"
+    "A path ending in '/' is a container: POST creates a member in it (Slug honoured when it is free\n"
+    "and safe; 'Link: <http://www.w3.org/ns/ldp#BasicContainer>; rel=\"type\"' creates a container),\n"
+    "PUT creates or replaces (missing parent containers are created), DELETE removes (a container only\n"
+    "when empty). Bodies are Turtle, N-Triples or RDF/XML; relative IRIs resolve against the resource\n"
+    "written (for POST, the new member); a body that does not parse is refused with its line and column.\n"
+    "Representations: Turtle (preferred), N-Triples, or 406. ETags are strong (a hash of the stored\n"
+    "bytes and the media type); every write honours If-Match and If-None-Match ('If-None-Match: *' is a\n"
+    "create-only PUT). Path segments beginning with '.' are refused (400): such names are the store's.\n"
+    "\n"
+    "options:\n"
+    "  --host ADDR               address to listen on (default 127.0.0.1)\n"
+    "  --port N                  port (default 8080); 0 picks a free port\n"
+    "  --data DIR                keep resources in DIR, durably: a file per resource, a directory per\n"
+    "                            container; created if missing; read back on start\n"
+    "  --memory                  keep resources in memory only (the default when --data is not given)\n"
+    "  --fixtures DIR            seed from DIR (an ldp-fixtures/NAME folder: a folder is a container, a\n"
+    "                            file a Turtle resource) without replacing what --data already holds\n"
+    "  --fixtures-overwrite      let --fixtures replace resources --data already holds (default: keep)\n"
+    "  --token T                 writes (PUT, POST, DELETE) need 'Authorization: Bearer T' (401\n"
+    "                            otherwise); reads stay open (default: no token, anyone may write)\n"
+    "  --require-conditional     answer 428 to a PUT or DELETE of an existing resource that has neither\n"
+    "                            If-Match nor If-None-Match (default: off)\n"
+    "  --require-conditional=PREFIX\n"
+    "                            the same, only for paths beginning with PREFIX (repeatable)\n"
+    "  --max-body BYTES          largest request body; larger ones get 413 (default 16777216)\n"
+    "  --threads N               request threads (default: the CPUs this process may run on)\n"
+    "  -h, --help                this text\n"
+    "\n"
+    "The first line on standard output is the base URL (e.g. http://127.0.0.1:8080/), printed once the\n"
+    "server accepts requests. Standard error has one line per request: method, path, status, body bytes,\n"
+    "microseconds.\n"
+    "\n"
+    "exit status: 0 stopped by a signal, 1 cannot start (port, data directory, fixtures), 2 usage error\n";
+
+enum {
+    OPT_HOST = 256,
+    OPT_PORT,
+    OPT_DATA,
+    OPT_MEMORY,
+    OPT_FIXTURES,
+    OPT_FIXTURES_OVERWRITE,
+    OPT_TOKEN,
+    OPT_REQUIRE_CONDITIONAL,
+    OPT_MAX_BODY,
+    OPT_THREADS,
+};
+
+typedef struct serve_options {
+    ldp_server_config server;
+    const char *data_dir;
+    bool memory;
+    const char *fixtures;
+    bool fixtures_overwrite;
+    char **prefixes; /* decoded --require-conditional prefixes */
+    size_t prefix_count;
+} serve_options;
+
+static bool parse_number(const char *text, unsigned long long max, unsigned long long *out) {
+    char *end;
+    if (!*text || *text == '-')
+        return false;
+    unsigned long long value = strtoull(text, &end, 10);
+    if (*end || value > max)
+        return false;
+    *out = value;
+    return true;
+}
+
+static unsigned available_cpus(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    return 1;
+}
+
+/* Returns 0, or 2 after printing a usage error. */
+static int parse_options(int argc, char **argv, serve_options *o) {
+    static const struct option long_options[] = {
+        {"host", required_argument, NULL, OPT_HOST},
+        {"port", required_argument, NULL, OPT_PORT},
+        {"data", required_argument, NULL, OPT_DATA},
+        {"memory", no_argument, NULL, OPT_MEMORY},
+        {"fixtures", required_argument, NULL, OPT_FIXTURES},
+        {"fixtures-overwrite", no_argument, NULL, OPT_FIXTURES_OVERWRITE},
+        {"token", required_argument, NULL, OPT_TOKEN},
+        {"require-conditional", optional_argument, NULL, OPT_REQUIRE_CONDITIONAL},
+        {"max-body", required_argument, NULL, OPT_MAX_BODY},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    o->server.host = "127.0.0.1";
+    o->server.port = 8080;
+    o->server.max_body = 16u << 20;
+    o->server.threads = available_cpus();
+    optind = 1;
+    int opt;
+    unsigned long long n;
+    while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+        switch (opt) {
+        case OPT_HOST: o->server.host = optarg; break;
+        case OPT_PORT:
+            if (!parse_number(optarg, 65535, &n)) {
+                fprintf(stderr, "ldgsm serve: --port wants 0..65535, not '%s'\n", optarg);
+                return 2;
+            }
+            o->server.port = (unsigned)n;
+            break;
+        case OPT_DATA: o->data_dir = optarg; break;
+        case OPT_MEMORY: o->memory = true; break;
+        case OPT_FIXTURES: o->fixtures = optarg; break;
+        case OPT_FIXTURES_OVERWRITE: o->fixtures_overwrite = true; break;
+        case OPT_TOKEN:
+            if (!*optarg) {
+                fputs("ldgsm serve: --token must not be empty\n", stderr);
+                return 2;
+            }
+            o->server.token = optarg;
+            break;
+        case OPT_REQUIRE_CONDITIONAL:
+            o->server.require_conditional = true;
+            if (optarg) {
+                char *prefix;
+                const char *why;
+                if (ldp_path_decode(optarg, &prefix, &why) != 0) {
+                    fprintf(stderr, "ldgsm serve: --require-conditional=%s: %s\n", optarg, why);
+                    return 2;
+                }
+                o->prefixes = xrealloc(o->prefixes, (o->prefix_count + 1) * sizeof *o->prefixes);
+                o->prefixes[o->prefix_count++] = prefix;
+            }
+            break;
+        case OPT_MAX_BODY:
+            if (!parse_number(optarg, SIZE_MAX, &n) || n == 0) {
+                fprintf(stderr, "ldgsm serve: --max-body wants a positive byte count, not '%s'\n", optarg);
+                return 2;
+            }
+            o->server.max_body = (size_t)n;
+            break;
+        case OPT_THREADS:
+            if (!parse_number(optarg, 1024, &n) || n == 0) {
+                fprintf(stderr, "ldgsm serve: --threads wants 1..1024, not '%s'\n", optarg);
+                return 2;
+            }
+            o->server.threads = (unsigned)n;
+            break;
+        case 'h': fputs(serve_usage, stdout); exit(0);
+        default: fputs(serve_usage, stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "ldgsm serve: unexpected argument '%s'\n\n%s", argv[optind], serve_usage);
+        return 2;
+    }
+    if (o->data_dir && o->memory) {
+        fputs("ldgsm serve: --data and --memory exclude each other\n", stderr);
+        return 2;
+    }
+    if (o->fixtures_overwrite && !o->fixtures) {
+        fputs("ldgsm serve: --fixtures-overwrite needs --fixtures\n", stderr);
+        return 2;
+    }
+    o->server.conditional_prefixes = (const char *const *)o->prefixes;
+    o->server.conditional_prefix_count = o->prefix_count;
+    return 0;
+}
+
+static void free_options(serve_options *o) {
+    for (size_t i = 0; i < o->prefix_count; i++)
+        free(o->prefixes[i]);
+    free(o->prefixes);
+}
+
+/* Serves until SIGINT or SIGTERM (blocked in every thread, taken here by sigwait). */
+static int serve(serve_options *o, const sigset_t *stop_signals) {
+    char message[1024];
+    ldp_server *server = ldp_server_bind(&o->server, message, sizeof message);
+    if (!server) {
+        fprintf(stderr, "ldgsm serve: %s\n", message);
+        return 1;
+    }
+    ldp_rdf *rdf = ldp_rdf_new();
+    ldp_store_config store_config = {o->data_dir, ldp_server_base_url(server), rdf, ldp_server_variant_free(),
+                                     o->server.log};
+    ldp_store *store = ldp_store_open(&store_config, message, sizeof message);
+    int rc = 0;
+    if (!store) {
+        fprintf(stderr, "ldgsm serve: %s\n", message);
+        rc = 1;
+    }
+    if (rc == 0 && o->fixtures) {
+        ldp_fixtures_counts counts;
+        if (ldp_fixtures_seed(store, o->fixtures, o->fixtures_overwrite, o->server.log, &counts, message,
+                              sizeof message) != 0) {
+            fprintf(stderr, "ldgsm serve: %s\n", message);
+            rc = 1;
+        } else {
+            fprintf(stderr, "ldgsm serve: fixtures %s: %zu written, %zu already held and kept\n", o->fixtures,
+                    counts.written, counts.kept);
+        }
+    }
+    if (rc == 0 && ldp_server_start(server, store, rdf, message, sizeof message) != 0) {
+        fprintf(stderr, "ldgsm serve: %s\n", message);
+        rc = 1;
+    }
+    if (rc == 0) {
+        printf("%s/\n", ldp_server_base_url(server));
+        fflush(stdout);
+        fprintf(stderr, "ldgsm serve: serving %s/ from %s\n", ldp_server_base_url(server),
+                o->data_dir ? o->data_dir : "memory");
+        int sig = 0;
+        sigwait(stop_signals, &sig);
+        fprintf(stderr, "ldgsm serve: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    }
+    ldp_server_free(server);
+    ldp_store_free(store);
+    ldp_rdf_free(rdf);
+    return rc;
+}
 
 int cmd_serve(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fputs("ldgsm serve: not built yet\n", stderr);
-    return 2;
+    serve_options o = {0};
+    int rc = parse_options(argc, argv, &o);
+    if (rc == 0) {
+        /* Blocked before any thread starts, so every server thread inherits the mask. */
+        sigset_t stop_signals;
+        sigemptyset(&stop_signals);
+        sigaddset(&stop_signals, SIGINT);
+        sigaddset(&stop_signals, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+        signal(SIGPIPE, SIG_IGN);
+        rc = serve(&o, &stop_signals);
+    }
+    free_options(&o);
+    return rc;
 }

@@ -10,13 +10,26 @@
  * A rule `{B} => {H}` is the statement (B, log:implies, H); `{H} <= {B}` is normalized to the same;
  * `true => {H}` and a bare top-level formula `{H} .` become ({}, log:implies, H).
  * Formulas are formula terms, lists are list terms, `?x` are variable terms; blank node labels and `[]`
- * become fresh blank nodes of this document (never shared with another document). */
+ * become fresh blank nodes of this document (never shared with another document; one label is one node
+ * throughout the document, formulas included).
+ *
+ * As Linked Data-Fu, the '.' after a bare top-level formula may be left out when the next statement
+ * starts with '{', '[', '(' or a directive. Relative IRIs are resolved against the base (RFC 3986, through
+ * raptor2); without a base they are kept as written. Prefixed names are not resolved (as in Turtle).
+ * More than N3_MAX_NESTING nested '{', '(' and '[' is an error, so that no input exhausts the stack.
+ *
+ * Errors: the message names the offending token, "rules.n3:3:17: expected '.' after statement, found '}'",
+ * with 1-based line and column (columns count characters). An unterminated string or IRI points at its
+ * opening quote or '<'; a bad escape at its backslash; an unclosed '{', '(' or '[' at the token found
+ * instead of the closer, naming where it was opened. */
 #ifndef LDGSM_N3_READER_H
 #define LDGSM_N3_READER_H
 
 #include <stddef.h>
 
 #include "rdf/term.h"
+
+#define N3_MAX_NESTING 256
 
 typedef struct n3_statement {
     triple t;

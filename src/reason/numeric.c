@@ -1,6 +1,6 @@
 /* numeric.c: XSD numeric values (see numeric.h for the kinds, the precision and the canonical forms).
- * Exact arithmetic uses the compiler's checked-overflow builtins; an overflow re-does the operation
- * in double precision. */
+ * Exact arithmetic is done on 128-bit integers (GCC and Clang's __int128) and brought back to a 64-bit
+ * coefficient by fit_exact(); a result whose integer part does not fit is re-done in double precision. */
 #include "reason/numeric.h"
 
 #include <inttypes.h>
@@ -286,19 +286,58 @@ term_id number_to_term(terms *t, const number *n) {
     return terms_literal(t, text, strlen(text), datatype, NULL, 0);
 }
 
-/* ---- comparison ---- */
+/* ---- exact arithmetic in 128 bits ---- */
 
-static int compare_int64(int64_t a, int64_t b) { return (a > b) - (a < b); }
+/* Wide enough for any product of two coefficients and for a coefficient scaled by 10^18 (< 2^123). */
+__extension__ typedef __int128 wide;
+
+static wide wide_pow10(int n) {
+    wide p = 1;
+    while (n-- > 0)
+        p *= 10;
+    return p;
+}
+
+static wide wide_magnitude(wide v) { return v < 0 ? -v : v; }
+
+/* value / 10^n rounded half away from zero. */
+static wide round_div_pow10(wide value, int n) {
+    wide unit = wide_pow10(n), q = value / unit, r = wide_magnitude(value % unit);
+    if (r * 2 >= unit)
+        q += value < 0 ? -1 : 1;
+    return q;
+}
+
+/* The exact number coeff * 10^-scale (scale may be negative). Fraction digits beyond
+ * NUMBER_MAX_SCALE, or beyond what a 64-bit coefficient holds, are rounded off in one step; false
+ * (overflow) when the integer part alone does not fit 64 bits. */
+static bool fit_exact(enum number_kind kind, wide coeff, int scale, number *out) {
+    if (scale < 0) {
+        coeff *= wide_pow10(-scale); /* -scale <= NUMBER_MAX_SCALE and |coeff| < 2^64: no overflow */
+        scale = 0;
+    }
+    int drop = scale > NUMBER_MAX_SCALE ? scale - NUMBER_MAX_SCALE : 0;
+    while (drop < scale && wide_magnitude(coeff / wide_pow10(drop)) > INT64_MAX)
+        drop++;
+    if (drop > 0) {
+        coeff = round_div_pow10(coeff, drop);
+        scale -= drop;
+    }
+    if (wide_magnitude(coeff) > INT64_MAX)
+        return false;
+    *out = make_exact(kind, (int64_t)coeff, scale);
+    return true;
+}
+
+/* The coefficient brought to NUMBER_MAX_SCALE fraction digits. */
+static wide at_max_scale(const number *n) { return (wide)n->coeff * wide_pow10(NUMBER_MAX_SCALE - n->scale); }
+
+/* ---- comparison ---- */
 
 enum number_order number_compare(const number *a, const number *b) {
     if (is_exact(a) && is_exact(b)) {
-        /* Integer parts first, then the fractions brought to one scale: both fit 64 bits, and since a
-         * fraction has its value's sign, the pair orders like the value. */
-        int order = compare_int64(a->coeff / POW10[a->scale], b->coeff / POW10[b->scale]);
-        if (order == 0)
-            order = compare_int64(a->coeff % POW10[a->scale] * POW10[NUMBER_MAX_SCALE - a->scale],
-                                  b->coeff % POW10[b->scale] * POW10[NUMBER_MAX_SCALE - b->scale]);
-        return order < 0 ? NUMBER_LESS : order > 0 ? NUMBER_GREATER : NUMBER_EQUAL;
+        wide x = at_max_scale(a), y = at_max_scale(b);
+        return x < y ? NUMBER_LESS : x > y ? NUMBER_GREATER : NUMBER_EQUAL;
     }
     double x = to_double(a), y = to_double(b);
     if (isnan(x) || isnan(y))
@@ -312,84 +351,36 @@ static enum number_kind exact_kind(const number *a, const number *b) {
     return a->kind == NUMBER_INTEGER && b->kind == NUMBER_INTEGER ? NUMBER_INTEGER : NUMBER_DECIMAL;
 }
 
-static bool scale_up(int64_t coeff, int by, int64_t *out) {
-    return !__builtin_mul_overflow(coeff, POW10[by], out);
-}
-
-/* coeff / 10^by rounded half away from zero (by <= NUMBER_MAX_SCALE). */
-static int64_t round_down_scale(int64_t coeff, int by) {
-    int64_t q = coeff / POW10[by], r = coeff % POW10[by];
-    if (magnitude(r) * 2 >= (uint64_t)POW10[by])
-        q += coeff < 0 ? -1 : 1;
-    return q;
-}
-
 /* The exact operations return false on overflow; the caller then computes in double. */
 static bool exact_add(const number *a, const number *b, bool subtract, number *out) {
-    int scale = a->scale > b->scale ? a->scale : b->scale;
-    int64_t x, y, r;
-    if (!scale_up(a->coeff, scale - a->scale, &x) || !scale_up(b->coeff, scale - b->scale, &y))
-        return false;
-    if (subtract ? __builtin_sub_overflow(x, y, &r) : __builtin_add_overflow(x, y, &r))
-        return false;
-    *out = make_exact(exact_kind(a, b), r, scale);
-    return true;
+    wide x = at_max_scale(a), y = at_max_scale(b);
+    return fit_exact(exact_kind(a, b), subtract ? x - y : x + y, NUMBER_MAX_SCALE, out);
 }
 
 static bool exact_multiply(const number *a, const number *b, number *out) {
-    int64_t r;
-    if (__builtin_mul_overflow(a->coeff, b->coeff, &r))
-        return false;
-    int scale = a->scale + b->scale;
-    if (scale > NUMBER_MAX_SCALE) {
-        r = round_down_scale(r, scale - NUMBER_MAX_SCALE);
-        scale = NUMBER_MAX_SCALE;
-    }
-    *out = make_exact(exact_kind(a, b), r, scale);
-    return true;
+    return fit_exact(exact_kind(a, b), (wide)a->coeff * b->coeff, a->scale + b->scale, out);
 }
 
-/* The next quotient digit of remainder/divisor: floor(10 * remainder / divisor), and the new remainder,
- * by ten modular additions so that 10 * remainder never overflows. */
-static unsigned next_digit(uint64_t *remainder, uint64_t divisor) {
-    uint64_t acc = 0, r = *remainder;
-    unsigned digit = 0;
-    for (int i = 0; i < 10; i++) {
-        if (acc >= divisor - r) {
-            acc -= divisor - r;
-            digit++;
-        } else {
-            acc += r;
-        }
-    }
-    *remainder = acc;
-    return digit;
-}
-
-/* Long division to at most NUMBER_MAX_SCALE fraction digits, the last one rounded. */
+/* Long division of the coefficients, to at most NUMBER_MAX_SCALE fraction digits in the result and
+ * as many significant digits as 64 bits hold, the last one rounded. */
 static bool exact_divide(const number *a, const number *b, number *out) {
-    int scale = a->scale > b->scale ? a->scale : b->scale;
-    int64_t x, y;
-    if (!scale_up(a->coeff, scale - a->scale, &x) || !scale_up(b->coeff, scale - b->scale, &y))
-        return false;
-    uint64_t dividend = magnitude(x), divisor = magnitude(y);
-    uint64_t q = dividend / divisor, remainder = dividend % divisor;
-    if (q > (uint64_t)INT64_MAX)
-        return false;
+    int shift = a->scale - b->scale; /* a / b = (a->coeff / b->coeff) * 10^-shift */
+    wide divisor = wide_magnitude(b->coeff), remainder = wide_magnitude(a->coeff) % divisor;
+    wide q = wide_magnitude(a->coeff) / divisor;
     int digits = 0;
     while (remainder != 0) {
-        unsigned digit = next_digit(&remainder, divisor);
-        if (digits == NUMBER_MAX_SCALE || q > ((uint64_t)INT64_MAX - digit) / 10) {
-            if (digit >= 5 && ++q > (uint64_t)INT64_MAX)
-                return false;
+        wide digit = remainder * 10 / divisor;
+        if (digits + shift == NUMBER_MAX_SCALE || q * 10 + digit > INT64_MAX) {
+            if (digit >= 5)
+                q++;
             break;
         }
         q = q * 10 + digit;
+        remainder = remainder * 10 % divisor;
         digits++;
     }
-    int64_t coeff = (int64_t)q;
-    *out = make_exact(NUMBER_DECIMAL, (x < 0) != (y < 0) ? -coeff : coeff, digits);
-    return true;
+    bool negative = (a->coeff < 0) != (b->coeff < 0);
+    return fit_exact(NUMBER_DECIMAL, negative ? -q : q, digits + shift, out);
 }
 
 /* A double result, or none when the operation made a NaN out of non-NaN arguments. */

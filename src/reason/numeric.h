@@ -4,9 +4,10 @@
  * NOTES ON THE DESIGN
  *  1. Three kinds, as XPath promotes them: integer op integer stays an integer; an integer or decimal
  *     with a decimal is a decimal; anything with a double is a double.
- *  2. Integers are exact 64-bit. Decimals are exact as coeff * 10^-scale with a 64-bit coefficient and
- *     scale <= NUMBER_MAX_SCALE (XSD requires at least 18 digits): digits beyond that are rounded half
- *     away from zero (an inexact quotient such as 1/3 gets 18 fraction digits).
+ *  2. Integers are exact 64-bit. Decimals are exact as coeff * 10^-scale with a 64-bit coefficient
+ *     (18 or 19 significant digits; XSD requires 18) and scale <= NUMBER_MAX_SCALE: fraction digits
+ *     beyond that, in a literal or a result, are rounded half away from zero in one step (1/3 is
+ *     0.333333333333333333; 123456789.123456789123 reads as 123456789.1234567891).
  *  3. A value or result beyond 64 bits (an integer literal with 20 digits, a product that overflows)
  *     falls back to xsd:double: the answer is approximate, never wrong in magnitude, never missing.
  *  4. An operation undefined for its arguments (division by zero, the square root of a negative

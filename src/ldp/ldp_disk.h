@@ -1,0 +1,51 @@
+/* ldp_disk.h: the durable half of the LDP store: one file per resource, one directory per container,
+ * under a data directory.
+ *
+ * NOTES ON THE DESIGN
+ *  1. A resource is never torn. Its bytes are written to a temporary file in the same directory,
+ *     fsync'd, renamed over the resource's name and the directory fsync'd, so after a crash at any
+ *     moment the name holds the old bytes or the new ones.
+ *  2. A container appears and disappears whole. It is built under a temporary name (with its own
+ *     triples, the file LDP_DISK_CONTAINER_FILE, inside), renamed into place, and on deletion renamed
+ *     away before its contents are removed.
+ *  3. Membership is the directory listing; there is no index to get out of step with the files.
+ *  4. Every name the store does not own begins with '.'; temporary names begin with LDP_DISK_TMP_PREFIX
+ *     and whatever a crash leaves of them is removed when the data directory is next walked.
+ * Paths passed here are decoded store paths ("/c/x", "/c/d/"), checked by ldp_path_decode. */
+#ifndef LDGSM_LDP_DISK_H
+#define LDGSM_LDP_DISK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define LDP_DISK_CONTAINER_FILE ".container.ttl"
+#define LDP_DISK_TMP_PREFIX ".tmp."
+
+/* Each returns 0, or -1 with message (size bytes) naming the file and the error. */
+
+/* Replaces (or creates) the resource at path with data, atomically and durably. */
+int ldp_disk_write_resource(const char *root, const char *path, const char *data, size_t len, char *message,
+                            size_t size);
+/* Replaces a container's own triples (an empty body removes the file). */
+int ldp_disk_write_container_triples(const char *root, const char *path, const char *data, size_t len,
+                                     char *message, size_t size);
+/* Creates the container at path (ending in '/') with its own triples (len may be 0), atomically. */
+int ldp_disk_make_container(const char *root, const char *path, const char *data, size_t len, char *message,
+                            size_t size);
+/* Removes a resource, or an empty container with its own triples, durably. */
+int ldp_disk_remove(const char *root, const char *path, char *message, size_t size);
+
+/* What ldp_disk_walk finds, in directory order; returning non-zero stops the walk. */
+typedef struct ldp_disk_visitor {
+    int (*container)(void *user, const char *path, const char *own, size_t own_len);
+    int (*resource)(void *user, const char *path, const char *data, size_t len);
+    void (*skipped)(void *user, const char *file, const char *why);
+    void *user;
+} ldp_disk_visitor;
+
+/* Walks the tree under root, each container before its members. When owned (root is the server's data
+ * directory) root is created if missing and leftover temporary names are removed; otherwise (a
+ * fixtures folder) nothing is changed. Returns 0, a visitor's non-zero result, or -1 with message. */
+int ldp_disk_walk(const char *root, bool owned, const ldp_disk_visitor *visitor, char *message, size_t size);
+
+#endif

@@ -1,0 +1,49 @@
+/* ldp_server.h: the HTTP side of the embedded LDP server, on libmicrohttpd: LDP 1.0 Basic Containers
+ * and RDF sources over an ldp_store.
+ *
+ * NOTES ON THE DESIGN
+ *  1. Reads never parse: each snapshot caches a ready response per media type (built on the first
+ *     GET that asks for it), shared by every connection until a write replaces the snapshot.
+ *  2. Writes are checked in this order: path (400), method (405), token (401), size (413),
+ *     media type (415), interaction model (400), then the store's own checks (400, 404, 405, 409,
+ *     412, 428).
+ *  3. Every request ends with one access-log line on standard error: method, path, status, body
+ *     bytes sent, microseconds from the request line to the last byte handed to the kernel.
+ * The server is started in two steps so that a caller can learn the base URL (--port 0) before the
+ * store is opened with it, and serve only once the store is loaded. */
+#ifndef LDGSM_LDP_SERVER_H
+#define LDGSM_LDP_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ldp/ldp_rdf.h"
+#include "ldp/ldp_store.h"
+#include "rdf/log.h"
+
+typedef struct ldp_server_config {
+    const char *host;         /* numeric address or a name resolved locally; default 127.0.0.1 */
+    unsigned port;            /* 0: any free port */
+    unsigned threads;         /* request threads */
+    size_t max_body;          /* bytes; larger request bodies get 413 */
+    const char *token;        /* when set, writes need "Authorization: Bearer <token>" */
+    bool require_conditional; /* 428 for an unconditional write to an existing resource ... */
+    const char *const *conditional_prefixes; /* ... under one of these paths (none: everywhere) */
+    size_t conditional_prefix_count;
+    const log_sink *log;
+} ldp_server_config;
+
+typedef struct ldp_server ldp_server;
+
+/* Binds the listening socket. NULL with message on failure. */
+ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size_t size);
+/* "http://host:port", no trailing '/'. */
+const char *ldp_server_base_url(const ldp_server *server);
+/* What snapshots must call to free the variants this server caches in them (ldp_store_config). */
+ldp_variant_free_fn ldp_server_variant_free(void);
+/* Starts serving store (its RDF work goes through rdf). Returns 0, or -1 with message. */
+int ldp_server_start(ldp_server *server, ldp_store *store, ldp_rdf *rdf, char *message, size_t size);
+/* Stops serving (in-flight requests finish) and frees the server. */
+void ldp_server_free(ldp_server *server);
+
+#endif

@@ -1,0 +1,493 @@
+/* ldp_store.c: the LDP server's tree of resources and containers: lookup, snapshots, and the write
+ * operations (PUT, POST, DELETE) with their LDP checks, written through to ldp_disk when durable. */
+#include "ldp/ldp_store.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ldp/ldp_disk.h"
+#include "ldp/ldp_path.h"
+#include "rdf/hashmap.h"
+
+/* ---------------------------------------------------------------- the tree */
+
+typedef struct node {
+    char *path;
+    size_t path_len;
+    uint64_t hash;
+    bool is_container;
+    struct node *parent;
+    struct node **members; /* sorted by path */
+    size_t member_count, member_cap;
+    ldp_bytes *own;        /* a resource's stored Turtle; a container's own triples (may be NULL) */
+    ldp_doc *doc;          /* current snapshot; NULL when stale (only containers go stale) */
+    struct node *next;     /* hash chain */
+} node;
+
+struct ldp_store {
+    char *data_dir;
+    char *base_url;
+    ldp_rdf *rdf;
+    ldp_variant_free_fn variant_free;
+    const log_sink *log;
+    pthread_mutex_t lock;       /* the tree and the snapshot pointers; held briefly */
+    pthread_mutex_t write_lock; /* one writer at a time, across its disk I/O (design note 3) */
+    node **buckets;
+    size_t bucket_count, node_count;
+    node *root;
+};
+
+static uint64_t path_hash(const char *path, size_t len) { return hash_bytes(path, len, 0x6c6470); }
+
+static node *find(const ldp_store *s, const char *path, size_t len) {
+    uint64_t h = path_hash(path, len);
+    for (node *n = s->buckets[h & (s->bucket_count - 1)]; n; n = n->next)
+        if (n->hash == h && n->path_len == len && memcmp(n->path, path, len) == 0)
+            return n;
+    return NULL;
+}
+
+static void rehash(ldp_store *s) {
+    size_t count = s->bucket_count * 2;
+    node **buckets = xcalloc(count, sizeof *buckets);
+    for (size_t i = 0; i < s->bucket_count; i++)
+        for (node *n = s->buckets[i], *next; n; n = next) {
+            next = n->next;
+            n->next = buckets[n->hash & (count - 1)];
+            buckets[n->hash & (count - 1)] = n;
+        }
+    free(s->buckets);
+    s->buckets = buckets;
+    s->bucket_count = count;
+}
+
+/* The path of the container holding path ("/a/b" and "/a/b/" -> "/a/"); length into *len. */
+static size_t parent_len(const char *path, size_t len) {
+    size_t i = len - 1; /* skip a container's own trailing '/' */
+    while (i > 0 && path[i - 1] != '/')
+        i--;
+    return i;
+}
+
+static void set_doc(node *n, ldp_doc *doc) {
+    ldp_doc_release(n->doc);
+    n->doc = doc;
+}
+
+static void make_resource_doc(ldp_store *s, node *n) {
+    set_doc(n, ldp_doc_new(n->path, s->base_url, false, ldp_bytes_retain(n->own), s->variant_free));
+}
+
+#define LDP_NS "http://www.w3.org/ns/ldp#"
+
+/* Design note 2: type and containment first, with full IRIs and no prefix, then the own triples as
+ * stored, so nothing the owner wrote (a @base, a prefix) changes what the header means. */
+static ldp_doc *container_doc(ldp_store *s, node *n) {
+    buf turtle = {0};
+    buf_puts(&turtle, "<> a <" LDP_NS "BasicContainer>, <" LDP_NS "Container>, <" LDP_NS "Resource>");
+    for (size_t i = 0; i < n->member_count; i++) {
+        const node *m = n->members[i];
+        buf_puts(&turtle, i == 0 ? " ;\n    <" LDP_NS "contains> <" : ",\n        <");
+        size_t start = n->path_len, end = m->path_len - (m->is_container ? 1 : 0);
+        ldp_member_ref(m->path + start, end - start, m->is_container, &turtle);
+        buf_putc(&turtle, '>');
+    }
+    buf_puts(&turtle, " .\n");
+    if (n->own && n->own->len) {
+        buf_putc(&turtle, '\n');
+        buf_append(&turtle, n->own->data, n->own->len);
+    }
+    ldp_bytes *bytes = ldp_bytes_new(turtle.data, turtle.len);
+    buf_free(&turtle);
+    return ldp_doc_new(n->path, s->base_url, true, bytes, s->variant_free);
+}
+
+/* The node's snapshot, built when stale. Called with s->lock held. */
+static ldp_doc *node_doc(ldp_store *s, node *n) {
+    if (!n->doc)
+        n->doc = container_doc(s, n);
+    return n->doc;
+}
+
+static void insert_member(node *parent, node *n) {
+    if (parent->member_count == parent->member_cap) {
+        parent->member_cap = parent->member_cap ? parent->member_cap * 2 : 8;
+        parent->members = xrealloc(parent->members, parent->member_cap * sizeof *parent->members);
+    }
+    size_t lo = 0, hi = parent->member_count;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(parent->members[mid]->path, n->path) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    memmove(parent->members + lo + 1, parent->members + lo, (parent->member_count - lo) * sizeof *parent->members);
+    parent->members[lo] = n;
+    parent->member_count++;
+    set_doc(parent, NULL);
+}
+
+/* Adds a node under its (existing) parent container, taking over own. Called with s->lock held (or
+ * before the server starts). */
+static node *add_node(ldp_store *s, const char *path, bool is_container, ldp_bytes *own) {
+    node *n = xcalloc(1, sizeof *n);
+    n->path_len = strlen(path);
+    n->path = xstrndup(path, n->path_len);
+    n->hash = path_hash(path, n->path_len);
+    n->is_container = is_container;
+    n->own = own;
+    if (s->node_count + 1 > s->bucket_count)
+        rehash(s);
+    size_t b = n->hash & (s->bucket_count - 1);
+    n->next = s->buckets[b];
+    s->buckets[b] = n;
+    s->node_count++;
+    if (n->path_len > 1) {
+        n->parent = find(s, path, parent_len(path, n->path_len));
+        insert_member(n->parent, n);
+    }
+    if (!is_container)
+        make_resource_doc(s, n);
+    return n;
+}
+
+static void free_node(node *n) {
+    ldp_doc_release(n->doc);
+    ldp_bytes_release(n->own);
+    free(n->members);
+    free(n->path);
+    free(n);
+}
+
+/* Unlinks a member-less node from the hash table and its parent. Called with s->lock held. */
+static void remove_node(ldp_store *s, node *n) {
+    node **link = &s->buckets[n->hash & (s->bucket_count - 1)];
+    while (*link != n)
+        link = &(*link)->next;
+    *link = n->next;
+    s->node_count--;
+    node *parent = n->parent;
+    size_t i = 0;
+    while (parent->members[i] != n)
+        i++;
+    memmove(parent->members + i, parent->members + i + 1, (parent->member_count - i - 1) * sizeof *parent->members);
+    parent->member_count--;
+    set_doc(parent, NULL);
+    free_node(n);
+}
+
+/* ---------------------------------------------------------------- opening */
+
+static int load_container(void *user, const char *path, const char *own, size_t own_len) {
+    ldp_store *s = user;
+    ldp_bytes *bytes = own_len ? ldp_bytes_new(own, own_len) : NULL;
+    if (strcmp(path, "/") == 0) {
+        ldp_bytes_release(s->root->own);
+        s->root->own = bytes;
+    } else {
+        add_node(s, path, true, bytes);
+    }
+    return 0;
+}
+
+static int load_resource(void *user, const char *path, const char *data, size_t len) {
+    add_node(user, path, false, ldp_bytes_new(data, len));
+    return 0;
+}
+
+static void load_skipped(void *user, const char *file, const char *why) {
+    ldp_store *s = user;
+    log_msg(s->log, LOG_WARN, "%s: not served: %s", file, why);
+}
+
+ldp_store *ldp_store_open(const ldp_store_config *config, char *message, size_t size) {
+    ldp_store *s = xcalloc(1, sizeof *s);
+    s->data_dir = config->data_dir ? xstrndup(config->data_dir, strlen(config->data_dir)) : NULL;
+    s->base_url = xstrndup(config->base_url, strlen(config->base_url));
+    s->rdf = config->rdf;
+    s->variant_free = config->variant_free;
+    s->log = config->log;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->write_lock, NULL);
+    s->bucket_count = 64;
+    s->buckets = xcalloc(s->bucket_count, sizeof *s->buckets);
+    s->root = add_node(s, "/", true, NULL);
+    if (s->data_dir) {
+        ldp_disk_visitor visitor = {load_container, load_resource, load_skipped, s};
+        if (ldp_disk_walk(s->data_dir, true, &visitor, message, size) != 0) {
+            ldp_store_free(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+void ldp_store_free(ldp_store *s) {
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->bucket_count; i++)
+        for (node *n = s->buckets[i], *next; n; n = next) {
+            next = n->next;
+            free_node(n);
+        }
+    free(s->buckets);
+    pthread_mutex_destroy(&s->lock);
+    pthread_mutex_destroy(&s->write_lock);
+    free(s->data_dir);
+    free(s->base_url);
+    free(s);
+}
+
+ldp_doc *ldp_store_get(ldp_store *s, const char *path) {
+    pthread_mutex_lock(&s->lock);
+    node *n = find(s, path, strlen(path));
+    ldp_doc *doc = n ? ldp_doc_retain(node_doc(s, n)) : NULL;
+    pthread_mutex_unlock(&s->lock);
+    return doc;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+void ldp_outcome_clear(ldp_outcome *outcome) {
+    free(outcome->path);
+    memset(outcome, 0, sizeof *outcome);
+}
+
+static void set_outcome(ldp_outcome *outcome, int status, const char *fmt, const char *arg) {
+    outcome->status = status;
+    if (fmt)
+        snprintf(outcome->message, sizeof outcome->message, fmt, arg);
+}
+
+/* Design note 4. Called with s->lock held; n is the current node or NULL. Returns 0 or a status. */
+static int check_conditions(ldp_store *s, node *n, const ldp_conditions *c) {
+    if (!c)
+        return 0;
+    ldp_doc *doc = n ? node_doc(s, n) : NULL;
+    if (c->if_match && (!doc || (!ldp_etag_is_any(c->if_match) && !ldp_doc_etag_listed(doc, c->if_match))))
+        return 412;
+    if (c->if_none_match && doc && (ldp_etag_is_any(c->if_none_match) || ldp_doc_etag_listed(doc, c->if_none_match)))
+        return 412;
+    if (c->required && doc && !c->if_match && !c->if_none_match)
+        return 428;
+    return 0;
+}
+
+/* Why path cannot be created: a resource where a container of its ancestry would be, or the same name
+ * taken by the other kind. Called with s->lock held; NULL when it can. */
+static const char *creation_conflict(ldp_store *s, const char *path, size_t len, char *blocking, size_t size) {
+    for (size_t i = 1; i < len; i++) {
+        if (path[i] != '/')
+            continue;
+        if (find(s, path, i)) {
+            snprintf(blocking, size, "%.*s", (int)i, path);
+            return "is a resource, not a container";
+        }
+    }
+    bool container = ldp_path_is_container(path, len);
+    size_t other_len = container ? len - 1 : len + 1;
+    char *other = xmalloc(other_len + 1);
+    memcpy(other, path, container ? len - 1 : len);
+    if (!container)
+        other[len] = '/';
+    other[other_len] = '\0';
+    const char *why = find(s, other, other_len) ? "exists with the same name" : NULL;
+    if (why)
+        snprintf(blocking, size, "%s", other);
+    free(other);
+    return why;
+}
+
+/* Creates the missing containers above path, each durably before it is published. Called with the
+ * write lock held and the tree lock not. */
+static int create_ancestors(ldp_store *s, const char *path, ldp_outcome *outcome) {
+    size_t len = strlen(path) - (ldp_path_is_container(path, strlen(path)) ? 1 : 0);
+    for (size_t i = 1; i < len; i++) {
+        if (path[i] != '/')
+            continue;
+        char *ancestor = xstrndup(path, i + 1);
+        pthread_mutex_lock(&s->lock);
+        bool exists = find(s, ancestor, i + 1) != NULL;
+        pthread_mutex_unlock(&s->lock);
+        int rc = 0;
+        if (!exists && s->data_dir)
+            rc = ldp_disk_make_container(s->data_dir, ancestor, "", 0, outcome->message, sizeof outcome->message);
+        if (!exists && rc == 0) {
+            pthread_mutex_lock(&s->lock);
+            add_node(s, ancestor, true, NULL);
+            pthread_mutex_unlock(&s->lock);
+        }
+        free(ancestor);
+        if (rc != 0) {
+            outcome->status = 500;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static char *uri_of(const ldp_store *s, const char *path) {
+    buf uri = {0};
+    buf_puts(&uri, s->base_url);
+    ldp_path_encode(path, strlen(path), &uri);
+    return buf_cstr(&uri);
+}
+
+/* Checks the body for the resource at path and produces its stored Turtle (design note 2). */
+static int prepare_body(ldp_store *s, const char *path, const ldp_body *body, buf *stored, ldp_outcome *outcome) {
+    char *uri = uri_of(s, path);
+    bool container = ldp_path_is_container(path, strlen(path));
+    enum ldp_rdf_result r =
+        ldp_rdf_check_body(s->rdf, body->media, body->data, body->len, uri, body->source_name,
+                           container, stored, outcome->message, sizeof outcome->message);
+    free(uri);
+    if (r == LDP_RDF_OK)
+        return 0;
+    outcome->status = r == LDP_RDF_CONTAINMENT ? 409 : 400;
+    return -1;
+}
+
+/* Writes path durably (when there is a data directory) and publishes it. Called with the write lock
+ * held; existing is the node being replaced or NULL. */
+static void commit(ldp_store *s, const char *path, node *existing, buf *stored, ldp_outcome *outcome) {
+    bool container = ldp_path_is_container(path, strlen(path));
+    if (s->data_dir) {
+        int rc;
+        if (!container)
+            rc = ldp_disk_write_resource(s->data_dir, path, stored->data ? stored->data : "", stored->len,
+                                         outcome->message, sizeof outcome->message);
+        else if (existing)
+            rc = ldp_disk_write_container_triples(s->data_dir, path, stored->data, stored->len, outcome->message,
+                                                  sizeof outcome->message);
+        else
+            rc = ldp_disk_make_container(s->data_dir, path, stored->data, stored->len, outcome->message,
+                                         sizeof outcome->message);
+        if (rc != 0) {
+            log_msg(s->log, LOG_ERROR, "%s", outcome->message);
+            outcome->status = 500;
+            return;
+        }
+    }
+    ldp_bytes *own = stored->len || !container ? ldp_bytes_new(stored->data ? stored->data : "", stored->len) : NULL;
+    pthread_mutex_lock(&s->lock);
+    node *n = existing;
+    if (n) {
+        ldp_bytes_release(n->own);
+        n->own = own;
+        if (container)
+            set_doc(n, NULL);
+        else
+            make_resource_doc(s, n);
+    } else {
+        n = add_node(s, path, container, own);
+    }
+    memcpy(outcome->etag, node_doc(s, n)->etag[LDP_MEDIA_TURTLE], LDP_ETAG_SIZE);
+    pthread_mutex_unlock(&s->lock);
+    outcome->status = existing ? 204 : 201;
+    outcome->path = xstrndup(path, strlen(path));
+}
+
+void ldp_store_put(ldp_store *s, const char *path, const ldp_body *body, const ldp_conditions *conditions,
+                   ldp_outcome *outcome) {
+    memset(outcome, 0, sizeof *outcome);
+    buf stored = {0};
+    if (prepare_body(s, path, body, &stored, outcome) != 0)
+        return;
+    size_t len = strlen(path);
+    pthread_mutex_lock(&s->write_lock);
+    pthread_mutex_lock(&s->lock);
+    node *existing = find(s, path, len);
+    char blocking[LDP_PATH_MAX + 1];
+    const char *conflict = existing ? NULL : creation_conflict(s, path, len, blocking, sizeof blocking);
+    int status = conflict ? 409 : check_conditions(s, existing, conditions);
+    pthread_mutex_unlock(&s->lock);
+    if (conflict) {
+        snprintf(outcome->message, sizeof outcome->message, "%.400s %s", blocking, conflict);
+        outcome->status = 409;
+    } else if (status) {
+        set_outcome(outcome, status,
+                    status == 412 ? "precondition failed on %s" : "%s exists: this server needs If-Match to change it",
+                    path);
+    } else if (existing || create_ancestors(s, path, outcome) == 0) {
+        commit(s, path, existing, &stored, outcome);
+    }
+    pthread_mutex_unlock(&s->write_lock);
+    buf_free(&stored);
+}
+
+/* A member name for container: the slug when safe and free, else a fresh one. Called with s->lock held. */
+static char *member_path(ldp_store *s, const char *container, const char *slug, bool make_container) {
+    char name[LDP_NAME_MAX + 1];
+    bool use_slug = slug && ldp_slug_name(slug, name, sizeof name);
+    for (;;) {
+        buf path = {0};
+        buf_puts(&path, container);
+        if (use_slug)
+            buf_puts(&path, name);
+        else
+            ldp_path_random_name(&path);
+        size_t name_end = path.len;
+        buf_putc(&path, '/');
+        bool taken = find(s, path.data, path.len) || find(s, path.data, name_end);
+        if (!taken && path.len <= LDP_PATH_MAX) {
+            if (!make_container)
+                path.len = name_end;
+            return buf_cstr(&path);
+        }
+        buf_free(&path);
+        use_slug = false;
+    }
+}
+
+void ldp_store_post(ldp_store *s, const char *container, const char *slug, bool make_container,
+                    const ldp_body *body, ldp_outcome *outcome) {
+    memset(outcome, 0, sizeof *outcome);
+    pthread_mutex_lock(&s->write_lock);
+    pthread_mutex_lock(&s->lock);
+    node *c = find(s, container, strlen(container));
+    char *path = c && c->is_container ? member_path(s, container, slug, make_container) : NULL;
+    pthread_mutex_unlock(&s->lock);
+    if (!c) {
+        set_outcome(outcome, 404, "no container %s", container);
+    } else if (!c->is_container) {
+        set_outcome(outcome, 405, "%s is not a container", container);
+    } else {
+        buf stored = {0};
+        if (prepare_body(s, path, body, &stored, outcome) == 0)
+            commit(s, path, NULL, &stored, outcome);
+        buf_free(&stored);
+    }
+    free(path);
+    pthread_mutex_unlock(&s->write_lock);
+}
+
+void ldp_store_delete(ldp_store *s, const char *path, const ldp_conditions *conditions, ldp_outcome *outcome) {
+    memset(outcome, 0, sizeof *outcome);
+    pthread_mutex_lock(&s->write_lock);
+    pthread_mutex_lock(&s->lock);
+    node *n = find(s, path, strlen(path));
+    int status = !n ? 404 : n == s->root ? 405 : n->member_count ? 409 : check_conditions(s, n, conditions);
+    pthread_mutex_unlock(&s->lock);
+    if (status) {
+        set_outcome(outcome, status,
+                    status == 404   ? "no resource %s"
+                    : status == 405 ? "the root container %s cannot be deleted"
+                    : status == 409 ? "container %s is not empty"
+                    : status == 412 ? "precondition failed on %s"
+                                    : "%s exists: this server needs If-Match to delete it",
+                    path);
+    } else if (s->data_dir && ldp_disk_remove(s->data_dir, path, outcome->message, sizeof outcome->message) != 0) {
+        log_msg(s->log, LOG_ERROR, "%s", outcome->message);
+        outcome->status = 500;
+    } else {
+        pthread_mutex_lock(&s->lock);
+        remove_node(s, n);
+        pthread_mutex_unlock(&s->lock);
+        outcome->status = 204;
+        outcome->path = xstrndup(path, strlen(path));
+    }
+    pthread_mutex_unlock(&s->write_lock);
+}

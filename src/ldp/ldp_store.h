@@ -1,0 +1,79 @@
+/* ldp_store.h: the LDP server's resources and containers, in memory or durable under a data directory,
+ * with the LDP rules for writing them.
+ *
+ * NOTES ON THE DESIGN
+ *  1. The tree of resources lives in memory; with a data directory every write reaches the disk
+ *     (ldp_disk.h: atomic, durable) before it is visible in memory, so what a client saw acknowledged
+ *     survives kill -9, and a restart reads the same tree back from the directory listing.
+ *  2. A resource is stored as Turtle bytes: a Turtle or N-Triples body as sent (relative IRIs and
+ *     all), an RDF/XML body re-serialized. A container's representation is generated: its type and
+ *     one ldp:contains per member, sorted by name, followed by the container's own triples.
+ *  3. Readers get immutable snapshots (ldp_doc.h) and never wait for a disk write: writers are
+ *     serialized by their own lock across the disk I/O and take the tree lock only to check and to
+ *     publish, so every check (existence, preconditions) and the publication see the same state.
+ *  4. Preconditions are evaluated against the state the write replaces, inside the writer lock: two
+ *     racing If-Match writers cannot both succeed.
+ *
+ * Paths are decoded store paths (ldp_path.h). Statuses are HTTP status codes. */
+#ifndef LDGSM_LDP_STORE_H
+#define LDGSM_LDP_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ldp/ldp_doc.h"
+#include "ldp/ldp_rdf.h"
+#include "rdf/log.h"
+
+typedef struct ldp_store ldp_store;
+
+typedef struct ldp_store_config {
+    const char *data_dir;  /* NULL keeps everything in memory */
+    const char *base_url;  /* "http://host:port", no trailing '/' */
+    ldp_rdf *rdf;
+    ldp_variant_free_fn variant_free; /* how snapshots free the server's cached variants */
+    const log_sink *log;
+} ldp_store_config;
+
+/* Opens the store, reading the data directory back when there is one. NULL with message on failure. */
+ldp_store *ldp_store_open(const ldp_store_config *config, char *message, size_t size);
+void ldp_store_free(ldp_store *store);
+
+/* The current snapshot of path, retained for the caller (ldp_doc_release); NULL when absent. */
+ldp_doc *ldp_store_get(ldp_store *store, const char *path);
+
+typedef struct ldp_body {
+    const char *data;
+    size_t len;
+    enum ldp_media media;
+    const char *source_name; /* how parse errors name the body */
+} ldp_body;
+
+typedef struct ldp_conditions {
+    const char *if_match;      /* header values, NULL when absent */
+    const char *if_none_match;
+    bool required;             /* --require-conditional applies to this path: 428 when neither is given */
+} ldp_conditions;
+
+typedef struct ldp_outcome {
+    int status;                /* 201, 204, or an error: 400, 404, 405, 409, 412, 428, 500 */
+    char *path;                /* the resource written (POST: the new member); caller frees */
+    char etag[LDP_ETAG_SIZE];  /* its Turtle ETag after a successful write */
+    char message[600];         /* why, for an error */
+} ldp_outcome;
+
+void ldp_outcome_clear(ldp_outcome *outcome);
+
+/* Creates or replaces path (a container when it ends in '/': its own triples), creating missing
+ * parent containers. 201 or 204. */
+void ldp_store_put(ldp_store *store, const char *path, const ldp_body *body, const ldp_conditions *conditions,
+                   ldp_outcome *outcome);
+/* Creates a member of container: named slug when it is given, safe and free, otherwise a fresh name;
+ * a container when make_container. The body's relative IRIs resolve against the new member. 201. */
+void ldp_store_post(ldp_store *store, const char *container, const char *slug, bool make_container,
+                    const ldp_body *body, ldp_outcome *outcome);
+/* Removes a resource or an empty container (409 when it has members; 405 for the root). 204. */
+void ldp_store_delete(ldp_store *store, const char *path, const ldp_conditions *conditions,
+                      ldp_outcome *outcome);
+
+#endif

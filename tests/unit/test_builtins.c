@@ -1,0 +1,620 @@
+/* test_builtins.c: the N3 builtins (log:, math:, string:, list:, crypto:) as relations: true, false and
+ * binding cases, result typing and canonical forms, both directions of the bidirectional ones, and type
+ * errors giving no solution. Every expected value is written by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rdf/term.h"
+#include "reason/builtins.h"
+
+#define EX "http://example.org/"
+#define MAX_SOLUTIONS 8
+
+typedef struct solutions {
+    size_t n, stop_after; /* stop_after 0: take every solution */
+    term_id subject[MAX_SOLUTIONS], object[MAX_SOLUTIONS];
+} solutions;
+
+static bool collect(void *user, term_id subject, term_id object) {
+    solutions *sol = user;
+    assert_true(sol->n < MAX_SOLUTIONS);
+    sol->subject[sol->n] = subject;
+    sol->object[sol->n] = object;
+    sol->n++;
+    return sol->stop_after == 0 || sol->n < sol->stop_after;
+}
+
+static solutions run(terms *t, const char *iri, term_id subject, term_id object) {
+    const builtin *b = builtin_lookup(iri);
+    assert_non_null(b);
+    solutions sol = {0};
+    b->eval(t, subject, object, collect, &sol);
+    return sol;
+}
+
+/* ---- terms ---- */
+
+static term_id str(terms *t, const char *s) { return terms_string(t, s); }
+static term_id iri(terms *t, const char *s) { return terms_iri_cstr(t, s); }
+static term_id typed(terms *t, const char *lex, term_id datatype) {
+    return terms_literal(t, lex, strlen(lex), datatype, NULL, 0);
+}
+static term_id typed_iri(terms *t, const char *lex, const char *datatype) {
+    return typed(t, lex, iri(t, datatype));
+}
+static term_id integer(terms *t, const char *lex) { return typed(t, lex, T_XSD_INTEGER); }
+static term_id decimal(terms *t, const char *lex) { return typed(t, lex, T_XSD_DECIMAL); }
+static term_id dbl(terms *t, const char *lex) { return typed(t, lex, T_XSD_DOUBLE); }
+
+static term_id list(terms *t, size_t n, ...) {
+    term_id items[8];
+    va_list ap;
+    va_start(ap, n);
+    for (size_t i = 0; i < n; i++)
+        items[i] = va_arg(ap, term_id);
+    va_end(ap);
+    return terms_list(t, items, n);
+}
+
+/* ---- assertions ---- */
+
+static void assert_none(solutions sol) { assert_int_equal(sol.n, 0); }
+
+/* Exactly one solution, (subject, object). */
+static void assert_one(solutions sol, term_id subject, term_id object) {
+    assert_int_equal(sol.n, 1);
+    assert_int_equal(sol.subject[0], subject);
+    assert_int_equal(sol.object[0], object);
+}
+
+/* Exactly one solution with the given subject; its object is a literal with this lexical form and
+ * datatype (0: simple literal). */
+static void assert_one_literal(const terms *t, solutions sol, term_id subject, const char *lex, term_id datatype) {
+    assert_int_equal(sol.n, 1);
+    assert_int_equal(sol.subject[0], subject);
+    term_id o = sol.object[0];
+    assert_int_equal(terms_kind(t, o), TERM_LITERAL);
+    assert_string_equal(terms_lex(t, o, NULL), lex);
+    assert_int_equal(terms_datatype(t, o), datatype);
+}
+
+/* A math/string function on a subject with an unbound object: the result's lexical form and type. */
+static void assert_function(terms *t, const char *builtin_iri, term_id subject, const char *lex,
+                            term_id datatype) {
+    assert_one_literal(t, run(t, builtin_iri, subject, 0), subject, lex, datatype);
+}
+
+static void assert_test(terms *t, const char *builtin_iri, term_id subject, term_id object, bool holds) {
+    solutions sol = run(t, builtin_iri, subject, object);
+    if (holds)
+        assert_one(sol, subject, object);
+    else
+        assert_none(sol);
+}
+
+static int setup(void **state) {
+    *state = terms_new();
+    return 0;
+}
+
+static int teardown(void **state) {
+    terms_free(*state);
+    return 0;
+}
+
+/* ---- lookup ---- */
+
+static void lookup_and_namespaces(void **state) {
+    (void)state;
+    assert_int_equal(builtin_lookup(NS_MATH "sum")->mode, BUILTIN_SUBJECT_IN);
+    assert_int_equal(builtin_lookup(NS_LIST "in")->mode, BUILTIN_OBJECT_IN);
+    assert_int_equal(builtin_lookup(NS_STRING "contains")->mode, BUILTIN_BOTH_IN);
+    assert_int_equal(builtin_lookup(NS_LOG "equalTo")->mode, BUILTIN_EITHER_IN);
+    assert_string_equal(builtin_lookup(NS_CRYPTO "sha")->iri, NS_CRYPTO "sha");
+    assert_null(builtin_lookup(NS_MATH "noSuchBuiltin"));
+    assert_null(builtin_lookup(EX "sum"));
+    assert_true(builtin_namespace(NS_MATH "noSuchBuiltin"));
+    assert_true(builtin_namespace(NS_LOG "semantics"));
+    assert_true(builtin_namespace(NS_STRING "x"));
+    assert_true(builtin_namespace(NS_LIST "x"));
+    assert_true(builtin_namespace(NS_CRYPTO "x"));
+    assert_true(builtin_namespace("http://www.w3.org/2000/10/swap/time#localTime"));
+    assert_false(builtin_namespace(EX "sum"));
+    assert_false(builtin_namespace("http://www.w3.org/2000/10/swap/"));
+}
+
+/* ---- log: ---- */
+
+static void log_equal_to(void **state) {
+    terms *t = *state;
+    term_id a = iri(t, EX "a"), b = iri(t, EX "b");
+    assert_test(t, NS_LOG "equalTo", a, a, true);
+    assert_test(t, NS_LOG "equalTo", a, b, false);
+    /* term identity, not value: 1 and 1.0 are different terms */
+    assert_test(t, NS_LOG "equalTo", integer(t, "1"), decimal(t, "1.0"), false);
+    assert_one(run(t, NS_LOG "equalTo", a, 0), a, a);
+    assert_one(run(t, NS_LOG "equalTo", 0, b), b, b);
+    assert_none(run(t, NS_LOG "equalTo", 0, 0));
+}
+
+static void log_not_equal_to(void **state) {
+    terms *t = *state;
+    term_id a = iri(t, EX "a"), b = iri(t, EX "b");
+    assert_test(t, NS_LOG "notEqualTo", a, b, true);
+    assert_test(t, NS_LOG "notEqualTo", a, a, false);
+    assert_test(t, NS_LOG "notEqualTo", str(t, "1"), integer(t, "1"), true);
+    assert_none(run(t, NS_LOG "notEqualTo", a, 0));
+}
+
+static void log_uri_to_string_both_directions(void **state) {
+    terms *t = *state;
+    term_id a = iri(t, EX "a"), text = str(t, EX "a");
+    assert_one(run(t, NS_LOG "uriToString", a, 0), a, text);
+    assert_one(run(t, NS_LOG "uriToString", 0, text), a, text);
+    assert_test(t, NS_LOG "uriToString", a, text, true);
+    assert_test(t, NS_LOG "uriToString", a, str(t, EX "b"), false);
+    assert_one(run(t, NS_LOG "uri", a, 0), a, text);
+    /* type errors: a blank node, a typed or tagged literal, text that cannot be an IRI */
+    assert_none(run(t, NS_LOG "uriToString", terms_bnode(t, "b", 1), 0));
+    assert_none(run(t, NS_LOG "uriToString", str(t, "x"), 0));
+    assert_none(run(t, NS_LOG "uriToString", 0, integer(t, "1")));
+    assert_none(run(t, NS_LOG "uriToString", 0, terms_literal(t, "x:a", 3, 0, "en", 2)));
+    assert_none(run(t, NS_LOG "uriToString", 0, str(t, "http://ex.org/a b")));
+    assert_none(run(t, NS_LOG "uriToString", 0, str(t, "")));
+    assert_none(run(t, NS_LOG "uriToString", 0, 0));
+}
+
+static void log_string_to_uri_both_directions(void **state) {
+    terms *t = *state;
+    term_id a = iri(t, EX "a"), text = str(t, EX "a");
+    assert_one(run(t, NS_LOG "stringToUri", text, 0), text, a);
+    assert_one(run(t, NS_LOG "stringToUri", 0, a), text, a);
+    assert_test(t, NS_LOG "stringToUri", text, a, true);
+    assert_test(t, NS_LOG "stringToUri", text, iri(t, EX "b"), false);
+    assert_none(run(t, NS_LOG "stringToUri", iri(t, EX "c"), 0));
+    assert_none(run(t, NS_LOG "stringToUri", str(t, "<bad>"), 0));
+}
+
+static void log_dtlit_both_directions(void **state) {
+    terms *t = *state;
+    term_id five = integer(t, "5");
+    term_id parts = list(t, 2, str(t, "5"), iri(t, NS_XSD "integer"));
+    assert_one(run(t, NS_LOG "dtlit", parts, 0), parts, five);
+    assert_one(run(t, NS_LOG "dtlit", 0, five), parts, five);
+    assert_test(t, NS_LOG "dtlit", parts, five, true);
+    assert_test(t, NS_LOG "dtlit", parts, decimal(t, "5"), false);
+    /* a simple literal is typed xsd:string, both ways */
+    term_id string_parts = list(t, 2, str(t, "abc"), iri(t, NS_XSD "string"));
+    assert_one(run(t, NS_LOG "dtlit", string_parts, 0), string_parts, str(t, "abc"));
+    assert_one(run(t, NS_LOG "dtlit", 0, str(t, "abc")), string_parts, str(t, "abc"));
+    /* type errors */
+    assert_none(run(t, NS_LOG "dtlit", 0, terms_literal(t, "chat", 4, 0, "fr", 2)));
+    assert_none(run(t, NS_LOG "dtlit", 0, iri(t, EX "a")));
+    assert_none(run(t, NS_LOG "dtlit", list(t, 1, str(t, "5")), 0));
+    assert_none(run(t, NS_LOG "dtlit", list(t, 2, str(t, "5"), str(t, "integer")), 0));
+    assert_none(run(t, NS_LOG "dtlit", list(t, 2, iri(t, EX "a"), iri(t, NS_XSD "integer")), 0));
+    assert_none(run(t, NS_LOG "dtlit", list(t, 2, str(t, "x"), iri(t, NS_RDF "langString")), 0));
+}
+
+/* ---- math: comparisons ---- */
+
+static void math_equal_and_not_equal(void **state) {
+    terms *t = *state;
+    assert_test(t, NS_MATH "equalTo", integer(t, "3"), decimal(t, "3.0"), true);
+    assert_test(t, NS_MATH "equalTo", integer(t, "3"), dbl(t, "3.0E0"), true);
+    assert_test(t, NS_MATH "equalTo", integer(t, "3"), str(t, "3"), true); /* numeric-looking string */
+    assert_test(t, NS_MATH "equalTo", integer(t, "+03"), integer(t, "3"), true);
+    assert_test(t, NS_MATH "equalTo", integer(t, "3"), integer(t, "4"), false);
+    assert_test(t, NS_MATH "notEqualTo", integer(t, "3"), integer(t, "4"), true);
+    assert_test(t, NS_MATH "notEqualTo", integer(t, "3"), decimal(t, "3.00"), false);
+    /* non-numbers: no solution either way */
+    assert_test(t, NS_MATH "equalTo", str(t, "abc"), str(t, "abc"), false);
+    assert_test(t, NS_MATH "notEqualTo", str(t, "abc"), integer(t, "1"), false);
+    assert_test(t, NS_MATH "notEqualTo", iri(t, EX "a"), integer(t, "1"), false);
+    assert_test(t, NS_MATH "equalTo", terms_literal(t, "3", 1, 0, "en", 2), integer(t, "3"), false);
+    assert_test(t, NS_MATH "equalTo", typed_iri(t, "3", NS_XSD "boolean"), integer(t, "3"), false);
+    assert_test(t, NS_MATH "equalTo", integer(t, "3.0"), integer(t, "3"), false); /* ill-typed */
+    assert_test(t, NS_MATH "equalTo", decimal(t, "1e3"), integer(t, "1000"), false);
+    assert_none(run(t, NS_MATH "equalTo", integer(t, "3"), 0));
+}
+
+static void math_order(void **state) {
+    terms *t = *state;
+    assert_test(t, NS_MATH "greaterThan", integer(t, "5"), decimal(t, "4.5"), true);
+    assert_test(t, NS_MATH "greaterThan", decimal(t, "4.5"), integer(t, "5"), false);
+    assert_test(t, NS_MATH "greaterThan", str(t, "10"), str(t, "9"), true); /* numeric, not text order */
+    assert_test(t, NS_MATH "greaterThan", decimal(t, "-1.2"), decimal(t, "-1.5"), true);
+    assert_test(t, NS_MATH "greaterThan", decimal(t, "-1.5"), decimal(t, "-1.2"), false);
+    assert_test(t, NS_MATH "greaterThan", decimal(t, "-0.5"), integer(t, "-1"), true);
+    assert_test(t, NS_MATH "greaterThan", decimal(t, "0.000000000000000002"), decimal(t, "0.000000000000000001"),
+                true);
+    assert_test(t, NS_MATH "lessThan", dbl(t, "-INF"), integer(t, "-9223372036854775807"), true);
+    assert_test(t, NS_MATH "lessThan", integer(t, "2"), integer(t, "2"), false);
+    assert_test(t, NS_MATH "notGreaterThan", integer(t, "2"), decimal(t, "2.0"), true);
+    assert_test(t, NS_MATH "notGreaterThan", integer(t, "3"), integer(t, "2"), false);
+    assert_test(t, NS_MATH "notLessThan", integer(t, "2"), decimal(t, "2.0"), true);
+    assert_test(t, NS_MATH "notLessThan", integer(t, "1"), integer(t, "2"), false);
+    assert_test(t, NS_MATH "greaterThan", str(t, "b"), str(t, "a"), false);
+}
+
+static void math_nan_is_unordered(void **state) {
+    terms *t = *state;
+    term_id nan = dbl(t, "NaN");
+    assert_test(t, NS_MATH "equalTo", nan, nan, false);
+    assert_test(t, NS_MATH "notEqualTo", nan, nan, true);
+    assert_test(t, NS_MATH "notGreaterThan", nan, integer(t, "1"), false);
+    assert_test(t, NS_MATH "notLessThan", nan, integer(t, "1"), false);
+}
+
+static void math_derived_integer_types(void **state) {
+    terms *t = *state;
+    assert_test(t, NS_MATH "equalTo", typed_iri(t, "127", NS_XSD "byte"), integer(t, "127"), true);
+    assert_test(t, NS_MATH "equalTo", typed_iri(t, "128", NS_XSD "byte"), integer(t, "128"), false);
+    assert_test(t, NS_MATH "equalTo", typed_iri(t, "65535", NS_XSD "unsignedShort"), integer(t, "65535"), true);
+    assert_test(t, NS_MATH "equalTo", typed_iri(t, "-1", NS_XSD "nonNegativeInteger"), integer(t, "-1"), false);
+    assert_test(t, NS_MATH "equalTo", typed_iri(t, "0", NS_XSD "positiveInteger"), integer(t, "0"), false);
+    assert_test(t, NS_MATH "equalTo", typed_iri(t, "2.5", NS_XSD "float"), decimal(t, "2.5"), true);
+    /* beyond 64 bits an integer is kept as a double */
+    assert_test(t, NS_MATH "equalTo", integer(t, "100000000000000000000"), dbl(t, "1.0E20"), true);
+    assert_test(t, NS_MATH "equalTo", typed_iri(t, "9223372036854775808", NS_XSD "long"),
+                dbl(t, "9.223372036854775808E18"), false);
+    assert_test(t, NS_MATH "equalTo", typed_iri(t, "9223372036854775808", NS_XSD "unsignedLong"),
+                dbl(t, "9.223372036854775808E18"), true);
+    /* typed derived integers are integers in results */
+    assert_function(t, NS_MATH "sum", list(t, 2, typed_iri(t, "7", NS_XSD "int"), integer(t, "1")), "8", T_XSD_INTEGER);
+}
+
+/* ---- math: functions ---- */
+
+static void math_sum(void **state) {
+    terms *t = *state;
+    assert_function(t, NS_MATH "sum", list(t, 3, integer(t, "1"), integer(t, "2"), integer(t, "3")), "6",
+                    T_XSD_INTEGER);
+    assert_function(t, NS_MATH "sum", list(t, 2, integer(t, "1"), decimal(t, "2.5")), "3.5", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "sum", list(t, 2, decimal(t, "0.1"), decimal(t, "0.2")), "0.3", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "sum", list(t, 2, decimal(t, "1.25"), decimal(t, "0.75")), "2.0", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "sum", list(t, 2, integer(t, "1"), dbl(t, "1.5E0")), "2.5E0", T_XSD_DOUBLE);
+    assert_function(t, NS_MATH "sum", list(t, 2, str(t, "2"), str(t, "3")), "5", T_XSD_INTEGER);
+    assert_function(t, NS_MATH "sum", list(t, 1, str(t, "1e2")), "1.0E2", T_XSD_DOUBLE);
+    assert_function(t, NS_MATH "sum", list(t, 0), "0", T_XSD_INTEGER);
+    assert_function(t, NS_MATH "sum", T_RDF_NIL, "0", T_XSD_INTEGER);
+    /* 19 fraction digits round to 18 */
+    assert_function(t, NS_MATH "sum", list(t, 1, decimal(t, "0.1234567890123456789")), "0.123456789012345679",
+                    T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "sum", list(t, 1, decimal(t, "-0.0000000000000000015")), "-0.000000000000000002",
+                    T_XSD_DECIMAL);
+    /* 21 significant digits: the fraction is rounded to fit a 64-bit coefficient */
+    assert_function(t, NS_MATH "sum", list(t, 1, decimal(t, "123456789.123456789123")), "123456789.1234567891",
+                    T_XSD_DECIMAL);
+    /* overflow: 2^63 falls back to a double */
+    assert_function(t, NS_MATH "sum", list(t, 2, integer(t, "9223372036854775807"), integer(t, "1")),
+                    "9.223372036854776E18", T_XSD_DOUBLE);
+    /* bound object: compared numerically */
+    term_id s = list(t, 2, integer(t, "2"), integer(t, "4"));
+    assert_test(t, NS_MATH "sum", s, decimal(t, "6.0"), true);
+    assert_test(t, NS_MATH "sum", s, integer(t, "7"), false);
+    assert_test(t, NS_MATH "sum", s, str(t, "six"), false);
+    /* type errors */
+    assert_none(run(t, NS_MATH "sum", list(t, 2, str(t, "a"), integer(t, "1")), 0));
+    assert_none(run(t, NS_MATH "sum", integer(t, "1"), 0));
+    assert_none(run(t, NS_MATH "sum", 0, integer(t, "1")));
+}
+
+static void math_product(void **state) {
+    terms *t = *state;
+    assert_function(t, NS_MATH "product", list(t, 3, integer(t, "2"), integer(t, "3"), integer(t, "4")), "24",
+                    T_XSD_INTEGER);
+    assert_function(t, NS_MATH "product", list(t, 2, decimal(t, "1.5"), integer(t, "2")), "3.0", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "product", list(t, 2, decimal(t, "-0.5"), decimal(t, "0.5")), "-0.25",
+                    T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "product", list(t, 2, integer(t, "2"), dbl(t, "0.5E0")), "1.0E0", T_XSD_DOUBLE);
+    assert_function(t, NS_MATH "product", list(t, 0), "1", T_XSD_INTEGER);
+    /* the exact product -22.38296930671695553958004 rounded to the 17 fraction digits a 64-bit
+     * coefficient holds */
+    assert_function(t, NS_MATH "product", list(t, 2, decimal(t, "-0.269682234578"), decimal(t, "82.99756690218")),
+                    "-22.38296930671695554", T_XSD_DECIMAL);
+    /* 19 fraction digits: 5E-19 rounds up to the 18th digit, 4E-19 down to zero */
+    assert_function(t, NS_MATH "product", list(t, 2, decimal(t, "0.0000000005"), decimal(t, "0.000000001")),
+                    "0.000000000000000001", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "product", list(t, 2, decimal(t, "0.0000000004"), decimal(t, "0.000000001")),
+                    "0.0", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "product", list(t, 2, integer(t, "4294967296"), integer(t, "4294967296")),
+                    "1.8446744073709552E19", T_XSD_DOUBLE);
+    assert_test(t, NS_MATH "product", list(t, 2, integer(t, "2"), integer(t, "3")), integer(t, "6"), true);
+    assert_test(t, NS_MATH "product", list(t, 2, integer(t, "2"), integer(t, "3")), integer(t, "5"), false);
+    assert_none(run(t, NS_MATH "product", list(t, 2, integer(t, "2"), iri(t, EX "a")), 0));
+}
+
+static void math_difference(void **state) {
+    terms *t = *state;
+    assert_function(t, NS_MATH "difference", list(t, 2, integer(t, "10"), integer(t, "4")), "6", T_XSD_INTEGER);
+    assert_function(t, NS_MATH "difference", list(t, 2, integer(t, "1"), decimal(t, "2.5")), "-1.5", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "difference", list(t, 2, integer(t, "0"), decimal(t, "0.05")), "-0.05",
+                    T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "difference", list(t, 2, decimal(t, "0.5"), decimal(t, "0.5")), "0.0",
+                    T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "difference", list(t, 2, dbl(t, "1E0"), integer(t, "3")), "-2.0E0", T_XSD_DOUBLE);
+    assert_function(t, NS_MATH "difference",
+                    list(t, 2, integer(t, "-9223372036854775807"), integer(t, "2")), "-9.223372036854776E18",
+                    T_XSD_DOUBLE);
+    assert_test(t, NS_MATH "difference", list(t, 2, integer(t, "3"), integer(t, "1")), integer(t, "2"), true);
+    assert_test(t, NS_MATH "difference", list(t, 2, integer(t, "3"), integer(t, "1")), integer(t, "4"), false);
+    assert_none(run(t, NS_MATH "difference", list(t, 1, integer(t, "3")), 0));
+    assert_none(run(t, NS_MATH "difference", list(t, 3, integer(t, "3"), integer(t, "2"), integer(t, "1")), 0));
+    assert_none(run(t, NS_MATH "difference", list(t, 2, integer(t, "3"), str(t, "x")), 0));
+}
+
+static void math_quotient(void **state) {
+    terms *t = *state;
+    assert_function(t, NS_MATH "quotient", list(t, 2, integer(t, "6"), integer(t, "3")), "2.0", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "quotient", list(t, 2, integer(t, "7"), integer(t, "2")), "3.5", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "quotient", list(t, 2, integer(t, "-7"), integer(t, "2")), "-3.5", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "quotient", list(t, 2, integer(t, "1"), integer(t, "8")), "0.125", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "quotient", list(t, 2, integer(t, "1"), integer(t, "3")), "0.333333333333333333",
+                    T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "quotient", list(t, 2, integer(t, "2"), integer(t, "3")), "0.666666666666666667",
+                    T_XSD_DECIMAL);
+    /* the 19th fraction digit is a 5: rounded half away from zero */
+    assert_function(t, NS_MATH "quotient", list(t, 2, integer(t, "1"), integer(t, "2000000000000000000")),
+                    "0.000000000000000001", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "quotient", list(t, 2, integer(t, "-1"), integer(t, "2000000000000000000")),
+                    "-0.000000000000000001", T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "quotient", list(t, 2, decimal(t, "1.5"), decimal(t, "0.05")), "30.0",
+                    T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "quotient", list(t, 2, integer(t, "1"), dbl(t, "4.0E0")), "2.5E-1", T_XSD_DOUBLE);
+    assert_test(t, NS_MATH "quotient", list(t, 2, integer(t, "6"), integer(t, "3")), integer(t, "2"), true);
+    /* division by zero, whatever the types */
+    assert_none(run(t, NS_MATH "quotient", list(t, 2, integer(t, "1"), integer(t, "0")), 0));
+    assert_none(run(t, NS_MATH "quotient", list(t, 2, decimal(t, "1.5"), decimal(t, "0.00")), 0));
+    assert_none(run(t, NS_MATH "quotient", list(t, 2, dbl(t, "1E0"), dbl(t, "0E0")), 0));
+    assert_none(run(t, NS_MATH "quotient", list(t, 2, str(t, "one"), integer(t, "2")), 0));
+}
+
+static void math_exponentiation(void **state) {
+    terms *t = *state;
+    assert_function(t, NS_MATH "exponentiation", list(t, 2, integer(t, "2"), integer(t, "10")), "1024",
+                    T_XSD_INTEGER);
+    assert_function(t, NS_MATH "exponentiation", list(t, 2, integer(t, "-3"), integer(t, "3")), "-27",
+                    T_XSD_INTEGER);
+    assert_function(t, NS_MATH "exponentiation", list(t, 2, integer(t, "5"), integer(t, "0")), "1", T_XSD_INTEGER);
+    assert_function(t, NS_MATH "exponentiation", list(t, 2, decimal(t, "1.5"), integer(t, "2")), "2.25",
+                    T_XSD_DECIMAL);
+    assert_function(t, NS_MATH "exponentiation", list(t, 2, integer(t, "2"), integer(t, "-1")), "5.0E-1",
+                    T_XSD_DOUBLE);
+    assert_function(t, NS_MATH "exponentiation", list(t, 2, integer(t, "4"), decimal(t, "0.5")), "2.0E0",
+                    T_XSD_DOUBLE);
+    assert_function(t, NS_MATH "exponentiation", list(t, 2, integer(t, "2"), integer(t, "64")),
+                    "1.8446744073709552E19", T_XSD_DOUBLE);
+    assert_test(t, NS_MATH "exponentiation", list(t, 2, integer(t, "3"), integer(t, "2")), integer(t, "9"), true);
+    assert_test(t, NS_MATH "exponentiation", list(t, 2, integer(t, "3"), integer(t, "2")), integer(t, "8"), false);
+    assert_none(run(t, NS_MATH "exponentiation", list(t, 2, integer(t, "0"), integer(t, "-1")), 0));
+    assert_none(run(t, NS_MATH "exponentiation", list(t, 2, integer(t, "-8"), decimal(t, "0.5")), 0));
+    assert_none(run(t, NS_MATH "exponentiation", list(t, 1, integer(t, "2")), 0));
+}
+
+static void math_sqrt(void **state) {
+    terms *t = *state;
+    assert_function(t, NS_MATH "sqrt", integer(t, "16"), "4.0E0", T_XSD_DOUBLE);
+    assert_function(t, NS_MATH "sqrt", integer(t, "2"), "1.4142135623730951E0", T_XSD_DOUBLE);
+    assert_function(t, NS_MATH "sqrt", decimal(t, "0.0001"), "1.0E-2", T_XSD_DOUBLE);
+    assert_function(t, NS_MATH "sqrt", dbl(t, "0"), "0.0E0", T_XSD_DOUBLE);
+    assert_test(t, NS_MATH "sqrt", integer(t, "16"), integer(t, "4"), true);
+    assert_test(t, NS_MATH "sqrt", integer(t, "16"), integer(t, "5"), false);
+    assert_none(run(t, NS_MATH "sqrt", integer(t, "-1"), 0));
+    assert_none(run(t, NS_MATH "sqrt", str(t, "four"), 0));
+    assert_none(run(t, NS_MATH "sqrt", list(t, 1, integer(t, "4")), 0));
+}
+
+/* ---- string: ---- */
+
+static void string_concatenation(void **state) {
+    terms *t = *state;
+    term_id abc = list(t, 3, str(t, "a"), str(t, "b"), str(t, "c"));
+    assert_function(t, NS_STRING "concatenation", abc, "abc", 0);
+    /* any literal's lexical form */
+    assert_function(t, NS_STRING "concatenation",
+                    list(t, 3, str(t, "n="), integer(t, "1"), terms_literal(t, "x", 1, 0, "en", 2)), "n=1x", 0);
+    assert_function(t, NS_STRING "concatenation", list(t, 0), "", 0);
+    assert_test(t, NS_STRING "concatenation", abc, str(t, "abc"), true);
+    assert_test(t, NS_STRING "concatenation", abc, str(t, "abd"), false);
+    assert_none(run(t, NS_STRING "concatenation", list(t, 2, str(t, "a"), iri(t, EX "b")), 0));
+    assert_none(run(t, NS_STRING "concatenation", str(t, "a"), 0));
+}
+
+static void string_contains_and_affixes(void **state) {
+    terms *t = *state;
+    term_id hello = str(t, "Hello World");
+    assert_test(t, NS_STRING "contains", hello, str(t, "o W"), true);
+    assert_test(t, NS_STRING "contains", hello, str(t, "o w"), false);
+    assert_test(t, NS_STRING "contains", hello, str(t, ""), true);
+    assert_test(t, NS_STRING "containsIgnoringCase", hello, str(t, "O w"), true);
+    assert_test(t, NS_STRING "containsIgnoringCase", hello, str(t, "xyz"), false);
+    assert_test(t, NS_STRING "startsWith", hello, str(t, "Hell"), true);
+    assert_test(t, NS_STRING "startsWith", hello, str(t, "World"), false);
+    assert_test(t, NS_STRING "startsWith", str(t, "He"), str(t, "Hell"), false);
+    assert_test(t, NS_STRING "endsWith", hello, str(t, "World"), true);
+    assert_test(t, NS_STRING "endsWith", hello, str(t, "Hello"), false);
+    assert_test(t, NS_STRING "equalIgnoringCase", str(t, "ABC"), str(t, "abc"), true);
+    assert_test(t, NS_STRING "equalIgnoringCase", str(t, "abc"), str(t, "abd"), false);
+    assert_test(t, NS_STRING "equalIgnoringCase", str(t, "abc"), str(t, "abcd"), false);
+    /* typed literals are strings too; IRIs are not */
+    assert_test(t, NS_STRING "contains", integer(t, "12345"), str(t, "234"), true);
+    assert_test(t, NS_STRING "contains", iri(t, EX "abc"), str(t, "abc"), false);
+    assert_test(t, NS_STRING "startsWith", str(t, EX "a"), iri(t, EX), false);
+    assert_none(run(t, NS_STRING "contains", hello, 0));
+}
+
+static void string_order(void **state) {
+    terms *t = *state;
+    assert_test(t, NS_STRING "greaterThan", str(t, "b"), str(t, "a"), true);
+    assert_test(t, NS_STRING "greaterThan", str(t, "a"), str(t, "b"), false);
+    assert_test(t, NS_STRING "greaterThan", str(t, "ab"), str(t, "a"), true);
+    assert_test(t, NS_STRING "greaterThan", str(t, "10"), str(t, "9"), false); /* text, not numbers */
+    assert_test(t, NS_STRING "greaterThan", str(t, "\xc3\xa9"), str(t, "z"), true); /* U+00E9 > U+007A */
+    assert_test(t, NS_STRING "greaterThan", str(t, "\xef\xbc\xa1"), str(t, "\xc3\xa9"), true); /* U+FF21 */
+    assert_test(t, NS_STRING "lessThan", str(t, "a"), str(t, "b"), true);
+    assert_test(t, NS_STRING "lessThan", str(t, "a"), str(t, "a"), false);
+    assert_test(t, NS_STRING "notGreaterThan", str(t, "a"), str(t, "a"), true);
+    assert_test(t, NS_STRING "notGreaterThan", str(t, "b"), str(t, "a"), false);
+    assert_test(t, NS_STRING "notLessThan", str(t, "a"), str(t, "a"), true);
+    assert_test(t, NS_STRING "notLessThan", str(t, "a"), str(t, "b"), false);
+    assert_test(t, NS_STRING "lessThan", iri(t, EX "a"), str(t, "b"), false);
+}
+
+static void string_replace(void **state) {
+    terms *t = *state;
+    const char *replace = NS_STRING "replace";
+    assert_function(t, replace, list(t, 3, str(t, "hello world"), str(t, "o"), str(t, "0")), "hell0 w0rld", 0);
+    assert_function(t, replace,
+                    list(t, 3, str(t, "2024-05-06"), str(t, "([0-9]+)-([0-9]+)-([0-9]+)"), str(t, "$3/$2/$1")),
+                    "06/05/2024", 0);
+    assert_function(t, replace, list(t, 3, str(t, "a1b22"), str(t, "\\d+"), str(t, "#")), "a#b#", 0);
+    assert_function(t, replace, list(t, 3, str(t, "a1b22"), str(t, "\\D"), str(t, "_")), "_1_22", 0);
+    assert_function(t, replace, list(t, 3, str(t, "a:b]"), str(t, "[[:alpha:]]"), str(t, "x")), "x:x]", 0);
+    assert_function(t, replace, list(t, 3, str(t, "abc"), str(t, "z"), str(t, "y")), "abc", 0);
+    assert_function(t, replace, list(t, 3, str(t, "aaa"), str(t, "^a"), str(t, "b")), "baa", 0);
+    assert_function(t, replace, list(t, 3, str(t, "abc"), str(t, "x*"), str(t, "-")), "-a-b-c-", 0);
+    assert_function(t, replace, list(t, 3, str(t, "abb"), str(t, "b*"), str(t, "-")), "-a-", 0);
+    assert_function(t, replace, list(t, 3, str(t, "a"), str(t, "a"), str(t, "\\$1 costs \\\\ $0$0")),
+                    "$1 costs \\ aa", 0);
+    assert_function(t, replace, list(t, 3, str(t, "ab"), str(t, "(x)?b"), str(t, "[$1]")), "a[]", 0);
+    term_id s = list(t, 3, str(t, "abc"), str(t, "b"), str(t, "B"));
+    assert_test(t, replace, s, str(t, "aBc"), true);
+    assert_test(t, replace, s, str(t, "abc"), false);
+    /* type errors and invalid patterns */
+    assert_none(run(t, replace, list(t, 3, str(t, "abc"), str(t, "("), str(t, "x")), 0));
+    assert_none(run(t, replace, list(t, 3, str(t, "abc"), str(t, "a\\"), str(t, "x")), 0));
+    assert_none(run(t, replace, list(t, 2, str(t, "abc"), str(t, "b")), 0));
+    assert_none(run(t, replace, list(t, 3, iri(t, EX "abc"), str(t, "b"), str(t, "x")), 0));
+    assert_none(run(t, replace, list(t, 3, terms_literal(t, "a\0b", 3, 0, NULL, 0), str(t, "b"), str(t, "x")), 0));
+}
+
+static void string_matches(void **state) {
+    terms *t = *state;
+    assert_test(t, NS_STRING "matches", str(t, "abc123"), str(t, "[0-9]+$"), true);
+    assert_test(t, NS_STRING "matches", str(t, "abc"), str(t, "\\d"), false);
+    assert_test(t, NS_STRING "notMatches", str(t, "abc"), str(t, "\\d"), true);
+    assert_test(t, NS_STRING "notMatches", str(t, "abc1"), str(t, "\\d"), false);
+    /* an invalid pattern: neither holds */
+    assert_test(t, NS_STRING "matches", str(t, "abc"), str(t, "(ab"), false);
+    assert_test(t, NS_STRING "notMatches", str(t, "abc"), str(t, "(ab"), false);
+}
+
+/* ---- list: ---- */
+
+static void list_member(void **state) {
+    terms *t = *state;
+    term_id a = iri(t, EX "a"), b = iri(t, EX "b"), c = iri(t, EX "c");
+    term_id aba = list(t, 3, a, b, a);
+    solutions sol = run(t, NS_LIST "member", aba, 0);
+    assert_int_equal(sol.n, 2); /* each distinct item once, in list order */
+    assert_int_equal(sol.subject[0], aba);
+    assert_int_equal(sol.object[0], a);
+    assert_int_equal(sol.subject[1], aba);
+    assert_int_equal(sol.object[1], b);
+    assert_test(t, NS_LIST "member", aba, b, true);
+    assert_test(t, NS_LIST "member", aba, c, false);
+    assert_none(run(t, NS_LIST "member", list(t, 0), 0));
+    assert_none(run(t, NS_LIST "member", a, 0));
+    /* emit returning false stops the enumeration */
+    const builtin *member = builtin_lookup(NS_LIST "member");
+    solutions first_only = {.stop_after = 1};
+    member->eval(t, list(t, 3, a, b, c), 0, collect, &first_only);
+    assert_int_equal(first_only.n, 1);
+    assert_int_equal(first_only.object[0], a);
+}
+
+static void list_in(void **state) {
+    terms *t = *state;
+    term_id a = iri(t, EX "a"), b = iri(t, EX "b"), c = iri(t, EX "c");
+    term_id ab = list(t, 2, a, b);
+    solutions sol = run(t, NS_LIST "in", 0, ab);
+    assert_int_equal(sol.n, 2);
+    assert_int_equal(sol.subject[0], a);
+    assert_int_equal(sol.object[0], ab);
+    assert_int_equal(sol.subject[1], b);
+    assert_int_equal(sol.object[1], ab);
+    assert_test(t, NS_LIST "in", b, ab, true);
+    assert_test(t, NS_LIST "in", c, ab, false);
+    assert_none(run(t, NS_LIST "in", a, 0));
+    assert_none(run(t, NS_LIST "in", 0, str(t, "ab")));
+}
+
+static void list_first_last_length(void **state) {
+    terms *t = *state;
+    term_id a = iri(t, EX "a"), b = iri(t, EX "b"), c = iri(t, EX "c");
+    term_id abc = list(t, 3, a, b, c);
+    assert_one(run(t, NS_LIST "first", abc, 0), abc, a);
+    assert_one(run(t, NS_LIST "last", abc, 0), abc, c);
+    assert_test(t, NS_LIST "first", abc, a, true);
+    assert_test(t, NS_LIST "first", abc, b, false);
+    assert_test(t, NS_LIST "last", abc, a, false);
+    assert_none(run(t, NS_LIST "first", list(t, 0), 0));
+    assert_none(run(t, NS_LIST "last", T_RDF_NIL, 0));
+    assert_none(run(t, NS_LIST "first", a, 0));
+    assert_function(t, NS_LIST "length", abc, "3", T_XSD_INTEGER);
+    assert_function(t, NS_LIST "length", list(t, 0), "0", T_XSD_INTEGER);
+    assert_function(t, NS_LIST "length", T_RDF_NIL, "0", T_XSD_INTEGER);
+    assert_test(t, NS_LIST "length", abc, integer(t, "3"), true);
+    assert_test(t, NS_LIST "length", abc, integer(t, "4"), false);
+    assert_none(run(t, NS_LIST "length", str(t, "abc"), 0));
+}
+
+/* ---- crypto: ---- */
+
+static void crypto_digests(void **state) {
+    terms *t = *state;
+    /* FIPS 180 and RFC 1321 test vectors */
+    assert_function(t, NS_CRYPTO "sha", str(t, "abc"), "a9993e364706816aba3e25717850c26c9cd0d89d", 0);
+    assert_function(t, NS_CRYPTO "sha", str(t, ""), "da39a3ee5e6b4b0d3255bfef95601890afd80709", 0);
+    assert_function(t, NS_CRYPTO "sha256", str(t, "abc"),
+                    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", 0);
+    assert_function(t, NS_CRYPTO "sha512", str(t, "abc"),
+                    "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+                    "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+                    0);
+    assert_function(t, NS_CRYPTO "md5", str(t, "abc"), "900150983cd24fb0d6963f7d28e17f72", 0);
+    /* the lexical form's bytes, whatever the literal's type */
+    assert_function(t, NS_CRYPTO "sha", typed_iri(t, "abc", EX "type"), "a9993e364706816aba3e25717850c26c9cd0d89d",
+                    0);
+    term_id abc = str(t, "abc");
+    assert_test(t, NS_CRYPTO "sha", abc, str(t, "a9993e364706816aba3e25717850c26c9cd0d89d"), true);
+    assert_test(t, NS_CRYPTO "sha", abc, str(t, "A9993E364706816ABA3E25717850C26C9CD0D89D"), false);
+    assert_none(run(t, NS_CRYPTO "sha", iri(t, EX "abc"), 0));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lookup_and_namespaces),
+        cmocka_unit_test_setup_teardown(log_equal_to, setup, teardown),
+        cmocka_unit_test_setup_teardown(log_not_equal_to, setup, teardown),
+        cmocka_unit_test_setup_teardown(log_uri_to_string_both_directions, setup, teardown),
+        cmocka_unit_test_setup_teardown(log_string_to_uri_both_directions, setup, teardown),
+        cmocka_unit_test_setup_teardown(log_dtlit_both_directions, setup, teardown),
+        cmocka_unit_test_setup_teardown(math_equal_and_not_equal, setup, teardown),
+        cmocka_unit_test_setup_teardown(math_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(math_nan_is_unordered, setup, teardown),
+        cmocka_unit_test_setup_teardown(math_derived_integer_types, setup, teardown),
+        cmocka_unit_test_setup_teardown(math_sum, setup, teardown),
+        cmocka_unit_test_setup_teardown(math_product, setup, teardown),
+        cmocka_unit_test_setup_teardown(math_difference, setup, teardown),
+        cmocka_unit_test_setup_teardown(math_quotient, setup, teardown),
+        cmocka_unit_test_setup_teardown(math_exponentiation, setup, teardown),
+        cmocka_unit_test_setup_teardown(math_sqrt, setup, teardown),
+        cmocka_unit_test_setup_teardown(string_concatenation, setup, teardown),
+        cmocka_unit_test_setup_teardown(string_contains_and_affixes, setup, teardown),
+        cmocka_unit_test_setup_teardown(string_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(string_replace, setup, teardown),
+        cmocka_unit_test_setup_teardown(string_matches, setup, teardown),
+        cmocka_unit_test_setup_teardown(list_member, setup, teardown),
+        cmocka_unit_test_setup_teardown(list_in, setup, teardown),
+        cmocka_unit_test_setup_teardown(list_first_last_length, setup, teardown),
+        cmocka_unit_test_setup_teardown(crypto_digests, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
