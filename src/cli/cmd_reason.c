@@ -103,9 +103,9 @@ static int write_output(rdfio *io, terms *t, store *st, uint32_t from, bool turt
             fwrite(out.data, 1, out.len, stdout);
     } else {
         /* Written in slices so a large closure does not sit twice in memory. */
-        for (size_t i = 0; i < n; i += 65536) {
+        for (size_t i = 0; i < n; i += 262144) {
             out.len = 0;
-            rdf_write_ntriples(t, selected + i, n - i < 65536 ? n - i : 65536, &out);
+            rdf_write_ntriples(t, selected + i, n - i < 262144 ? n - i : 262144, &out);
             fwrite(out.data, 1, out.len, stdout);
         }
     }

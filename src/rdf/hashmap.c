@@ -1,4 +1,5 @@
-/* hashmap.c: linear-probing u64 -> u32 map; grows at 70% load. */
+/* hashmap.c: linear-probing u64 -> u32 map; grows at 70% load. Key and value share one slot so a probe
+ * touches one cache line. */
 #include "rdf/hashmap.h"
 
 #include <stdlib.h>
@@ -13,31 +14,29 @@ uint32_t *u64map_get(const u64map *m, uint64_t key) {
     if (!m->cap)
         return NULL;
     for (uint32_t i = slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
-        if (!m->used[i])
+        u64map_slot *s = &m->slots[i];
+        if (!s->used)
             return NULL;
-        if (m->keys[i] == key)
-            return &m->values[i];
+        if (s->key == key)
+            return &s->value;
     }
 }
 
 static void grow(u64map *m) {
     u64map bigger = {0};
     bigger.cap = m->cap ? m->cap * 2 : 16;
-    bigger.keys = xmalloc(sizeof(uint64_t) * bigger.cap);
-    bigger.values = xmalloc(sizeof(uint32_t) * bigger.cap);
-    bigger.used = xcalloc(bigger.cap, 1);
+    bigger.slots = xcalloc(bigger.cap, sizeof *bigger.slots);
     for (uint32_t i = 0; i < m->cap; i++) {
-        if (!m->used[i])
+        const u64map_slot *s = &m->slots[i];
+        if (!s->used)
             continue;
-        uint32_t j = slot_of(&bigger, m->keys[i]);
-        while (bigger.used[j])
+        uint32_t j = slot_of(&bigger, s->key);
+        while (bigger.slots[j].used)
             j = (j + 1) & (bigger.cap - 1);
-        bigger.used[j] = 1;
-        bigger.keys[j] = m->keys[i];
-        bigger.values[j] = m->values[i];
+        bigger.slots[j] = *s;
     }
     bigger.count = m->count;
-    u64map_free(m);
+    free(m->slots);
     *m = bigger;
 }
 
@@ -45,27 +44,23 @@ uint32_t *u64map_put(u64map *m, uint64_t key, uint32_t initial, bool *inserted) 
     if ((m->count + 1) * 10 > m->cap * 7)
         grow(m);
     uint32_t i = slot_of(m, key);
-    while (m->used[i]) {
-        if (m->keys[i] == key) {
+    while (m->slots[i].used) {
+        if (m->slots[i].key == key) {
             if (inserted)
                 *inserted = false;
-            return &m->values[i];
+            return &m->slots[i].value;
         }
         i = (i + 1) & (m->cap - 1);
     }
-    m->used[i] = 1;
-    m->keys[i] = key;
-    m->values[i] = initial;
+    m->slots[i] = (u64map_slot){.key = key, .value = initial, .used = 1};
     m->count++;
     if (inserted)
         *inserted = true;
-    return &m->values[i];
+    return &m->slots[i].value;
 }
 
 void u64map_free(u64map *m) {
-    free(m->keys);
-    free(m->values);
-    free(m->used);
+    free(m->slots);
     *m = (u64map){0};
 }
 

@@ -6,10 +6,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+typedef struct u64map_slot {
+    uint64_t key;
+    uint32_t value;
+    uint32_t used;
+} u64map_slot;
+
 typedef struct u64map {
-    uint64_t *keys;
-    uint32_t *values;
-    uint8_t *used;
+    u64map_slot *slots;
     uint32_t count, cap;
 } u64map;
 

@@ -29,6 +29,9 @@ rdfio *rdfio_new(terms *t) {
     rdfio *io = xcalloc(1, sizeof *io);
     io->t = t;
     io->world = raptor_new_world();
+    /* Our term table interns already; raptor2's own URI interning (a tree lookup per URI) only costs. */
+    if (io->world)
+        raptor_world_set_flag(io->world, RAPTOR_WORLD_FLAG_URI_INTERNING, 0);
     if (!io->world || raptor_world_open(io->world)) {
         fputs("ldgsm: cannot initialize raptor2\n", stderr);
         abort();
@@ -258,16 +261,23 @@ int rdf_parse_file(rdfio *io, store *st, const char *path, term_id g, rdf_error 
 }
 
 /* N-Triples escaping: IRIs escape what IRIREF forbids; literals use ECHAR for the usual controls. */
+static bool iri_char_needs_escape(unsigned char c) {
+    return c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' ||
+           c == '`' || c == '\\';
+}
+
 static void write_iri(const char *s, size_t len, buf *out) {
-    buf_putc(out, '<');
+    buf_reserve(out, len + 2);
+    out->data[out->len++] = '<';
+    size_t start = 0;
     for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' ||
-            c == '`' || c == '\\')
-            buf_printf(out, "\\u%04X", c);
-        else
-            buf_putc(out, (char)c);
+        if (!iri_char_needs_escape((unsigned char)s[i]))
+            continue;
+        buf_append(out, s + start, i - start);
+        buf_printf(out, "\\u%04X", (unsigned char)s[i]);
+        start = i + 1;
     }
+    buf_append(out, s + start, len - start);
     buf_putc(out, '>');
 }
 
@@ -391,20 +401,53 @@ static void write_list_triples(const terms *t, term_id id, u64map *written, buf 
             write_list_triples(t, items[i], written, out);
 }
 
+/* Each distinct term is escaped once: large outputs repeat the same few thousand terms, so the writer
+ * keeps every term's N-Triples text and copies it. */
+typedef struct term_text_cache {
+    uint64_t *span; /* per term id: offset << 24 | length, 0 when not yet written */
+    size_t span_count;
+    buf text;
+} term_text_cache;
+
+static void append_cached_term(const terms *t, term_text_cache *cache, term_id id, buf *out) {
+    if (id >= cache->span_count || terms_kind(t, id) == TERM_LIST || terms_kind(t, id) == TERM_FORMULA) {
+        rdf_write_term_nt(t, id, out);
+        return;
+    }
+    uint64_t span = cache->span[id];
+    if (!span) {
+        size_t offset = cache->text.len;
+        rdf_write_term_nt(t, id, &cache->text);
+        size_t length = cache->text.len - offset;
+        if (length >= (1u << 24)) {
+            cache->text.len = offset;
+            rdf_write_term_nt(t, id, out);
+            return;
+        }
+        span = (uint64_t)offset << 24 | length;
+        cache->span[id] = span;
+    }
+    buf_append(out, cache->text.data + (span >> 24), span & 0xffffff);
+}
+
 void rdf_write_ntriples(const terms *t, const triple *ts, size_t n, buf *out) {
     u64map lists_written = {0};
+    term_text_cache cache = {.span_count = terms_count(t) + 1};
+    cache.span = xcalloc(cache.span_count, sizeof *cache.span);
     for (size_t i = 0; i < n; i++) {
-        rdf_write_term_nt(t, ts[i].s, out);
+        append_cached_term(t, &cache, ts[i].s, out);
         buf_putc(out, ' ');
-        rdf_write_term_nt(t, ts[i].p, out);
+        append_cached_term(t, &cache, ts[i].p, out);
         buf_putc(out, ' ');
-        rdf_write_term_nt(t, ts[i].o, out);
-        buf_puts(out, " .\n");
+        append_cached_term(t, &cache, ts[i].o, out);
+        buf_append(out, " .\n", 3);
         const term_id ends[2] = {ts[i].s, ts[i].o};
         for (int e = 0; e < 2; e++)
             if (terms_kind(t, ends[e]) == TERM_LIST)
                 write_list_triples(t, ends[e], &lists_written, out);
     }
+    free(cache.span);
+    buf_free(&cache.text);
     u64map_free(&lists_written);
 }
 

@@ -1,35 +1,57 @@
 /* store.c: triples in an append-only array, six hash indexes (S, P, O, SP, SO, PO) mapping a key to a
- * bucket of ascending triple numbers, and a hash of whole triples for de-duplication. Graph membership:
+ * bucket of ascending triple numbers, and an open-addressing set of whole triples for de-duplication
+ * (the triple sits in the slot, so a membership test is one probe sequence, no pointer chase). Most
+ * buckets hold one or two triples; those live inside the bucket, not on the heap. Graph membership:
  * the first source is kept in the triple's record; further sources in a (triple, graph) set; each graph
  * keeps the ascending list of its triples. */
 #include "rdf/store.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "rdf/buf.h"
 #include "rdf/hashmap.h"
 
 enum { IX_S, IX_P, IX_O, IX_SP, IX_SO, IX_PO, IX_COUNT };
 
+enum { ID_LIST_INLINE = 2 };
+
+/* Ascending triple numbers; up to ID_LIST_INLINE of them inline. */
+typedef struct id_list {
+    uint32_t len, cap; /* cap == ID_LIST_INLINE: inline */
+    union {
+        uint32_t inline_ids[ID_LIST_INLINE];
+        uint32_t *heap;
+    } u;
+} id_list;
+
 typedef struct index {
+    bool active; /* built on first use, then kept up to date */
     u64map key_to_bucket;
-    u32vec *buckets;
+    id_list *buckets;
     uint32_t count, cap;
-} index;
+} store_index;
 
 typedef struct triple_rec {
     triple t;
     term_id first_graph;
-    uint32_t next_same_hash; /* chain for the SPO hash; UINT32_MAX ends it */
 } triple_rec;
+
+typedef struct spo_slot {
+    term_id s, p, o; /* s == 0: empty */
+    uint32_t n;
+} spo_slot;
 
 struct store {
     triple_rec *triples;
     uint32_t count, cap;
-    u64map spo; /* hash of (s,p,o) -> newest triple with that hash */
-    index ix[IX_COUNT];
+    spo_slot *spo; /* de-duplication set, at most half full */
+    uint32_t spo_cap;
+    store_index ix[IX_COUNT];
     u64map extra_graphs;  /* (triple << 32 | graph) -> 1 for sources beyond the first */
     u64map graph_to_list; /* graph -> slot in graph_lists */
+    term_id last_graph;   /* bulk loads and derivations add to one graph in a row: skip the map */
+    uint32_t last_graph_slot;
     u32vec *graph_lists;
     uint32_t graph_count, graph_cap;
 };
@@ -51,6 +73,28 @@ static uint64_t index_key(int ix, term_id s, term_id p, term_id o) {
     }
 }
 
+static const uint32_t *id_list_data(const id_list *l) {
+    return l->cap == ID_LIST_INLINE ? l->u.inline_ids : l->u.heap;
+}
+
+static void id_list_push(id_list *l, uint32_t n) {
+    if (l->len == l->cap) {
+        uint32_t cap = l->cap * 4;
+        uint32_t *heap = xmalloc(cap * sizeof *heap);
+        memcpy(heap, id_list_data(l), l->len * sizeof *heap);
+        if (l->cap != ID_LIST_INLINE)
+            free(l->u.heap);
+        l->u.heap = heap;
+        l->cap = cap;
+    }
+    (l->cap == ID_LIST_INLINE ? l->u.inline_ids : l->u.heap)[l->len++] = n;
+}
+
+static void id_list_free(id_list *l) {
+    if (l->cap != ID_LIST_INLINE)
+        free(l->u.heap);
+}
+
 store *store_new(void) { return xcalloc(1, sizeof(store)); }
 
 void store_free(store *st) {
@@ -58,7 +102,7 @@ void store_free(store *st) {
         return;
     for (int i = 0; i < IX_COUNT; i++) {
         for (uint32_t b = 0; b < st->ix[i].count; b++)
-            u32vec_free(&st->ix[i].buckets[b]);
+            id_list_free(&st->ix[i].buckets[b]);
         free(st->ix[i].buckets);
         u64map_free(&st->ix[i].key_to_bucket);
     }
@@ -67,12 +111,12 @@ void store_free(store *st) {
     free(st->graph_lists);
     u64map_free(&st->graph_to_list);
     u64map_free(&st->extra_graphs);
-    u64map_free(&st->spo);
+    free(st->spo);
     free(st->triples);
     free(st);
 }
 
-static void index_add(index *ix, uint64_t key, uint32_t n) {
+static void index_add(store_index *ix, uint64_t key, uint32_t n) {
     bool inserted;
     uint32_t *bucket = u64map_put(&ix->key_to_bucket, key, ix->count, &inserted);
     if (inserted) {
@@ -80,12 +124,16 @@ static void index_add(index *ix, uint64_t key, uint32_t n) {
             ix->cap = ix->cap ? ix->cap * 2 : 64;
             ix->buckets = xrealloc(ix->buckets, ix->cap * sizeof *ix->buckets);
         }
-        ix->buckets[ix->count++] = (u32vec){0};
+        ix->buckets[ix->count++] = (id_list){.cap = ID_LIST_INLINE};
     }
-    u32vec_push(&ix->buckets[*bucket], n);
+    id_list_push(&ix->buckets[*bucket], n);
 }
 
 static void graph_list_add(store *st, term_id g, uint32_t n) {
+    if (g == st->last_graph) {
+        u32vec_push(&st->graph_lists[st->last_graph_slot], n);
+        return;
+    }
     bool inserted;
     uint32_t *slot = u64map_put(&st->graph_to_list, g, st->graph_count, &inserted);
     if (inserted) {
@@ -95,23 +143,48 @@ static void graph_list_add(store *st, term_id g, uint32_t n) {
         }
         st->graph_lists[st->graph_count++] = (u32vec){0};
     }
+    st->last_graph = g;
+    st->last_graph_slot = *slot;
     u32vec_push(&st->graph_lists[*slot], n);
 }
 
 uint32_t store_find(const store *st, term_id s, term_id p, term_id o) {
-    const uint32_t *head = u64map_get(&st->spo, spo_hash(s, p, o));
-    for (uint32_t n = head ? *head : UINT32_MAX; n != UINT32_MAX; n = st->triples[n].next_same_hash) {
-        const triple *t = &st->triples[n].t;
-        if (t->s == s && t->p == p && t->o == o)
-            return n;
+    if (!st->spo_cap)
+        return UINT32_MAX;
+    uint32_t mask = st->spo_cap - 1;
+    for (uint32_t i = (uint32_t)spo_hash(s, p, o) & mask;; i = (i + 1) & mask) {
+        const spo_slot *slot = &st->spo[i];
+        if (!slot->s)
+            return UINT32_MAX;
+        if (slot->s == s && slot->p == p && slot->o == o)
+            return slot->n;
     }
-    return UINT32_MAX;
 }
 
-bool store_add(store *st, term_id s, term_id p, term_id o, term_id g) {
+static void spo_insert(spo_slot *table, uint32_t cap, spo_slot entry) {
+    uint32_t mask = cap - 1;
+    uint32_t i = (uint32_t)spo_hash(entry.s, entry.p, entry.o) & mask;
+    while (table[i].s)
+        i = (i + 1) & mask;
+    table[i] = entry;
+}
+
+static void spo_grow(store *st) {
+    uint32_t cap = st->spo_cap ? st->spo_cap * 2 : 1024;
+    spo_slot *table = xcalloc(cap, sizeof *table);
+    for (uint32_t i = 0; i < st->spo_cap; i++)
+        if (st->spo[i].s)
+            spo_insert(table, cap, st->spo[i]);
+    free(st->spo);
+    st->spo = table;
+    st->spo_cap = cap;
+}
+
+/* The one insertion path: record_source says whether a known triple also records g as a source. */
+static bool add_triple(store *st, term_id s, term_id p, term_id o, term_id g, bool record_source) {
     uint32_t existing = store_find(st, s, p, o);
     if (existing != UINT32_MAX) {
-        if (g && st->triples[existing].first_graph != g) {
+        if (record_source && g && st->triples[existing].first_graph != g) {
             bool inserted;
             u64map_put(&st->extra_graphs, pair_key(existing, g), 1, &inserted);
             if (inserted)
@@ -124,16 +197,22 @@ bool store_add(store *st, term_id s, term_id p, term_id o, term_id g) {
         st->triples = xrealloc(st->triples, st->cap * sizeof *st->triples);
     }
     uint32_t n = st->count++;
-    bool inserted;
-    uint32_t *head = u64map_put(&st->spo, spo_hash(s, p, o), n, &inserted);
-    st->triples[n] = (triple_rec){.t = {s, p, o}, .first_graph = g,
-                                  .next_same_hash = inserted ? UINT32_MAX : *head};
-    *head = n;
+    if ((uint64_t)st->count * 2 > st->spo_cap)
+        spo_grow(st);
+    spo_insert(st->spo, st->spo_cap, (spo_slot){s, p, o, n});
+    st->triples[n] = (triple_rec){.t = {s, p, o}, .first_graph = g};
     for (int i = 0; i < IX_COUNT; i++)
-        index_add(&st->ix[i], index_key(i, s, p, o), n);
+        if (st->ix[i].active)
+            index_add(&st->ix[i], index_key(i, s, p, o), n);
     if (g)
         graph_list_add(st, g, n);
     return true;
+}
+
+bool store_add(store *st, term_id s, term_id p, term_id o, term_id g) { return add_triple(st, s, p, o, g, true); }
+
+bool store_add_new(store *st, term_id s, term_id p, term_id o, term_id g) {
+    return add_triple(st, s, p, o, g, false);
 }
 
 uint32_t store_size(const store *st) { return st->count; }
@@ -188,11 +267,12 @@ static int choose_index(term_id s, term_id p, term_id o) {
     return IX_COUNT;
 }
 
-static uint32_t lower_bound(const u32vec *v, uint32_t lo) {
+static uint32_t lower_bound(const id_list *v, uint32_t lo) {
+    const uint32_t *data = id_list_data(v);
     uint32_t a = 0, b = v->len;
     while (a < b) {
         uint32_t mid = a + (b - a) / 2;
-        if (v->data[mid] < lo)
+        if (data[mid] < lo)
             a = mid + 1;
         else
             b = mid;
@@ -200,7 +280,21 @@ static uint32_t lower_bound(const u32vec *v, uint32_t lo) {
     return a;
 }
 
-void store_match(const store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi, store_iter *it) {
+/* Builds index ix over the triples so far; from then on store_add maintains it. Indexes no lookup
+ * needs are never built: a rule set touching only P, SP and PO patterns pays for three, not six. */
+static store_index *use_index(store *st, int ix) {
+    store_index *x = &st->ix[ix];
+    if (!x->active) {
+        x->active = true;
+        for (uint32_t n = 0; n < st->count; n++) {
+            const triple *t = &st->triples[n].t;
+            index_add(x, index_key(ix, t->s, t->p, t->o), n);
+        }
+    }
+    return x;
+}
+
+void store_match(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi, store_iter *it) {
     *it = (store_iter){.st = st, .hi = hi < st->count ? hi : st->count, .pattern = {s, p, o}};
     it->index = choose_index(s, p, o);
     if (it->index == -1) {
@@ -215,7 +309,7 @@ void store_match(const store *st, term_id s, term_id p, term_id o, uint32_t lo, 
         it->end = it->hi;
         return;
     }
-    const index *ix = &st->ix[it->index];
+    const store_index *ix = use_index(st, it->index);
     const uint32_t *bucket = u64map_get(&ix->key_to_bucket, index_key(it->index, s, p, o));
     if (!bucket) {
         it->pos = it->end = 0;
@@ -235,19 +329,40 @@ bool store_next(store_iter *it, uint32_t *n) {
     }
     if (it->end == 0)
         return false;
-    const u32vec *v = &it->st->ix[it->index].buckets[it->bucket];
-    if (it->pos >= v->len || v->data[it->pos] >= it->hi)
+    const id_list *v = &it->st->ix[it->index].buckets[it->bucket];
+    if (it->pos >= v->len || id_list_data(v)[it->pos] >= it->hi)
         return false;
-    *n = v->data[it->pos++];
+    *n = id_list_data(v)[it->pos++];
     return true;
 }
 
-uint32_t store_estimate(const store *st, term_id s, term_id p, term_id o) {
+uint32_t store_count(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi) {
+    if (hi > st->count)
+        hi = st->count;
+    if (lo >= hi)
+        return 0;
+    int ix = choose_index(s, p, o);
+    if (ix == -1) {
+        uint32_t n = store_find(st, s, p, o);
+        return n != UINT32_MAX && n >= lo && n < hi;
+    }
+    if (ix == IX_COUNT)
+        return hi - lo;
+    const store_index *x = use_index(st, ix);
+    const uint32_t *bucket = u64map_get(&x->key_to_bucket, index_key(ix, s, p, o));
+    if (!bucket)
+        return 0;
+    const id_list *v = &x->buckets[*bucket];
+    return lower_bound(v, hi) - lower_bound(v, lo);
+}
+
+uint32_t store_estimate(store *st, term_id s, term_id p, term_id o) {
     int ix = choose_index(s, p, o);
     if (ix == -1)
         return 1;
     if (ix == IX_COUNT)
         return st->count;
-    const uint32_t *bucket = u64map_get(&st->ix[ix].key_to_bucket, index_key(ix, s, p, o));
-    return bucket ? st->ix[ix].buckets[*bucket].len : 0;
+    const store_index *x = use_index(st, ix);
+    const uint32_t *bucket = u64map_get(&x->key_to_bucket, index_key(ix, s, p, o));
+    return bucket ? x->buckets[*bucket].len : 0;
 }

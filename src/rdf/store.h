@@ -4,7 +4,7 @@
  *
  * Guarantees:
  *  1. A lookup with any combination of bound positions uses an index (S, P, O, SP, SO, PO, SPO);
- *     only the all-unbound pattern walks the triples.
+ *     only the all-unbound pattern walks the triples. An index is built when a lookup first needs it.
  *  2. Every index bucket lists triple numbers in ascending order, so a lookup restricted to a number
  *     range [lo, hi) (what semi-naive evaluation needs: "old" and "delta" triples) costs a binary search.
  *  3. Iterators survive insertions made while iterating; they never yield triples numbered >= hi.
@@ -26,6 +26,9 @@ void store_free(store *st);
 /* Adds (s, p, o) from source graph g (a term id; 0 means no source). Returns true when the triple is
  * new to the union; either way g is recorded as one of its sources. */
 bool store_add(store *st, term_id s, term_id p, term_id o, term_id g);
+/* Adds (s, p, o) with source g only when absent from the union (a known triple keeps its sources):
+ * what derivation needs, since re-deriving a known triple changes nothing a reader of sources cares for. */
+bool store_add_new(store *st, term_id s, term_id p, term_id o, term_id g);
 uint32_t store_size(const store *st);
 const triple *store_triple(const store *st, uint32_t n);
 /* The number of (s,p,o) or UINT32_MAX when absent. */
@@ -46,10 +49,12 @@ typedef struct store_iter {
 } store_iter;
 
 /* Iterates the triples matching the pattern (0 = unbound) whose numbers lie in [lo, hi). */
-void store_match(const store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi, store_iter *it);
+void store_match(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi, store_iter *it);
 /* Next matching triple number into *n; false when done. */
 bool store_next(store_iter *it, uint32_t *n);
+/* The exact number of triples matching the pattern in [lo, hi), by two binary searches. */
+uint32_t store_count(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi);
 /* An upper bound of the matches of a pattern over all triples (bucket size), for join ordering. */
-uint32_t store_estimate(const store *st, term_id s, term_id p, term_id o);
+uint32_t store_estimate(store *st, term_id s, term_id p, term_id o);
 
 #endif

@@ -215,9 +215,8 @@ static term_id skolem(join *j, unsigned e) {
 static void fire(join *j) {
     reasoner *R = j->R;
     const rule *r = j->rule;
-    term_id existential_values[64];
-    unsigned ecount = r->existential_count < 64 ? r->existential_count : 64;
-    for (unsigned e = 0; e < ecount; e++) {
+    term_id existential_values[RULE_MAX_VARS];
+    for (unsigned e = 0; e < r->existential_count; e++) {
         existential_values[e] = skolem(j, e);
         if (j->stop)
             return;
@@ -230,11 +229,20 @@ static void fire(join *j) {
         return;
     }
     for (unsigned h = 0; h < r->head_count; h++) {
-        const triple *tpl = &r->head[h];
-        term_id s = instantiate(j, tpl->s, existential_values, SCOPE_HEAD);
-        term_id p = instantiate(j, tpl->p, existential_values, SCOPE_HEAD);
-        term_id o = instantiate(j, tpl->o, existential_values, SCOPE_HEAD);
-        if (store_add(R->st, s, p, o, R->opt.derived_graph)) {
+        const rule_atom *code = &r->head_codes[h];
+        term_id v[3];
+        for (int k = 0; k < 3; k++) {
+            pos_code c = code->pos[k];
+            if (code->structured[k])
+                v[k] = instantiate(j, (term_id)c, existential_values, SCOPE_HEAD);
+            else if (c > 0)
+                v[k] = (term_id)c;
+            else if (c >= -(pos_code)RULE_MAX_VARS)
+                v[k] = j->binding[-c - 1];
+            else
+                v[k] = existential_values[-c - RULE_MAX_VARS - 1];
+        }
+        if (store_add_new(R->st, v[0], v[1], v[2], R->opt.derived_graph)) {
             if (++R->stats.derived > R->opt.max_derived) {
                 snprintf(R->error, sizeof R->error, "rule %s derived more than %u triples in this run", r->name,
                          R->opt.max_derived);
@@ -280,6 +288,36 @@ static void step(join *j, unsigned k) {
     }
 }
 
+/* Picks the join order for one (rule, delta atom) pair in a round: the plan led by the atom with the
+ * fewest matches in its range, counting only its constant positions. The delta atom need not lead: with
+ * `{ ?p rdfs:subPropertyOf ?q . ?x ?p ?y }` and a large delta, visiting the few sub-property triples
+ * first and then the delta triples of each ?p is far cheaper than one lookup per delta triple. Returns
+ * NULL when some atom has no match at all, so the join cannot produce anything. */
+static const unsigned *choose_plan(reasoner *R, const rule *r, unsigned delta_atom, uint32_t lo, uint32_t hi) {
+    unsigned best = 0;
+    uint32_t best_count = UINT32_MAX;
+    for (unsigned p = 0; p < r->matched_count; p++) {
+        unsigned atom_index = r->plans[p][0];
+        const rule_atom *a = &r->body[atom_index];
+        term_id key[3];
+        for (int k = 0; k < 3; k++)
+            key[k] = a->pos[k] > 0 && !a->structured[k] ? (term_id)a->pos[k] : 0;
+        uint32_t from = 0, to = hi;
+        if (atom_index == delta_atom)
+            from = lo;
+        else if (atom_index < delta_atom)
+            to = lo;
+        uint32_t count = store_count(R->st, key[0], key[1], key[2], from, to);
+        if (count == 0)
+            return NULL;
+        if (count < best_count) {
+            best_count = count;
+            best = p;
+        }
+    }
+    return r->plans[best];
+}
+
 int reasoner_run(reasoner *R, const rule_set *rs, int stratum) {
     uint32_t lo = 0, hi = store_size(R->st);
     R->error[0] = '\0';
@@ -296,8 +334,11 @@ int reasoner_run(reasoner *R, const rule_set *rs, int stratum) {
             if (first_round)
                 plans = 1;
             for (unsigned p = 0; p < plans; p++) {
-                join j = {.R = R, .rule = r, .plan = r->plans[p], .lo = lo, .hi = hi,
+                join j = {.R = R, .rule = r, .lo = lo, .hi = hi,
                           .delta_atom = r->matched_count ? r->plans[p][0] : UINT32_MAX};
+                j.plan = r->matched_count ? choose_plan(R, r, j.delta_atom, lo, hi) : r->plans[0];
+                if (!j.plan)
+                    continue;
                 step(&j, 0);
                 if (j.stop)
                     return -1;

@@ -247,6 +247,10 @@ static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *
                 bool known = false;
                 for (unsigned e = 0; e < r->existential_count; e++)
                     known |= r->existentials[e] == id;
+                if (!known && r->existential_count == RULE_MAX_VARS) {
+                    disable(r, log, "more than 64 blank nodes in the head");
+                    return;
+                }
                 if (!known) {
                     r->existentials = xrealloc(r->existentials, (r->existential_count + 1) * sizeof(term_id));
                     r->existentials[r->existential_count++] = id;
@@ -256,6 +260,20 @@ static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *
         }
     }
     r->var_count = body_var_count;
+    r->head_codes = xcalloc(head_n ? head_n : 1, sizeof *r->head_codes);
+    for (size_t i = 0; i < head_n; i++) {
+        term_id parts[3] = {head[i].s, head[i].p, head[i].o};
+        for (int k = 0; k < 3; k++) {
+            rule_atom *code = &r->head_codes[i];
+            code->pos[k] = encode(r, t, parts[k], &code->structured[k]);
+            for (unsigned e = 0; e < r->existential_count; e++)
+                if (r->existentials[e] == parts[k])
+                    code->pos[k] = HEAD_EXISTENTIAL(e);
+            /* existentials inside lists need the general instantiation */
+            if (terms_kind(t, parts[k]) == TERM_LIST && r->existential_count)
+                code->structured[k] = true;
+        }
+    }
     r->head_vars = xmalloc(RULE_MAX_VARS * sizeof *r->head_vars);
     for (unsigned s = 0; s < r->var_count; s++)
         if (head_var_set >> s & 1)
@@ -314,6 +332,7 @@ static void rule_free(rule *r) {
     free(r->plans);
     free(r->body);
     free(r->head);
+    free(r->head_codes);
     free(r->existentials);
     free(r->head_vars);
     free(r->name);

@@ -19,6 +19,8 @@
  * variables (a list or formula) is a term id with `structured` set in the atom. */
 typedef int64_t pos_code;
 
+#define HEAD_EXISTENTIAL(e) (-(pos_code)RULE_MAX_VARS - 1 - (pos_code)(e))
+
 typedef struct rule_atom {
     pos_code pos[3];       /* s, p, o */
     bool structured[3];    /* position is a list/formula containing variables: match by unification */
@@ -31,6 +33,7 @@ typedef struct rule {
     rule_atom *body;
     unsigned body_count;
     triple *head;          /* templates over variables (TERM_VAR) and existentials (TERM_BNODE) */
+    rule_atom *head_codes; /* the same templates as position codes; existential e is HEAD_EXISTENTIAL(e) */
     unsigned head_count;
     term_id head_formula;  /* the head as a formula term, for request rules */
     term_id vars[RULE_MAX_VARS]; /* slot -> variable term (body blank nodes become variables too) */
