@@ -5,11 +5,12 @@
  * capped at N3_MAX_NESTING so that hostile input gets an error instead of a stack overflow. */
 #include "n3/n3_reader.h"
 
-#include <raptor2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "n3/iri_resolve.h"
 #include "n3/n3_lexer.h"
 #include "rdf/buf.h"
 #include "rdf/hashmap.h"
@@ -72,8 +73,8 @@ typedef struct n3_parser {
     terms *t;
     n3_lexer lx;
     n3_token tok;
-    char *base;      /* current base IRI (NUL-terminated), NULL when none */
-    char *path_base; /* the base as relative paths see it (see set_base) */
+    char *base; /* current base IRI, NULL when none */
+    size_t base_len;
     name_map prefixes; /* prefix -> namespace IRI */
     name_map bnodes;   /* label -> this document's blank node */
     triple *formula_triples; /* triples of the open formulas, innermost last */
@@ -146,54 +147,19 @@ static void emit(n3_parser *p, term_id s, term_id pred, term_id o) {
 
 /* ---- IRIs ---- */
 
-/* Length of the scheme of an IRI (up to, not including, its ':'), or 0 when it has none. */
-static size_t scheme_length(const char *iri) {
-    if (!((iri[0] >= 'a' && iri[0] <= 'z') || (iri[0] >= 'A' && iri[0] <= 'Z')))
-        return 0;
-    size_t i = 1;
-    while ((iri[i] >= 'a' && iri[i] <= 'z') || (iri[i] >= 'A' && iri[i] <= 'Z') ||
-           (iri[i] >= '0' && iri[i] <= '9') || iri[i] == '+' || iri[i] == '-' || iri[i] == '.')
-        i++;
-    return iri[i] == ':' ? i : 0;
-}
-
-/* raptor2 resolves a relative path against "http://host" (no path) to "http://hostpath" where RFC 3986
- * 5.2.3 gives "http://host/path"; relative paths are therefore resolved against the base with the '/'
- * that RFC 3986 implies. */
 static void set_base(n3_parser *p, const char *iri, size_t len) {
     free(p->base);
-    free(p->path_base);
     p->base = xstrndup(iri, len);
-    size_t i = scheme_length(p->base);
-    if (i && p->base[i + 1] == '/' && p->base[i + 2] == '/') {
-        i += 3;
-        while (i < len && p->base[i] != '/' && p->base[i] != '?' && p->base[i] != '#')
-            i++;
-        if (i == len || p->base[i] != '/') {
-            p->path_base = xmalloc(len + 2);
-            memcpy(p->path_base, p->base, i);
-            p->path_base[i] = '/';
-            memcpy(p->path_base + i + 1, p->base + i, len - i + 1);
-            return;
-        }
-    }
-    p->path_base = xstrndup(iri, len);
+    p->base_len = len;
 }
 
-/* The IRI term of an IRIREF's text (NUL-terminated), resolved against the base. */
+/* The IRI term of an IRIREF's text, resolved against the base. */
 static term_id resolve_iri(n3_parser *p, const char *ref, size_t len) {
     if (!p->base)
         return terms_iri(p->t, ref, len);
-    bool relative_path = ref[0] && ref[0] != '/' && ref[0] != '?' && ref[0] != '#' && !scheme_length(ref);
-    const char *base = relative_path ? p->path_base : p->base;
-    size_t cap = strlen(base) + len + 16; /* resolution adds at most a '/' and delimiters */
     p->scratch.len = 0;
-    buf_reserve(&p->scratch, cap);
-    size_t n = raptor_uri_resolve_uri_reference((const unsigned char *)base, (const unsigned char *)ref,
-                                                (unsigned char *)p->scratch.data, cap);
-    if (!n) /* raptor2 could not parse the reference: keep it as written */
-        return terms_iri(p->t, ref, len);
-    return terms_iri(p->t, p->scratch.data, n);
+    iri_resolve(p->base, p->base_len, ref, len, &p->scratch);
+    return terms_iri(p->t, p->scratch.data ? p->scratch.data : "", p->scratch.len);
 }
 
 /* The IRI of the current prefixed-name token, or 0 after reporting an undefined prefix. */
@@ -216,6 +182,7 @@ static term_id expand_pname(n3_parser *p) {
 
 /* ---- terms ---- */
 
+static term_id parse_term(n3_parser *p, const char *what);
 static int parse_predicate_object_list(n3_parser *p, term_id subject);
 static int parse_statements(n3_parser *p, size_t open_offset);
 
@@ -229,13 +196,13 @@ static term_id parse_string_literal(n3_parser *p) {
         id = terms_literal(p->t, p->lexical.data, p->lexical.len, 0, p->lx.value.data, p->lx.value.len);
     } else if (at(p, N3_TOK_CARETS)) {
         advance(p);
-        term_id datatype;
+        term_id datatype = 0;
         if (at(p, N3_TOK_IRI))
             datatype = resolve_iri(p, p->lx.value.data, p->lx.value.len);
         else if (at(p, N3_TOK_PNAME))
-            datatype = expand_pname(p);
+            datatype = expand_pname(p); /* 0 after reporting an undefined prefix */
         else
-            return fail_expected(p, "a datatype IRI after '^^'"), 0;
+            fail_expected(p, "a datatype IRI after '^^'");
         if (!datatype)
             return 0;
         id = terms_literal(p->t, p->lexical.data, p->lexical.len, datatype, NULL, 0);
@@ -256,15 +223,15 @@ static term_id parse_blank_node_property_list(n3_parser *p) {
     if (!at(p, N3_TOK_RBRACKET)) {
         if (parse_predicate_object_list(p, node) != 0)
             return 0;
-        if (!at(p, N3_TOK_RBRACKET))
-            return fail_unclosed(p, ']', '[', open), 0;
+        if (!at(p, N3_TOK_RBRACKET)) {
+            fail_unclosed(p, ']', '[', open);
+            return 0;
+        }
     }
     advance(p);
     p->nesting--;
     return node;
 }
-
-static term_id parse_term(n3_parser *p, const char *what);
 
 /* ( item ... ) */
 static term_id parse_list(n3_parser *p) {
@@ -274,8 +241,10 @@ static term_id parse_list(n3_parser *p) {
     advance(p);
     uint32_t mark = p->list_items.len;
     while (!at(p, N3_TOK_RPAREN)) {
-        if (at(p, N3_TOK_EOF) || at(p, N3_TOK_RBRACE) || at(p, N3_TOK_RBRACKET))
-            return fail_unclosed(p, ')', '(', open), 0;
+        if (at(p, N3_TOK_EOF) || at(p, N3_TOK_RBRACE) || at(p, N3_TOK_RBRACKET)) {
+            fail_unclosed(p, ')', '(', open);
+            return 0;
+        }
         term_id item = parse_term(p, "a list item or ')'");
         if (!item)
             return 0;
@@ -325,7 +294,9 @@ static term_id parse_term(n3_parser *p, const char *what) {
     case N3_TOK_INTEGER:
     case N3_TOK_DECIMAL:
     case N3_TOK_DOUBLE: {
-        term_id datatype = at(p, N3_TOK_INTEGER) ? T_XSD_INTEGER : at(p, N3_TOK_DECIMAL) ? T_XSD_DECIMAL : T_XSD_DOUBLE;
+        term_id datatype = at(p, N3_TOK_INTEGER)   ? T_XSD_INTEGER
+                           : at(p, N3_TOK_DECIMAL) ? T_XSD_DECIMAL
+                                                   : T_XSD_DOUBLE;
         id = terms_literal(p->t, p->lx.src + p->tok.start, p->tok.end - p->tok.start, datatype, NULL, 0);
         break;
     }
@@ -334,14 +305,18 @@ static term_id parse_term(n3_parser *p, const char *what) {
             id = T_TRUE;
         else if (strcmp(value, "false") == 0)
             id = T_FALSE;
-        else
-            return fail_expected(p, what), 0;
+        if (!id) {
+            fail_expected(p, what);
+            return 0;
+        }
         break;
     case N3_TOK_STRING: return parse_string_literal(p);
     case N3_TOK_LBRACKET: return parse_blank_node_property_list(p);
     case N3_TOK_LPAREN: return parse_list(p);
     case N3_TOK_LBRACE: return parse_formula(p);
-    default: return fail_expected(p, what), 0;
+    default:
+        fail_expected(p, what);
+        return 0;
     }
     if (id)
         advance(p);
@@ -373,8 +348,10 @@ static term_id parse_verb(n3_parser *p, bool *inverse) {
     case N3_TOK_LBRACKET: return parse_term(p, "a predicate");
     default: break;
     }
-    if (!verb)
-        return fail_expected(p, "a predicate"), 0;
+    if (!verb) {
+        fail_expected(p, "a predicate");
+        return 0;
+    }
     advance(p);
     return verb;
 }
@@ -541,7 +518,6 @@ int n3_parse(terms *t, const char *text, size_t len, const char *source_name, co
 
     n3_lexer_free(&p.lx);
     free(p.base);
-    free(p.path_base);
     name_map_free(&p.prefixes);
     name_map_free(&p.bnodes);
     free(p.formula_triples);

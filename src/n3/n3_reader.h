@@ -14,8 +14,8 @@
  * throughout the document, formulas included).
  *
  * As Linked Data-Fu, the '.' after a bare top-level formula may be left out when the next statement
- * starts with '{', '[', '(' or a directive. Relative IRIs are resolved against the base (RFC 3986, through
- * raptor2); without a base they are kept as written. Prefixed names are not resolved (as in Turtle).
+ * starts with '{', '[', '(' or a directive. IRIs are resolved against the base (RFC 3986, iri_resolve.h);
+ * without a base they are kept as written. Prefixed names are not resolved (as in Turtle).
  * More than N3_MAX_NESTING nested '{', '(' and '[' is an error, so that no input exhausts the stack.
  *
  * Errors: the message names the offending token, "rules.n3:3:17: expected '.' after statement, found '}'",
@@ -46,8 +46,9 @@ typedef struct n3_error {
     char message[512]; /* "source:line:col: expected X, found Y" ready to print */
 } n3_error;
 
-/* Parses text (len bytes) named source_name (used in messages) with base IRI base (may be NULL).
- * Returns 0 and fills out, or -1 and fills err (out is then empty). */
+/* Parses text (len bytes) named source_name (used in messages; NULL: "<input>") with base IRI base
+ * (may be NULL). Returns 0 and fills out, or -1 and fills err (out is then empty; err may be NULL).
+ * Terms are interned in t either way. */
 int n3_parse(terms *t, const char *text, size_t len, const char *source_name, const char *base, n3_doc *out,
              n3_error *err);
 void n3_doc_free(n3_doc *doc);

@@ -18,6 +18,7 @@
 #define EX "http://ex.org/"
 #define BASE "http://ex.org/dir/doc"
 #define PREAMBLE "@prefix : <" EX "> .\n"
+#define ESCAPE_HELP "an escape sequence (\\t \\b \\n \\r \\f \\\" \\' \\\\ \\uXXXX \\UXXXXXXXX)"
 
 typedef struct fixture {
     terms *t;
@@ -325,7 +326,8 @@ static void test_language_and_datatypes(void **state) {
 
 static void test_numbers_keep_their_lexical_form(void **state) {
     fixture *f = *state;
-    n3_doc *d = parse_ok(f, PREAMBLE ":s :p 42 , -7 , +01 , 1.50 , -.5 , 3.0e-2 , 1E3 , 1.e5 , .5E1 , true , false .\n"
+    n3_doc *d = parse_ok(f, PREAMBLE ":s :p 42 , -7 , +01 , 1.50 , -.5 , 3.0e-2 , 1E3 , 1.e5 , .5E1 ,\n"
+                                     "  true , false .\n"
                                      ":s :q 1.\n");
     struct {
         const char *lex;
@@ -443,9 +445,9 @@ static void test_error_messages(void **state) {
         {PREAMBLE ":s :p <http://a", "t.n3:2:7: expected '>' to close the IRI, found end of input"},
         /* bad escapes point at the backslash */
         {PREAMBLE ":s :p \"a\\qb\" .",
-         "t.n3:2:9: expected an escape sequence (\\t \\b \\n \\r \\f \\\" \\' \\\\ \\uXXXX \\UXXXXXXXX), found '\\q'"},
+         "t.n3:2:9: expected " ESCAPE_HELP ", found '\\q'"},
         {PREAMBLE ":s :p \"\\u12G4\" .",
-         "t.n3:2:8: expected an escape sequence (\\t \\b \\n \\r \\f \\\" \\' \\\\ \\uXXXX \\UXXXXXXXX), found '\\u12G'"},
+         "t.n3:2:8: expected " ESCAPE_HELP ", found '\\u12G'"},
         {PREAMBLE ":s :p \"\\uD800\" .", "t.n3:2:8: expected a Unicode code point in the escape, found '\\uD800'"},
         {PREAMBLE ":s :p <a\\n> .", "t.n3:2:9: expected an escape \\uXXXX or \\UXXXXXXXX in the IRI, found '\\n'"},
         {PREAMBLE ":a\\qb :p :o .",

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target (tests/fuzz/fuzz_*.c) for a bounded time each with ASan+UBSan and leak
+# detection; exits non-zero on a crash, a leak or a sanitizer report. Needs clang (installed if missing).
+# usage: scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+scripts/install-deps.sh
+command -v clang >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang; }
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DLDGSM_FUZZ=ON -DLDGSM_SANITIZE=ON > /dev/null
+cmake --build build-fuzz -j"$(nproc 2>/dev/null || echo 2)" > /dev/null
+# Slow unwinding lets the suppressions see frames inside libraries built without frame pointers.
+export ASAN_OPTIONS=fast_unwind_on_malloc=0
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
+status=0
+for target in build-fuzz/fuzz_*; do
+  [ -x "$target" ] || continue
+  name=$(basename "$target")
+  corpus=build-fuzz/corpus-$name
+  mkdir -p "$corpus"
+  seeds=tests/fuzz/seeds/${name#fuzz_}
+  echo "== $name for ${seconds}s"
+  if ! "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -detect_leaks=1 \
+       "$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) 2> "build-fuzz/$name.log"; then
+    echo "FAIL: $name (see build-fuzz/$name.log)"; tail -30 "build-fuzz/$name.log"; status=1
+  else
+    tail -1 "build-fuzz/$name.log"
+  fi
+done
+exit $status
