@@ -318,10 +318,12 @@ static const unsigned *choose_plan(reasoner *R, const rule *r, unsigned delta_at
     return r->plans[best];
 }
 
-int reasoner_run(reasoner *R, const rule_set *rs, int stratum) {
-    uint32_t lo = 0, hi = store_size(R->st);
+int reasoner_run(reasoner *R, const rule_set *rs, int stratum) { return reasoner_run_from(R, rs, stratum, 0); }
+
+int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t from) {
+    uint32_t lo = from, hi = store_size(R->st);
     R->error[0] = '\0';
-    for (bool first_round = true;; first_round = false) {
+    for (bool first_round = from == 0;; first_round = false) {
         R->stats.rounds++;
         for (unsigned i = 0; i < rs->count; i++) {
             const rule *r = rs->rules[i];

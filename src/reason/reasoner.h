@@ -40,6 +40,10 @@ void reasoner_free(reasoner *r);
  * triple counts as new in the first round). Returns 0, or -1 when a cap was hit (reasoner_error says which
  * rule). */
 int reasoner_run(reasoner *r, const rule_set *rs, int stratum);
+/* Continues a run of the same stratum after triples were added: the triples numbered from `from` on are
+ * the delta of the first round (what a crawl adds between derivation rounds); rules whose body has no data
+ * atom do not fire again. */
+int reasoner_run_from(reasoner *r, const rule_set *rs, int stratum, uint32_t from);
 const char *reasoner_error(const reasoner *r);
 const reasoner_stats *reasoner_get_stats(const reasoner *r);
 

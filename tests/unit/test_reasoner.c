@@ -249,6 +249,25 @@ static void empty_body_fires_once(void **state) {
     assert_true(holds(w, "d", "e", "f"));
 }
 
+static void continuing_after_new_data_completes_closure(void **state) {
+    world *w = *state;
+    load(w, "@prefix : <http://ex.org/> .\n:a :next :b .\n{ ?a :next ?b . ?b :next ?c . } => { ?a :next ?c . } .\n");
+    reasoner_options opt = {.derived_graph = w->derived, .log = &w->log};
+    reasoner *r = reasoner_new(w->t, w->st, &opt);
+    assert_int_equal(reasoner_run(r, &w->rules, 0), 0);
+    assert_int_equal(store_size(w->st), 1);
+    /* a crawl brings two more links: only they are new, yet the closure over all of it follows */
+    uint32_t from = store_size(w->st);
+    store_add(w->st, iri(w, "b"), iri(w, "next"), iri(w, "c"), 0);
+    store_add(w->st, iri(w, "c"), iri(w, "next"), iri(w, "d"), 0);
+    assert_int_equal(reasoner_run_from(r, &w->rules, 0, from), 0);
+    assert_true(holds(w, "a", "next", "d"));
+    assert_true(holds(w, "a", "next", "c"));
+    assert_true(holds(w, "b", "next", "d"));
+    assert_int_equal(store_size(w->st), 6);
+    reasoner_free(r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(transitive_closure_reaches_fixpoint, setup, teardown),
@@ -262,6 +281,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(builtins_bind_and_filter, setup, teardown),
         cmocka_unit_test_setup_teardown(rules_that_cannot_fire_are_reported, setup, teardown),
         cmocka_unit_test_setup_teardown(empty_body_fires_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(continuing_after_new_data_completes_closure, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
