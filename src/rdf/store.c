@@ -161,6 +161,11 @@ uint32_t store_find(const store *st, term_id s, term_id p, term_id o) {
     }
 }
 
+void store_prefetch(const store *st, term_id s, term_id p, term_id o) {
+    if (st->spo_cap)
+        __builtin_prefetch(&st->spo[(uint32_t)spo_hash(s, p, o) & (st->spo_cap - 1)]);
+}
+
 static void spo_insert(spo_slot *table, uint32_t cap, spo_slot entry) {
     uint32_t mask = cap - 1;
     uint32_t i = (uint32_t)spo_hash(entry.s, entry.p, entry.o) & mask;

@@ -29,6 +29,8 @@ bool store_add(store *st, term_id s, term_id p, term_id o, term_id g);
 /* Adds (s, p, o) with source g only when absent from the union (a known triple keeps its sources):
  * what derivation needs, since re-deriving a known triple changes nothing a reader of sources cares for. */
 bool store_add_new(store *st, term_id s, term_id p, term_id o, term_id g);
+/* Hints that (s, p, o) is about to be added or looked up, so its de-duplication slot is fetched early. */
+void store_prefetch(const store *st, term_id s, term_id p, term_id o);
 uint32_t store_size(const store *st);
 const triple *store_triple(const store *st, uint32_t n);
 /* The number of (s,p,o) or UINT32_MAX when absent. */

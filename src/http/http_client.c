@@ -1,0 +1,547 @@
+/* http_client.c: the client (options, origin header table, handle pool) and http_run, which drives one
+ * batch through curl multi: each request is a transfer made of hops, one per redirect; a hop is one
+ * libcurl transfer on a pooled easy handle, and the next hop is set up here so that every hop's
+ * headers are chosen for its own origin (http_client.h, guarantee 4).
+ *
+ *   queued --start_transfer--> hop in libcurl --on_hop_done--> redirect? --start_hop--> hop in libcurl
+ *                                                                  \--finish_transfer--> result filled
+ */
+#include "http/http_client.h"
+
+#include <curl/curl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "http/http_url.h"
+
+typedef struct origin_header {
+    char *origin, *name, *value;
+} origin_header;
+
+struct http_client {
+    http_options options;
+    char *user_agent;
+    CURLM *multi;
+    CURL *idle[HTTP_MAX_IN_FLIGHT]; /* easy handles not in a transfer; all of them between batches */
+    size_t idle_count;
+    origin_header *origin_headers;
+    size_t origin_header_count;
+};
+
+/* One request of a batch while it runs. */
+typedef struct transfer {
+    http_client *client;
+    const http_request *request;
+    http_result *result;
+    CURL *easy;
+    char *url, *origin;  /* of the current hop */
+    char *request_origin; /* of the request URL */
+    const char *method;   /* of the current hop: the request's, or GET after a 303 */
+    bool send_body;
+    struct curl_slist *headers;
+    uint64_t started_us, deadline_us;
+    bool body_too_large;
+    char error[CURL_ERROR_SIZE];
+} transfer;
+
+static uint64_t now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static char *copy_of(const char *s) { return xstrndup(s, strlen(s)); }
+
+/* ---- options and names ---- */
+
+http_options http_options_default(void) {
+    return (http_options){
+        .connect_timeout_ms = 2000,
+        .total_timeout_ms = 10000,
+        .max_redirects = 5,
+        .max_body_bytes = 16u << 20,
+        .max_host_connections = 4,
+        .user_agent = "ldgsm/0.1",
+    };
+}
+
+const char *http_failure_name(enum http_failure failure) {
+    switch (failure) {
+    case HTTP_FAIL_NONE: return "none";
+    case HTTP_FAIL_CONNECT: return "connect failure";
+    case HTTP_FAIL_TIMEOUT: return "timeout";
+    case HTTP_FAIL_RESET: return "connection reset";
+    case HTTP_FAIL_REDIRECTS: return "too many redirects";
+    case HTTP_FAIL_BODY_TOO_LARGE: return "body too large";
+    case HTTP_FAIL_TLS: return "TLS failure";
+    case HTTP_FAIL_INVALID: return "invalid request";
+    case HTTP_FAIL_STOPPED: return "not sent (stopping)";
+    case HTTP_FAIL_OTHER: return "failure";
+    }
+    return "failure";
+}
+
+static enum http_failure failure_of(CURLcode code) {
+    switch (code) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_COULDNT_CONNECT:
+        return HTTP_FAIL_CONNECT;
+    case CURLE_OPERATION_TIMEDOUT:
+        return HTTP_FAIL_TIMEOUT;
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+        return HTTP_FAIL_RESET;
+    case CURLE_TOO_MANY_REDIRECTS:
+        return HTTP_FAIL_REDIRECTS;
+    case CURLE_FILESIZE_EXCEEDED:
+        return HTTP_FAIL_BODY_TOO_LARGE;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+    case CURLE_SSL_CLIENTCERT:
+    case CURLE_USE_SSL_FAILED:
+        return HTTP_FAIL_TLS;
+    default:
+        return HTTP_FAIL_OTHER;
+    }
+}
+
+/* ---- request validation ---- */
+
+static bool is_token(const char *s) {
+    if (!s || !*s)
+        return false;
+    for (; *s; s++)
+        if (!(strchr("!#$%&'*+-.^_`|~", *s) || (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+              (*s >= 'A' && *s <= 'Z')))
+            return false;
+    return true;
+}
+
+/* NULL, or what is wrong with the header. */
+static const char *header_problem(const char *name, const char *value) {
+    if (!is_token(name))
+        return "header name is not a token";
+    if (!value || strpbrk(value, "\r\n"))
+        return "header value is missing or holds CR or LF";
+    return NULL;
+}
+
+/* NULL, or what is wrong with the request (it is then not sent). */
+static const char *request_problem(const http_request *r) {
+    if (!is_token(r->method))
+        return "method is not a token";
+    for (size_t i = 0; i < r->header_count; i++) {
+        const char *problem = header_problem(r->headers[i].name, r->headers[i].value);
+        if (problem)
+            return problem;
+    }
+    return NULL;
+}
+
+/* ---- the client ---- */
+
+http_client *http_client_new(const http_options *options) {
+    http_options defaults = http_options_default();
+    const http_options *o = options ? options : &defaults;
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        log_msg(o->log, LOG_ERROR, "http: libcurl failed to initialize");
+        return NULL;
+    }
+    CURLM *multi = curl_multi_init();
+    if (!multi) {
+        log_msg(o->log, LOG_ERROR, "http: libcurl failed to create a multi handle");
+        curl_global_cleanup();
+        return NULL;
+    }
+    http_client *c = xcalloc(1, sizeof *c);
+    c->options = *o;
+    c->user_agent = copy_of(o->user_agent ? o->user_agent : defaults.user_agent);
+    c->options.user_agent = c->user_agent;
+    c->multi = multi;
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)c->options.max_host_connections);
+    return c;
+}
+
+void http_client_free(http_client *c) {
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->idle_count; i++)
+        curl_easy_cleanup(c->idle[i]);
+    curl_multi_cleanup(c->multi);
+    for (size_t i = 0; i < c->origin_header_count; i++) {
+        free(c->origin_headers[i].origin);
+        free(c->origin_headers[i].name);
+        free(c->origin_headers[i].value);
+    }
+    free(c->origin_headers);
+    free(c->user_agent);
+    free(c);
+    curl_global_cleanup();
+}
+
+const char *http_client_add_origin_header(http_client *c, const char *origin, const char *name,
+                                          const char *value) {
+    const char *problem = header_problem(name, value);
+    if (problem)
+        return problem;
+    char *normalized = origin ? http_url_as_origin(origin) : NULL;
+    if (!normalized)
+        return "origin must be scheme://host[:port] with scheme http or https";
+    c->origin_headers = xrealloc(c->origin_headers, (c->origin_header_count + 1) * sizeof *c->origin_headers);
+    c->origin_headers[c->origin_header_count++] =
+        (origin_header){.origin = normalized, .name = copy_of(name), .value = copy_of(value)};
+    return NULL;
+}
+
+void http_result_free(http_result *r) {
+    buf_free(&r->body);
+    free(r->content_type);
+    free(r->etag);
+    free(r->location);
+    for (size_t i = 0; i < r->link_count; i++)
+        free(r->links[i]);
+    free(r->links);
+    free(r->last_modified);
+    free(r->final_url);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- one hop ---- */
+
+static size_t on_body(char *data, size_t size, size_t count, void *user) {
+    transfer *t = user;
+    size_t len = size * count;
+    if (len > t->client->options.max_body_bytes - t->result->body.len) {
+        t->body_too_large = true;
+        return 0; /* libcurl ends the transfer with CURLE_WRITE_ERROR */
+    }
+    buf_append(&t->result->body, data, len);
+    return len;
+}
+
+static bool request_has_header(const http_request *r, const char *name) {
+    for (size_t i = 0; i < r->header_count; i++)
+        if (strcasecmp(r->headers[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+static struct curl_slist *append_line(struct curl_slist *list, const char *line) {
+    struct curl_slist *grown = curl_slist_append(list, line);
+    if (!grown) {
+        fputs("ldgsm: out of memory\n", stderr);
+        abort();
+    }
+    return grown;
+}
+
+/* libcurl sends "Name:" as "remove the header", so an empty value is written "Name;". */
+static struct curl_slist *add_header(struct curl_slist *list, const char *name, const char *value) {
+    buf line = {0};
+    if (*value)
+        buf_printf(&line, "%s: %s", name, value);
+    else
+        buf_printf(&line, "%s;", name);
+    list = append_line(list, buf_cstr(&line));
+    buf_free(&line);
+    return list;
+}
+
+static struct curl_slist *hop_headers(const transfer *t) {
+    const http_request *r = t->request;
+    bool same_origin = strcmp(t->origin, t->request_origin) == 0;
+    struct curl_slist *list = NULL;
+    for (size_t i = 0; i < r->header_count; i++) {
+        const http_header *h = &r->headers[i];
+        if (!same_origin && (strcasecmp(h->name, "Authorization") == 0 || strcasecmp(h->name, "Cookie") == 0))
+            continue;
+        list = add_header(list, h->name, h->value);
+    }
+    const http_client *c = t->client;
+    for (size_t i = 0; i < c->origin_header_count; i++) {
+        const origin_header *h = &c->origin_headers[i];
+        if (strcmp(h->origin, t->origin) == 0 && !request_has_header(r, h->name))
+            list = add_header(list, h->name, h->value);
+    }
+    /* "Name:" removes what libcurl would add: a form Content-Type on a body, and Expect: 100-continue,
+     * which costs a round trip on every large PUT. */
+    if (t->send_body && !request_has_header(r, "Content-Type"))
+        list = append_line(list, "Content-Type:");
+    if (!request_has_header(r, "Expect"))
+        list = append_line(list, "Expect:");
+    return list;
+}
+
+static void set_method(const transfer *t) {
+    CURL *e = t->easy;
+    const http_request *r = t->request;
+    if (t->send_body) {
+        curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(r->body ? r->body_len : 0));
+        curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body ? r->body : "");
+        if (strcmp(t->method, "POST") != 0)
+            curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, t->method);
+    } else if (strcmp(t->method, "HEAD") == 0) {
+        curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+    } else if (strcmp(t->method, "GET") != 0) {
+        curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, t->method);
+    }
+}
+
+/* Sets up the easy handle for the hop to t->url and hands it to libcurl. False when libcurl refused. */
+static bool start_hop(transfer *t) {
+    const http_options *o = &t->client->options;
+    CURL *e = t->easy;
+    curl_easy_reset(e);
+    curl_slist_free_all(t->headers);
+    t->headers = hop_headers(t);
+    t->error[0] = '\0';
+    buf_free(&t->result->body);
+    uint64_t now = now_us();
+    long remaining_ms = t->deadline_us > now ? (long)((t->deadline_us - now + 999) / 1000) : 1;
+    curl_easy_setopt(e, CURLOPT_URL, t->url);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, t);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->error);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
+                     o->connect_timeout_ms < remaining_ms ? o->connect_timeout_ms : remaining_ms);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, remaining_ms);
+    curl_easy_setopt(e, CURLOPT_USERAGENT, o->user_agent);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, t);
+    set_method(t);
+    return curl_multi_add_handle(t->client->multi, e) == CURLM_OK;
+}
+
+/* ---- a transfer's end ---- */
+
+static char *header_value(CURL *e, const char *name, size_t index, size_t *amount) {
+    struct curl_header *h;
+    if (curl_easy_header(e, name, index, CURLH_HEADER, -1, &h) != CURLHE_OK)
+        return NULL;
+    if (amount)
+        *amount = h->amount;
+    return copy_of(h->value);
+}
+
+static void fill_response(transfer *t, long status) {
+    http_result *r = t->result;
+    CURL *e = t->easy;
+    r->status = status;
+    if (r->body.len > 0)
+        buf_cstr(&r->body);
+    r->content_type = header_value(e, "Content-Type", 0, NULL);
+    r->etag = header_value(e, "ETag", 0, NULL);
+    r->etag_kind = http_etag_classify(r->etag);
+    r->location = header_value(e, "Location", 0, NULL);
+    r->last_modified = header_value(e, "Last-Modified", 0, NULL);
+    size_t links = 0;
+    char *first_link = header_value(e, "Link", 0, &links);
+    if (first_link) {
+        r->links = xmalloc(links * sizeof *r->links);
+        r->links[0] = first_link;
+        for (size_t i = 1; i < links; i++)
+            r->links[i] = header_value(e, "Link", i, NULL);
+        r->link_count = links;
+    }
+}
+
+static void fail(transfer *t, enum http_failure failure, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(transfer *t, enum http_failure failure, const char *fmt, ...) {
+    http_result *r = t->result;
+    r->failure = failure;
+    r->status = 0;
+    buf_free(&r->body);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(r->message, sizeof r->message, fmt, args);
+    va_end(args);
+}
+
+/* Releases what the hop held and completes the result. */
+static void finish_transfer(transfer *t) {
+    http_client *c = t->client;
+    http_result *r = t->result;
+    r->elapsed_us = now_us() - t->started_us;
+    r->final_url = t->url;
+    t->url = NULL;
+    const char *method = t->method ? t->method : "(no method)", *url = r->final_url ? r->final_url : "(no URL)";
+    if (r->failure == HTTP_FAIL_NONE)
+        log_msg(c->options.log, LOG_DEBUG, "http: %s %s -> %ld", method, url, r->status);
+    else
+        log_msg(c->options.log, LOG_DEBUG, "http: %s %s -> %s: %s", method, url, http_failure_name(r->failure),
+                r->message);
+    curl_slist_free_all(t->headers);
+    t->headers = NULL;
+    free(t->origin);
+    free(t->request_origin);
+    t->origin = t->request_origin = NULL;
+    if (t->easy)
+        c->idle[c->idle_count++] = t->easy;
+    t->easy = NULL;
+}
+
+static bool is_redirect(long status) {
+    return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+/* The response of a redirect: moves t to its next hop. True when the hop started; false when the
+ * transfer is over (t->result says why). */
+static bool follow_redirect(transfer *t, long status, const char *location) {
+    http_result *r = t->result;
+    if (r->redirects == t->client->options.max_redirects) {
+        fail(t, HTTP_FAIL_REDIRECTS, "more than %u redirects", t->client->options.max_redirects);
+        return false;
+    }
+    char *origin = http_url_origin(location);
+    if (!origin) {
+        fail(t, HTTP_FAIL_OTHER, "redirect to a URL that is not http or https: %s", location);
+        return false;
+    }
+    if (now_us() >= t->deadline_us) {
+        free(origin);
+        fail(t, HTTP_FAIL_TIMEOUT, "total timeout reached while following redirects");
+        return false;
+    }
+    log_msg(t->client->options.log, LOG_DEBUG, "http: %s %s -> %ld, to %s", t->method, t->url, status, location);
+    bool to_get = status == 303 || ((status == 301 || status == 302) && strcmp(t->method, "POST") == 0);
+    if (to_get && strcmp(t->method, "HEAD") != 0) {
+        t->method = "GET";
+        t->send_body = false;
+    }
+    free(t->url);
+    free(t->origin);
+    t->url = http_url_without_fragment(location);
+    t->origin = origin;
+    r->redirects++;
+    if (start_hop(t))
+        return true;
+    fail(t, HTTP_FAIL_OTHER, "libcurl refused the transfer");
+    return false;
+}
+
+/* A hop ended with code. True when the transfer goes on with another hop. */
+static bool on_hop_done(transfer *t, CURLcode code) {
+    CURL *e = t->easy;
+    long status = 0;
+    char *location = NULL;
+    if (code == CURLE_OK) {
+        curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+        const char *redirect_url = NULL;
+        curl_easy_getinfo(e, CURLINFO_REDIRECT_URL, &redirect_url);
+        if (is_redirect(status) && redirect_url)
+            location = copy_of(redirect_url);
+        else
+            fill_response(t, status);
+    } else if (t->body_too_large) {
+        fail(t, HTTP_FAIL_BODY_TOO_LARGE, "body larger than %zu bytes", t->client->options.max_body_bytes);
+    } else {
+        fail(t, failure_of(code), "%s", t->error[0] ? t->error : curl_easy_strerror(code));
+    }
+    curl_multi_remove_handle(t->client->multi, e);
+    bool goes_on = location && follow_redirect(t, status, location);
+    free(location);
+    return goes_on;
+}
+
+/* False when the request is not sent (its result says why). */
+static bool start_transfer(transfer *t, bool stopping) {
+    const http_request *rq = t->request;
+    http_client *c = t->client;
+    t->started_us = now_us();
+    t->deadline_us = t->started_us + (uint64_t)c->options.total_timeout_ms * 1000u;
+    t->method = rq->method;
+    t->url = rq->url ? http_url_without_fragment(rq->url) : NULL;
+    const char *problem = request_problem(rq);
+    if (stopping && !rq->send_when_stopping) {
+        fail(t, HTTP_FAIL_STOPPED, "not sent: stopping");
+    } else if (problem) {
+        fail(t, HTTP_FAIL_INVALID, "%s", problem);
+    } else if (!t->url || !(t->request_origin = http_url_origin(t->url))) {
+        fail(t, HTTP_FAIL_INVALID, "not an absolute http or https URL");
+    } else {
+        t->origin = copy_of(t->request_origin);
+        t->send_body = rq->body || strcmp(rq->method, "POST") == 0 || strcmp(rq->method, "PUT") == 0 ||
+                       strcmp(rq->method, "PATCH") == 0;
+        t->easy = c->idle_count ? c->idle[--c->idle_count] : curl_easy_init();
+        if (t->easy && start_hop(t))
+            return true;
+        fail(t, HTTP_FAIL_OTHER, "libcurl refused the transfer");
+    }
+    finish_transfer(t);
+    return false;
+}
+
+/* ---- the batch ---- */
+
+/* The multi handle itself failed: every request in flight ends with its error. */
+static void fail_in_flight(transfer *transfers, size_t started, CURLMcode code) {
+    for (size_t i = 0; i < started; i++) {
+        transfer *t = &transfers[i];
+        if (!t->easy)
+            continue;
+        curl_multi_remove_handle(t->client->multi, t->easy);
+        fail(t, HTTP_FAIL_OTHER, "libcurl: %s", curl_multi_strerror(code));
+        finish_transfer(t);
+    }
+}
+
+void http_run(http_client *c, const http_request *requests, size_t count, http_result *results) {
+    bool stopping = c->options.stop && *c->options.stop;
+    transfer *transfers = xcalloc(count, sizeof *transfers);
+    size_t next = 0, in_flight = 0;
+    for (;;) {
+        while (next < count && in_flight < HTTP_MAX_IN_FLIGHT) {
+            transfer *t = &transfers[next];
+            memset(&results[next], 0, sizeof results[next]);
+            *t = (transfer){.client = c, .request = &requests[next], .result = &results[next]};
+            next++;
+            if (start_transfer(t, stopping))
+                in_flight++;
+        }
+        if (in_flight == 0)
+            break;
+        int running;
+        CURLMcode code = curl_multi_perform(c->multi, &running);
+        CURLMsg *msg;
+        int left;
+        while ((msg = curl_multi_info_read(c->multi, &left))) {
+            if (msg->msg != CURLMSG_DONE)
+                continue;
+            char *private;
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &private);
+            transfer *t = (transfer *)private;
+            if (!on_hop_done(t, msg->data.result)) {
+                finish_transfer(t);
+                in_flight--;
+            }
+        }
+        /* Poll unless a finished request freed a place for a queued one. An interrupted poll returns
+         * early; the loop simply polls again. */
+        if (code == CURLM_OK && in_flight > 0 && (next == count || in_flight == HTTP_MAX_IN_FLIGHT))
+            code = curl_multi_poll(c->multi, NULL, 0, 1000, NULL);
+        if (code != CURLM_OK) {
+            fail_in_flight(transfers, next, code);
+            in_flight = 0;
+        }
+    }
+    free(transfers);
+}

@@ -1,0 +1,129 @@
+/* http_client.h: HTTP requests over libcurl multi, one batch at a time, every outcome reported.
+ *
+ * GUARANTEES
+ *  1. http_run performs the requests of a batch in parallel and returns only when every one has
+ *     completed, failed or timed out; every result is filled whatever happens. Signals do not cut a
+ *     batch short (libcurl runs with CURLOPT_NOSIGNAL and an interrupted poll is resumed).
+ *  2. Connections are kept alive and reused across batches (one connection cache and one pool of easy
+ *     handles per client); at most max_host_connections are open to one host at a time, further
+ *     requests to it wait for a free one. At most HTTP_MAX_IN_FLIGHT requests of a batch are handed
+ *     to libcurl at once (which bounds the handle pool); the others start as those finish.
+ *  3. Every request is bounded: connect_timeout_ms per connection attempt, total_timeout_ms from the
+ *     start of the request to its last byte across all redirects, at most max_redirects redirects,
+ *     a body of at most max_body_bytes (checked while it streams in, so a larger one is never held).
+ *  4. Headers of the origin table go only to requests whose URL has that origin, checked again at
+ *     every redirect. Redirects are followed here rather than by libcurl, which would carry custom
+ *     headers to any host; for the same reason a request's own Authorization and Cookie headers are
+ *     dropped when a redirect leaves the request's origin.
+ *  5. Only http and https URLs are fetched (a redirect elsewhere fails); TLS peers and host names are
+ *     verified with the system's certificates.
+ *  6. A request that was not sent says so (HTTP_FAIL_INVALID, HTTP_FAIL_STOPPED); any other failure
+ *     of an unsafe request leaves its outcome unknown.
+ *
+ * Redirects (301, 302, 303, 307, 308 with a Location): 303, and 301/302 answering a POST, continue
+ * as a GET without body (HEAD stays HEAD); the others repeat the method and body. */
+#ifndef LDGSM_HTTP_CLIENT_H
+#define LDGSM_HTTP_CLIENT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "http/http_etag.h"
+#include "rdf/buf.h"
+#include "rdf/log.h"
+
+typedef struct http_options {
+    long connect_timeout_ms;      /* default 2000; both timeouts must be positive */
+    long total_timeout_ms;        /* default 10000 */
+    unsigned max_redirects;       /* default 5; one more is HTTP_FAIL_REDIRECTS */
+    size_t max_body_bytes;        /* default 16 MiB; a larger body is HTTP_FAIL_BODY_TOO_LARGE */
+    unsigned max_host_connections; /* default 4; 0: no limit */
+    const char *user_agent;       /* default "ldgsm/0.1" (copied) */
+    const log_sink *log;          /* NULL: stderr; kept by reference, must outlive the client */
+    /* The interrupt hook: when set and nonzero at the start of http_run, the batch sends only its
+     * requests marked send_when_stopping. A batch already running is never cut short. The pointer
+     * (typically the flag a SIGINT/SIGTERM handler sets) must outlive the client. */
+    const volatile sig_atomic_t *stop;
+} http_options;
+
+/* The defaults above; change fields of the copy. */
+http_options http_options_default(void);
+
+typedef struct http_header {
+    const char *name;  /* a token (RFC 9110) */
+    const char *value; /* no CR, LF or NUL; may be empty */
+} http_header;
+
+typedef struct http_request {
+    const char *method; /* GET, HEAD, PUT, POST, DELETE, PATCH or any token; case-sensitive */
+    const char *url;    /* absolute http or https URL; a fragment is not sent */
+    const http_header *headers;
+    size_t header_count;
+    /* NULL: no body (POST, PUT and PATCH then send an empty one). Any bytes, NULs included. Without
+     * a Content-Type header none is sent (not libcurl's form type). */
+    const char *body;
+    size_t body_len;
+    bool send_when_stopping; /* sent even when the stop flag is set (see http_options.stop) */
+} http_request;
+
+enum http_failure {
+    HTTP_FAIL_NONE,           /* a complete response: status holds its code, whatever it is */
+    HTTP_FAIL_CONNECT,        /* the host did not resolve or refused the connection */
+    HTTP_FAIL_TIMEOUT,        /* connect or total timeout */
+    HTTP_FAIL_RESET,          /* the connection was closed or reset before a complete response */
+    HTTP_FAIL_REDIRECTS,      /* more than max_redirects redirects */
+    HTTP_FAIL_BODY_TOO_LARGE, /* the body passed max_body_bytes */
+    HTTP_FAIL_TLS,            /* handshake or certificate verification failed */
+    HTTP_FAIL_INVALID,        /* not sent: bad URL or scheme, method not a token, malformed header */
+    HTTP_FAIL_STOPPED,        /* not sent: the stop flag was set */
+    HTTP_FAIL_OTHER,          /* anything else, e.g. a redirect to a scheme other than http(s) */
+};
+
+/* "connect failure", "timeout", ...: for log lines. */
+const char *http_failure_name(enum http_failure failure);
+
+enum { HTTP_MESSAGE_SIZE = 256, HTTP_MAX_IN_FLIGHT = 64 };
+
+/* One request's outcome. The body and header fields are those of the last response and are set only
+ * when failure is HTTP_FAIL_NONE; each string is NULL when its header was absent. http_result_free
+ * releases what http_run put in it. */
+typedef struct http_result {
+    long status;                   /* 0 unless failure is HTTP_FAIL_NONE */
+    enum http_failure failure;
+    char message[HTTP_MESSAGE_SIZE]; /* on failure, what happened (libcurl's error text when it has one); else "" */
+    buf body;                      /* NUL-terminated when non-empty (the NUL not counted in len) */
+    char *content_type;            /* as sent, parameters included */
+    char *etag;
+    enum http_etag_kind etag_kind; /* http_etag_classify(etag) */
+    char *location;
+    char **links;                  /* every Link header field value, in order */
+    size_t link_count;
+    char *last_modified;
+    char *final_url;               /* the URL of the last request made, fragment-free (NULL if none) */
+    unsigned redirects;            /* redirects followed */
+    uint64_t elapsed_us;           /* from handing the request to libcurl (it may then wait for a free
+                                      connection) to its end, redirects included */
+} http_result;
+
+void http_result_free(http_result *result);
+
+/* A client is used by one thread at a time. */
+typedef struct http_client http_client;
+
+/* options may be NULL (defaults). NULL only when libcurl cannot start (logged). */
+http_client *http_client_new(const http_options *options);
+void http_client_free(http_client *client);
+
+/* Adds a header sent only to origin: "scheme://host[:port]" with an optional trailing "/", scheme
+ * http or https; it is normalized as http_url_origin does (case, default port). A request that sets
+ * a header of the same name itself keeps its own. Returns NULL, or what is wrong with the arguments. */
+const char *http_client_add_origin_header(http_client *client, const char *origin, const char *name,
+                                          const char *value);
+
+/* Performs requests[0..count) in parallel and fills results[0..count) (their previous contents are
+ * overwritten, not freed). The requests' strings need only live during the call. */
+void http_run(http_client *client, const http_request *requests, size_t count, http_result *results);
+
+#endif
