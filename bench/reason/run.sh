@@ -4,10 +4,10 @@
 # three derived the same triples, and prints a markdown table of medians, peak RSS and ratios.
 #
 # usage: bench/reason/run.sh            (see bench/README.md; settings through the environment)
-#   LDGSM=PATH        the ldgsm binary (default: build/ldgsm, else /tmp/build-lead/ldgsm; none: peers only)
-#   RUNS_LDGSM=5 RUNS_N3JS=5 RUNS_EYE=3   runs per tool (each tool runs at least once)
-#   BUDGET_SECONDS=1500   no new run starts once the benchmark has taken this long
-#   RUN_TIMEOUT=900       one run longer than this is killed and counts as a failure
+#   LDGSM=PATH        the ldgsm binary (default: build/ldgsm if built; without one, the peers only)
+#   RUNS_LDGSM=5 RUNS_N3JS=5 RUNS_EYE=1   runs per tool (each tool runs at least once; EYE takes ~10 min)
+#   BUDGET_SECONDS=1800   no new run starts once the benchmark has taken this long
+#   RUN_TIMEOUT=1200      one run longer than this is killed and counts as a failure
 #   SKIP_EYE=1            leave EYE out
 #   WORK=DIR              where data and outputs go (default: a new temporary directory, kept)
 #   DEPTH=20 INSTANCES=10000 TRIPLES=50000 SEED=42   the data set
@@ -18,23 +18,25 @@ root="$(cd "$here/../.." && pwd)"
 
 runs_ldgsm=${RUNS_LDGSM:-5}
 runs_n3js=${RUNS_N3JS:-5}
-runs_eye=${RUNS_EYE:-3}
-budget=${BUDGET_SECONDS:-1500}
-run_timeout=${RUN_TIMEOUT:-900}
+runs_eye=${RUNS_EYE:-1}
+budget=${BUDGET_SECONDS:-1800}
+run_timeout=${RUN_TIMEOUT:-1200}
 work=${WORK:-$(mktemp -d /tmp/ldgsm-bench-reason.XXXXXX)}
 mkdir -p "$work"
 
 ldgsm=${LDGSM:-}
-if [ -z "$ldgsm" ]; then
-  for candidate in "$root/build/ldgsm" /tmp/build-lead/ldgsm; do
-    if [ -x "$candidate" ]; then ldgsm=$candidate; break; fi
-  done
+if [ -z "$ldgsm" ] && [ -x "$root/build/ldgsm" ]; then
+  ldgsm=$root/build/ldgsm
 fi
 if [ -n "$ldgsm" ] && [ ! -x "$ldgsm" ]; then
   echo "run.sh: LDGSM=$ldgsm is not an executable" >&2
   exit 2
 fi
-[ -n "$ldgsm" ] && ldgsm=$(cd "$(dirname "$ldgsm")" && pwd)/$(basename "$ldgsm")
+# A copy, so that a rebuild during the benchmark neither breaks nor changes the binary measured.
+if [ -n "$ldgsm" ]; then
+  cp "$ldgsm" "$work/ldgsm-under-test"
+  ldgsm=$work/ldgsm-under-test
+fi
 
 "$root/scripts/peers.sh"
 if [ ! -x /usr/bin/time ]; then

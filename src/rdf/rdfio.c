@@ -529,6 +529,9 @@ int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, bu
     raptor_serializer *ser = raptor_new_serializer(io->world, "turtle");
     if (!ser)
         return -1;
+    /* No @base line: relative IRIs then resolve against wherever the text is stored, which is the base
+     * given here (the resource a PUT writes, the member a POST creates). */
+    raptor_serializer_set_option(ser, RAPTOR_OPTION_WRITE_BASE_URI, NULL, 0);
     raptor_uri *base_uri = base ? raptor_new_uri(io->world, (const unsigned char *)base) : NULL;
     void *string = NULL;
     size_t length = 0;

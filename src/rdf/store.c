@@ -14,21 +14,27 @@
 
 enum { IX_S, IX_P, IX_O, IX_SP, IX_SO, IX_PO, IX_COUNT };
 
-enum { ID_LIST_INLINE = 2 };
+/* A triple and its number: the entries of the de-duplication set and of every index bucket. Buckets keep
+ * the whole triple, not just its number, so a join walking a bucket never touches the triple array (one
+ * random access saved per candidate). */
+typedef struct triple_entry {
+    term_id s, p, o; /* s == 0: an empty slot of the set */
+    uint32_t n;
+} triple_entry;
 
-/* Ascending triple numbers; up to ID_LIST_INLINE of them inline. */
-typedef struct id_list {
-    uint32_t len, cap; /* cap == ID_LIST_INLINE: inline */
+/* Entries in ascending triple number; one of them inline, as most buckets hold one. */
+typedef struct entry_list {
+    uint32_t len, cap; /* cap == 1: inline */
     union {
-        uint32_t inline_ids[ID_LIST_INLINE];
-        uint32_t *heap;
+        triple_entry inline_entry;
+        triple_entry *heap;
     } u;
-} id_list;
+} entry_list;
 
 typedef struct index {
     bool active; /* built on first use, then kept up to date */
     u64map key_to_bucket;
-    id_list *buckets;
+    entry_list *buckets;
     uint32_t count, cap;
 } store_index;
 
@@ -37,15 +43,10 @@ typedef struct triple_rec {
     term_id first_graph;
 } triple_rec;
 
-typedef struct spo_slot {
-    term_id s, p, o; /* s == 0: empty */
-    uint32_t n;
-} spo_slot;
-
 struct store {
     triple_rec *triples;
     uint32_t count, cap;
-    spo_slot *spo; /* de-duplication set, at most half full */
+    triple_entry *spo; /* de-duplication set, at most half full */
     uint32_t spo_cap;
     store_index ix[IX_COUNT];
     u64map extra_graphs;  /* (triple << 32 | graph) -> 1 for sources beyond the first */
@@ -73,25 +74,23 @@ static uint64_t index_key(int ix, term_id s, term_id p, term_id o) {
     }
 }
 
-static const uint32_t *id_list_data(const id_list *l) {
-    return l->cap == ID_LIST_INLINE ? l->u.inline_ids : l->u.heap;
-}
+static const triple_entry *entries(const entry_list *l) { return l->cap == 1 ? &l->u.inline_entry : l->u.heap; }
 
-static void id_list_push(id_list *l, uint32_t n) {
+static void entry_list_push(entry_list *l, triple_entry e) {
     if (l->len == l->cap) {
         uint32_t cap = l->cap * 4;
-        uint32_t *heap = xmalloc(cap * sizeof *heap);
-        memcpy(heap, id_list_data(l), l->len * sizeof *heap);
-        if (l->cap != ID_LIST_INLINE)
+        triple_entry *heap = xmalloc(cap * sizeof *heap);
+        memcpy(heap, entries(l), l->len * sizeof *heap);
+        if (l->cap != 1)
             free(l->u.heap);
         l->u.heap = heap;
         l->cap = cap;
     }
-    (l->cap == ID_LIST_INLINE ? l->u.inline_ids : l->u.heap)[l->len++] = n;
+    (l->cap == 1 ? &l->u.inline_entry : l->u.heap)[l->len++] = e;
 }
 
-static void id_list_free(id_list *l) {
-    if (l->cap != ID_LIST_INLINE)
+static void entry_list_free(entry_list *l) {
+    if (l->cap != 1)
         free(l->u.heap);
 }
 
@@ -102,7 +101,7 @@ void store_free(store *st) {
         return;
     for (int i = 0; i < IX_COUNT; i++) {
         for (uint32_t b = 0; b < st->ix[i].count; b++)
-            id_list_free(&st->ix[i].buckets[b]);
+            entry_list_free(&st->ix[i].buckets[b]);
         free(st->ix[i].buckets);
         u64map_free(&st->ix[i].key_to_bucket);
     }
@@ -116,7 +115,7 @@ void store_free(store *st) {
     free(st);
 }
 
-static void index_add(store_index *ix, uint64_t key, uint32_t n) {
+static void index_add(store_index *ix, uint64_t key, triple_entry e) {
     bool inserted;
     uint32_t *bucket = u64map_put(&ix->key_to_bucket, key, ix->count, &inserted);
     if (inserted) {
@@ -124,9 +123,9 @@ static void index_add(store_index *ix, uint64_t key, uint32_t n) {
             ix->cap = ix->cap ? ix->cap * 2 : 64;
             ix->buckets = xrealloc(ix->buckets, ix->cap * sizeof *ix->buckets);
         }
-        ix->buckets[ix->count++] = (id_list){.cap = ID_LIST_INLINE};
+        ix->buckets[ix->count++] = (entry_list){.cap = 1};
     }
-    id_list_push(&ix->buckets[*bucket], n);
+    entry_list_push(&ix->buckets[*bucket], e);
 }
 
 static void graph_list_add(store *st, term_id g, uint32_t n) {
@@ -153,7 +152,7 @@ uint32_t store_find(const store *st, term_id s, term_id p, term_id o) {
         return UINT32_MAX;
     uint32_t mask = st->spo_cap - 1;
     for (uint32_t i = (uint32_t)spo_hash(s, p, o) & mask;; i = (i + 1) & mask) {
-        const spo_slot *slot = &st->spo[i];
+        const triple_entry *slot = &st->spo[i];
         if (!slot->s)
             return UINT32_MAX;
         if (slot->s == s && slot->p == p && slot->o == o)
@@ -166,7 +165,7 @@ void store_prefetch(const store *st, term_id s, term_id p, term_id o) {
         __builtin_prefetch(&st->spo[(uint32_t)spo_hash(s, p, o) & (st->spo_cap - 1)]);
 }
 
-static void spo_insert(spo_slot *table, uint32_t cap, spo_slot entry) {
+static void spo_insert(triple_entry *table, uint32_t cap, triple_entry entry) {
     uint32_t mask = cap - 1;
     uint32_t i = (uint32_t)spo_hash(entry.s, entry.p, entry.o) & mask;
     while (table[i].s)
@@ -176,7 +175,7 @@ static void spo_insert(spo_slot *table, uint32_t cap, spo_slot entry) {
 
 static void spo_grow(store *st) {
     uint32_t cap = st->spo_cap ? st->spo_cap * 2 : 1024;
-    spo_slot *table = xcalloc(cap, sizeof *table);
+    triple_entry *table = xcalloc(cap, sizeof *table);
     for (uint32_t i = 0; i < st->spo_cap; i++)
         if (st->spo[i].s)
             spo_insert(table, cap, st->spo[i]);
@@ -204,11 +203,11 @@ static bool add_triple(store *st, term_id s, term_id p, term_id o, term_id g, bo
     uint32_t n = st->count++;
     if ((uint64_t)st->count * 2 > st->spo_cap)
         spo_grow(st);
-    spo_insert(st->spo, st->spo_cap, (spo_slot){s, p, o, n});
+    spo_insert(st->spo, st->spo_cap, (triple_entry){s, p, o, n});
     st->triples[n] = (triple_rec){.t = {s, p, o}, .first_graph = g};
     for (int i = 0; i < IX_COUNT; i++)
         if (st->ix[i].active)
-            index_add(&st->ix[i], index_key(i, s, p, o), n);
+            index_add(&st->ix[i], index_key(i, s, p, o), (triple_entry){s, p, o, n});
     if (g)
         graph_list_add(st, g, n);
     return true;
@@ -272,12 +271,12 @@ static int choose_index(term_id s, term_id p, term_id o) {
     return IX_COUNT;
 }
 
-static uint32_t lower_bound(const id_list *v, uint32_t lo) {
-    const uint32_t *data = id_list_data(v);
+static uint32_t lower_bound(const entry_list *v, uint32_t lo) {
+    const triple_entry *data = entries(v);
     uint32_t a = 0, b = v->len;
     while (a < b) {
         uint32_t mid = a + (b - a) / 2;
-        if (data[mid] < lo)
+        if (data[mid].n < lo)
             a = mid + 1;
         else
             b = mid;
@@ -293,7 +292,7 @@ static store_index *use_index(store *st, int ix) {
         x->active = true;
         for (uint32_t n = 0; n < st->count; n++) {
             const triple *t = &st->triples[n].t;
-            index_add(x, index_key(ix, t->s, t->p, t->o), n);
+            index_add(x, index_key(ix, t->s, t->p, t->o), (triple_entry){t->s, t->p, t->o, n});
         }
     }
     return x;
@@ -325,20 +324,21 @@ void store_match(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32
     it->end = UINT32_MAX; /* bounded by hi while iterating */
 }
 
-bool store_next(store_iter *it, uint32_t *n) {
+const triple *store_next(store_iter *it, uint32_t *n) {
     if (it->index == -1 || it->index == IX_COUNT) {
         if (it->pos >= it->end)
-            return false;
+            return NULL;
         *n = it->pos++;
-        return true;
+        return &it->st->triples[*n].t;
     }
     if (it->end == 0)
-        return false;
-    const id_list *v = &it->st->ix[it->index].buckets[it->bucket];
-    if (it->pos >= v->len || id_list_data(v)[it->pos] >= it->hi)
-        return false;
-    *n = id_list_data(v)[it->pos++];
-    return true;
+        return NULL;
+    const entry_list *v = &it->st->ix[it->index].buckets[it->bucket];
+    if (it->pos >= v->len || entries(v)[it->pos].n >= it->hi)
+        return NULL;
+    const triple_entry *e = &entries(v)[it->pos++];
+    *n = e->n;
+    return (const triple *)e;
 }
 
 uint32_t store_count(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi) {
@@ -357,7 +357,7 @@ uint32_t store_count(store *st, term_id s, term_id p, term_id o, uint32_t lo, ui
     const uint32_t *bucket = u64map_get(&x->key_to_bucket, index_key(ix, s, p, o));
     if (!bucket)
         return 0;
-    const id_list *v = &x->buckets[*bucket];
+    const entry_list *v = &x->buckets[*bucket];
     return lower_bound(v, hi) - lower_bound(v, lo);
 }
 

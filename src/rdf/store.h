@@ -52,8 +52,9 @@ typedef struct store_iter {
 
 /* Iterates the triples matching the pattern (0 = unbound) whose numbers lie in [lo, hi). */
 void store_match(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi, store_iter *it);
-/* Next matching triple number into *n; false when done. */
-bool store_next(store_iter *it, uint32_t *n);
+/* The next matching triple (its number into *n), or NULL when done. The pointer is valid until the
+ * next store_add. */
+const triple *store_next(store_iter *it, uint32_t *n);
 /* The exact number of triples matching the pattern in [lo, hi), by two binary searches. */
 uint32_t store_count(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi);
 /* An upper bound of the matches of a pattern over all triples (bucket size), for join ordering. */

@@ -299,8 +299,8 @@ static void step(join *j, unsigned k) {
     store_iter it;
     store_match(j->R->st, s, p, o, lo, hi, &it);
     uint32_t n;
-    while (!j->stop && store_next(&it, &n)) {
-        const triple *tr = store_triple(j->R->st, n);
+    const triple *tr;
+    while (!j->stop && (tr = store_next(&it, &n))) {
         unsigned trail[RULE_MAX_VARS * 2], trail_len = 0;
         if ((s || unify_code(j, a, 0, tr->s, trail, &trail_len)) &&
             (p || unify_code(j, a, 1, tr->p, trail, &trail_len)) &&

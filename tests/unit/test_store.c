@@ -12,8 +12,10 @@ static uint32_t count_matches(store *st, term_id s, term_id p, term_id o, uint32
     store_iter it;
     store_match(st, s, p, o, lo, hi, &it);
     uint32_t n, count = 0;
-    while (store_next(&it, &n)) {
+    const triple *found;
+    while ((found = store_next(&it, &n))) {
         const triple *t = store_triple(st, n);
+        assert_memory_equal(found, t, sizeof *t); /* the iterator's copy is the stored triple */
         assert_true(!s || t->s == s);
         assert_true(!p || t->p == p);
         assert_true(!o || t->o == o);
