@@ -1,0 +1,509 @@
+/* agent.c: the iteration loop of agent.h: assert, crawl, plan, send; logging and the exit status. */
+#include "agent/agent.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "agent/plan.h"
+#include "agent/request.h"
+#include "http/http_client.h"
+#include "http/http_url.h"
+#include "n3/n3_reader.h"
+#include "rdf/rdfio.h"
+#include "reason/reasoner.h"
+
+enum { STUCK_AFTER = 10 };
+
+typedef struct base_fact {
+    triple t;
+    term_id graph;
+} base_fact;
+
+struct agent {
+    agent_options opt;
+    const log_sink *log;
+    terms *t;
+    rdfio *io;
+    agent_vocab v;
+    rule_set rules;
+    base_fact *facts;
+    size_t fact_count, fact_cap;
+    http_client *http;
+    char **reported; /* "resource status" already reported, so a dead link is named once */
+    size_t reported_count;
+    unsigned held_streak;
+    /* per iteration */
+    store *wm;
+    request *requests;
+    size_t request_count, request_cap;
+    doc_state *docs;
+    size_t doc_count;
+};
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void add_fact(agent *a, term_id s, term_id p, term_id o, term_id g) {
+    if (a->fact_count == a->fact_cap) {
+        a->fact_cap = a->fact_cap ? a->fact_cap * 2 : 64;
+        a->facts = xrealloc(a->facts, a->fact_cap * sizeof *a->facts);
+    }
+    a->facts[a->fact_count++] = (base_fact){{s, p, o}, g};
+}
+
+static term_id file_graph(terms *t, const char *path) {
+    char *real = realpath(path, NULL);
+    buf iri = {0};
+    buf_puts(&iri, "file://");
+    buf_puts(&iri, real ? real : path);
+    free(real);
+    term_id g = terms_iri(t, iri.data, iri.len);
+    buf_free(&iri);
+    return g;
+}
+
+static int load_program(agent *a, const char *path, char *error, size_t error_len) {
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text) {
+        snprintf(error, error_len, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    term_id g = file_graph(a->t, path);
+    n3_doc doc = {0};
+    n3_error err;
+    int rc = n3_parse(a->t, text, len, path, terms_lex(a->t, g, NULL), &doc, &err);
+    free(text);
+    if (rc != 0) {
+        snprintf(error, error_len, "%s", err.message);
+        return -1;
+    }
+    unsigned first = a->rules.count;
+    rule_set_add_program(&a->rules, a->t, &doc, path, a->log);
+    for (unsigned i = first; i < a->rules.count; i++)
+        a->rules.rules[i]->is_request = request_rule_head(a->t, &a->v, a->rules.rules[i]->head_formula);
+    for (size_t i = 0; i < doc.count; i++)
+        if (!rule_statement(a->t, &doc.statements[i].t))
+            add_fact(a, doc.statements[i].t.s, doc.statements[i].t.p, doc.statements[i].t.o, g);
+    n3_doc_free(&doc);
+    return 0;
+}
+
+static int load_input(agent *a, const char *path, char *error, size_t error_len) {
+    store *tmp = store_new();
+    rdf_error err;
+    term_id g = file_graph(a->t, path);
+    if (rdf_parse_file(a->io, tmp, path, g, &err) != 0) {
+        snprintf(error, error_len, "%s", err.message);
+        store_free(tmp);
+        return -1;
+    }
+    for (uint32_t i = 0; i < store_size(tmp); i++) {
+        const triple *tr = store_triple(tmp, i);
+        add_fact(a, tr->s, tr->p, tr->o, g);
+    }
+    store_free(tmp);
+    return 0;
+}
+
+agent *agent_new(const agent_options *options, const log_sink *log, char *error, size_t error_len) {
+    agent *a = xcalloc(1, sizeof *a);
+    a->opt = *options;
+    a->log = log;
+    if (!a->opt.out)
+        a->opt.out = stdout;
+    a->t = terms_new();
+    a->io = rdfio_new(a->t);
+    agent_vocab_init(&a->v, a->t);
+    for (size_t i = 0; i < options->program_count; i++)
+        if (load_program(a, options->programs[i], error, error_len) != 0)
+            goto fail;
+    for (size_t i = 0; i < options->input_count; i++)
+        if (load_input(a, options->inputs[i], error, error_len) != 0)
+            goto fail;
+    http_options hopt = http_options_default();
+    hopt.log = log;
+    hopt.stop = options->stop;
+    if (options->max_body)
+        hopt.max_body_bytes = options->max_body;
+    a->http = http_client_new(&hopt);
+    if (!a->http) {
+        snprintf(error, error_len, "cannot start the HTTP client");
+        goto fail;
+    }
+    for (size_t i = 0; i < options->header_count; i++) {
+        const agent_header_option *h = &options->headers[i];
+        if (h->origin) {
+            const char *bad = http_client_add_origin_header(a->http, h->origin, h->name, h->value);
+            if (bad) {
+                snprintf(error, error_len, "--header %s=%s: %s", h->origin, h->name, bad);
+                goto fail;
+            }
+            continue;
+        }
+        if (!options->allow_origin_count) {
+            snprintf(error, error_len, "--header '%s: ...' without ORIGIN= needs --allow-origin to say where it goes",
+                     h->name);
+            goto fail;
+        }
+        for (size_t o = 0; o < options->allow_origin_count; o++)
+            http_client_add_origin_header(a->http, options->allow_origins[o], h->name, h->value);
+    }
+    return a;
+fail:
+    agent_free(a);
+    return NULL;
+}
+
+static void clear_iteration(agent *a) {
+    for (size_t i = 0; i < a->request_count; i++)
+        request_free(&a->requests[i]);
+    a->request_count = 0;
+    for (size_t i = 0; i < a->doc_count; i++) {
+        free(a->docs[i].resource);
+        free(a->docs[i].etag);
+    }
+    free(a->docs);
+    a->docs = NULL;
+    a->doc_count = 0;
+    store_free(a->wm);
+    a->wm = NULL;
+}
+
+void agent_free(agent *a) {
+    if (!a)
+        return;
+    clear_iteration(a);
+    free(a->requests);
+    for (size_t i = 0; i < a->reported_count; i++)
+        free(a->reported[i]);
+    free(a->reported);
+    http_client_free(a->http);
+    rule_set_free(&a->rules);
+    free(a->facts);
+    rdfio_free(a->io);
+    terms_free(a->t);
+    free(a);
+}
+
+static void on_request(void *user, const rule *r, term_id head) {
+    agent *a = user;
+    request_extract(a->t, &a->v, head, r, a->log, &a->requests, &a->request_count, &a->request_cap);
+}
+
+static void assert_clock(agent *a) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char stamp[40];
+    int n = snprintf(stamp, sizeof stamp, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+    term_id now = terms_literal(a->t, stamp, (size_t)n, T_XSD_DATETIME, NULL, 0);
+    store_add(a->wm, a->v.agent, a->v.now, now, a->v.clock_graph);
+}
+
+/* Says once per (resource, outcome) what a GET brought, so a dead sensor is not logged every poll. */
+static void report_once(agent *a, const char *resource, const char *what) {
+    buf key = {0};
+    buf_printf(&key, "%s %s", resource, what);
+    for (size_t i = 0; i < a->reported_count; i++)
+        if (strcmp(a->reported[i], key.data) == 0) {
+            buf_free(&key);
+            return;
+        }
+    a->reported = xrealloc(a->reported, (a->reported_count + 1) * sizeof *a->reported);
+    a->reported[a->reported_count++] = buf_cstr(&key);
+    log_msg(a->log, LOG_WARN, "GET %s: %s", resource, what);
+}
+
+/* Classifies one GET result (DESIGN section 2) and adds what it brought to working memory. */
+static void take_get_result(agent *a, doc_state *doc, const http_result *res, iteration_stats *stats) {
+    doc->status = res->status;
+    if (res->failure != HTTP_FAIL_NONE) {
+        doc->failed = true;
+        report_once(a, doc->resource, res->message[0] ? res->message : http_failure_name(res->failure));
+        return;
+    }
+    long s = res->status;
+    if ((s >= 200 && s < 300) || s == 304) {
+        doc->read = doc->found = true;
+        if (res->etag) {
+            doc->etag = xstrndup(res->etag, strlen(res->etag));
+            doc->etag_kind = res->etag_kind;
+        }
+        stats->bytes += res->body.len;
+        enum rdf_syntax syntax = rdf_syntax_from_media_type(res->content_type);
+        if (syntax == RDF_SYNTAX_UNKNOWN) {
+            report_once(a, doc->resource, "a media type this agent does not parse; it adds nothing");
+            return;
+        }
+        rdf_error err;
+        uint32_t before = store_size(a->wm);
+        const char *base = res->final_url ? res->final_url : doc->resource;
+        if (rdf_parse(a->io, a->wm, syntax, res->body.data ? res->body.data : "", res->body.len, base, doc->graph,
+                      doc->resource, &err) != 0) {
+            doc->failed = true;
+            doc->read = doc->found = false;
+            report_once(a, doc->resource, err.message);
+            return;
+        }
+        stats->triples_read += store_size(a->wm) - before;
+        return;
+    }
+    if (s == 404 || s == 410) {
+        doc->read = true;
+        term_id code = terms_literal(a->t, s == 404 ? "404" : "410", 3, T_XSD_INTEGER, NULL, 0);
+        store_add(a->wm, doc->graph, a->v.http_status, code, a->v.derived_graph);
+        return;
+    }
+    if (s == 406 || s == 415) {
+        report_once(a, doc->resource, s == 406 ? "406: no representation this agent parses; it adds nothing"
+                                                : "415; it adds nothing");
+        return;
+    }
+    doc->failed = true;
+    char what[64];
+    snprintf(what, sizeof what, "status %ld", s);
+    report_once(a, doc->resource, what);
+}
+
+static doc_state *find_doc(agent *a, const char *resource) {
+    for (size_t i = 0; i < a->doc_count; i++)
+        if (strcmp(a->docs[i].resource, resource) == 0)
+            return &a->docs[i];
+    return NULL;
+}
+
+static void log_request(agent *a, const char *method, const char *url, const http_result *res) {
+    if (res->failure != HTTP_FAIL_NONE)
+        log_msg(a->log, LOG_INFO, "%s %s failed (%s) %.1f ms", method, url, http_failure_name(res->failure),
+                res->elapsed_us / 1000.0);
+    else
+        log_msg(a->log, LOG_INFO, "%s %s %ld %.1f ms", method, url, res->status, res->elapsed_us / 1000.0);
+}
+
+/* GETs every resource asked for and not yet fetched this iteration, in one parallel batch; returns how
+ * many were made. */
+static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
+    size_t first_doc = a->doc_count;
+    for (; *scanned < a->request_count; (*scanned)++) {
+        const request *r = &a->requests[*scanned];
+        if (r->kind != REQUEST_SAFE || strcmp(r->method, "GET") != 0 || find_doc(a, r->resource))
+            continue;
+        a->docs = xrealloc(a->docs, (a->doc_count + 1) * sizeof *a->docs);
+        a->docs[a->doc_count++] = (doc_state){.resource = xstrndup(r->resource, strlen(r->resource)),
+                                              .graph = terms_iri_cstr(a->t, r->resource),
+                                              .group = r->group};
+    }
+    size_t count = a->doc_count - first_doc;
+    if (!count)
+        return 0;
+    http_header accept = {"Accept", rdf_accept_header()};
+    http_request *reqs = xcalloc(count, sizeof *reqs);
+    http_result *results = xcalloc(count, sizeof *results);
+    for (size_t i = 0; i < count; i++)
+        reqs[i] = (http_request){.method = "GET", .url = a->docs[first_doc + i].resource, .headers = &accept,
+                                 .header_count = 1};
+    http_run(a->http, reqs, count, results);
+    for (size_t i = 0; i < count; i++) {
+        log_request(a, "GET", reqs[i].url, &results[i]);
+        take_get_result(a, &a->docs[first_doc + i], &results[i], stats);
+        if (a->docs[first_doc + i].failed)
+            stats->gets_failed++;
+        http_result_free(&results[i]);
+    }
+    stats->gets += (unsigned)count;
+    free(reqs);
+    free(results);
+    return count;
+}
+
+static void print_write(FILE *out, const planned_write *w) {
+    fprintf(out, "%s %s%s%s\n", w->method, w->url, w->is_task ? "  (task after " : "", w->is_task ? w->after : "");
+    if (w->is_task)
+        fputs(")\n", out);
+    for (size_t h = 0; h < w->header_count; h++)
+        fprintf(out, "%s: %s\n", w->headers[h].name, w->headers[h].value);
+    if (w->body.len)
+        fprintf(out, "\n%.*s\n", (int)w->body.len, w->body.data);
+    fputs("\n", out);
+}
+
+/* Sends the writes in parallel, then the tasks whose write returned 2xx. Returns failures. */
+static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsigned *sent) {
+    if (!n)
+        return 0;
+    http_request *reqs = xcalloc(n, sizeof *reqs);
+    http_result *results = xcalloc(n, sizeof *results);
+    for (size_t i = 0; i < n; i++)
+        reqs[i] = (http_request){.method = ws[i].method, .url = ws[i].url, .headers = ws[i].headers,
+                                 .header_count = ws[i].header_count, .body = ws[i].body.data,
+                                 .body_len = ws[i].body.len, .send_when_stopping = ws[i].is_task};
+    http_run(a->http, reqs, n, results);
+    unsigned failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        const http_result *res = &results[i];
+        log_request(a, ws[i].method, ws[i].url, res);
+        ok[i] = res->failure == HTTP_FAIL_NONE && res->status >= 200 && res->status < 300;
+        if (res->failure != HTTP_FAIL_STOPPED && res->failure != HTTP_FAIL_INVALID)
+            (*sent)++;
+        if (ok[i])
+            continue;
+        failed++;
+        if (res->failure == HTTP_FAIL_NONE && res->status == 412)
+            log_msg(a->log, LOG_WARN, "%s %s: 412, another writer changed it first; the next iteration decides again",
+                    ws[i].method, ws[i].url);
+        else if (res->failure == HTTP_FAIL_TIMEOUT || res->failure == HTTP_FAIL_RESET)
+            log_msg(a->log, LOG_WARN, "%s %s: outcome unknown (%s)", ws[i].method, ws[i].url,
+                    http_failure_name(res->failure));
+        else if (res->failure == HTTP_FAIL_NONE)
+            log_msg(a->log, LOG_WARN, "%s %s answered %ld (rules %s)", ws[i].method, ws[i].url, res->status, ws[i].why);
+        else
+            log_msg(a->log, LOG_WARN, "%s %s failed: %s", ws[i].method, ws[i].url, res->message);
+    }
+    for (size_t i = 0; i < n; i++)
+        http_result_free(&results[i]);
+    free(reqs);
+    free(results);
+    return failed;
+}
+
+static void send_plan(agent *a, plan *p, iteration_stats *stats) {
+    if (a->opt.dry_run) {
+        for (size_t i = 0; i < p->write_count; i++)
+            print_write(a->opt.out, &p->writes[i]);
+        for (size_t i = 0; i < p->task_count; i++)
+            print_write(a->opt.out, &p->tasks[i]);
+        fflush(a->opt.out);
+        return;
+    }
+    bool *ok = xcalloc(p->write_count + 1, sizeof *ok);
+    stats->failed += send_batch(a, p->writes, p->write_count, ok, &stats->sent);
+    /* tasks go only behind a composed write that returned 2xx */
+    planned_write *ready = xcalloc(p->task_count + 1, sizeof *ready);
+    size_t ready_count = 0;
+    for (size_t t = 0; t < p->task_count; t++) {
+        bool write_ok = false;
+        for (size_t w = 0; w < p->write_count; w++)
+            write_ok |= ok[w] && p->writes[w].composed && strcmp(p->writes[w].doc, p->tasks[t].after) == 0;
+        if (write_ok)
+            ready[ready_count++] = p->tasks[t];
+        else
+            log_msg(a->log, LOG_WARN, "%s %s withheld: the write to %s it waits for did not succeed",
+                    p->tasks[t].method, p->tasks[t].url, p->tasks[t].after);
+    }
+    bool *task_ok = xcalloc(ready_count + 1, sizeof *task_ok);
+    stats->failed += send_batch(a, ready, ready_count, task_ok, &stats->sent);
+    free(task_ok);
+    free(ready);
+    free(ok);
+}
+
+int agent_iterate(agent *a, iteration_stats *stats) {
+    double start = now_ms();
+    *stats = (iteration_stats){0};
+    clear_iteration(a);
+    a->wm = store_new();
+    for (size_t i = 0; i < a->fact_count; i++)
+        store_add(a->wm, a->facts[i].t.s, a->facts[i].t.p, a->facts[i].t.o, a->facts[i].graph);
+    assert_clock(a);
+
+    reasoner_options ropt = {.derived_graph = a->v.derived_graph, .log = a->log, .request_sink = on_request,
+                             .request_sink_user = a};
+    reasoner *r = reasoner_new(a->t, a->wm, &ropt);
+    int rc = 0;
+    uint32_t from = 0;
+    size_t scanned = 0;
+    for (;;) {
+        if (reasoner_run_from(r, &a->rules, 0, from) != 0) {
+            log_msg(a->log, LOG_ERROR, "iteration held: %s", reasoner_error(r));
+            rc = -1;
+            break;
+        }
+        from = store_size(a->wm);
+        if (!fetch_new(a, &scanned, stats))
+            break;
+    }
+    stats->derived = (unsigned)reasoner_get_stats(r)->derived;
+    reasoner_free(r);
+
+    if (rc == 0) {
+        char **origins = xcalloc(a->opt.allow_origin_count + 1, sizeof *origins);
+        for (size_t i = 0; i < a->opt.allow_origin_count; i++)
+            origins[i] = http_url_origin(a->opt.allow_origins[i]);
+        plan_input in = {.t = a->t, .wm = a->wm, .io = a->io, .v = &a->v, .requests = a->requests,
+                         .request_count = a->request_count, .docs = a->docs, .doc_count = a->doc_count,
+                         .hold = !a->opt.proceed_on_incomplete,
+                         .allow_unconditional_status = a->opt.allow_unconditional_status,
+                         .allow_origins = origins, .allow_origin_count = a->opt.allow_origin_count, .log = a->log};
+        plan p;
+        plan_make(&in, &p);
+        stats->unsafe = p.unsafe;
+        stats->withheld = p.withheld;
+        stats->conflicts = p.conflicts;
+        stats->yielded = p.yielded;
+        stats->refused = p.refused;
+        send_plan(a, &p, stats);
+        plan_free(&p);
+        for (size_t i = 0; i < a->opt.allow_origin_count; i++)
+            free(origins[i]);
+        free(origins);
+    }
+    stats->elapsed_ms = now_ms() - start;
+    log_msg(a->log, LOG_INFO,
+            "iteration: %.1f ms, %u GETs (%u failed), %llu bytes, %u triples read, %u derived, unsafe %u: "
+            "%u sent, %u withheld, %u conflicting, %u yielded, %u refused, %u failed",
+            stats->elapsed_ms, stats->gets, stats->gets_failed, stats->bytes, stats->triples_read, stats->derived,
+            stats->unsafe, stats->sent, stats->withheld, stats->conflicts, stats->yielded, stats->refused,
+            stats->failed);
+    return rc;
+}
+
+static void report_stuck(agent *a) {
+    buf names = {0};
+    for (size_t i = 0; i < a->doc_count; i++)
+        if (a->docs[i].failed)
+            buf_printf(&names, "%s%s", names.len ? ", " : "", a->docs[i].resource);
+    log_msg(a->log, LOG_WARN, "stuck: %u iterations in a row held back writes; failing: %s", a->held_streak,
+            names.len ? names.data : "(none)");
+    buf_free(&names);
+}
+
+static void pause_ms(agent *a, long ms) {
+    /* sleep in slices so a stop signal ends the pause quickly */
+    while (ms > 0 && !(a->opt.stop && *a->opt.stop)) {
+        long slice = ms < 50 ? ms : 50;
+        struct timespec ts = {slice / 1000, (slice % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+        ms -= slice;
+    }
+}
+
+int agent_run(agent *a) {
+    unsigned long done = 0;
+    iteration_stats stats = {0};
+    for (;;) {
+        int rc = agent_iterate(a, &stats);
+        done++;
+        bool held = rc != 0 || stats.withheld > 0 || stats.conflicts > 0;
+        a->held_streak = held ? a->held_streak + 1 : 0;
+        if (a->held_streak >= STUCK_AFTER)
+            report_stuck(a);
+        if (a->opt.until_quiescent && rc == 0 && stats.unsafe == 0)
+            return 0;
+        if ((a->opt.iterations && done >= a->opt.iterations) || (a->opt.stop && *a->opt.stop))
+            break;
+        pause_ms(a, a->opt.interval_ms);
+        if (a->opt.stop && *a->opt.stop)
+            break;
+    }
+    if (a->opt.until_quiescent && (stats.withheld || stats.conflicts))
+        return 3;
+    return 0;
+}

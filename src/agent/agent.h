@@ -1,0 +1,69 @@
+/* agent.h: the ASM4LD polling agent (DESIGN section 1): each iteration builds a fresh working memory,
+ * crawls and derives to a fixpoint, then plans and sends the unsafe requests its rules derived.
+ *
+ * ITERATION PHASES (agent_iterate)
+ *   assert   rule-file facts, -i inputs, the clock triple            (load_base_facts, assert_clock)
+ *   crawl    derive; GET what was derived and not yet fetched, in    (crawl)
+ *            parallel; derive again from the new triples; until no
+ *            new GET is derived
+ *   plan     conflicts, updates composed, conditions, hold policy    (plan_make, plan.h)
+ *   send     writes in parallel; then the tasks of writes that       (send_plan)
+ *            returned 2xx
+ * Iterations never overlap; state lives on the servers, so an agent killed at any point and restarted
+ * continues from what the servers hold. */
+#ifndef LDGSM_AGENT_AGENT_H
+#define LDGSM_AGENT_AGENT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "rdf/log.h"
+
+typedef struct agent_header_option {
+    char *origin; /* NULL: the default origins (the --allow-origin ones, else every origin of a GET's start) */
+    char *name, *value;
+} agent_header_option;
+
+typedef struct agent_options {
+    char **programs;
+    size_t program_count;
+    char **inputs;
+    size_t input_count;
+    long interval_ms;          /* pause between iterations (default 1000) */
+    unsigned long iterations;  /* 0: unbounded */
+    bool until_quiescent;
+    bool dry_run;
+    bool proceed_on_incomplete; /* failure policy proceed; default hold */
+    bool allow_unconditional_status;
+    char **allow_origins;
+    size_t allow_origin_count;
+    agent_header_option *headers;
+    size_t header_count;
+    size_t max_body;           /* 0: 16 MiB */
+    int verbose;
+    FILE *out;                 /* log lines and --dry-run output (default stderr / stdout) */
+    const volatile sig_atomic_t *stop; /* set by a signal handler: finish this iteration, then exit */
+} agent_options;
+
+typedef struct iteration_stats {
+    double elapsed_ms;
+    unsigned gets, gets_failed;
+    unsigned long long bytes;
+    unsigned triples_read, derived;
+    unsigned unsafe, sent, withheld, conflicts, yielded, refused, failed;
+} iteration_stats;
+
+typedef struct agent agent;
+
+/* Loads the programs and inputs; NULL with a message in error on bad input (file:line:col). */
+agent *agent_new(const agent_options *options, const log_sink *log, char *error, size_t error_len);
+void agent_free(agent *a);
+/* Runs one iteration. Returns 0, or -1 when the iteration could not run to its end (a cap hit). */
+int agent_iterate(agent *a, iteration_stats *stats);
+/* The loop of iterations until --iterations, quiescence or a stop signal; returns the exit status
+ * (0; 3 when --until quiescent ended with withheld requests). */
+int agent_run(agent *a);
+
+#endif

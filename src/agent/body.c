@@ -1,0 +1,62 @@
+/* body.c: request bodies: placeholder substitution, then Turtle through raptor2 with the right base. */
+#include "agent/body.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/vocab.h"
+
+/* The placeholder namespace without its '#': the document `this:` IRIs are fragments of. */
+static const char placeholder_document[] =
+    "http://this.nxparser.github.io/reference/to/URI/of/current/rdf/graph/for/representing/permanently/"
+    "relative/URIs/in/N-Triples/";
+
+/* this:x -> target#x (or the target itself for this: alone), when a target is known. */
+static term_id substitute(terms *t, term_id id, const char *target_url) {
+    if (terms_kind(t, id) != TERM_IRI)
+        return id;
+    size_t len;
+    const char *iri = terms_lex(t, id, &len);
+    size_t ns = strlen(NS_THIS);
+    if (len < ns || strncmp(iri, NS_THIS, ns) != 0)
+        return id;
+    buf b = {0};
+    buf_puts(&b, target_url);
+    if (len > ns) {
+        buf_putc(&b, '#');
+        buf_append(&b, iri + ns, len - ns);
+    }
+    term_id result = terms_iri(t, b.data, b.len);
+    buf_free(&b);
+    return result;
+}
+
+int body_document(rdfio *io, const triple *ts, size_t n, const char *target_url, buf *out) {
+    return rdf_write_turtle(io, ts, n, target_url, out);
+}
+
+int body_bytes(rdfio *io, terms *t, term_id body, const char *target_url, bool relative, buf *out, bool *is_rdf) {
+    *is_rdf = false;
+    if (terms_kind(t, body) == TERM_LITERAL) {
+        size_t len;
+        const char *lex = terms_lex(t, body, &len);
+        buf_append(out, lex, len);
+        return 0;
+    }
+    if (terms_kind(t, body) != TERM_FORMULA)
+        return -1;
+    *is_rdf = true;
+    size_t n;
+    const triple *ts = terms_formula_triples(t, body, &n);
+    triple *copy = xmalloc((n ? n : 1) * sizeof *copy);
+    memcpy(copy, ts, n * sizeof *copy);
+    if (relative)
+        for (size_t i = 0; i < n; i++)
+            copy[i] = (triple){substitute(t, copy[i].s, target_url), substitute(t, copy[i].p, target_url),
+                               substitute(t, copy[i].o, target_url)};
+    /* A POST keeps the placeholder and writes it relative to the placeholder document, so `this:it` becomes
+     * <#it>, resolved by the server against the new member; other IRIs do not share that prefix. */
+    int rc = rdf_write_turtle(io, copy, n, relative ? target_url : placeholder_document, out);
+    free(copy);
+    return rc;
+}

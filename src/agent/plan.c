@@ -1,0 +1,556 @@
+/* plan.c: the checks and the composition of DESIGN section 2, in the order plan.h's invariants need:
+ * de-duplication, origins, the hold policy, as-written conflicts, update collisions and yields,
+ * composition with conditional headers, then tasks behind their writes. */
+#include "agent/plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "agent/body.h"
+#include "http/http_url.h"
+
+const char *outcome_name(enum outcome o) {
+    static const char *const names[] = {"sent", "duplicate", "withheld", "conflict", "yielded", "refused",
+                                        "unchanged"};
+    return names[o];
+}
+
+static const doc_state *find_doc(const plan_input *in, const char *resource) {
+    for (size_t i = 0; i < in->doc_count; i++)
+        if (strcmp(in->docs[i].resource, resource) == 0)
+            return &in->docs[i];
+    return NULL;
+}
+
+static bool is_write_method(const char *m) {
+    return strcmp(m, "PUT") == 0 || strcmp(m, "DELETE") == 0 || strcmp(m, "PATCH") == 0;
+}
+
+static bool has_header(const request *r, const char *name) {
+    for (size_t i = 0; i < r->header_count; i++)
+        if (strcasecmp(r->headers[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+static char *after_resource(const plan_input *in, const request *r) {
+    if (!r->after || terms_kind(in->t, r->after) != TERM_IRI)
+        return NULL;
+    return http_url_identity(terms_lex(in->t, r->after, NULL));
+}
+
+static void report(const plan_input *in, const request *r, enum outcome o, const char *why) {
+    log_msg(in->log, LOG_WARN, "%s %s %s: %s (rule %s)", r->method, r->url, outcome_name(o), why,
+            r->rule ? r->rule->name : "?");
+}
+
+static void set_outcome(const plan_input *in, plan *p, size_t i, enum outcome o, const char *why) {
+    if (p->outcomes[i] != OUTCOME_SEND)
+        return;
+    p->outcomes[i] = o;
+    report(in, &in->requests[i], o, why);
+}
+
+/* Drops every request sharing key (DESIGN: the loser of a priority collision yields whole). */
+static void yield_key(const plan_input *in, plan *p, term_id key) {
+    for (size_t i = 0; i < in->request_count; i++)
+        if (in->requests[i].key == key && p->outcomes[i] == OUTCOME_SEND)
+            set_outcome(in, p, i, OUTCOME_YIELDED, "a higher-priority update to the same slot wins");
+}
+
+static void add_header(planned_write *w, const char *name, const char *value) {
+    w->headers = xrealloc(w->headers, (w->header_count + 1) * sizeof *w->headers);
+    w->headers[w->header_count++] = (http_header){xstrndup(name, strlen(name)), xstrndup(value, strlen(value))};
+}
+
+static bool write_has_header(const planned_write *w, const char *name) {
+    for (size_t i = 0; i < w->header_count; i++)
+        if (strcasecmp(w->headers[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* If-Match / If-None-Match from what was read. Returns false when the write must be held instead. */
+static bool add_condition(const plan_input *in, planned_write *w, const doc_state *doc, bool status_document) {
+    if (write_has_header(w, "If-Match") || write_has_header(w, "If-None-Match"))
+        return true; /* the rule's own condition is kept */
+    if (doc && doc->read && !doc->found) {
+        add_header(w, "If-None-Match", "*");
+        return true;
+    }
+    if (doc && doc->found && doc->etag_kind == HTTP_ETAG_STRONG) {
+        add_header(w, "If-Match", doc->etag);
+        return true;
+    }
+    if (status_document && !in->allow_unconditional_status)
+        return false;
+    log_msg(in->log, LOG_WARN, "%s %s is sent without a condition: the server gave no strong ETag", w->method,
+            w->url);
+    return true;
+}
+
+/* --- updates ------------------------------------------------------------------------------------------ */
+
+typedef struct slot_value {
+    term_id s, p;
+    term_id value_set; /* the objects of (s, p) in one update's body, as a list term (sorted) */
+    size_t request;
+} slot_value;
+
+static int term_cmp(const void *a, const void *b) {
+    term_id x = *(const term_id *)a, y = *(const term_id *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Appends one slot_value per (s, p) of request i's body. */
+static void collect_slots(const plan_input *in, size_t i, slot_value **slots, size_t *count) {
+    const request *r = &in->requests[i];
+    if (!r->body || terms_kind(in->t, r->body) != TERM_FORMULA)
+        return;
+    size_t n;
+    const triple *ts = terms_formula_triples(in->t, r->body, &n);
+    term_id *objects = xmalloc((n ? n : 1) * sizeof *objects);
+    /* formula triples are sorted by (s, p, o): each slot is one run */
+    for (size_t a = 0; a < n;) {
+        size_t b = a, k = 0;
+        while (b < n && ts[b].s == ts[a].s && ts[b].p == ts[a].p)
+            objects[k++] = ts[b++].o;
+        qsort(objects, k, sizeof *objects, term_cmp);
+        *slots = xrealloc(*slots, (*count + 1) * sizeof **slots);
+        (*slots)[(*count)++] = (slot_value){ts[a].s, ts[a].p, terms_list(in->t, objects, k), i};
+        a = b;
+    }
+    free(objects);
+}
+
+static long priority_of(const request *r) { return r->has_priority ? r->priority : 0; }
+
+/* Resolves collisions among the live updates of one document: yields losers (repeating, since dropping a
+ * key may remove a colliding update) and returns true when an equal-priority collision remains. */
+static bool resolve_collisions(const plan_input *in, plan *p, const size_t *updates, size_t update_count) {
+    for (;;) {
+        slot_value *slots = NULL;
+        size_t slot_count = 0;
+        for (size_t u = 0; u < update_count; u++)
+            if (p->outcomes[updates[u]] == OUTCOME_SEND)
+                collect_slots(in, updates[u], &slots, &slot_count);
+        bool yielded = false, conflict = false;
+        for (size_t a = 0; a < slot_count && !yielded; a++) {
+            long best = priority_of(&in->requests[slots[a].request]);
+            bool disagreement = false;
+            for (size_t b = 0; b < slot_count; b++) {
+                if (slots[b].s != slots[a].s || slots[b].p != slots[a].p)
+                    continue;
+                if (slots[b].value_set != slots[a].value_set)
+                    disagreement = true;
+                long pb = priority_of(&in->requests[slots[b].request]);
+                if (pb > best)
+                    best = pb;
+            }
+            if (!disagreement)
+                continue;
+            /* the winners' value set must be unique among the highest priority */
+            term_id winning_set = 0;
+            for (size_t b = 0; b < slot_count; b++) {
+                if (slots[b].s != slots[a].s || slots[b].p != slots[a].p)
+                    continue;
+                const request *rb = &in->requests[slots[b].request];
+                if (priority_of(rb) == best) {
+                    if (winning_set && winning_set != slots[b].value_set)
+                        conflict = true;
+                    winning_set = slots[b].value_set;
+                }
+            }
+            if (conflict)
+                continue;
+            for (size_t b = 0; b < slot_count; b++) {
+                if (slots[b].s != slots[a].s || slots[b].p != slots[a].p || slots[b].value_set == winning_set)
+                    continue;
+                const request *loser = &in->requests[slots[b].request];
+                if (loser->key)
+                    yield_key(in, p, loser->key);
+                else
+                    set_outcome(in, p, slots[b].request, OUTCOME_YIELDED,
+                                "a higher-priority update to the same slot wins");
+                yielded = true;
+            }
+        }
+        free(slots);
+        if (!yielded)
+            return conflict;
+    }
+}
+
+static bool slot_replaced(const slot_value *slots, size_t n, term_id s, term_id pr) {
+    for (size_t i = 0; i < n; i++)
+        if (slots[i].s == s && slots[i].p == pr)
+            return true;
+    return false;
+}
+
+static int triple_cmp(const void *a, const void *b) {
+    const triple *x = a, *y = b;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    if (x->p != y->p)
+        return x->p < y->p ? -1 : 1;
+    return x->o < y->o ? -1 : x->o > y->o;
+}
+
+/* Sorted, de-duplicated triples of a set. */
+static size_t canonical(triple *ts, size_t n) {
+    qsort(ts, n, sizeof *ts, triple_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!k || triple_cmp(&ts[k - 1], &ts[i]) != 0)
+            ts[k++] = ts[i];
+    return k;
+}
+
+static void append_formula(const plan_input *in, term_id f, triple **ts, size_t *n) {
+    if (!f || terms_kind(in->t, f) != TERM_FORMULA)
+        return;
+    size_t m;
+    const triple *src = terms_formula_triples(in->t, f, &m);
+    *ts = xrealloc(*ts, (*n + m + 1) * sizeof **ts);
+    memcpy(*ts + *n, src, m * sizeof *src);
+    *n += m;
+}
+
+static char *rules_of(const plan_input *in, const size_t *indexes, size_t n) {
+    buf b = {0};
+    for (size_t i = 0; i < n; i++) {
+        const request *r = &in->requests[indexes[i]];
+        if (r->rule && !strstr(b.data ? b.data : "", r->rule->name))
+            buf_printf(&b, "%s%s", b.len ? ", " : "", r->rule->name);
+    }
+    return buf_cstr(&b);
+}
+
+/* Composes the live updates of one document into one PUT (or decides nothing changes). */
+static void compose(const plan_input *in, plan *p, const char *resource, const size_t *updates, size_t update_count,
+                    planned_write **writes, size_t *write_count) {
+    const doc_state *doc = find_doc(in, resource);
+    slot_value *slots = NULL;
+    size_t slot_count = 0;
+    triple *next = NULL;
+    size_t next_count = 0;
+    size_t *live = xmalloc(update_count * sizeof *live);
+    size_t live_count = 0;
+    for (size_t u = 0; u < update_count; u++) {
+        if (p->outcomes[updates[u]] != OUTCOME_SEND)
+            continue;
+        live[live_count++] = updates[u];
+        collect_slots(in, updates[u], &slots, &slot_count);
+        append_formula(in, in->requests[updates[u]].body, &next, &next_count);
+        append_formula(in, in->requests[updates[u]].add, &next, &next_count);
+    }
+    if (!live_count)
+        goto done;
+    uint32_t read_count = 0;
+    const uint32_t *read = doc->found ? store_graph_triples(in->wm, doc->graph, &read_count) : NULL;
+    triple *before = xmalloc((read_count + 1) * sizeof *before);
+    size_t before_count = 0;
+    for (uint32_t i = 0; i < read_count; i++) {
+        const triple *tr = store_triple(in->wm, read[i]);
+        before[before_count++] = *tr;
+        if (!slot_replaced(slots, slot_count, tr->s, tr->p)) {
+            next = xrealloc(next, (next_count + 1) * sizeof *next);
+            next[next_count++] = *tr;
+        }
+    }
+    before_count = canonical(before, before_count);
+    next_count = canonical(next, next_count);
+    bool unchanged = doc->found && before_count == next_count &&
+                     memcmp(before, next, next_count * sizeof *next) == 0;
+    free(before);
+    if (unchanged) {
+        for (size_t i = 0; i < live_count; i++)
+            p->outcomes[live[i]] = OUTCOME_UNCHANGED;
+        goto done;
+    }
+    planned_write w = {.method = xstrndup("PUT", 3), .composed = true};
+    char *url = http_url_without_fragment(in->requests[live[0]].url);
+    w.url = url;
+    w.doc = xstrndup(resource, strlen(resource));
+    w.why = rules_of(in, live, live_count);
+    if (body_document(in->io, next, next_count, url, &w.body) != 0) {
+        for (size_t i = 0; i < live_count; i++)
+            set_outcome(in, p, live[i], OUTCOME_REFUSED, "the composed document holds what Turtle cannot express");
+        free(w.method);
+        free(w.url);
+        free(w.doc);
+        free(w.why);
+        buf_free(&w.body);
+        goto done;
+    }
+    add_header(&w, "Content-Type", "text/turtle");
+    if (!add_condition(in, &w, doc, true)) {
+        for (size_t i = 0; i < live_count; i++)
+            set_outcome(in, p, live[i], OUTCOME_WITHHELD,
+                        "the document has no strong ETag, so an update could overwrite another writer "
+                        "(--allow-unconditional-status allows it)");
+        for (size_t i = 0; i < w.header_count; i++) {
+            free((char *)w.headers[i].name);
+            free((char *)w.headers[i].value);
+        }
+        free(w.headers);
+        free(w.method);
+        free(w.url);
+        free(w.doc);
+        free(w.why);
+        buf_free(&w.body);
+        goto done;
+    }
+    *writes = xrealloc(*writes, (*write_count + 1) * sizeof **writes);
+    (*writes)[(*write_count)++] = w;
+done:
+    free(live);
+    free(slots);
+    free(next);
+}
+
+/* --- as-written requests -------------------------------------------------------------------------------- */
+
+static bool as_written(const plan_input *in, size_t i, planned_write *w) {
+    const request *r = &in->requests[i];
+    *w = (planned_write){.method = xstrndup(r->method, strlen(r->method))};
+    w->url = http_url_without_fragment(r->url);
+    w->doc = xstrndup(r->resource, strlen(r->resource));
+    w->why = xstrndup(r->rule ? r->rule->name : "", r->rule ? strlen(r->rule->name) : 0);
+    for (size_t h = 0; h < r->header_count; h++)
+        add_header(w, r->headers[h].name, r->headers[h].value);
+    if (r->body) {
+        bool is_rdf;
+        bool relative = strcmp(r->method, "POST") != 0;
+        if (body_bytes(in->io, in->t, r->body, w->url, relative, &w->body, &is_rdf) != 0)
+            return false;
+        if (is_rdf && !has_header(r, "Content-Type"))
+            add_header(w, "Content-Type", "text/turtle");
+    }
+    return true;
+}
+
+static void free_write(planned_write *w) {
+    for (size_t i = 0; i < w->header_count; i++) {
+        free((char *)w->headers[i].name);
+        free((char *)w->headers[i].value);
+    }
+    free(w->headers);
+    free(w->method);
+    free(w->url);
+    free(w->doc);
+    free(w->after);
+    free(w->why);
+    buf_free(&w->body);
+}
+
+/* --- the plan ------------------------------------------------------------------------------------------- */
+
+static bool origin_allowed(const plan_input *in, const char *url) {
+    if (!in->allow_origin_count)
+        return true;
+    char *origin = http_url_origin(url);
+    bool ok = false;
+    for (size_t i = 0; origin && i < in->allow_origin_count; i++)
+        ok |= strcmp(origin, in->allow_origins[i]) == 0;
+    free(origin);
+    return ok;
+}
+
+/* The hold policy: which failed GETs withhold this request. */
+static const char *held_by(const plan_input *in, const request *r) {
+    if (!in->hold)
+        return NULL;
+    for (size_t d = 0; d < in->doc_count; d++) {
+        const doc_state *doc = &in->docs[d];
+        if (!doc->failed)
+            continue;
+        if (!doc->group)
+            return "a GET that no group asked for failed in this iteration";
+        if (r->group == doc->group)
+            return "a GET its group asked for failed in this iteration";
+    }
+    return NULL;
+}
+
+void plan_make(const plan_input *in, plan *p) {
+    *p = (plan){0};
+    size_t n = in->request_count;
+    p->outcomes = xcalloc(n ? n : 1, sizeof *p->outcomes);
+    bool *unsafe = xcalloc(n ? n : 1, sizeof *unsafe);
+    for (size_t i = 0; i < n; i++) {
+        const request *r = &in->requests[i];
+        unsafe[i] = r->kind != REQUEST_SAFE;
+        if (!unsafe[i])
+            continue;
+        for (size_t j = 0; j < i; j++)
+            if (unsafe[j] && p->outcomes[j] != OUTCOME_DUPLICATE && strcmp(in->requests[j].identity, r->identity) == 0) {
+                p->outcomes[i] = OUTCOME_DUPLICATE;
+                break;
+            }
+        if (p->outcomes[i] == OUTCOME_DUPLICATE)
+            continue;
+        p->unsafe++;
+        const char *hold = held_by(in, r);
+        if (!origin_allowed(in, r->url))
+            set_outcome(in, p, i, OUTCOME_REFUSED, "its origin is not among --allow-origin");
+        else if (hold)
+            set_outcome(in, p, i, OUTCOME_WITHHELD, hold);
+    }
+
+    /* documents written by updates this iteration are status documents: tasks may not target them */
+    for (size_t i = 0; i < n; i++) {
+        const request *r = &in->requests[i];
+        if (!unsafe[i] || !r->after || p->outcomes[i] != OUTCOME_SEND)
+            continue;
+        for (size_t j = 0; j < n; j++)
+            if (in->requests[j].kind == REQUEST_UPDATE && strcmp(in->requests[j].resource, r->resource) == 0) {
+                set_outcome(in, p, i, OUTCOME_REFUSED, "a task may not write a status document");
+                break;
+            }
+    }
+
+    /* as-written conflicts, and as-written against updates */
+    for (size_t i = 0; i < n; i++) {
+        const request *r = &in->requests[i];
+        if (!unsafe[i] || p->outcomes[i] == OUTCOME_DUPLICATE || r->kind != REQUEST_AS_WRITTEN || !is_write_method(r->method))
+            continue;
+        for (size_t j = i + 1; j < n; j++) {
+            const request *q = &in->requests[j];
+            if (!unsafe[j] || p->outcomes[j] == OUTCOME_DUPLICATE || strcmp(q->resource, r->resource) != 0)
+                continue;
+            bool clash = (q->kind == REQUEST_AS_WRITTEN && is_write_method(q->method) &&
+                          strcmp(q->identity, r->identity) != 0) ||
+                         q->kind == REQUEST_UPDATE;
+            if (clash) {
+                set_outcome(in, p, i, OUTCOME_CONFLICT, "another write to the same resource in this iteration");
+                set_outcome(in, p, j, OUTCOME_CONFLICT, "another write to the same resource in this iteration");
+            }
+        }
+    }
+
+    /* updates, document by document */
+    size_t *updates = xmalloc((n ? n : 1) * sizeof *updates);
+    bool *done = xcalloc(n ? n : 1, sizeof *done);
+    char **blocked_docs = NULL; /* documents whose write is withheld: tasks behind them wait */
+    size_t blocked_count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (done[i] || !unsafe[i] || in->requests[i].kind != REQUEST_UPDATE || p->outcomes[i] == OUTCOME_DUPLICATE)
+            continue;
+        const char *resource = in->requests[i].resource;
+        size_t count = 0;
+        for (size_t j = i; j < n; j++)
+            if (!done[j] && unsafe[j] && in->requests[j].kind == REQUEST_UPDATE &&
+                p->outcomes[j] != OUTCOME_DUPLICATE && strcmp(in->requests[j].resource, resource) == 0) {
+                updates[count++] = j;
+                done[j] = true;
+            }
+        const doc_state *doc = find_doc(in, resource);
+        bool withhold_all = false;
+        const char *why = NULL;
+        if (!doc || !doc->read) {
+            withhold_all = true;
+            why = "the document was not read in this iteration";
+        }
+        /* a task withheld for its own reasons holds back the write it waits for */
+        for (size_t j = 0; j < n && !withhold_all; j++) {
+            if (!unsafe[j] || !in->requests[j].after)
+                continue;
+            char *after = after_resource(in, &in->requests[j]);
+            bool waits = after && strcmp(after, resource) == 0;
+            free(after);
+            enum outcome o = p->outcomes[j];
+            if (waits && (o == OUTCOME_WITHHELD || o == OUTCOME_CONFLICT || o == OUTCOME_REFUSED)) {
+                withhold_all = true;
+                why = "a task waiting on this write is withheld";
+            }
+        }
+        if (!withhold_all && resolve_collisions(in, p, updates, count)) {
+            withhold_all = true;
+            why = "two updates of equal priority give one slot different values (conflict)";
+            for (size_t u = 0; u < count; u++)
+                set_outcome(in, p, updates[u], OUTCOME_CONFLICT, why);
+        }
+        if (withhold_all) {
+            for (size_t u = 0; u < count; u++)
+                set_outcome(in, p, updates[u], OUTCOME_WITHHELD, why);
+            blocked_docs = xrealloc(blocked_docs, (blocked_count + 1) * sizeof *blocked_docs);
+            blocked_docs[blocked_count++] = xstrndup(resource, strlen(resource));
+            continue;
+        }
+        compose(in, p, resource, updates, count, &p->writes, &p->write_count);
+    }
+
+    /* as-written requests and tasks */
+    for (size_t i = 0; i < n; i++) {
+        const request *r = &in->requests[i];
+        if (!unsafe[i] || r->kind != REQUEST_AS_WRITTEN || p->outcomes[i] != OUTCOME_SEND)
+            continue;
+        char *after = after_resource(in, r);
+        if (after) {
+            bool has_write = false;
+            for (size_t w = 0; w < p->write_count; w++)
+                has_write |= p->writes[w].composed && strcmp(p->writes[w].doc, after) == 0;
+            if (!has_write) {
+                bool blocked = false;
+                for (size_t b = 0; b < blocked_count; b++)
+                    blocked |= strcmp(blocked_docs[b], after) == 0;
+                set_outcome(in, p, i, OUTCOME_WITHHELD,
+                            blocked ? "the write it waits for is withheld" : "no write to the document it waits for");
+                free(after);
+                continue;
+            }
+        }
+        planned_write w;
+        if (!as_written(in, i, &w)) {
+            free_write(&w);
+            free(after);
+            set_outcome(in, p, i, OUTCOME_REFUSED, "its body holds what Turtle cannot express");
+            continue;
+        }
+        if (!after && is_write_method(r->method)) {
+            const doc_state *doc = find_doc(in, r->resource);
+            add_condition(in, &w, doc, false);
+        }
+        if (after) {
+            w.is_task = true;
+            w.after = after;
+            p->tasks = xrealloc(p->tasks, (p->task_count + 1) * sizeof *p->tasks);
+            p->tasks[p->task_count++] = w;
+        } else {
+            p->writes = xrealloc(p->writes, (p->write_count + 1) * sizeof *p->writes);
+            p->writes[p->write_count++] = w;
+        }
+    }
+
+    for (size_t i = 0; i < n; i++) {
+        if (!unsafe[i])
+            continue;
+        switch (p->outcomes[i]) {
+        case OUTCOME_WITHHELD: p->withheld++; break;
+        case OUTCOME_CONFLICT: p->conflicts++; break;
+        case OUTCOME_YIELDED: p->yielded++; break;
+        case OUTCOME_REFUSED: p->refused++; break;
+        default: break;
+        }
+    }
+    for (size_t b = 0; b < blocked_count; b++)
+        free(blocked_docs[b]);
+    free(blocked_docs);
+    free(done);
+    free(updates);
+    free(unsafe);
+}
+
+void plan_free(plan *p) {
+    for (size_t i = 0; i < p->write_count; i++)
+        free_write(&p->writes[i]);
+    for (size_t i = 0; i < p->task_count; i++)
+        free_write(&p->tasks[i]);
+    free(p->writes);
+    free(p->tasks);
+    free(p->outcomes);
+    *p = (plan){0};
+}

@@ -1,0 +1,85 @@
+/* plan.h: turns the unsafe requests an iteration derived into the writes and tasks it sends
+ * (DESIGN section 2), deciding everything before anything is sent.
+ *
+ * INVARIANTS (each holds for the plan returned, whatever the requests):
+ *  1. No write on a partial view: under the `hold` policy an unsafe request whose group asked for a GET
+ *     that failed, or every unsafe request when a GET no group asked for failed, is withheld.
+ *  2. Two different as-written PUT/DELETE/PATCH requests to one resource are both withheld (conflict);
+ *     POSTs never conflict. An as-written write and an update to one document conflict.
+ *  3. All updates to one document become one PUT built from the document as read in this iteration:
+ *     triples of replaced (subject, predicate) slots go, body and ldgsm:add triples come, every other
+ *     triple stays. A slot given two value sets is resolved by ldgsm:priority (the loser's ldgsm:key is
+ *     dropped everywhere: "yielded") or, with equal priorities, withholds the whole composed write and the
+ *     tasks waiting on it. A composed PUT equal to what was read is not sent.
+ *  4. Conditional headers: If-Match with a strong ETag read, If-None-Match: * for a 404; a document
+ *     written by updates without a strong ETag is held unless allowed. POST is never conditional.
+ *  5. A task (ldgsm:after <doc>) is only planned behind the composed write to doc; a task withheld for
+ *     its own reasons withholds that write too, so the activation is retried next iteration. */
+#ifndef LDGSM_AGENT_PLAN_H
+#define LDGSM_AGENT_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "agent/request.h"
+#include "http/http_client.h"
+#include "rdf/rdfio.h"
+
+/* What the iteration learnt about one document it tried to GET. */
+typedef struct doc_state {
+    char *resource; /* identity (fragment-free, normalized) */
+    term_id graph;  /* the source graph its triples carry in working memory */
+    bool read;      /* answered: 2xx, 304, 404 or 410 */
+    bool found;     /* 2xx or 304 */
+    bool failed;    /* failed (the hold policy's sense) */
+    long status;
+    char *etag;
+    enum http_etag_kind etag_kind;
+    term_id group;  /* the ldgsm:group of the GET, 0 when none asked */
+} doc_state;
+
+enum outcome { OUTCOME_SEND, OUTCOME_DUPLICATE, OUTCOME_WITHHELD, OUTCOME_CONFLICT, OUTCOME_YIELDED,
+               OUTCOME_REFUSED, OUTCOME_UNCHANGED };
+
+typedef struct planned_write {
+    char *method, *url;
+    http_header *headers; /* owned strings */
+    size_t header_count;
+    buf body;
+    char *doc;            /* the document it writes (identity) */
+    bool composed;        /* a composed update */
+    bool is_task;
+    char *after;          /* tasks: the document whose write must return 2xx first */
+    char *why;            /* the rules that asked, for logs */
+} planned_write;
+
+typedef struct plan {
+    planned_write *writes; /* writes and as-written requests, sent first */
+    size_t write_count;
+    planned_write *tasks;  /* sent after their write returned 2xx */
+    size_t task_count;
+    enum outcome *outcomes; /* per request given */
+    unsigned unsafe, withheld, conflicts, yielded, refused;
+} plan;
+
+typedef struct plan_input {
+    terms *t;
+    store *wm;
+    rdfio *io;
+    const agent_vocab *v;
+    request *requests;
+    size_t request_count;
+    const doc_state *docs;
+    size_t doc_count;
+    bool hold;                      /* failure policy hold (else proceed) */
+    bool allow_unconditional_status;
+    char **allow_origins;           /* normalized; empty: every origin */
+    size_t allow_origin_count;
+    const log_sink *log;
+} plan_input;
+
+void plan_make(const plan_input *in, plan *out);
+void plan_free(plan *p);
+const char *outcome_name(enum outcome o);
+
+#endif

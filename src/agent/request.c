@@ -1,0 +1,213 @@
+/* request.c: reads request nodes out of instantiated rule heads and computes their identity. */
+#include "agent/request.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "http/http_url.h"
+#include "rdf/rdfio.h"
+
+bool request_rule_head(const terms *t, const agent_vocab *v, term_id head) {
+    size_t n;
+    const triple *ts = terms_formula_triples(t, head, &n);
+    for (size_t i = 0; i < n; i++)
+        if (ts[i].p == v->mthd)
+            return true;
+    return false;
+}
+
+/* The object of (subject, predicate) in the head, or 0. */
+static term_id head_value(const triple *ts, size_t n, term_id subject, term_id predicate) {
+    for (size_t i = 0; i < n; i++)
+        if (ts[i].s == subject && ts[i].p == predicate)
+            return ts[i].o;
+    return 0;
+}
+
+static bool is_token(const char *s) {
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!strchr("!#$%&'*+-.^_`|~", *s) && !(*s >= '0' && *s <= '9') && !(*s >= 'A' && *s <= 'Z') &&
+            !(*s >= 'a' && *s <= 'z'))
+            return false;
+    return true;
+}
+
+static char *method_name(const terms *t, const agent_vocab *v, term_id m) {
+    size_t len;
+    const char *lex = terms_lex(t, m, &len);
+    if (m == v->update)
+        return xstrndup("UPDATE", 6);
+    if (terms_kind(t, m) == TERM_IRI && strncmp(lex, NS_HTTPM, strlen(NS_HTTPM)) == 0) {
+        const char *name = lex + strlen(NS_HTTPM);
+        return is_token(name) ? xstrndup(name, strlen(name)) : NULL;
+    }
+    if (terms_kind(t, m) == TERM_LITERAL && is_token(lex))
+        return xstrndup(lex, len);
+    return NULL;
+}
+
+static char *text_of(const terms *t, term_id id) {
+    enum term_kind k = terms_kind(t, id);
+    if (k != TERM_IRI && k != TERM_LITERAL)
+        return NULL;
+    size_t len;
+    const char *lex = terms_lex(t, id, &len);
+    return xstrndup(lex, len);
+}
+
+static int header_cmp(const void *a, const void *b) {
+    const request_header *x = a, *y = b;
+    int c = strcasecmp(x->name, y->name);
+    return c ? c : strcmp(x->value, y->value);
+}
+
+/* Canonical text of a body: its triples in N-Triples, blank nodes renamed by first appearance. Formulas
+ * are sorted by term id, so this identifies equal bodies and the usual isomorphic ones (the same shape
+ * built by two rules) but is not a full isomorphism test. */
+static void append_body_text(const terms *t, term_id body, buf *out) {
+    if (!body)
+        return;
+    if (terms_kind(t, body) != TERM_FORMULA) {
+        rdf_write_term_nt(t, body, out);
+        return;
+    }
+    size_t n;
+    const triple *ts = terms_formula_triples(t, body, &n);
+    term_id seen[64];
+    size_t seen_count = 0;
+    for (size_t i = 0; i < n; i++) {
+        term_id parts[3] = {ts[i].s, ts[i].p, ts[i].o};
+        for (int k = 0; k < 3; k++) {
+            if (terms_kind(t, parts[k]) != TERM_BNODE) {
+                rdf_write_term_nt(t, parts[k], out);
+            } else {
+                size_t j = 0;
+                while (j < seen_count && seen[j] != parts[k])
+                    j++;
+                if (j == seen_count && seen_count < 64)
+                    seen[seen_count++] = parts[k];
+                if (j < 64)
+                    buf_printf(out, "_:c%zu", j);
+                else
+                    rdf_write_term_nt(t, parts[k], out);
+            }
+            buf_putc(out, k < 2 ? ' ' : '\n');
+        }
+    }
+}
+
+static void compute_identity(const terms *t, request *r) {
+    buf id = {0};
+    buf_printf(&id, "%s %s\n", r->method, r->resource);
+    for (size_t i = 0; i < r->header_count; i++)
+        buf_printf(&id, "%s: %s\n", r->headers[i].name, r->headers[i].value);
+    buf_puts(&id, "body:\n");
+    append_body_text(t, r->body, &id);
+    if (r->kind == REQUEST_UPDATE) {
+        buf_puts(&id, "add:\n");
+        append_body_text(t, r->add, &id);
+        if (r->has_priority)
+            buf_printf(&id, "priority %ld\n", r->priority);
+    }
+    /* POST and PATCH are commands: two keys' identical commands stay two (DESIGN section 2). */
+    if (r->key && (strcmp(r->method, "POST") == 0 || strcmp(r->method, "PATCH") == 0 || r->kind == REQUEST_UPDATE)) {
+        buf_puts(&id, "key ");
+        rdf_write_term_nt(t, r->key, &id);
+    }
+    r->identity = buf_cstr(&id);
+}
+
+static bool read_headers(const terms *t, const agent_vocab *v, const triple *ts, size_t n, term_id list,
+                         request *r, const log_sink *log) {
+    size_t count;
+    const term_id *items = terms_list_items(t, list, &count);
+    if (terms_kind(t, list) != TERM_LIST) {
+        log_msg(log, LOG_WARN, "rule %s: http:headers of <%s> is not a list; request skipped", r->rule->name, r->url);
+        return false;
+    }
+    r->headers = xcalloc(count ? count : 1, sizeof *r->headers);
+    for (size_t i = 0; i < count; i++) {
+        char *name = text_of(t, head_value(ts, n, items[i], v->field_name));
+        char *value = text_of(t, head_value(ts, n, items[i], v->field_value));
+        if (!name || !value || !is_token(name) || strpbrk(value, "\r\n")) {
+            log_msg(log, LOG_WARN, "rule %s: a header of the request to <%s> lacks a valid http:fieldName or "
+                    "http:fieldValue; request skipped", r->rule->name, r->url);
+            free(name);
+            free(value);
+            return false;
+        }
+        r->headers[r->header_count++] = (request_header){name, value};
+    }
+    qsort(r->headers, r->header_count, sizeof *r->headers, header_cmp);
+    return true;
+}
+
+size_t request_extract(terms *t, const agent_vocab *v, term_id head, const rule *origin, const log_sink *log,
+                       request **out, size_t *count, size_t *cap) {
+    size_t n, added = 0;
+    const triple *ts = terms_formula_triples(t, head, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (ts[i].p != v->mthd)
+            continue;
+        term_id node = ts[i].s;
+        request r = {.rule = origin};
+        term_id uri = head_value(ts, n, node, v->request_uri);
+        r.method = method_name(t, v, ts[i].o);
+        r.url = uri && terms_kind(t, uri) == TERM_IRI ? text_of(t, uri) : NULL;
+        if (!r.method || !r.url) {
+            log_msg(log, LOG_WARN, "rule %s: a request node without %s; request skipped", origin->name,
+                    !r.method ? "a method (http:mthd an httpm: method, a token literal or ldgsm:UPDATE)"
+                              : "an IRI as http:requestURI");
+            request_free(&r);
+            continue;
+        }
+        r.uri_term = uri;
+        r.resource = http_url_identity(r.url);
+        r.kind = strcmp(r.method, "UPDATE") == 0 ? REQUEST_UPDATE
+                 : (strcmp(r.method, "GET") == 0 || strcmp(r.method, "HEAD") == 0 ||
+                    strcmp(r.method, "OPTIONS") == 0)
+                     ? REQUEST_SAFE
+                     : REQUEST_AS_WRITTEN;
+        r.body = head_value(ts, n, node, v->body);
+        r.add = head_value(ts, n, node, v->add);
+        r.key = head_value(ts, n, node, v->key);
+        r.after = head_value(ts, n, node, v->after);
+        r.group = head_value(ts, n, node, v->group);
+        term_id priority = head_value(ts, n, node, v->priority);
+        if (priority && terms_kind(t, priority) == TERM_LITERAL) {
+            char *end;
+            r.priority = strtol(terms_lex(t, priority, NULL), &end, 10);
+            r.has_priority = *end == '\0';
+        }
+        term_id headers = head_value(ts, n, node, v->headers);
+        if (headers && !read_headers(t, v, ts, n, headers, &r, log)) {
+            request_free(&r);
+            continue;
+        }
+        compute_identity(t, &r);
+        if (*count == *cap) {
+            *cap = *cap ? *cap * 2 : 16;
+            *out = xrealloc(*out, *cap * sizeof **out);
+        }
+        (*out)[(*count)++] = r;
+        added++;
+    }
+    return added;
+}
+
+void request_free(request *r) {
+    free(r->method);
+    free(r->url);
+    free(r->resource);
+    for (size_t i = 0; i < r->header_count; i++) {
+        free(r->headers[i].name);
+        free(r->headers[i].value);
+    }
+    free(r->headers);
+    free(r->identity);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,50 @@
+/* request.h: requests as rule heads describe them (DESIGN section 2), extracted from an instantiated
+ * head formula, and their identity.
+ *
+ * A head may hold several request nodes (each a node with http:mthd). Every property the agent reads
+ * is taken from the head itself, never from working memory: what a request is cannot depend on data
+ * that merely looks like a request. */
+#ifndef LDGSM_AGENT_REQUEST_H
+#define LDGSM_AGENT_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agent/vocab.h"
+#include "rdf/buf.h"
+#include "reason/rule.h"
+
+enum request_kind { REQUEST_SAFE, REQUEST_AS_WRITTEN, REQUEST_UPDATE };
+
+typedef struct request_header {
+    char *name, *value;
+} request_header;
+
+typedef struct request {
+    char *method;          /* "GET", "PUT", ..., or "UPDATE" for ldgsm:UPDATE */
+    enum request_kind kind;
+    char *url;             /* the request URI as written (may have a fragment) */
+    char *resource;        /* its identity: fragment-free, normalized */
+    term_id uri_term;
+    term_id body;          /* a formula, a literal sent raw, or 0 */
+    term_id add;           /* ldgsm:add formula of an update, or 0 */
+    request_header *headers;
+    size_t header_count;
+    term_id key, after, group;
+    long priority;
+    bool has_priority;
+    const rule *rule;      /* the rule whose head asked for it */
+    char *identity;        /* equal strings <=> the same request (DESIGN section 2, "Identity") */
+} request;
+
+/* Appends to *out every request node of `head` (an instantiated request-rule head). A node that cannot be
+ * a request (no URI, a URI that is not an IRI, a method that is not a method) is reported through log
+ * and skipped. Returns the number appended. */
+size_t request_extract(terms *t, const agent_vocab *v, term_id head, const rule *origin, const log_sink *log,
+                       request **out, size_t *count, size_t *cap);
+void request_free(request *r);
+/* True when the rule's head holds a request node (some triple with predicate http:mthd). */
+bool request_rule_head(const terms *t, const agent_vocab *v, term_id head);
+
+#endif

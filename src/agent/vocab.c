@@ -1,0 +1,28 @@
+/* vocab.c: interns the agent's vocabulary. */
+#include "agent/vocab.h"
+
+void agent_vocab_init(agent_vocab *v, terms *t) {
+    v->mthd = terms_iri_cstr(t, NS_HTTP "mthd");
+    v->request_uri = terms_iri_cstr(t, NS_HTTP "requestURI");
+    v->body = terms_iri_cstr(t, NS_HTTP "body");
+    v->headers = terms_iri_cstr(t, NS_HTTP "headers");
+    v->field_name = terms_iri_cstr(t, NS_HTTP "fieldName");
+    v->field_value = terms_iri_cstr(t, NS_HTTP "fieldValue");
+    v->get = terms_iri_cstr(t, NS_HTTPM "GET");
+    v->head = terms_iri_cstr(t, NS_HTTPM "HEAD");
+    v->put = terms_iri_cstr(t, NS_HTTPM "PUT");
+    v->post = terms_iri_cstr(t, NS_HTTPM "POST");
+    v->delete_ = terms_iri_cstr(t, NS_HTTPM "DELETE");
+    v->patch = terms_iri_cstr(t, NS_HTTPM "PATCH");
+    v->update = terms_iri_cstr(t, NS_LDGSM "UPDATE");
+    v->add = terms_iri_cstr(t, NS_LDGSM "add");
+    v->key = terms_iri_cstr(t, NS_LDGSM "key");
+    v->after = terms_iri_cstr(t, NS_LDGSM "after");
+    v->group = terms_iri_cstr(t, NS_LDGSM "group");
+    v->priority = terms_iri_cstr(t, NS_LDGSM "priority");
+    v->http_status = terms_iri_cstr(t, NS_LDGSM "httpStatus");
+    v->now = terms_iri_cstr(t, NS_LDGSM "now");
+    v->agent = terms_iri_cstr(t, "urn:ldgsm:agent");
+    v->derived_graph = terms_iri_cstr(t, "urn:ldgsm:derived");
+    v->clock_graph = terms_iri_cstr(t, "urn:ldgsm:clock");
+}

@@ -1,0 +1,22 @@
+/* vocab.h: the IRIs the agent reads in rule heads and writes into working memory (W3C HTTP-in-RDF,
+ * its methods vocabulary, Linked Data-Fu's `this:` placeholder, ldgsm's own terms), interned once. */
+#ifndef LDGSM_AGENT_VOCAB_H
+#define LDGSM_AGENT_VOCAB_H
+
+#include "rdf/term.h"
+
+#define NS_HTTP "http://www.w3.org/2011/http#"
+#define NS_HTTPM "http://www.w3.org/2011/http-methods#"
+#define NS_LDGSM "https://w3id.org/ldgsm#"
+#define NS_THIS "http://this.nxparser.github.io/reference/to/URI/of/current/rdf/graph/for/representing/permanently/relative/URIs/in/N-Triples/#"
+
+typedef struct agent_vocab {
+    term_id mthd, request_uri, body, headers, field_name, field_value;
+    term_id get, head, put, post, delete_, patch; /* httpm: */
+    term_id update, add, key, after, group, priority, http_status, now, agent;
+    term_id derived_graph, clock_graph;
+} agent_vocab;
+
+void agent_vocab_init(agent_vocab *v, terms *t);
+
+#endif

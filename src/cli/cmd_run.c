@@ -1,0 +1,200 @@
+/* cmd_run.c: `ldgsm run`: the polling agent over N3 request rules (agent/agent.h). */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/agent.h"
+#include "cli/commands.h"
+#include "rdf/buf.h"
+
+static const char run_usage[] =
+    "usage: ldgsm run -p RULES.n3 [-p ...] [-i INPUT ...] [options]\n"
+    "\n"
+    "Runs N3 rule programs as a Read-Write Linked Data agent (ASM4LD, as Linked Data-Fu does): every\n"
+    "iteration starts from an empty working memory, GETs what the rules ask for and derives to a fixpoint,\n"
+    "then sends the unsafe requests (PUT, POST, DELETE, PATCH, ldgsm:UPDATE) the rules derived.\n"
+    "\n"
+    "options:\n"
+    "  -p, --program FILE      an N3 rule program (repeatable; at least one)\n"
+    "  -i, --input FILE        RDF data asserted in every iteration (repeatable)\n"
+    "  -n, --interval MS       pause between the end of one iteration and the next (default 1000)\n"
+    "      --iterations N      stop after N iterations (default: run until stopped)\n"
+    "      --until quiescent   exit after an iteration that derived no unsafe request (exit 0), or when\n"
+    "                          --iterations ends with requests withheld (exit 3)\n"
+    "      --dry-run           print the unsafe requests instead of sending them\n"
+    "      --on-incomplete P   hold (default): a failed GET withholds the writes that depended on it;\n"
+    "                          proceed: write anyway\n"
+    "      --allow-origin O    unsafe requests may go only to these origins (repeatable; default: any)\n"
+    "      --header [ORIGIN=]'Name: value'\n"
+    "                          send a header to ORIGIN only (without ORIGIN: to the --allow-origin ones)\n"
+    "      --max-body BYTES    refuse response bodies larger than this (default 16777216)\n"
+    "      --allow-unconditional-status\n"
+    "                          let updates write documents that have no strong ETag\n"
+    "  -v, --verbose           more log lines\n"
+    "  -h, --help              this text\n"
+    "\n"
+    "One log line per request (method, URI, status, ms) and per iteration go to standard error.\n"
+    "SIGINT or SIGTERM finish the current iteration, then exit 0.\n"
+    "exit status: 0 done; 1 bad input; 2 usage error; 3 --until quiescent ended with requests withheld\n";
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig) {
+    (void)sig;
+    stop_requested = 1;
+}
+
+static void push(char ***list, size_t *count, char *item) {
+    *list = xrealloc(*list, (*count + 1) * sizeof **list);
+    (*list)[(*count)++] = item;
+}
+
+/* "[ORIGIN=]Name: value" */
+static bool parse_header_option(const char *arg, agent_header_option *out) {
+    *out = (agent_header_option){0};
+    const char *colon = strchr(arg, ':');
+    const char *equals = strchr(arg, '=');
+    const char *name = arg;
+    if (equals && colon && equals < colon) {
+        out->origin = xstrndup(arg, (size_t)(equals - arg));
+        name = equals + 1;
+    }
+    colon = strchr(name, ':');
+    if (!colon || colon == name) {
+        free(out->origin);
+        return false;
+    }
+    const char *value = colon + 1;
+    while (*value == ' ' || *value == '\t')
+        value++;
+    out->name = xstrndup(name, (size_t)(colon - name));
+    out->value = xstrndup(value, strlen(value));
+    return true;
+}
+
+static void log_to_stderr(void *user, enum log_level level, const char *message) {
+    (void)user;
+    static const char *const prefix[] = {"error: ", "warning: ", "", ""};
+    fprintf(stderr, "%s%s\n", prefix[level], message);
+}
+
+int cmd_run(int argc, char **argv) {
+    enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
+           OPT_MAX_BODY, OPT_UNCONDITIONAL };
+    static const struct option options[] = {
+        {"program", required_argument, NULL, 'p'},
+        {"input", required_argument, NULL, 'i'},
+        {"interval", required_argument, NULL, 'n'},
+        {"iterations", required_argument, NULL, OPT_ITERATIONS},
+        {"until", required_argument, NULL, OPT_UNTIL},
+        {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+        {"on-incomplete", required_argument, NULL, OPT_ON_INCOMPLETE},
+        {"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
+        {"header", required_argument, NULL, OPT_HEADER},
+        {"max-body", required_argument, NULL, OPT_MAX_BODY},
+        {"allow-unconditional-status", no_argument, NULL, OPT_UNCONDITIONAL},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    agent_options opt = {.interval_ms = 1000, .stop = &stop_requested};
+    int status = 2;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "p:i:n:vh", options, NULL)) != -1) {
+        char *end = NULL;
+        switch (c) {
+        case 'p': push(&opt.programs, &opt.program_count, optarg); break;
+        case 'i': push(&opt.inputs, &opt.input_count, optarg); break;
+        case 'n':
+            opt.interval_ms = strtol(optarg, &end, 10);
+            if (*end || opt.interval_ms < 0) {
+                fprintf(stderr, "ldgsm run: --interval needs milliseconds, not '%s'\n", optarg);
+                goto done;
+            }
+            break;
+        case OPT_ITERATIONS:
+            opt.iterations = strtoul(optarg, &end, 10);
+            if (*end || opt.iterations == 0) {
+                fprintf(stderr, "ldgsm run: --iterations needs a positive number, not '%s'\n", optarg);
+                goto done;
+            }
+            break;
+        case OPT_UNTIL:
+            if (strcmp(optarg, "quiescent") != 0) {
+                fprintf(stderr, "ldgsm run: --until takes 'quiescent', not '%s'\n", optarg);
+                goto done;
+            }
+            opt.until_quiescent = true;
+            break;
+        case OPT_DRY_RUN: opt.dry_run = true; break;
+        case OPT_ON_INCOMPLETE:
+            if (strcmp(optarg, "hold") != 0 && strcmp(optarg, "proceed") != 0) {
+                fprintf(stderr, "ldgsm run: --on-incomplete takes hold or proceed, not '%s'\n", optarg);
+                goto done;
+            }
+            opt.proceed_on_incomplete = strcmp(optarg, "proceed") == 0;
+            break;
+        case OPT_ALLOW_ORIGIN: push(&opt.allow_origins, &opt.allow_origin_count, optarg); break;
+        case OPT_HEADER: {
+            agent_header_option h;
+            if (!parse_header_option(optarg, &h)) {
+                fprintf(stderr, "ldgsm run: --header wants [ORIGIN=]'Name: value', not '%s'\n", optarg);
+                goto done;
+            }
+            opt.headers = xrealloc(opt.headers, (opt.header_count + 1) * sizeof *opt.headers);
+            opt.headers[opt.header_count++] = h;
+            break;
+        }
+        case OPT_MAX_BODY: {
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (*end || v == 0) {
+                fprintf(stderr, "ldgsm run: --max-body needs a positive number of bytes, not '%s'\n", optarg);
+                goto done;
+            }
+            opt.max_body = (size_t)v;
+            break;
+        }
+        case OPT_UNCONDITIONAL: opt.allow_unconditional_status = true; break;
+        case 'v': opt.verbose++; break;
+        case 'h': fputs(run_usage, stdout); status = 0; goto done;
+        default: fputs(run_usage, stderr); goto done;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "ldgsm run: unexpected argument '%s'\n", argv[optind]);
+        goto done;
+    }
+    if (!opt.program_count) {
+        fputs("ldgsm run: no rule program (-p FILE)\n\n", stderr);
+        fputs(run_usage, stderr);
+        goto done;
+    }
+    log_sink log = {.write = log_to_stderr, .threshold = opt.verbose ? LOG_DEBUG : LOG_INFO};
+    char error[1024];
+    agent *a = agent_new(&opt, &log, error, sizeof error);
+    if (!a) {
+        fprintf(stderr, "ldgsm run: %s\n", error);
+        status = 1;
+        goto done;
+    }
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    status = agent_run(a);
+    agent_free(a);
+done:
+    for (size_t i = 0; i < opt.header_count; i++) {
+        free(opt.headers[i].origin);
+        free(opt.headers[i].name);
+        free(opt.headers[i].value);
+    }
+    free(opt.headers);
+    free(opt.programs);
+    free(opt.inputs);
+    free(opt.allow_origins);
+    return status;
+}
