@@ -219,6 +219,31 @@ bool store_add_new(store *st, term_id s, term_id p, term_id o, term_id g) {
     return add_triple(st, s, p, o, g, false);
 }
 
+uint32_t store_add_batch(store *st, const triple *ts, uint32_t n, term_id g) {
+    /* Three passes so the cache misses of a batch overlap: the de-duplication slots (prefetched by the
+     * caller) tell which triples are new; for those, the index slots they will update are prefetched;
+     * then they are added (add_triple checks again: a batch may hold one triple twice). */
+    bool fresh[256];
+    uint32_t added = 0;
+    for (uint32_t start = 0; start < n; start += 256) {
+        uint32_t end = n - start < 256 ? n : start + 256;
+        for (uint32_t i = start; i < end; i++) {
+            fresh[i - start] = store_find(st, ts[i].s, ts[i].p, ts[i].o) == UINT32_MAX;
+            if (!fresh[i - start])
+                continue;
+            for (int x = 0; x < IX_COUNT; x++) {
+                const u64map *m = &st->ix[x].key_to_bucket;
+                if (st->ix[x].active && m->cap)
+                    __builtin_prefetch(&m->slots[hash_mix64(index_key(x, ts[i].s, ts[i].p, ts[i].o)) & (m->cap - 1)]);
+            }
+        }
+        for (uint32_t i = start; i < end; i++)
+            if (fresh[i - start])
+                added += add_triple(st, ts[i].s, ts[i].p, ts[i].o, g, false);
+    }
+    return added;
+}
+
 uint32_t store_size(const store *st) { return st->count; }
 
 const triple *store_triple(const store *st, uint32_t n) { return &st->triples[n].t; }

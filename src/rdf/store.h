@@ -29,6 +29,8 @@ bool store_add(store *st, term_id s, term_id p, term_id o, term_id g);
 /* Adds (s, p, o) with source g only when absent from the union (a known triple keeps its sources):
  * what derivation needs, since re-deriving a known triple changes nothing a reader of sources cares for. */
 bool store_add_new(store *st, term_id s, term_id p, term_id o, term_id g);
+/* store_add_new for a batch of triples, overlapping their memory accesses; returns how many were new. */
+uint32_t store_add_batch(store *st, const triple *ts, uint32_t n, term_id g);
 /* Hints that (s, p, o) is about to be added or looked up, so its de-duplication slot is fetched early. */
 void store_prefetch(const store *st, term_id s, term_id p, term_id o);
 uint32_t store_size(const store *st);

@@ -17,7 +17,7 @@
  * derivation mostly re-derives known triples, and each check is a cache miss in a large table, so
  * overlapping the misses of a batch is what makes derivation fast. Within a round nothing reads the
  * triples a round derives, so adding them a little later changes nothing. */
-enum { PENDING_BATCH = 64 };
+enum { PENDING_BATCH = 128 };
 
 struct reasoner {
     terms *t;
@@ -224,14 +224,11 @@ static term_id skolem(join *j, unsigned e) {
 static bool flush_pending(reasoner *R, const rule *r) {
     unsigned count = R->pending_count;
     R->pending_count = 0;
-    for (unsigned i = 0; i < count; i++) {
-        const triple *tr = &R->pending[i];
-        if (store_add_new(R->st, tr->s, tr->p, tr->o, R->opt.derived_graph) &&
-            ++R->stats.derived > R->opt.max_derived) {
-            snprintf(R->error, sizeof R->error, "rule %s derived more than %u triples in this run", r->name,
-                     R->opt.max_derived);
-            return false;
-        }
+    R->stats.derived += store_add_batch(R->st, R->pending, count, R->opt.derived_graph);
+    if (R->stats.derived > R->opt.max_derived) {
+        snprintf(R->error, sizeof R->error, "rule %s derived more than %u triples in this run", r->name,
+                 R->opt.max_derived);
+        return false;
     }
     return true;
 }
