@@ -39,7 +39,8 @@ struct agent {
     request *requests;
     size_t request_count, request_cap;
     doc_state *docs;
-    size_t doc_count;
+    size_t doc_count, doc_cap;
+    strmap doc_index; /* resource -> index in docs */
 };
 
 static double now_ms(void) {
@@ -170,7 +171,8 @@ static void clear_iteration(agent *a) {
     }
     free(a->docs);
     a->docs = NULL;
-    a->doc_count = 0;
+    a->doc_count = a->doc_cap = 0;
+    strmap_free(&a->doc_index);
     store_free(a->wm);
     a->wm = NULL;
 }
@@ -274,10 +276,8 @@ static void take_get_result(agent *a, doc_state *doc, const http_result *res, it
 }
 
 static doc_state *find_doc(agent *a, const char *resource) {
-    for (size_t i = 0; i < a->doc_count; i++)
-        if (strcmp(a->docs[i].resource, resource) == 0)
-            return &a->docs[i];
-    return NULL;
+    const uint32_t *i = strmap_get(&a->doc_index, resource);
+    return i ? &a->docs[*i] : NULL;
 }
 
 static void log_request(agent *a, const char *method, const char *url, const http_result *res) {
@@ -296,7 +296,11 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
         const request *r = &a->requests[*scanned];
         if (r->kind != REQUEST_SAFE || strcmp(r->method, "GET") != 0 || find_doc(a, r->resource))
             continue;
-        a->docs = xrealloc(a->docs, (a->doc_count + 1) * sizeof *a->docs);
+        strmap_put(&a->doc_index, r->resource, (uint32_t)a->doc_count, NULL);
+        if (a->doc_count == a->doc_cap) {
+            a->doc_cap = a->doc_cap ? a->doc_cap * 2 : 16;
+            a->docs = xrealloc(a->docs, a->doc_cap * sizeof *a->docs);
+        }
         a->docs[a->doc_count++] = (doc_state){.resource = xstrndup(r->resource, strlen(r->resource)),
                                               .graph = terms_iri_cstr(a->t, r->resource),
                                               .group = r->group};
@@ -439,6 +443,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
             origins[i] = http_url_origin(a->opt.allow_origins[i]);
         plan_input in = {.t = a->t, .wm = a->wm, .io = a->io, .v = &a->v, .requests = a->requests,
                          .request_count = a->request_count, .docs = a->docs, .doc_count = a->doc_count,
+                         .doc_index = &a->doc_index,
                          .hold = !a->opt.proceed_on_incomplete,
                          .allow_unconditional_status = a->opt.allow_unconditional_status,
                          .allow_origins = origins, .allow_origin_count = a->opt.allow_origin_count, .log = a->log};

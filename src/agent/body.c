@@ -11,8 +11,7 @@ static const char placeholder_document[] =
     "http://this.nxparser.github.io/reference/to/URI/of/current/rdf/graph/for/representing/permanently/"
     "relative/URIs/in/N-Triples/";
 
-/* this:x -> target#x (or the target itself for this: alone), when a target is known. */
-static term_id substitute(terms *t, term_id id, const char *target_url) {
+term_id body_resolve_placeholder(terms *t, term_id id, const char *target_url) {
     if (terms_kind(t, id) != TERM_IRI)
         return id;
     size_t len;
@@ -52,8 +51,9 @@ int body_bytes(rdfio *io, terms *t, term_id body, const char *target_url, bool r
     memcpy(copy, ts, n * sizeof *copy);
     if (relative)
         for (size_t i = 0; i < n; i++)
-            copy[i] = (triple){substitute(t, copy[i].s, target_url), substitute(t, copy[i].p, target_url),
-                               substitute(t, copy[i].o, target_url)};
+            copy[i] = (triple){body_resolve_placeholder(t, copy[i].s, target_url),
+                               body_resolve_placeholder(t, copy[i].p, target_url),
+                               body_resolve_placeholder(t, copy[i].o, target_url)};
     /* A POST keeps the placeholder and writes it relative to the placeholder document, so `this:it` becomes
      * <#it>, resolved by the server against the new member; other IRIs do not share that prefix. */
     int rc = rdf_write_turtle(io, copy, n, relative ? target_url : placeholder_document, out);

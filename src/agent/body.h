@@ -16,6 +16,9 @@
  * formulas). *is_rdf tells whether the body is Turtle (so the request wants Content-Type text/turtle). */
 int body_bytes(rdfio *io, terms *t, term_id body, const char *target_url, bool relative, buf *out, bool *is_rdf);
 
+/* this:x -> target_url#x (this: alone -> target_url); any other term unchanged. */
+term_id body_resolve_placeholder(terms *t, term_id id, const char *target_url);
+
 /* Serializes triples as a PUT body for target_url (Turtle, IRIs relative to it). */
 int body_document(rdfio *io, const triple *ts, size_t n, const char *target_url, buf *out);
 

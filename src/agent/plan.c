@@ -9,6 +9,7 @@
 
 #include "agent/body.h"
 #include "http/http_url.h"
+#include "rdf/strmap.h"
 
 const char *outcome_name(enum outcome o) {
     static const char *const names[] = {"sent", "duplicate", "withheld", "conflict", "yielded", "refused",
@@ -17,10 +18,8 @@ const char *outcome_name(enum outcome o) {
 }
 
 static const doc_state *find_doc(const plan_input *in, const char *resource) {
-    for (size_t i = 0; i < in->doc_count; i++)
-        if (strcmp(in->docs[i].resource, resource) == 0)
-            return &in->docs[i];
-    return NULL;
+    const uint32_t *i = strmap_get(in->doc_index, resource);
+    return i ? &in->docs[*i] : NULL;
 }
 
 static bool is_write_method(const char *m) {
@@ -88,6 +87,20 @@ static bool add_condition(const plan_input *in, planned_write *w, const doc_stat
     log_msg(in->log, LOG_WARN, "%s %s is sent without a condition: the server gave no strong ETag", w->method,
             w->url);
     return true;
+}
+
+static void free_write(planned_write *w) {
+    for (size_t i = 0; i < w->header_count; i++) {
+        free((char *)w->headers[i].name);
+        free((char *)w->headers[i].value);
+    }
+    free(w->headers);
+    free(w->method);
+    free(w->url);
+    free(w->doc);
+    free(w->after);
+    free(w->why);
+    buf_free(&w->body);
 }
 
 /* --- updates ------------------------------------------------------------------------------------------ */
@@ -208,13 +221,17 @@ static size_t canonical(triple *ts, size_t n) {
     return k;
 }
 
-static void append_formula(const plan_input *in, term_id f, triple **ts, size_t *n) {
+/* Appends the triples of formula f with `this:` IRIs resolved against the document written. */
+static void append_formula(const plan_input *in, term_id f, const char *doc_url, triple **ts, size_t *n) {
     if (!f || terms_kind(in->t, f) != TERM_FORMULA)
         return;
     size_t m;
     const triple *src = terms_formula_triples(in->t, f, &m);
     *ts = xrealloc(*ts, (*n + m + 1) * sizeof **ts);
-    memcpy(*ts + *n, src, m * sizeof *src);
+    for (size_t i = 0; i < m; i++)
+        (*ts)[*n + i] = (triple){body_resolve_placeholder(in->t, src[i].s, doc_url),
+                                 body_resolve_placeholder(in->t, src[i].p, doc_url),
+                                 body_resolve_placeholder(in->t, src[i].o, doc_url)};
     *n += m;
 }
 
@@ -242,12 +259,20 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
         if (p->outcomes[updates[u]] != OUTCOME_SEND)
             continue;
         live[live_count++] = updates[u];
-        collect_slots(in, updates[u], &slots, &slot_count);
-        append_formula(in, in->requests[updates[u]].body, &next, &next_count);
-        append_formula(in, in->requests[updates[u]].add, &next, &next_count);
     }
     if (!live_count)
         goto done;
+    char *url = http_url_without_fragment(in->requests[live[0]].url);
+    for (size_t i = 0; i < live_count; i++) {
+        size_t body_start = next_count;
+        append_formula(in, in->requests[live[i]].body, url, &next, &next_count);
+        /* the replaced slots are those of the body, placeholders resolved */
+        for (size_t k = body_start; k < next_count; k++) {
+            slots = xrealloc(slots, (slot_count + 1) * sizeof *slots);
+            slots[slot_count++] = (slot_value){next[k].s, next[k].p, 0, live[i]};
+        }
+        append_formula(in, in->requests[live[i]].add, url, &next, &next_count);
+    }
     uint32_t read_count = 0;
     const uint32_t *read = doc->found ? store_graph_triples(in->wm, doc->graph, &read_count) : NULL;
     triple *before = xmalloc((read_count + 1) * sizeof *before);
@@ -268,21 +293,17 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
     if (unchanged) {
         for (size_t i = 0; i < live_count; i++)
             p->outcomes[live[i]] = OUTCOME_UNCHANGED;
+        free(url);
         goto done;
     }
     planned_write w = {.method = xstrndup("PUT", 3), .composed = true};
-    char *url = http_url_without_fragment(in->requests[live[0]].url);
     w.url = url;
     w.doc = xstrndup(resource, strlen(resource));
     w.why = rules_of(in, live, live_count);
     if (body_document(in->io, next, next_count, url, &w.body) != 0) {
         for (size_t i = 0; i < live_count; i++)
             set_outcome(in, p, live[i], OUTCOME_REFUSED, "the composed document holds what Turtle cannot express");
-        free(w.method);
-        free(w.url);
-        free(w.doc);
-        free(w.why);
-        buf_free(&w.body);
+        free_write(&w);
         goto done;
     }
     add_header(&w, "Content-Type", "text/turtle");
@@ -291,16 +312,7 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
             set_outcome(in, p, live[i], OUTCOME_WITHHELD,
                         "the document has no strong ETag, so an update could overwrite another writer "
                         "(--allow-unconditional-status allows it)");
-        for (size_t i = 0; i < w.header_count; i++) {
-            free((char *)w.headers[i].name);
-            free((char *)w.headers[i].value);
-        }
-        free(w.headers);
-        free(w.method);
-        free(w.url);
-        free(w.doc);
-        free(w.why);
-        buf_free(&w.body);
+        free_write(&w);
         goto done;
     }
     *writes = xrealloc(*writes, (*write_count + 1) * sizeof **writes);
@@ -332,20 +344,6 @@ static bool as_written(const plan_input *in, size_t i, planned_write *w) {
     return true;
 }
 
-static void free_write(planned_write *w) {
-    for (size_t i = 0; i < w->header_count; i++) {
-        free((char *)w->headers[i].name);
-        free((char *)w->headers[i].value);
-    }
-    free(w->headers);
-    free(w->method);
-    free(w->url);
-    free(w->doc);
-    free(w->after);
-    free(w->why);
-    buf_free(&w->body);
-}
-
 /* --- the plan ------------------------------------------------------------------------------------------- */
 
 static bool origin_allowed(const plan_input *in, const char *url) {
@@ -359,20 +357,60 @@ static bool origin_allowed(const plan_input *in, const char *url) {
     return ok;
 }
 
-/* The hold policy: which failed GETs withhold this request. */
-static const char *held_by(const plan_input *in, const request *r) {
-    if (!in->hold)
-        return NULL;
+/* What the failed GETs of the iteration withhold (the hold policy). */
+typedef struct failed_gets {
+    bool ungrouped; /* a GET no group asked for failed: everything is held */
+    u64map groups;  /* groups whose GET failed */
+} failed_gets;
+
+static void collect_failed(const plan_input *in, failed_gets *f) {
+    *f = (failed_gets){0};
     for (size_t d = 0; d < in->doc_count; d++) {
         const doc_state *doc = &in->docs[d];
         if (!doc->failed)
             continue;
-        if (!doc->group)
-            return "a GET that no group asked for failed in this iteration";
-        if (r->group == doc->group)
-            return "a GET its group asked for failed in this iteration";
+        if (doc->group)
+            u64map_put(&f->groups, doc->group, 1, NULL);
+        else
+            f->ungrouped = true;
     }
+}
+
+static const char *held_by(const plan_input *in, const failed_gets *f, const request *r) {
+    if (!in->hold)
+        return NULL;
+    if (f->ungrouped)
+        return "a GET that no group asked for failed in this iteration";
+    if (r->group && u64map_get(&f->groups, r->group))
+        return "a GET its group asked for failed in this iteration";
     return NULL;
+}
+
+/* Requests grouped by a string (their resource): head[group] and next[request] chain them. */
+typedef struct grouping {
+    strmap index; /* string -> group */
+    uint32_t *head, *next;
+} grouping;
+
+static void group_add(grouping *g, const char *key, size_t i, size_t n) {
+    if (!g->next) {
+        g->next = xmalloc((n ? n : 1) * sizeof *g->next);
+        g->head = xmalloc((n ? n : 1) * sizeof *g->head);
+    }
+    bool inserted;
+    uint32_t *group = strmap_put(&g->index, key, g->index.count, &inserted);
+    g->next[i] = inserted ? UINT32_MAX : g->head[*group];
+    g->head[*group] = (uint32_t)i;
+}
+
+static void grouping_free(grouping *g) {
+    strmap_free(&g->index);
+    free(g->head);
+    free(g->next);
+}
+
+static bool is_live_unsafe(const plan *p, const bool *unsafe, size_t i) {
+    return unsafe[i] && p->outcomes[i] != OUTCOME_DUPLICATE;
 }
 
 void plan_make(const plan_input *in, plan *p) {
@@ -380,128 +418,129 @@ void plan_make(const plan_input *in, plan *p) {
     size_t n = in->request_count;
     p->outcomes = xcalloc(n ? n : 1, sizeof *p->outcomes);
     bool *unsafe = xcalloc(n ? n : 1, sizeof *unsafe);
+    failed_gets failed;
+    collect_failed(in, &failed);
+
+    /* identity, origins, the hold policy */
+    strmap identities = {0};
     for (size_t i = 0; i < n; i++) {
         const request *r = &in->requests[i];
         unsafe[i] = r->kind != REQUEST_SAFE;
         if (!unsafe[i])
             continue;
-        for (size_t j = 0; j < i; j++)
-            if (unsafe[j] && p->outcomes[j] != OUTCOME_DUPLICATE && strcmp(in->requests[j].identity, r->identity) == 0) {
-                p->outcomes[i] = OUTCOME_DUPLICATE;
-                break;
-            }
-        if (p->outcomes[i] == OUTCOME_DUPLICATE)
+        bool inserted;
+        strmap_put(&identities, r->identity, (uint32_t)i, &inserted);
+        if (!inserted) {
+            p->outcomes[i] = OUTCOME_DUPLICATE;
             continue;
+        }
         p->unsafe++;
-        const char *hold = held_by(in, r);
+        const char *hold = held_by(in, &failed, r);
         if (!origin_allowed(in, r->url))
             set_outcome(in, p, i, OUTCOME_REFUSED, "its origin is not among --allow-origin");
         else if (hold)
             set_outcome(in, p, i, OUTCOME_WITHHELD, hold);
     }
+    strmap_free(&identities);
+    u64map_free(&failed.groups);
 
-    /* documents written by updates this iteration are status documents: tasks may not target them */
+    /* writes grouped by the resource they target; updates separately */
+    grouping writes = {0}, updates = {0};
     for (size_t i = 0; i < n; i++) {
-        const request *r = &in->requests[i];
-        if (!unsafe[i] || !r->after || p->outcomes[i] != OUTCOME_SEND)
+        if (!is_live_unsafe(p, unsafe, i))
             continue;
-        for (size_t j = 0; j < n; j++)
-            if (in->requests[j].kind == REQUEST_UPDATE && strcmp(in->requests[j].resource, r->resource) == 0) {
-                set_outcome(in, p, i, OUTCOME_REFUSED, "a task may not write a status document");
-                break;
-            }
+        const request *r = &in->requests[i];
+        if (r->kind == REQUEST_UPDATE)
+            group_add(&updates, r->resource, i, n);
+        else if (is_write_method(r->method))
+            group_add(&writes, r->resource, i, n);
     }
 
-    /* as-written conflicts, and as-written against updates */
-    for (size_t i = 0; i < n; i++) {
-        const request *r = &in->requests[i];
-        if (!unsafe[i] || p->outcomes[i] == OUTCOME_DUPLICATE || r->kind != REQUEST_AS_WRITTEN || !is_write_method(r->method))
+    /* tasks may not target a status document (one that updates write) */
+    for (size_t i = 0; i < n; i++)
+        if (is_live_unsafe(p, unsafe, i) && in->requests[i].after && strmap_get(&updates.index, in->requests[i].resource))
+            set_outcome(in, p, i, OUTCOME_REFUSED, "a task may not write a status document");
+
+    /* two different as-written writes to one resource, or one and an update: all of them conflict */
+    for (uint32_t g = 0; g < writes.index.count; g++) {
+        const char *resource = writes.index.keys[g];
+        uint32_t first = writes.head[g];
+        bool clash = strmap_get(&updates.index, resource) != NULL;
+        for (uint32_t i = writes.next[first]; i != UINT32_MAX && !clash; i = writes.next[i])
+            clash = strcmp(in->requests[i].identity, in->requests[first].identity) != 0;
+        if (!clash)
             continue;
-        for (size_t j = i + 1; j < n; j++) {
-            const request *q = &in->requests[j];
-            if (!unsafe[j] || p->outcomes[j] == OUTCOME_DUPLICATE || strcmp(q->resource, r->resource) != 0)
-                continue;
-            bool clash = (q->kind == REQUEST_AS_WRITTEN && is_write_method(q->method) &&
-                          strcmp(q->identity, r->identity) != 0) ||
-                         q->kind == REQUEST_UPDATE;
-            if (clash) {
-                set_outcome(in, p, i, OUTCOME_CONFLICT, "another write to the same resource in this iteration");
-                set_outcome(in, p, j, OUTCOME_CONFLICT, "another write to the same resource in this iteration");
-            }
-        }
+        for (uint32_t i = first; i != UINT32_MAX; i = writes.next[i])
+            set_outcome(in, p, i, OUTCOME_CONFLICT, "another write to the same resource in this iteration");
+        const uint32_t *ug = strmap_get(&updates.index, resource);
+        for (uint32_t i = ug ? updates.head[*ug] : UINT32_MAX; i != UINT32_MAX; i = updates.next[i])
+            set_outcome(in, p, i, OUTCOME_CONFLICT, "an as-written write to the same document in this iteration");
+    }
+
+    /* a task withheld for its own reasons holds back the write it waits for */
+    strmap blocked = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (!is_live_unsafe(p, unsafe, i) || !in->requests[i].after)
+            continue;
+        enum outcome o = p->outcomes[i];
+        if (o != OUTCOME_WITHHELD && o != OUTCOME_CONFLICT && o != OUTCOME_REFUSED)
+            continue;
+        char *after = after_resource(in, &in->requests[i]);
+        if (after)
+            strmap_put(&blocked, after, 1, NULL);
+        free(after);
     }
 
     /* updates, document by document */
-    size_t *updates = xmalloc((n ? n : 1) * sizeof *updates);
-    bool *done = xcalloc(n ? n : 1, sizeof *done);
-    char **blocked_docs = NULL; /* documents whose write is withheld: tasks behind them wait */
-    size_t blocked_count = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (done[i] || !unsafe[i] || in->requests[i].kind != REQUEST_UPDATE || p->outcomes[i] == OUTCOME_DUPLICATE)
-            continue;
-        const char *resource = in->requests[i].resource;
+    size_t *members = xmalloc((n ? n : 1) * sizeof *members);
+    for (uint32_t g = 0; g < updates.index.count; g++) {
+        const char *resource = updates.index.keys[g];
         size_t count = 0;
-        for (size_t j = i; j < n; j++)
-            if (!done[j] && unsafe[j] && in->requests[j].kind == REQUEST_UPDATE &&
-                p->outcomes[j] != OUTCOME_DUPLICATE && strcmp(in->requests[j].resource, resource) == 0) {
-                updates[count++] = j;
-                done[j] = true;
-            }
+        for (uint32_t i = updates.head[g]; i != UINT32_MAX; i = updates.next[i])
+            members[count++] = i;
+        /* the chain runs newest first; compose in the order the rules asked */
+        for (size_t a = 0, b = count ? count - 1 : 0; a < b; a++, b--) {
+            size_t tmp = members[a];
+            members[a] = members[b];
+            members[b] = tmp;
+        }
         const doc_state *doc = find_doc(in, resource);
-        bool withhold_all = false;
         const char *why = NULL;
-        if (!doc || !doc->read) {
-            withhold_all = true;
+        if (!doc || !doc->read)
             why = "the document was not read in this iteration";
-        }
-        /* a task withheld for its own reasons holds back the write it waits for */
-        for (size_t j = 0; j < n && !withhold_all; j++) {
-            if (!unsafe[j] || !in->requests[j].after)
-                continue;
-            char *after = after_resource(in, &in->requests[j]);
-            bool waits = after && strcmp(after, resource) == 0;
-            free(after);
-            enum outcome o = p->outcomes[j];
-            if (waits && (o == OUTCOME_WITHHELD || o == OUTCOME_CONFLICT || o == OUTCOME_REFUSED)) {
-                withhold_all = true;
-                why = "a task waiting on this write is withheld";
-            }
-        }
-        if (!withhold_all && resolve_collisions(in, p, updates, count)) {
-            withhold_all = true;
-            why = "two updates of equal priority give one slot different values (conflict)";
+        else if (strmap_get(&blocked, resource))
+            why = "a task waiting on this write is withheld";
+        else if (resolve_collisions(in, p, members, count)) {
             for (size_t u = 0; u < count; u++)
-                set_outcome(in, p, updates[u], OUTCOME_CONFLICT, why);
+                set_outcome(in, p, members[u], OUTCOME_CONFLICT,
+                            "two updates of equal priority give one slot different values (conflict)");
+            why = "conflict";
         }
-        if (withhold_all) {
+        if (why) {
             for (size_t u = 0; u < count; u++)
-                set_outcome(in, p, updates[u], OUTCOME_WITHHELD, why);
-            blocked_docs = xrealloc(blocked_docs, (blocked_count + 1) * sizeof *blocked_docs);
-            blocked_docs[blocked_count++] = xstrndup(resource, strlen(resource));
+                set_outcome(in, p, members[u], OUTCOME_WITHHELD, why);
+            strmap_put(&blocked, resource, 1, NULL);
             continue;
         }
-        compose(in, p, resource, updates, count, &p->writes, &p->write_count);
+        compose(in, p, resource, members, count, &p->writes, &p->write_count);
     }
+    free(members);
 
     /* as-written requests and tasks */
+    strmap composed = {0};
+    for (size_t w = 0; w < p->write_count; w++)
+        strmap_put(&composed, p->writes[w].doc, (uint32_t)w, NULL);
     for (size_t i = 0; i < n; i++) {
         const request *r = &in->requests[i];
         if (!unsafe[i] || r->kind != REQUEST_AS_WRITTEN || p->outcomes[i] != OUTCOME_SEND)
             continue;
         char *after = after_resource(in, r);
-        if (after) {
-            bool has_write = false;
-            for (size_t w = 0; w < p->write_count; w++)
-                has_write |= p->writes[w].composed && strcmp(p->writes[w].doc, after) == 0;
-            if (!has_write) {
-                bool blocked = false;
-                for (size_t b = 0; b < blocked_count; b++)
-                    blocked |= strcmp(blocked_docs[b], after) == 0;
-                set_outcome(in, p, i, OUTCOME_WITHHELD,
-                            blocked ? "the write it waits for is withheld" : "no write to the document it waits for");
-                free(after);
-                continue;
-            }
+        if (after && !strmap_get(&composed, after)) {
+            set_outcome(in, p, i, OUTCOME_WITHHELD,
+                        strmap_get(&blocked, after) ? "the write it waits for is withheld"
+                                                    : "no write to the document it waits for");
+            free(after);
+            continue;
         }
         planned_write w;
         if (!as_written(in, i, &w)) {
@@ -510,10 +549,8 @@ void plan_make(const plan_input *in, plan *p) {
             set_outcome(in, p, i, OUTCOME_REFUSED, "its body holds what Turtle cannot express");
             continue;
         }
-        if (!after && is_write_method(r->method)) {
-            const doc_state *doc = find_doc(in, r->resource);
-            add_condition(in, &w, doc, false);
-        }
+        if (!after && is_write_method(r->method))
+            add_condition(in, &w, find_doc(in, r->resource), false);
         if (after) {
             w.is_task = true;
             w.after = after;
@@ -524,6 +561,10 @@ void plan_make(const plan_input *in, plan *p) {
             p->writes[p->write_count++] = w;
         }
     }
+    strmap_free(&composed);
+    strmap_free(&blocked);
+    grouping_free(&writes);
+    grouping_free(&updates);
 
     for (size_t i = 0; i < n; i++) {
         if (!unsafe[i])
@@ -536,11 +577,6 @@ void plan_make(const plan_input *in, plan *p) {
         default: break;
         }
     }
-    for (size_t b = 0; b < blocked_count; b++)
-        free(blocked_docs[b]);
-    free(blocked_docs);
-    free(done);
-    free(updates);
     free(unsafe);
 }
 

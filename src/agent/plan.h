@@ -24,6 +24,7 @@
 #include "agent/request.h"
 #include "http/http_client.h"
 #include "rdf/rdfio.h"
+#include "rdf/strmap.h"
 
 /* What the iteration learnt about one document it tried to GET. */
 typedef struct doc_state {
@@ -71,6 +72,7 @@ typedef struct plan_input {
     size_t request_count;
     const doc_state *docs;
     size_t doc_count;
+    const strmap *doc_index;        /* resource -> index in docs */
     bool hold;                      /* failure policy hold (else proceed) */
     bool allow_unconditional_status;
     char **allow_origins;           /* normalized; empty: every origin */
