@@ -280,12 +280,18 @@ static doc_state *find_doc(agent *a, const char *resource) {
     return i ? &a->docs[*i] : NULL;
 }
 
-static void log_request(agent *a, const char *method, const char *url, const http_result *res) {
+/* The per-request log line; with -v it names the rules that asked. */
+static void log_request(agent *a, const char *method, const char *url, const http_result *res, const char *rules) {
+    char outcome[64];
     if (res->failure != HTTP_FAIL_NONE)
-        log_msg(a->log, LOG_INFO, "%s %s failed (%s) %.1f ms", method, url, http_failure_name(res->failure),
-                res->elapsed_us / 1000.0);
+        snprintf(outcome, sizeof outcome, "failed (%s)", http_failure_name(res->failure));
     else
-        log_msg(a->log, LOG_INFO, "%s %s %ld %.1f ms", method, url, res->status, res->elapsed_us / 1000.0);
+        snprintf(outcome, sizeof outcome, "%ld", res->status);
+    if (a->opt.verbose && rules)
+        log_msg(a->log, LOG_INFO, "%s %s %s %.1f ms (rule %s)", method, url, outcome, res->elapsed_us / 1000.0,
+                rules);
+    else
+        log_msg(a->log, LOG_INFO, "%s %s %s %.1f ms", method, url, outcome, res->elapsed_us / 1000.0);
 }
 
 /* GETs every resource asked for and not yet fetched this iteration, in one parallel batch; returns how
@@ -303,7 +309,8 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
         }
         a->docs[a->doc_count++] = (doc_state){.resource = xstrndup(r->resource, strlen(r->resource)),
                                               .graph = terms_iri_cstr(a->t, r->resource),
-                                              .group = r->group};
+                                              .group = r->group,
+                                              .asked_by = r->rule ? r->rule->name : NULL};
     }
     size_t count = a->doc_count - first_doc;
     if (!count)
@@ -316,7 +323,7 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
                                  .header_count = 1};
     http_run(a->http, reqs, count, results);
     for (size_t i = 0; i < count; i++) {
-        log_request(a, "GET", reqs[i].url, &results[i]);
+        log_request(a, "GET", reqs[i].url, &results[i], a->docs[first_doc + i].asked_by);
         take_get_result(a, &a->docs[first_doc + i], &results[i], stats);
         if (a->docs[first_doc + i].failed)
             stats->gets_failed++;
@@ -353,7 +360,7 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
     unsigned failed = 0;
     for (size_t i = 0; i < n; i++) {
         const http_result *res = &results[i];
-        log_request(a, ws[i].method, ws[i].url, res);
+        log_request(a, ws[i].method, ws[i].url, res, ws[i].why);
         ok[i] = res->failure == HTTP_FAIL_NONE && res->status >= 200 && res->status < 300;
         if (res->failure != HTTP_FAIL_STOPPED && res->failure != HTTP_FAIL_INVALID)
             (*sent)++;

@@ -37,6 +37,7 @@ typedef struct doc_state {
     char *etag;
     enum http_etag_kind etag_kind;
     term_id group;  /* the ldgsm:group of the GET, 0 when none asked */
+    const char *asked_by; /* the first rule that asked for it (for -v) */
 } doc_state;
 
 enum outcome { OUTCOME_SEND, OUTCOME_DUPLICATE, OUTCOME_WITHHELD, OUTCOME_CONFLICT, OUTCOME_YIELDED,
