@@ -34,6 +34,7 @@ struct agent {
     char **reported; /* "resource status" already reported, so a dead link is named once */
     size_t reported_count;
     unsigned held_streak;
+    strmap warned_origins;
     /* per iteration */
     store *wm;
     request *requests;
@@ -185,6 +186,7 @@ void agent_free(agent *a) {
     for (size_t i = 0; i < a->reported_count; i++)
         free(a->reported[i]);
     free(a->reported);
+    strmap_free(&a->warned_origins);
     http_client_free(a->http);
     rule_set_free(&a->rules);
     free(a->facts);
@@ -453,7 +455,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
                          .doc_index = &a->doc_index,
                          .hold = !a->opt.proceed_on_incomplete,
                          .allow_unconditional_status = a->opt.allow_unconditional_status,
-                         .allow_origins = origins, .allow_origin_count = a->opt.allow_origin_count, .log = a->log};
+                         .allow_origins = origins, .allow_origin_count = a->opt.allow_origin_count,
+                         .warned_origins = &a->warned_origins, .log = a->log};
         plan p;
         plan_make(&in, &p);
         stats->unsafe = p.unsafe;

@@ -84,8 +84,13 @@ static bool add_condition(const plan_input *in, planned_write *w, const doc_stat
     }
     if (status_document && !in->allow_unconditional_status)
         return false;
-    log_msg(in->log, LOG_WARN, "%s %s is sent without a condition: the server gave no strong ETag", w->method,
-            w->url);
+    char *origin = http_url_origin(w->url);
+    bool first;
+    strmap_put(in->warned_origins, origin ? origin : w->url, 1, &first);
+    if (first)
+        log_msg(in->log, LOG_WARN, "%s gives no strong ETags: writes to it are sent without a condition, so a "
+                "concurrent writer's change can be lost (said once per origin)", origin ? origin : w->url);
+    free(origin);
     return true;
 }
 

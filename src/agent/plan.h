@@ -78,6 +78,7 @@ typedef struct plan_input {
     bool allow_unconditional_status;
     char **allow_origins;           /* normalized; empty: every origin */
     size_t allow_origin_count;
+    strmap *warned_origins;         /* origins already warned about missing strong ETags (kept across iterations) */
     const log_sink *log;
 } plan_input;
 
