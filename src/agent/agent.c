@@ -31,8 +31,7 @@ struct agent {
     base_fact *facts;
     size_t fact_count, fact_cap;
     http_client *http;
-    char **reported; /* "resource status" already reported, so a dead link is named once */
-    size_t reported_count;
+    strmap reported; /* "resource outcome" already reported, so a dead link is named once */
     unsigned held_streak;
     strmap warned_origins;
     /* per iteration */
@@ -183,9 +182,7 @@ void agent_free(agent *a) {
         return;
     clear_iteration(a);
     free(a->requests);
-    for (size_t i = 0; i < a->reported_count; i++)
-        free(a->reported[i]);
-    free(a->reported);
+    strmap_free(&a->reported);
     strmap_free(&a->warned_origins);
     http_client_free(a->http);
     rule_set_free(&a->rules);
@@ -216,14 +213,11 @@ static void assert_clock(agent *a) {
 static void report_once(agent *a, const char *resource, const char *what) {
     buf key = {0};
     buf_printf(&key, "%s %s", resource, what);
-    for (size_t i = 0; i < a->reported_count; i++)
-        if (strcmp(a->reported[i], key.data) == 0) {
-            buf_free(&key);
-            return;
-        }
-    a->reported = xrealloc(a->reported, (a->reported_count + 1) * sizeof *a->reported);
-    a->reported[a->reported_count++] = buf_cstr(&key);
-    log_msg(a->log, LOG_WARN, "GET %s: %s", resource, what);
+    bool first;
+    strmap_put(&a->reported, key.data, 1, &first);
+    buf_free(&key);
+    if (first)
+        log_msg(a->log, LOG_WARN, "GET %s: %s", resource, what);
 }
 
 /* Classifies one GET result (DESIGN section 2) and adds what it brought to working memory. */
