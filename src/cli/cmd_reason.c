@@ -101,13 +101,8 @@ static int write_output(rdfio *io, terms *t, store *st, uint32_t from, bool turt
         }
         if (rc == 0)
             fwrite(out.data, 1, out.len, stdout);
-    } else {
-        /* Written in slices so a large closure does not sit twice in memory. */
-        for (size_t i = 0; i < n; i += 262144) {
-            out.len = 0;
-            rdf_write_ntriples(t, selected + i, n - i < 262144 ? n - i : 262144, &out);
-            fwrite(out.data, 1, out.len, stdout);
-        }
+    } else if (rdf_write_ntriples_file(t, selected, n, stdout) != 0) {
+        rc = -1;
     }
     buf_free(&out);
     free(selected);

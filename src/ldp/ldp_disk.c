@@ -219,7 +219,8 @@ static char **list_dir(const char *dir, size_t *count) {
         names[n++] = xstrndup(entry->d_name, strlen(entry->d_name));
     }
     closedir(d);
-    qsort(names, n, sizeof *names, compare_names);
+    if (n > 1)
+        qsort(names, n, sizeof *names, compare_names);
     *count = n;
     return names ? names : xcalloc(1, sizeof *names);
 }

@@ -6,13 +6,15 @@
 #include <string.h>
 #include <strings.h>
 
+/* served: offered as a representation. */
 static const struct {
     const char *type;
     enum rdf_syntax syntax;
+    bool served;
 } media_table[LDP_MEDIA_COUNT] = {
-    [LDP_MEDIA_TURTLE] = {"text/turtle", RDF_TURTLE},
-    [LDP_MEDIA_NTRIPLES] = {"application/n-triples", RDF_NTRIPLES},
-    [LDP_MEDIA_RDFXML] = {"application/rdf+xml", RDF_RDFXML},
+    [LDP_MEDIA_TURTLE] = {"text/turtle", RDF_TURTLE, true},
+    [LDP_MEDIA_NTRIPLES] = {"application/n-triples", RDF_NTRIPLES, true},
+    [LDP_MEDIA_RDFXML] = {"application/rdf+xml", RDF_RDFXML, true},
 };
 
 const char *ldp_media_type(enum ldp_media media) { return media_table[media].type; }
@@ -107,7 +109,7 @@ int ldp_media_negotiate(const char *accept) {
     }
     int best = -1;
     for (int m = 0; m < LDP_MEDIA_COUNT; m++)
-        if (q[m] > 0 && (best < 0 || q[m] > q[best]))
+        if (media_table[m].served && q[m] > 0 && (best < 0 || q[m] > q[best]))
             best = m;
     return best;
 }

@@ -46,18 +46,6 @@ static void session_close(ldp_rdf *rdf, rdf_session *s) {
     pthread_mutex_unlock(&rdf->lock);
 }
 
-/* raptor2's Turtle writer opens with "@base <base> ." when given a base; the stored form must not pin
- * the server's address (a restart may use another port), so the relative IRIs are kept without it. */
-static void append_without_base_line(const buf *turtle, buf *out) {
-    const char *data = turtle->data ? turtle->data : "";
-    size_t skip = 0;
-    if (turtle->len > 6 && strncmp(data, "@base ", 6) == 0) {
-        const char *newline = memchr(data, '\n', turtle->len);
-        skip = newline ? (size_t)(newline - data) + 1 : turtle->len;
-    }
-    buf_append(out, data + skip, turtle->len - skip);
-}
-
 enum ldp_rdf_result ldp_rdf_check_body(ldp_rdf *rdf, enum ldp_media media, const char *data, size_t len,
                                        const char *base, const char *source_name, bool forbid_containment,
                                        buf *stored, char *message, size_t size) {
@@ -80,14 +68,12 @@ enum ldp_rdf_result ldp_rdf_check_body(ldp_rdf *rdf, enum ldp_media media, const
         }
     if (result == LDP_RDF_OK) {
         if (media == LDP_MEDIA_RDFXML) {
-            buf turtle = {0};
-            if (rdf_write_turtle(s.io, ts, n, base, &turtle) != 0) {
+            /* Relative to base and without an @base line, so the stored text does not pin the
+             * server's address (a restart may use another port). */
+            if (rdf_write_turtle(s.io, ts, n, base, stored) != 0) {
                 snprintf(message, size, "%s: cannot be written as Turtle", source_name);
                 result = LDP_RDF_SYNTAX_ERROR;
-            } else {
-                append_without_base_line(&turtle, stored);
             }
-            buf_free(&turtle);
         } else {
             buf_append(stored, data, len);
         }
@@ -108,8 +94,11 @@ int ldp_rdf_convert(ldp_rdf *rdf, const char *turtle, size_t len, const char *ba
         snprintf(message, size, "%s", err.message);
     } else if (to == LDP_MEDIA_NTRIPLES) {
         rdf_write_ntriples(s.t, ts, n, out);
-    } else if (to == LDP_MEDIA_TURTLE) {
-        buf_append(out, turtle, len);
+    } else if (to == LDP_MEDIA_RDFXML) {
+        if (rdf_write_rdfxml(s.io, ts, n, base, out) != 0) {
+            snprintf(message, size, "cannot be written as RDF/XML");
+            rc = -1;
+        }
     } else {
         snprintf(message, size, "%s is not served", ldp_media_type(to));
         rc = -1;

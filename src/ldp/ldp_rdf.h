@@ -26,14 +26,16 @@ enum ldp_rdf_result {
 };
 
 /* Checks a request body (len bytes in media, named source_name in errors), relative IRIs resolved
- * against base (the resource written), and appends the Turtle to store to *stored: Turtle and N-Triples bodies as they are (an
- * N-Triples document is Turtle), RDF/XML re-serialized with IRIs relative to base. forbid_containment
- * rejects ldp:contains triples. message (size bytes) says what is wrong. */
+ * against base (the resource written), and appends the Turtle to store to *stored: Turtle and
+ * N-Triples bodies as they are (an N-Triples document is Turtle), RDF/XML re-serialized with IRIs
+ * relative to base. forbid_containment rejects ldp:contains triples. message (size bytes) says what
+ * is wrong. */
 enum ldp_rdf_result ldp_rdf_check_body(ldp_rdf *rdf, enum ldp_media media, const char *data, size_t len,
                                        const char *base, const char *source_name, bool forbid_containment,
                                        buf *stored, char *message, size_t size);
 
-/* Serializes the stored Turtle (base: the resource's URI) in media `to`. Returns 0, or -1 with message. */
+/* Serializes the stored Turtle (base: the resource's URI) in media `to`, a type other than Turtle.
+ * Returns 0, or -1 with message. */
 int ldp_rdf_convert(ldp_rdf *rdf, const char *turtle, size_t len, const char *base, enum ldp_media to, buf *out,
                     char *message, size_t size);
 

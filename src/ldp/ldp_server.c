@@ -4,7 +4,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -74,13 +73,13 @@ static enum MHD_Result respond_text(request *r, struct MHD_Connection *c, int st
     buf text = {0};
     buf_puts(&text, message);
     buf_putc(&text, '\n');
-    struct MHD_Response *response = MHD_create_response_from_buffer(text.len, text.data, MHD_RESPMEM_MUST_COPY);
+    /* The response takes over text's memory (MHD frees it with free()). */
+    struct MHD_Response *response = MHD_create_response_from_buffer(text.len, text.data, MHD_RESPMEM_MUST_FREE);
     MHD_add_response_header(response, "Content-Type", "text/plain; charset=utf-8");
     if (header)
         MHD_add_response_header(response, header, value);
     enum MHD_Result result = queue(r, c, status, response, text.len);
     MHD_destroy_response(response);
-    buf_free(&text);
     return result;
 }
 
@@ -88,7 +87,7 @@ static enum MHD_Result respond_text(request *r, struct MHD_Connection *c, int st
 static enum MHD_Result respond_empty(request *r, struct MHD_Connection *c, int status, const char *typed_path,
                                      const char *etag, const char *location) {
     struct MHD_Response *response = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
-    if (etag && etag[0])
+    if (etag)
         MHD_add_response_header(response, "ETag", etag);
     if (location)
         MHD_add_response_header(response, "Location", location);
@@ -206,7 +205,8 @@ static enum MHD_Result handle_get(ldp_server *s, struct MHD_Connection *c, reque
     char message[600];
     const cached_variant *v;
     if (media < 0) {
-        result = respond_text(r, c, 406, "Not Acceptable: this server serves " LDP_ACCEPTED_TYPES, NULL, NULL);
+        result = respond_text(r, c, 406, "Not Acceptable: this server serves text/turtle, application/n-triples and application/rdf+xml",
+                              NULL, NULL);
     } else if (if_match && !ldp_etag_is_any(if_match) && !ldp_etag_list_has(if_match, doc->etag[media])) {
         result = respond_text(r, c, 412, "Precondition Failed", NULL, NULL);
     } else if (if_none_match &&
@@ -242,20 +242,10 @@ static enum MHD_Result respond_outcome(ldp_server *s, struct MHD_Connection *c, 
         result = respond_empty(r, c, 201, o->path, o->etag, buf_cstr(&location));
         buf_free(&location);
     } else if (o->status == 204) {
-        result = respond_empty(r, c, 204, NULL, o->etag, NULL);
+        result = respond_empty(r, c, 204, NULL, o->etag[0] ? o->etag : NULL, NULL); /* DELETE: no tag */
     } else {
-        static const char *const reasons[][2] = {
-            {"400", "Bad Request"},          {"404", "Not Found"},
-            {"405", "Method Not Allowed"},   {"409", "Conflict"},
-            {"412", "Precondition Failed"},  {"428", "Precondition Required"},
-            {"500", "Internal Server Error"},
-        };
-        const char *reason = "Error";
-        for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
-            if (atoi(reasons[i][0]) == o->status)
-                reason = reasons[i][1];
         buf text = {0};
-        buf_printf(&text, "%s: %s", reason, o->message);
+        buf_printf(&text, "%s: %s", MHD_get_reason_phrase_for((unsigned)o->status), o->message);
         /* A 405 from the store is a POST to a resource or a DELETE of the root. */
         result = respond_text(r, c, o->status, buf_cstr(&text), o->status == 405 ? "Allow" : NULL,
                               strcmp(r->path, "/") == 0 ? ALLOW_ROOT : ALLOW_RESOURCE);
@@ -454,7 +444,8 @@ static void on_mhd_error(void *cls, const char *fmt, va_list args) {
 /* ---------------------------------------------------------------- lifecycle */
 
 ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size_t size) {
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
+    struct addrinfo hints = {
+        .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
     struct addrinfo *found = NULL;
     char port[16];
     snprintf(port, sizeof port, "%u", config->port);
@@ -498,7 +489,7 @@ int ldp_server_start(ldp_server *s, ldp_store *store, ldp_rdf *rdf, char *messag
         flags, 0, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, s, MHD_OPTION_LISTEN_SOCKET,
         s->listen_fd, MHD_OPTION_THREAD_POOL_SIZE, s->config.threads > 1 ? s->config.threads : 0,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_UNESCAPE_CALLBACK, keep_escaped, s,
-        MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024, MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384, MHD_OPTION_END);
     if (!s->daemon) {
         snprintf(message, size, "cannot start the HTTP server on %s", s->base_url);
         return -1;

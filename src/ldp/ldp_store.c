@@ -256,10 +256,10 @@ void ldp_outcome_clear(ldp_outcome *outcome) {
     memset(outcome, 0, sizeof *outcome);
 }
 
+/* fmt has one %s, for arg. */
 static void set_outcome(ldp_outcome *outcome, int status, const char *fmt, const char *arg) {
     outcome->status = status;
-    if (fmt)
-        snprintf(outcome->message, sizeof outcome->message, fmt, arg);
+    snprintf(outcome->message, sizeof outcome->message, fmt, arg);
 }
 
 /* Design note 4. Called with s->lock held; n is the current node or NULL. Returns 0 or a status. */
@@ -418,8 +418,12 @@ void ldp_store_put(ldp_store *s, const char *path, const ldp_body *body, const l
     buf_free(&stored);
 }
 
-/* A member name for container: the slug when safe and free, else a fresh one. Called with s->lock held. */
+/* A member path for container: the slug when safe, free and short enough, else a fresh name; NULL when
+ * not even a fresh name fits in LDP_PATH_MAX. Called with s->lock held. */
 static char *member_path(ldp_store *s, const char *container, const char *slug, bool make_container) {
+    enum { FRESH_NAME_LEN = 16 };
+    if (strlen(container) + FRESH_NAME_LEN + 1 > LDP_PATH_MAX)
+        return NULL;
     char name[LDP_NAME_MAX + 1];
     bool use_slug = slug && ldp_slug_name(slug, name, sizeof name);
     for (;;) {
@@ -454,6 +458,8 @@ void ldp_store_post(ldp_store *s, const char *container, const char *slug, bool 
         set_outcome(outcome, 404, "no container %s", container);
     } else if (!c->is_container) {
         set_outcome(outcome, 405, "%s is not a container", container);
+    } else if (!path) {
+        set_outcome(outcome, 400, "the path of container %s leaves no room for a member's name", container);
     } else {
         buf stored = {0};
         if (prepare_body(s, path, body, &stored, outcome) == 0)

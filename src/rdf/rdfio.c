@@ -3,6 +3,7 @@
 #include "rdf/rdfio.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <raptor2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,6 +452,47 @@ void rdf_write_ntriples(const terms *t, const triple *ts, size_t n, buf *out) {
     u64map_free(&lists_written);
 }
 
+typedef struct write_slice {
+    const terms *t;
+    const triple *ts;
+    size_t n;
+    buf out;
+} write_slice;
+
+static void *write_slice_run(void *arg) {
+    write_slice *w = arg;
+    rdf_write_ntriples(w->t, w->ts, w->n, &w->out);
+    return NULL;
+}
+
+int rdf_write_ntriples_file(const terms *t, const triple *ts, size_t n, FILE *out) {
+    /* Large outputs are formatted by two threads, each half into its own buffer, written in order: the
+     * term table is only read while writing, so the halves need no locking. */
+    enum { SLICES = 2, PARALLEL_FROM = 100000 };
+    size_t slices = n >= PARALLEL_FROM ? SLICES : 1;
+    write_slice w[SLICES] = {0};
+    pthread_t threads[SLICES];
+    bool started[SLICES] = {false};
+    for (size_t i = 0; i < slices; i++) {
+        size_t from = n * i / slices, to = n * (i + 1) / slices;
+        w[i] = (write_slice){.t = t, .ts = ts + from, .n = to - from};
+        if (i > 0)
+            started[i] = pthread_create(&threads[i], NULL, write_slice_run, &w[i]) == 0;
+    }
+    write_slice_run(&w[0]);
+    int rc = 0;
+    for (size_t i = 0; i < slices; i++) {
+        if (i > 0 && started[i])
+            pthread_join(threads[i], NULL);
+        else if (i > 0)
+            write_slice_run(&w[i]);
+        if (rc == 0 && fwrite(w[i].out.data ? w[i].out.data : "", 1, w[i].out.len, out) != w[i].out.len)
+            rc = -1;
+        buf_free(&w[i].out);
+    }
+    return rc;
+}
+
 static raptor_term *to_raptor_term(rdfio *io, term_id id) {
     const terms *t = io->t;
     size_t len;
@@ -525,8 +567,10 @@ static int serialize_list(rdfio *io, raptor_serializer *ser, term_id id, u64map 
     return rc;
 }
 
-int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out) {
-    raptor_serializer *ser = raptor_new_serializer(io->world, "turtle");
+/* One serialization path for every raptor2 serializer. */
+static int write_with_raptor(rdfio *io, const char *serializer, const triple *ts, size_t n, const char *base,
+                             buf *out) {
+    raptor_serializer *ser = raptor_new_serializer(io->world, serializer);
     if (!ser)
         return -1;
     /* No @base line: relative IRIs then resolve against wherever the text is stored, which is the base
@@ -557,4 +601,12 @@ int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, bu
         raptor_free_memory(string);
     }
     return rc;
+}
+
+int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out) {
+    return write_with_raptor(io, "turtle", ts, n, base, out);
+}
+
+int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, buf *out) {
+    return write_with_raptor(io, "rdfxml-abbrev", ts, n, base, out);
 }

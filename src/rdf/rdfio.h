@@ -47,9 +47,14 @@ int rdf_parse_file(rdfio *io, store *st, const char *path, term_id g, rdf_error 
 void rdf_write_term_nt(const terms *t, term_id id, buf *out);
 /* Writes triples as N-Triples; list terms are expanded into rdf:first/rest blank nodes. */
 void rdf_write_ntriples(const terms *t, const triple *ts, size_t n, buf *out);
+/* rdf_write_ntriples into a stream, formatting large outputs on two threads; -1 on a write error. */
+int rdf_write_ntriples_file(const terms *t, const triple *ts, size_t n, FILE *out);
 /* Serializes triples as Turtle through raptor2, with IRIs relative to base when base is given (no @base
  * line is written: the text is meant to be stored at base). */
 int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out);
+
+/* The same as RDF/XML (raptor2's abbreviating serializer). */
+int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, buf *out);
 
 /* Reads a whole file into memory (NUL-terminated); NULL with errno set on failure. */
 char *read_file(const char *path, size_t *len);

@@ -1,0 +1,54 @@
+# tests/ldp/css.sh: starts and stops Community Solid Server 7.2.0 (npm, installed by scripts/peers.sh
+# into node_modules/) for the interop test and the LDP benchmark: in memory, no authorization, bound
+# to 127.0.0.1 on a free port, stopped by PID. The configuration and the loopback preload are
+# tests/ldp/css/ (copies of the project's peer setup: CSS 7.x has no bind-address option).
+#
+# Sourced; needs WORK (scratch directory). css_start sets CSS_URL (ending in '/') and CSS_PID.
+
+CSS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+CSS_DIR="$CSS_ROOT/tests/ldp/css"
+
+css_available() {
+    [ -f "$CSS_ROOT/node_modules/@solid/community-server/bin/server.js" ] && command -v node >/dev/null
+}
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# css_start [CPU_LIST]: starts CSS (pinned with taskset when CPU_LIST is given) and waits, at most 90 s,
+# until it answers.
+css_start() {
+    local port pin=()
+    port=$(free_port)
+    [ -n "${1:-}" ] && pin=(taskset -c "$1")
+    # node itself, not npx, so that $! is the server's PID.
+    "${pin[@]}" node --require "$CSS_DIR/bind-loopback.cjs" \
+        "$CSS_ROOT/node_modules/@solid/community-server/bin/server.js" \
+        -c "$CSS_DIR/css-memory-open.json" -m "$CSS_ROOT/node_modules/@solid/community-server" \
+        -p "$port" -b "http://127.0.0.1:$port/" -l warn >"$WORK/css.log" 2>&1 &
+    CSS_PID=$!
+    CSS_URL="http://127.0.0.1:$port/"
+    local i
+    for i in $(seq 900); do
+        if curl -s -o /dev/null "$CSS_URL"; then
+            return 0
+        fi
+        if ! kill -0 "$CSS_PID" 2>/dev/null; then
+            break
+        fi
+        sleep 0.1
+    done
+    echo "Community Solid Server did not start:" >&2
+    cat "$WORK/css.log" >&2
+    css_stop
+    return 1
+}
+
+css_stop() {
+    if [ -n "${CSS_PID:-}" ]; then
+        kill -TERM "$CSS_PID" 2>/dev/null || true
+        wait "$CSS_PID" 2>/dev/null || true
+        CSS_PID=
+    fi
+}

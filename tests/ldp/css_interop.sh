@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# tests/ldp/css_interop.sh: runs the same LDP container/resource interactions against `ldgsm serve
+# --memory` and Community Solid Server 7.2.0 (in memory, no authorization, 127.0.0.1) and prints a
+# markdown table of what each answered, differences marked, so that tests and the agent can use
+# either server knowingly. tests/ldp/CSS-DIFFERENCES.md records a run and explains the differences.
+# Not a ctest test (CSS takes 5-40 s to start and needs node_modules): run it by hand.
+# Usage: css_interop.sh PATH/TO/ldgsm [OUTPUT.md]
+set -uo pipefail
+BIN=$1
+OUTPUT=${2:-}
+WORK=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/css.sh"
+trap 'css_stop; ldp_cleanup' EXIT
+
+if ! css_available; then
+    echo "css_interop.sh: Community Solid Server is not installed (run scripts/peers.sh)" >&2
+    exit 1
+fi
+
+LDP='http://www.w3.org/ns/ldp#'
+TTL=(-H 'Content-Type: text/turtle')
+
+# Prints one "id|interaction|result" line per interaction against base URL $1. Results name what a
+# client would act on: the status, and the header or body fact the interaction is about, with the
+# base URL written as '/'.
+interactions() {
+    local U=$1 etag location
+    out() { printf '%s|%s|%s\n' "$1" "$2" "${3//$U//}"; }
+    etag_kind() {
+        case $(header ETag) in
+        W/*) echo weak ;;
+        '"'*) echo strong ;;
+        '') echo none ;;
+        *) echo other ;;
+        esac
+    }
+    has_link() { grep -qi "^Link:.*<${LDP}$1>; *rel=\"type\"" "$WORK/headers" && echo "$1" || echo "no $1"; }
+
+    req GET "$U"
+    out root "GET / (root container)" "$STATUS $(header Content-Type | cut -d';' -f1), $(has_link BasicContainer)"
+    req PUT "${U}t/r" "${TTL[@]}" --data-binary '<#it> a <http://ex/T> ; <http://ex/p> <other> .'
+    out put-create "PUT a new resource in a missing container" "$STATUS"
+    req GET "${U}t/"
+    out parent "GET the container PUT created on the way" "$STATUS $(has_link BasicContainer)"
+    req GET "${U}t/r"
+    etag=$(header ETag)
+    out get "GET the resource" "$STATUS $(header Content-Type | cut -d';' -f1), ETag $(etag_kind), $(has_link RDFSource)"
+    out allow-resource "Allow on a resource" "$(header Allow)"
+    req GET "${U}t/r" -H 'Accept: application/n-triples'
+    local it
+    it=$(grep -c "^<${U}t/r#it> <http://ex/p> <${U}t/other> \.$" "$WORK/body")
+    out nt "GET as N-Triples; <#it> and <other> resolved against the resource" "$STATUS $(header Content-Type | cut -d';' -f1), resolved=$it"
+    req GET "${U}t/r" -H 'Accept: application/rdf+xml'
+    out rdfxml "GET as RDF/XML" "$STATUS $(header Content-Type | cut -d';' -f1)"
+    req GET "${U}t/r" -H 'Accept: application/ld+json'
+    out jsonld "GET as JSON-LD" "$STATUS $(header Content-Type | cut -d';' -f1)"
+    req GET "${U}t/r" -H 'Accept: text/html'
+    out html "GET as text/html only" "$STATUS"
+    req HEAD "${U}t/r"
+    out head "HEAD the resource" "$STATUS"
+    req OPTIONS "${U}t/r"
+    out options "OPTIONS the resource" "$STATUS"
+    req GET "${U}t/r" -H "If-None-Match: $etag"
+    out conditional-get "GET with If-None-Match: current ETag" "$STATUS"
+    req PUT "${U}t/r" "${TTL[@]}" --data-binary '<#it> a <http://ex/U> .'
+    out put-replace "PUT replacing the resource" "$STATUS"
+    req GET "${U}t/r"
+    etag=$(header ETag)
+    req PUT "${U}t/r" "${TTL[@]}" -H 'If-Match: "stale"' --data-binary '<#it> a <http://ex/Lost> .'
+    out if-match-stale "PUT with a stale If-Match" "$STATUS"
+    req PUT "${U}t/r" "${TTL[@]}" -H "If-Match: $etag" --data-binary '<#it> a <http://ex/V> .'
+    out if-match "PUT with the current If-Match" "$STATUS"
+    req PUT "${U}t/r" "${TTL[@]}" -H "If-Match: $etag" --data-binary '<#it> a <http://ex/Lost> .'
+    out if-match-again "PUT again with the ETag the previous PUT replaced" "$STATUS"
+    req PUT "${U}t/r" "${TTL[@]}" -H 'If-None-Match: *' --data-binary '<#it> a <http://ex/Lost> .'
+    out create-only-existing "PUT with If-None-Match: * on an existing resource" "$STATUS"
+    req PUT "${U}t/new" "${TTL[@]}" -H 'If-None-Match: *' --data-binary ''
+    out create-only-new "PUT with If-None-Match: * on a new resource" "$STATUS"
+    req PUT "${U}t/bad" "${TTL[@]}" --data-binary '<a> <b> .'
+    out bad-turtle "PUT a body that is not Turtle" "$STATUS"
+    req GET "${U}t/bad"
+    out bad-turtle-stored "GET after that PUT" "$STATUS"
+    req PUT "${U}t/ct" --data-binary '<a> <b> <c> .' -H 'Content-Type:'
+    out no-content-type "PUT without Content-Type" "$STATUS"
+    req PUT "${U}t/json" -H 'Content-Type: application/ld+json' --data-binary '{"@id": "#x", "http://ex/p": "v"}'
+    out jsonld-body "PUT a JSON-LD body" "$STATUS"
+    req POST "${U}t/" "${TTL[@]}" -H 'Slug: s1' --data-binary '<> <http://ex/p> <#me> .'
+    location=$(header Location)
+    out post-slug "POST with Slug: s1" "$STATUS Location=$location"
+    req GET "$location" -H 'Accept: application/n-triples'
+    out post-relative "a POST body's <> and <#me> resolve against the new member" "resolved=$(grep -c "^<$location> <http://ex/p> <$location#me> \.$" "$WORK/body")"
+    req POST "${U}t/" "${TTL[@]}" -H 'Slug: s1' --data-binary ''
+    out post-slug-taken "POST with the same Slug again" "$STATUS $([ "$(header Location)" = "$location" ] && echo same-name || echo other-name)"
+    req POST "${U}t/" "${TTL[@]}" -H 'Slug: c1' -H "Link: <${LDP}BasicContainer>; rel=\"type\"" --data-binary ''
+    out post-container "POST with Link BasicContainer, Slug: c1" "$STATUS Location=$(header Location)"
+    req POST "${U}t/" "${TTL[@]}" --data-binary ''
+    out post-no-slug "POST without Slug" "$STATUS $(header Location | sed -E 's#.*/t/##; s#[0-9a-f]#h#g')"
+    req GET "${U}t/"
+    out accept-post "Accept-Post on a container" "$([ -n "$(header Accept-Post)" ] && echo present || echo absent)"
+    out allow-container "Allow on a container" "$(header Allow)"
+    local c_etag
+    c_etag=$(header ETag)
+    req GET "${U}t/" -H 'Accept: application/n-triples'
+    out contains "container lists its members with ldp:contains" "$(grep -c "^<${U}t/> <${LDP}contains> " "$WORK/body") members"
+    req PUT "${U}t/s1" "${TTL[@]}" --data-binary '<> <http://ex/p> "changed" .'
+    req GET "${U}t/"
+    out container-etag "container ETag after a member's content changed" "$([ "$(header ETag)" = "$c_etag" ] && echo unchanged || echo changed)"
+    req POST "${U}t/r" "${TTL[@]}" --data-binary ''
+    out post-resource "POST to a non-container" "$STATUS"
+    req PUT "${U}t/c1" "${TTL[@]}" --data-binary ''
+    out put-over-container "PUT t/c1 while container t/c1/ exists" "$STATUS"
+    req PUT "${U}t/r/x" "${TTL[@]}" --data-binary ''
+    out put-below-resource "PUT below a resource (t/r/x)" "$STATUS"
+    req PUT "${U}t/c1/" "${TTL[@]}" --data-binary "<> <${LDP}contains> <zz> ."
+    out put-containment "PUT containment triples on a container" "$STATUS"
+    printf '@prefix solid: <http://www.w3.org/ns/solid/terms#>.\n@prefix ex: <http://ex/>.\n_:rename a solid:InsertDeletePatch;\n  solid:inserts { <#it> ex:q 1. }.\n' >"$WORK/patch.n3"
+    req PATCH "${U}t/r" -H 'Content-Type: text/n3' --data-binary "@$WORK/patch.n3"
+    out patch "PATCH with an N3 Patch" "$STATUS"
+    req GET "${U}t/../t/r" --path-as-is
+    out dotdot "GET a path with '..'" "$STATUS"
+    req GET "${U}t/a%2Fb" --path-as-is
+    out encoded-slash "GET a path with an encoded slash" "$STATUS"
+    req DELETE "${U}t/"
+    out delete-nonempty "DELETE a non-empty container" "$STATUS"
+    req DELETE "${U}t/r"
+    out delete "DELETE a resource" "$STATUS"
+    req GET "${U}t/r"
+    out deleted "GET a deleted resource" "$STATUS"
+    req DELETE "${U}t/c1/"
+    out delete-empty "DELETE an empty container" "$STATUS"
+    req DELETE "$U"
+    out delete-root "DELETE the root container" "$STATUS"
+}
+
+ldp_start ours --memory
+interactions "$URL" >"$WORK/ours.txt"
+ldp_stop "$PID"
+css_start || exit 1
+interactions "$CSS_URL" >"$WORK/css.txt"
+css_stop
+
+{
+    echo "| interaction | ldgsm serve | CSS 7.2.0 | |"
+    echo "|---|---|---|---|"
+    paste -d '|' "$WORK/ours.txt" <(cut -d '|' -f 3 "$WORK/css.txt") | while IFS='|' read -r id what ours css; do
+        mark=""
+        [ "$ours" != "$css" ] && mark="differs"
+        echo "| $what | $ours | $css | $mark |"
+    done
+} >"$WORK/table.md"
+cat "$WORK/table.md"
+differences=$(grep -c '| differs |$' "$WORK/table.md")
+echo
+echo "$(wc -l <"$WORK/ours.txt") interactions, $differences differ"
+[ -n "$OUTPUT" ] && cp "$WORK/table.md" "$OUTPUT"
+ldp_finish
