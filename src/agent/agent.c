@@ -210,14 +210,15 @@ static void assert_clock(agent *a) {
 }
 
 /* Says once per (resource, outcome) what a GET brought, so a dead sensor is not logged every poll. */
-static void report_once(agent *a, const char *resource, const char *what) {
+static void report_once(agent *a, const char *resource, const char *what, const char *detail) {
     buf key = {0};
     buf_printf(&key, "%s %s", resource, what);
     bool first;
     strmap_put(&a->reported, key.data, 1, &first);
     buf_free(&key);
     if (first)
-        log_msg(a->log, LOG_WARN, "GET %s: %s", resource, what);
+        log_msg(a->log, LOG_WARN, "GET %s: %s%s%s", resource, what, detail && *detail ? ": " : "",
+                detail ? detail : "");
 }
 
 /* Classifies one GET result (DESIGN section 2) and adds what it brought to working memory. */
@@ -225,7 +226,8 @@ static void take_get_result(agent *a, doc_state *doc, const http_result *res, it
     doc->status = res->status;
     if (res->failure != HTTP_FAIL_NONE) {
         doc->failed = true;
-        report_once(a, doc->resource, res->message[0] ? res->message : http_failure_name(res->failure));
+        /* keyed by the kind of failure: libcurl's message varies (it counts milliseconds) */
+        report_once(a, doc->resource, http_failure_name(res->failure), res->message);
         return;
     }
     long s = res->status;
@@ -238,7 +240,7 @@ static void take_get_result(agent *a, doc_state *doc, const http_result *res, it
         stats->bytes += res->body.len;
         enum rdf_syntax syntax = rdf_syntax_from_media_type(res->content_type);
         if (syntax == RDF_SYNTAX_UNKNOWN) {
-            report_once(a, doc->resource, "a media type this agent does not parse; it adds nothing");
+            report_once(a, doc->resource, "a media type this agent does not parse; it adds nothing", res->content_type);
             return;
         }
         rdf_error err;
@@ -248,7 +250,7 @@ static void take_get_result(agent *a, doc_state *doc, const http_result *res, it
                       doc->resource, &err) != 0) {
             doc->failed = true;
             doc->read = doc->found = false;
-            report_once(a, doc->resource, err.message);
+            report_once(a, doc->resource, "RDF that does not parse", err.message);
             return;
         }
         stats->triples_read += store_size(a->wm) - before;
@@ -262,13 +264,13 @@ static void take_get_result(agent *a, doc_state *doc, const http_result *res, it
     }
     if (s == 406 || s == 415) {
         report_once(a, doc->resource, s == 406 ? "406: no representation this agent parses; it adds nothing"
-                                                : "415; it adds nothing");
+                                                : "415; it adds nothing", NULL);
         return;
     }
     doc->failed = true;
     char what[64];
     snprintf(what, sizeof what, "status %ld", s);
-    report_once(a, doc->resource, what);
+    report_once(a, doc->resource, what, NULL);
 }
 
 static doc_state *find_doc(agent *a, const char *resource) {

@@ -50,6 +50,8 @@ void buf_reserve(buf *b, size_t extra) {
 }
 
 void buf_append(buf *b, const void *data, size_t len) {
+    if (!len)
+        return;
     buf_reserve(b, len);
     memcpy(b->data + b->len, data, len);
     b->len += len;

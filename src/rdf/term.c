@@ -113,7 +113,8 @@ static term_id intern_items(terms *t, enum term_kind kind, const term_id *items,
     term_rec rec = {.kind = (uint8_t)kind, .ground = true,
                     .len = (uint32_t)(kind == TERM_FORMULA ? n / 3 : n), .text = ""};
     rec.items = arena_alloc(t, n * sizeof *items);
-    memcpy(rec.items, items, n * sizeof *items);
+    if (n)
+        memcpy(rec.items, items, n * sizeof *items);
     for (size_t i = 0; i < n; i++)
         if (!t->recs[items[i]].ground)
             rec.ground = false;
@@ -201,7 +202,8 @@ static int triple_cmp(const void *a, const void *b) {
 
 term_id terms_formula(terms *t, const triple *ts, size_t n) {
     triple *sorted = xmalloc((n ? n : 1) * sizeof *sorted);
-    memcpy(sorted, ts, n * sizeof *ts);
+    if (n)
+        memcpy(sorted, ts, n * sizeof *ts);
     qsort(sorted, n, sizeof *sorted, triple_cmp);
     size_t unique = 0;
     for (size_t i = 0; i < n; i++)

@@ -23,8 +23,18 @@ start_server() { # [extra serve options]
   echo "server did not start: $(cat "$work/serve.log")"; exit 1
 }
 
+# The server logs a request after answering it; waiting for the line keeps a test's later
+# `: > serve.log` from receiving it.
+wait_logged() { # method path count-before
+  for _ in $(seq 1 100); do
+    [ "$(served "$1" "$2")" -gt "$3" ] && return 0
+    sleep 0.02
+  done
+}
 put() { # path turtle
+  local before; before=$(served PUT "/$1")
   curl -s -o /dev/null -w '%{http_code}' -X PUT -H 'Content-Type: text/turtle' --data-binary "$2" "$base$1"
+  wait_logged PUT "/$1" "$before"
 }
 get() { curl -s -H 'Accept: application/n-triples' "$base$1"; }
 served() { grep -c "^$1 $2 " "$work/serve.log"; } # method path: how many requests the server saw

@@ -275,7 +275,12 @@ static void refused_connection_fails_to_connect(void **state) {
 /* The server speaks plain HTTP: the TLS handshake cannot succeed. */
 static void failed_handshake_is_a_tls_failure(void **state) {
     test_server *s = *state;
-    http_client *c = client_with(http_options_default());
+    /* generous limits: on a loaded machine (sanitizers, parallel tests) the handshake's failure must not be
+     * overtaken by the connect timeout */
+    http_options o = http_options_default();
+    o.connect_timeout_ms = 20000;
+    o.total_timeout_ms = 30000;
+    http_client *c = client_with(o);
     char u[URL_SIZE];
     snprintf(u, sizeof u, "https://127.0.0.1:%u/ok", test_server_port(s));
     http_result r = get(c, u);
