@@ -50,10 +50,9 @@ void buf_reserve(buf *b, size_t extra) {
 }
 
 void buf_append(buf *b, const void *data, size_t len) {
-    if (!len)
-        return;
-    buf_reserve(b, len);
-    memcpy(b->data + b->len, data, len);
+    buf_reserve(b, len); /* even for nothing: after an append, data is never NULL */
+    if (len)
+        memcpy(b->data + b->len, data, len);
     b->len += len;
 }
 

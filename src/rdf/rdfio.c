@@ -16,14 +16,34 @@ struct rdfio {
     terms *t;
 };
 
+/* Statements leave raptor2 as raw text records (the handler copies the terms into a chunk) and are
+ * turned into interned terms afterwards. For a large document raptor2 runs in a second thread and hands
+ * over full chunks, so parsing and interning overlap; a small one is parsed and converted in line. */
+enum { CHUNK_STATEMENTS = 8192, THREADED_PARSE_BYTES = 1 << 20 };
+
+typedef struct raw_chunk {
+    buf bytes;
+    struct raw_chunk *next;
+} raw_chunk;
+
 typedef struct parse_state {
     rdfio *io;
+    bool failed; /* set by the log handler, in the parsing thread */
+    rdf_error *err;
+    const char *source_name;
+    /* the parsing side */
+    raw_chunk *filling;
+    unsigned filled;
+    bool threaded;
+    /* the hand-over */
+    pthread_mutex_t lock;
+    pthread_cond_t ready;
+    raw_chunk *queue_head, *queue_tail;
+    bool done;
+    /* the converting side */
     triple *triples;
     size_t count, cap;
     u64map bnode_by_label; /* hash of the document's label -> our fresh blank node */
-    bool failed;
-    rdf_error *err;
-    const char *source_name;
 } parse_state;
 
 rdfio *rdfio_new(terms *t) {
@@ -126,34 +146,55 @@ static void on_log(void *user, raptor_log_message *message) {
         snprintf(ps->err->message, sizeof ps->err->message, "%s: %s", ps->source_name, message->text);
 }
 
-static term_id convert_term(parse_state *ps, raptor_term *rt) {
-    terms *t = ps->io->t;
+enum { RAW_URI, RAW_BLANK, RAW_LITERAL };
+
+static void put_text(buf *b, const void *text, uint32_t len) {
+    buf_append(b, &len, sizeof len);
+    buf_append(b, text, len);
+}
+
+static void encode_term(buf *b, const raptor_term *rt) {
+    size_t len;
     switch (rt->type) {
     case RAPTOR_TERM_TYPE_URI: {
-        size_t len;
         const unsigned char *s = raptor_uri_as_counted_string(rt->value.uri, &len);
-        return terms_iri(t, (const char *)s, len);
+        buf_putc(b, RAW_URI);
+        put_text(b, s, (uint32_t)len);
+        break;
     }
-    case RAPTOR_TERM_TYPE_BLANK: {
-        uint64_t key = hash_bytes(rt->value.blank.string, rt->value.blank.string_len, 0x62);
-        bool inserted;
-        uint32_t *slot = u64map_put(&ps->bnode_by_label, key, 0, &inserted);
-        if (inserted)
-            *slot = terms_fresh_bnode(t);
-        return *slot;
+    case RAPTOR_TERM_TYPE_BLANK:
+        buf_putc(b, RAW_BLANK);
+        put_text(b, rt->value.blank.string, rt->value.blank.string_len);
+        break;
+    default: {
+        buf_putc(b, RAW_LITERAL);
+        put_text(b, rt->value.literal.string, rt->value.literal.string_len);
+        const unsigned char *dt = rt->value.literal.datatype
+                                      ? raptor_uri_as_counted_string(rt->value.literal.datatype, &len)
+                                      : (len = 0, (const unsigned char *)"");
+        put_text(b, dt, (uint32_t)len);
+        put_text(b, rt->value.literal.language ? rt->value.literal.language : (const unsigned char *)"",
+                 rt->value.literal.language_len);
     }
-    case RAPTOR_TERM_TYPE_LITERAL: {
-        term_id datatype = 0;
-        if (rt->value.literal.datatype) {
-            size_t len;
-            const unsigned char *s = raptor_uri_as_counted_string(rt->value.literal.datatype, &len);
-            datatype = terms_iri(t, (const char *)s, len);
-        }
-        return terms_literal(t, (const char *)rt->value.literal.string, rt->value.literal.string_len, datatype,
-                             (const char *)rt->value.literal.language, rt->value.literal.language_len);
     }
-    default:
-        return 0;
+}
+
+static void push_chunk(parse_state *ps) {
+    raw_chunk *c = ps->filling;
+    ps->filling = NULL;
+    ps->filled = 0;
+    if (!c)
+        return;
+    if (ps->threaded)
+        pthread_mutex_lock(&ps->lock);
+    if (ps->queue_tail)
+        ps->queue_tail->next = c;
+    else
+        ps->queue_head = c;
+    ps->queue_tail = c;
+    if (ps->threaded) {
+        pthread_cond_signal(&ps->ready);
+        pthread_mutex_unlock(&ps->lock);
     }
 }
 
@@ -161,13 +202,113 @@ static void on_statement(void *user, raptor_statement *statement) {
     parse_state *ps = user;
     if (ps->failed)
         return;
-    if (ps->count == ps->cap) {
-        ps->cap = ps->cap ? ps->cap * 2 : 256;
-        ps->triples = xrealloc(ps->triples, ps->cap * sizeof *ps->triples);
+    if (!ps->filling)
+        ps->filling = xcalloc(1, sizeof *ps->filling);
+    encode_term(&ps->filling->bytes, statement->subject);
+    encode_term(&ps->filling->bytes, statement->predicate);
+    encode_term(&ps->filling->bytes, statement->object);
+    if (++ps->filled == CHUNK_STATEMENTS)
+        push_chunk(ps);
+}
+
+static const char *take_text(const char **p, uint32_t *len) {
+    memcpy(len, *p, sizeof *len);
+    const char *text = *p + sizeof *len;
+    *p = text + *len;
+    return text;
+}
+
+static term_id decode_term(parse_state *ps, const char **p) {
+    terms *t = ps->io->t;
+    int kind = *(*p)++;
+    uint32_t len;
+    const char *text = take_text(p, &len);
+    if (kind == RAW_URI)
+        return terms_iri(t, text, len);
+    if (kind == RAW_BLANK) {
+        bool inserted;
+        uint32_t *slot = u64map_put(&ps->bnode_by_label, hash_bytes(text, len, 0x62), 0, &inserted);
+        if (inserted)
+            *slot = terms_fresh_bnode(t);
+        return *slot;
     }
-    ps->triples[ps->count++] = (triple){convert_term(ps, statement->subject),
-                                        convert_term(ps, statement->predicate),
-                                        convert_term(ps, statement->object)};
+    uint32_t dt_len, lang_len;
+    const char *dt = take_text(p, &dt_len);
+    const char *lang = take_text(p, &lang_len);
+    return terms_literal(t, text, len, dt_len ? terms_iri(t, dt, dt_len) : 0, lang_len ? lang : NULL, lang_len);
+}
+
+static void convert_chunk(parse_state *ps, raw_chunk *c) {
+    const char *p = c->bytes.data, *end = c->bytes.data + c->bytes.len;
+    while (p < end) {
+        if (ps->count == ps->cap) {
+            ps->cap = ps->cap ? ps->cap * 2 : 256;
+            ps->triples = xrealloc(ps->triples, ps->cap * sizeof *ps->triples);
+        }
+        term_id s = decode_term(ps, &p);
+        term_id pr = decode_term(ps, &p);
+        term_id o = decode_term(ps, &p);
+        ps->triples[ps->count++] = (triple){s, pr, o};
+    }
+    buf_free(&c->bytes);
+    free(c);
+}
+
+typedef struct parse_job {
+    parse_state *ps;
+    const char *parser_name, *data, *base;
+    size_t len;
+} parse_job;
+
+static void *run_raptor(void *arg) {
+    parse_job *job = arg;
+    parse_state *ps = job->ps;
+    rdfio *io = ps->io;
+    raptor_parser *parser = raptor_new_parser(io->world, job->parser_name);
+    raptor_uri *base_uri = raptor_new_uri(io->world, (const unsigned char *)(job->base ? job->base : "file:///"));
+    raptor_parser_set_statement_handler(parser, ps, on_statement);
+    if (raptor_parser_parse_start(parser, base_uri) == 0)
+        raptor_parser_parse_chunk(parser, (const unsigned char *)job->data, job->len, 1);
+    else
+        ps->failed = true;
+    raptor_free_parser(parser);
+    raptor_free_uri(base_uri);
+    push_chunk(ps);
+    if (ps->threaded)
+        pthread_mutex_lock(&ps->lock);
+    ps->done = true;
+    if (ps->threaded) {
+        pthread_cond_signal(&ps->ready);
+        pthread_mutex_unlock(&ps->lock);
+    }
+    return NULL;
+}
+
+/* Converts chunks as they arrive until the parser is done. */
+static void convert_all(parse_state *ps) {
+    for (;;) {
+        if (ps->threaded)
+            pthread_mutex_lock(&ps->lock);
+        while (ps->threaded && !ps->queue_head && !ps->done)
+            pthread_cond_wait(&ps->ready, &ps->lock);
+        raw_chunk *c = ps->queue_head;
+        ps->queue_head = ps->queue_tail = NULL;
+        bool done = ps->done;
+        if (ps->threaded)
+            pthread_mutex_unlock(&ps->lock);
+        while (c) {
+            raw_chunk *next = c->next;
+            if (ps->failed) { /* the document is refused whole: skip the work */
+                buf_free(&c->bytes);
+                free(c);
+            } else {
+                convert_chunk(ps, c);
+            }
+            c = next;
+        }
+        if (done)
+            return;
+    }
 }
 
 int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_t len, const char *base,
@@ -180,17 +321,27 @@ int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_
         snprintf(err->message, sizeof err->message, "%s: not an RDF syntax this reader parses", source_name);
         return -1;
     }
-    parse_state ps = {.io = io, .err = err, .source_name = source_name};
+    parse_state ps = {.io = io, .err = err, .source_name = source_name, .threaded = len >= THREADED_PARSE_BYTES};
+    parse_job job = {.ps = &ps, .parser_name = name, .data = data, .base = base, .len = len};
     raptor_world_set_log_handler(io->world, &ps, on_log);
-    raptor_parser *parser = raptor_new_parser(io->world, name);
-    raptor_uri *base_uri = raptor_new_uri(io->world, (const unsigned char *)(base ? base : "file:///"));
-    raptor_parser_set_statement_handler(parser, &ps, on_statement);
-    if (raptor_parser_parse_start(parser, base_uri) == 0)
-        raptor_parser_parse_chunk(parser, (const unsigned char *)data, len, 1);
-    else
-        ps.failed = true;
-    raptor_free_parser(parser);
-    raptor_free_uri(base_uri);
+    pthread_t worker;
+    if (ps.threaded) {
+        pthread_mutex_init(&ps.lock, NULL);
+        pthread_cond_init(&ps.ready, NULL);
+        if (pthread_create(&worker, NULL, run_raptor, &job) != 0) {
+            pthread_cond_destroy(&ps.ready);
+            pthread_mutex_destroy(&ps.lock);
+            ps.threaded = false;
+        }
+    }
+    if (!ps.threaded)
+        run_raptor(&job);
+    convert_all(&ps);
+    if (ps.threaded) {
+        pthread_join(worker, NULL);
+        pthread_cond_destroy(&ps.ready);
+        pthread_mutex_destroy(&ps.lock);
+    }
     raptor_world_set_log_handler(io->world, NULL, NULL);
     u64map_free(&ps.bnode_by_label);
     if (ps.failed) {

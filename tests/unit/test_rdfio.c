@@ -159,6 +159,30 @@ static void lists_are_expanded_when_written(void **state) {
     buf_free(&turtle);
 }
 
+/* Past 1 MiB raptor2 parses in a second thread while this one interns: the result must be the same, and
+ * an error late in the document must still leave the store untouched. */
+static void large_documents_parse_in_two_threads(void **state) {
+    fixture *f = *state;
+    buf doc = {0};
+    for (int i = 0; i < 30000; i++)
+        buf_printf(&doc, "_:n%d <http://ex.org/next> _:n%d .\n<http://ex.org/item%d> <http://ex.org/v> \"%d\" .\n",
+                   i, i + 1, i, i);
+    assert_true(doc.len > (1u << 20));
+    rdf_error err;
+    assert_int_equal(rdf_parse(f->io, f->st, RDF_NTRIPLES, doc.data, doc.len, NULL, 0, "big", &err), 0);
+    assert_int_equal(store_size(f->st), 60000);
+    /* one label, one node: the chain is connected (n1 is the object of triple 0 and the subject of 2) */
+    assert_int_equal(store_triple(f->st, 0)->o, store_triple(f->st, 2)->s);
+    assert_int_not_equal(store_triple(f->st, 0)->s, store_triple(f->st, 2)->s);
+    buf_puts(&doc, "<http://ex.org/broken> <http://ex.org/v> \"unterminated .\n");
+    store *other = store_new();
+    assert_int_equal(rdf_parse(f->io, other, RDF_NTRIPLES, doc.data, doc.len, NULL, 0, "big", &err), -1);
+    assert_int_equal(store_size(other), 0);
+    assert_int_equal(err.line, 60001);
+    store_free(other);
+    buf_free(&doc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(turtle_parses_with_base, setup, teardown),
@@ -168,6 +192,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(media_types_and_extensions, setup, teardown),
         cmocka_unit_test_setup_teardown(ntriples_writer_round_trips, setup, teardown),
         cmocka_unit_test_setup_teardown(lists_are_expanded_when_written, setup, teardown),
+        cmocka_unit_test_setup_teardown(large_documents_parse_in_two_threads, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
