@@ -132,6 +132,10 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     hopt.stop = options->stop;
     if (options->max_body)
         hopt.max_body_bytes = options->max_body;
+    if (options->connect_timeout_ms)
+        hopt.connect_timeout_ms = options->connect_timeout_ms;
+    if (options->timeout_ms)
+        hopt.total_timeout_ms = options->timeout_ms;
     a->http = http_client_new(&hopt);
     if (!a->http) {
         snprintf(error, error_len, "cannot start the HTTP client");
@@ -168,6 +172,7 @@ static void clear_iteration(agent *a) {
     for (size_t i = 0; i < a->doc_count; i++) {
         free(a->docs[i].resource);
         free(a->docs[i].etag);
+        free(a->docs[i].groups);
     }
     free(a->docs);
     a->docs = NULL;
@@ -292,14 +297,32 @@ static void log_request(agent *a, const char *method, const char *url, const htt
         log_msg(a->log, LOG_INFO, "%s %s %s %.1f ms", method, url, outcome, res->elapsed_us / 1000.0);
 }
 
+/* Records who asked for a document: its failure holds back every group that did (DESIGN section 2). */
+static void note_asker(doc_state *doc, const request *r) {
+    if (!r->group) {
+        doc->asked_ungrouped = true;
+        return;
+    }
+    for (size_t g = 0; g < doc->group_count; g++)
+        if (doc->groups[g] == r->group)
+            return;
+    doc->groups = xrealloc(doc->groups, (doc->group_count + 1) * sizeof *doc->groups);
+    doc->groups[doc->group_count++] = r->group;
+}
+
 /* GETs every resource asked for and not yet fetched this iteration, in one parallel batch; returns how
  * many were made. */
 static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     size_t first_doc = a->doc_count;
     for (; *scanned < a->request_count; (*scanned)++) {
         const request *r = &a->requests[*scanned];
-        if (r->kind != REQUEST_SAFE || strcmp(r->method, "GET") != 0 || find_doc(a, r->resource))
+        if (r->kind != REQUEST_SAFE || strcmp(r->method, "GET") != 0)
             continue;
+        doc_state *known = find_doc(a, r->resource);
+        if (known) {
+            note_asker(known, r);
+            continue;
+        }
         strmap_put(&a->doc_index, r->resource, (uint32_t)a->doc_count, NULL);
         if (a->doc_count == a->doc_cap) {
             a->doc_cap = a->doc_cap ? a->doc_cap * 2 : 16;
@@ -307,8 +330,8 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
         }
         a->docs[a->doc_count++] = (doc_state){.resource = xstrndup(r->resource, strlen(r->resource)),
                                               .graph = terms_iri_cstr(a->t, r->resource),
-                                              .group = r->group,
                                               .asked_by = r->rule ? r->rule->name : NULL};
+        note_asker(&a->docs[a->doc_count - 1], r);
     }
     size_t count = a->doc_count - first_doc;
     if (!count)
@@ -424,7 +447,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     assert_clock(a);
 
     reasoner_options ropt = {.derived_graph = a->v.derived_graph, .log = a->log, .request_sink = on_request,
-                             .request_sink_user = a};
+                             .request_sink_user = a, .max_fresh_nodes = a->opt.max_fresh_nodes,
+                             .max_derived = a->opt.max_derived};
     reasoner *r = reasoner_new(a->t, a->wm, &ropt);
     int rc = 0;
     uint32_t from = 0;

@@ -42,6 +42,10 @@ typedef struct agent_options {
     agent_header_option *headers;
     size_t header_count;
     size_t max_body;           /* 0: 16 MiB */
+    long connect_timeout_ms;   /* 0: 2000 */
+    long timeout_ms;           /* per request, redirects included; 0: 10000 */
+    unsigned max_fresh_nodes;  /* per iteration; 0: the reasoner's default (1,000,000) */
+    unsigned max_derived;      /* per iteration; 0: the reasoner's default */
     int verbose;
     FILE *out;                 /* log lines and --dry-run output (default stderr / stdout) */
     const volatile sig_atomic_t *stop; /* set by a signal handler: finish this iteration, then exit */

@@ -374,10 +374,9 @@ static void collect_failed(const plan_input *in, failed_gets *f) {
         const doc_state *doc = &in->docs[d];
         if (!doc->failed)
             continue;
-        if (doc->group)
-            u64map_put(&f->groups, doc->group, 1, NULL);
-        else
-            f->ungrouped = true;
+        for (size_t g = 0; g < doc->group_count; g++)
+            u64map_put(&f->groups, doc->groups[g], 1, NULL);
+        f->ungrouped |= doc->asked_ungrouped;
     }
 }
 

@@ -36,7 +36,9 @@ typedef struct doc_state {
     long status;
     char *etag;
     enum http_etag_kind etag_kind;
-    term_id group;  /* the ldgsm:group of the GET, 0 when none asked */
+    term_id *groups; /* the ldgsm:group of every request that asked for the GET */
+    size_t group_count;
+    bool asked_ungrouped; /* some request without a group asked for it */
     const char *asked_by; /* the first rule that asked for it (for -v) */
 } doc_state;
 

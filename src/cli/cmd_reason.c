@@ -202,9 +202,10 @@ int cmd_reason(int argc, char **argv) {
             status = 1;
         if (verbose)
             fprintf(stderr,
-                    "ldgsm reason: %u rules, %u input triples, %llu derived in %llu rounds, %llu fresh nodes; "
+                    "ldgsm reason: %u rules, %u input triples, %llu derived (%llu attempts) in %llu rounds, %llu fresh nodes; "
                     "load %.1f ms, reason %.1f ms, write %.1f ms\n",
-                    rs.count, input_size, (unsigned long long)stats->derived, (unsigned long long)stats->rounds,
+                    rs.count, input_size, (unsigned long long)stats->derived, (unsigned long long)stats->attempts,
+                    (unsigned long long)stats->rounds,
                     (unsigned long long)stats->fresh_nodes, loaded - start, reasoned - loaded, now_ms() - reasoned);
         reasoner_free(r);
     }

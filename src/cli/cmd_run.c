@@ -30,6 +30,11 @@ static const char run_usage[] =
     "      --header [ORIGIN=]'Name: value'\n"
     "                          send a header to ORIGIN only (without ORIGIN: to the --allow-origin ones)\n"
     "      --max-body BYTES    refuse response bodies larger than this (default 16777216)\n"
+    "      --connect-timeout MS  give up connecting after MS (default 2000)\n"
+    "      --timeout MS        give up a request after MS, redirects included (default 10000)\n"
+    "      --max-fresh N       per iteration, stop deriving after N fresh blank nodes from rule heads and\n"
+    "                          hold the iteration, naming the rule (default 1000000)\n"
+    "      --max-derived N     per iteration, the same for derived triples (default 50000000)\n"
     "      --allow-unconditional-status\n"
     "                          let updates write documents that have no strong ETag\n"
     "  -v, --verbose           more log lines\n"
@@ -82,7 +87,7 @@ static void log_to_stderr(void *user, enum log_level level, const char *message)
 
 int cmd_run(int argc, char **argv) {
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
-           OPT_MAX_BODY, OPT_UNCONDITIONAL };
+           OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -95,6 +100,10 @@ int cmd_run(int argc, char **argv) {
         {"header", required_argument, NULL, OPT_HEADER},
         {"max-body", required_argument, NULL, OPT_MAX_BODY},
         {"allow-unconditional-status", no_argument, NULL, OPT_UNCONDITIONAL},
+        {"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"max-fresh", required_argument, NULL, OPT_MAX_FRESH},
+        {"max-derived", required_argument, NULL, OPT_MAX_DERIVED},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -158,6 +167,27 @@ int cmd_run(int argc, char **argv) {
             break;
         }
         case OPT_UNCONDITIONAL: opt.allow_unconditional_status = true; break;
+        case OPT_CONNECT_TIMEOUT:
+        case OPT_TIMEOUT:
+        case OPT_MAX_FRESH:
+        case OPT_MAX_DERIVED: {
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || v == 0 || v > 4000000000UL) {
+                const char *name = c == OPT_CONNECT_TIMEOUT ? "--connect-timeout" : c == OPT_TIMEOUT ? "--timeout"
+                                   : c == OPT_MAX_FRESH ? "--max-fresh" : "--max-derived";
+                fprintf(stderr, "ldgsm run: %s needs a positive number, not '%s'\n", name, optarg);
+                goto done;
+            }
+            if (c == OPT_CONNECT_TIMEOUT)
+                opt.connect_timeout_ms = (long)v;
+            else if (c == OPT_TIMEOUT)
+                opt.timeout_ms = (long)v;
+            else if (c == OPT_MAX_FRESH)
+                opt.max_fresh_nodes = (unsigned)v;
+            else
+                opt.max_derived = (unsigned)v;
+            break;
+        }
         case 'v': opt.verbose++; break;
         case 'h': fputs(run_usage, stdout); status = 0; goto done;
         default: fputs(run_usage, stderr); goto done;

@@ -12,6 +12,7 @@
 
 #include "rdf/buf.h"
 #include "rdf/hashmap.h"
+#include "reason/filter.h"
 
 /* Derived triples wait in a small batch whose de-duplication slots are prefetched before insertion: a
  * derivation mostly re-derives known triples, and each check is a cache miss in a large table, so
@@ -64,7 +65,19 @@ typedef struct join {
     bool stop;
 } join;
 
-static void step(join *j, unsigned k);
+/* Where the join goes on: element k of a sequence, then the continuation after it. The top-level body
+ * is a sequence in plan order; nested groups (sentries) are sequences of their own. `found` marks the
+ * end of an OPTIONAL group, to tell whether it matched. */
+typedef struct cont {
+    const rule_atom *atoms;
+    const unsigned *order; /* NULL: atoms in order */
+    unsigned k, count;
+    bool top_level;
+    const struct cont *next;
+    bool *found;
+} cont;
+
+static void step(join *j, const cont *c);
 
 static int slot_of_term(const rule *r, term_id id) {
     for (unsigned i = 0; i < r->var_count; i++)
@@ -182,7 +195,7 @@ static void undo(join *j, const unsigned *trail, unsigned trail_len) {
 typedef struct builtin_step {
     join *j;
     const rule_atom *atom;
-    unsigned next;
+    const cont *next;
 } builtin_step;
 
 static bool on_builtin_solution(void *user, term_id subject, term_id object) {
@@ -224,6 +237,7 @@ static term_id skolem(join *j, unsigned e) {
 static bool flush_pending(reasoner *R, const rule *r) {
     unsigned count = R->pending_count;
     R->pending_count = 0;
+    R->stats.attempts += count;
     R->stats.derived += store_add_batch(R->st, R->pending, count, R->opt.derived_graph);
     if (R->stats.derived > R->opt.max_derived) {
         snprintf(R->error, sizeof R->error, "rule %s derived more than %u triples in this run", r->name,
@@ -272,26 +286,20 @@ static void fire(join *j) {
     }
 }
 
-static void step(join *j, unsigned k) {
-    const rule *r = j->rule;
-    if (j->stop)
-        return;
-    if (k == r->body_count) {
-        fire(j);
-        return;
-    }
-    unsigned atom_index = j->plan[k];
-    const rule_atom *a = &r->body[atom_index];
-    if (a->builtin) {
-        builtin_step bs = {.j = j, .atom = a, .next = k + 1};
-        a->builtin->eval(j->R->t, position_value(j, a, 0), position_value(j, a, 2), on_builtin_solution, &bs);
-        return;
-    }
+static term_id lookup_binding(void *user, term_id var) {
+    join *j = user;
+    int slot = slot_of_term(j->rule, var);
+    return slot >= 0 ? j->binding[slot] : 0;
+}
+
+static bool filter_holds(join *j, const struct sq_expr *e) { return filter_holds_for(j->R->t, e, lookup_binding, j); }
+
+static void match_atom(join *j, const rule_atom *a, unsigned atom_index, bool top_level, const cont *next) {
     term_id s = position_value(j, a, 0), p = position_value(j, a, 1), o = position_value(j, a, 2);
     uint32_t lo = 0, hi = j->hi;
-    if (atom_index == j->delta_atom)
+    if (top_level && atom_index == j->delta_atom)
         lo = j->lo;
-    else if (atom_index < j->delta_atom)
+    else if (top_level && atom_index < j->delta_atom)
         hi = j->lo;
     store_iter it;
     store_match(j->R->st, s, p, o, lo, hi, &it);
@@ -302,8 +310,55 @@ static void step(join *j, unsigned k) {
         if ((s || unify_code(j, a, 0, tr->s, trail, &trail_len)) &&
             (p || unify_code(j, a, 1, tr->p, trail, &trail_len)) &&
             (o || unify_code(j, a, 2, tr->o, trail, &trail_len)))
-            step(j, k + 1);
+            step(j, next);
         undo(j, trail, trail_len);
+    }
+}
+
+static void step(join *j, const cont *c) {
+    if (j->stop)
+        return;
+    if (c->k == c->count) {
+        if (c->found)
+            *c->found = true;
+        if (c->next)
+            step(j, c->next);
+        else
+            fire(j);
+        return;
+    }
+    unsigned atom_index = c->order ? c->order[c->k] : c->k;
+    const rule_atom *a = &c->atoms[atom_index];
+    cont next = *c;
+    next.k++;
+    switch (a->kind) {
+    case ATOM_MATCH:
+        match_atom(j, a, atom_index, c->top_level, &next);
+        return;
+    case ATOM_BUILTIN: {
+        builtin_step bs = {.j = j, .atom = a, .next = &next};
+        a->builtin->eval(j->R->t, position_value(j, a, 0), position_value(j, a, 2), on_builtin_solution, &bs);
+        return;
+    }
+    case ATOM_FILTER:
+        if (filter_holds(j, a->filter))
+            step(j, &next);
+        return;
+    case ATOM_OPTIONAL: {
+        /* the group's solutions continue the join; without any, it goes on with its variables unbound */
+        bool found = false;
+        cont inner = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .next = &next, .found = &found};
+        step(j, &inner);
+        if (!found)
+            step(j, &next);
+        return;
+    }
+    case ATOM_UNION:
+        for (unsigned g = 0; g < a->group_count && !j->stop; g++) {
+            cont inner = {.atoms = a->groups[g].atoms, .count = a->groups[g].count, .next = &next};
+            step(j, &inner);
+        }
+        return;
     }
 }
 
@@ -349,7 +404,7 @@ int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t fro
             if (r->disabled || r->stratum != stratum)
                 continue;
             unsigned plans = r->matched_count ? r->matched_count : 1;
-            if (!r->matched_count && !first_round)
+            if ((!r->matched_count || r->single_pass) && !first_round)
                 continue; /* a body without data atoms holds once, not once per round */
             /* In the first round everything is delta: only the plan led by the first atom can match. */
             if (first_round)
@@ -360,7 +415,8 @@ int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t fro
                 j.plan = r->matched_count ? choose_plan(R, r, j.delta_atom, lo, hi) : r->plans[0];
                 if (!j.plan)
                     continue;
-                step(&j, 0);
+                cont start = {.atoms = r->body, .order = j.plan, .count = r->body_count, .top_level = true};
+                step(&j, &start);
                 if (!j.stop && !flush_pending(R, r))
                     j.stop = true;
                 if (j.stop) {

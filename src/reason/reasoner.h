@@ -30,6 +30,7 @@ typedef struct reasoner_options {
 
 typedef struct reasoner_stats {
     uint64_t derived, rounds, fresh_nodes, requests;
+    uint64_t attempts; /* head instantiations, duplicates included: derived / attempts is the join's yield */
 } reasoner_stats;
 
 typedef struct reasoner reasoner;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rdf/buf.h"
+#include "reason/sentry_ast.h"
 
 bool rule_statement(const terms *t, const triple *statement) {
     return statement->p == T_LOG_IMPLIES && terms_kind(t, statement->s) == TERM_FORMULA &&
@@ -213,6 +214,7 @@ static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *
         if (terms_kind(t, body[i].p) == TERM_IRI) {
             const char *iri = terms_lex(t, body[i].p, NULL);
             a->builtin = builtin_lookup(iri);
+            a->kind = a->builtin ? ATOM_BUILTIN : ATOM_MATCH;
             if (!a->builtin && builtin_namespace(iri)) {
                 char *what = term_text(t, body[i].p);
                 buf msg = {0};
@@ -312,25 +314,40 @@ unsigned rule_set_add_program(rule_set *rs, terms *t, const n3_doc *doc, const c
         if (!rule_statement(t, &doc->statements[i].t))
             continue;
         rule *r = xcalloc(1, sizeof *r);
-        r->index = rs->count;
         compile_rule(r, t, &doc->statements[i], source, log);
-        if (rs->count == rs->cap) {
-            rs->cap = rs->cap ? rs->cap * 2 : 16;
-            rs->rules = xrealloc(rs->rules, rs->cap * sizeof *rs->rules);
-        }
-        rs->rules[rs->count++] = r;
+        rule_set_add(rs, r);
         added++;
     }
     return added;
 }
 
-static void rule_free(rule *r) {
+void rule_set_add(rule_set *rs, rule *r) {
+    r->index = rs->count;
+    if (rs->count == rs->cap) {
+        rs->cap = rs->cap ? rs->cap * 2 : 16;
+        rs->rules = xrealloc(rs->rules, rs->cap * sizeof *rs->rules);
+    }
+    rs->rules[rs->count++] = r;
+}
+
+static void free_atoms(rule_atom *atoms, unsigned count) {
+    for (unsigned i = 0; i < count; i++) {
+        for (unsigned g = 0; g < atoms[i].group_count; g++)
+            free_atoms(atoms[i].groups[g].atoms, atoms[i].groups[g].count);
+        free(atoms[i].groups);
+    }
+    free(atoms);
+}
+
+void rule_free(rule *r) {
     unsigned plan_count = r->matched_count ? r->matched_count : 1;
     if (r->plans)
         for (unsigned i = 0; i < plan_count; i++)
             free(r->plans[i]);
     free(r->plans);
-    free(r->body);
+    free_atoms(r->body, r->body_count);
+    if (r->sentry_tree)
+        sq_node_free(r->sentry_tree);
     free(r->head);
     free(r->head_codes);
     free(r->existentials);

@@ -21,11 +21,33 @@ typedef int64_t pos_code;
 
 #define HEAD_EXISTENTIAL(e) (-(pos_code)RULE_MAX_VARS - 1 - (pos_code)(e))
 
+/* What a body element does. N3 rules use MATCH and BUILTIN; sentries (sentry.h) add the rest. */
+enum atom_kind {
+    ATOM_MATCH,    /* a triple pattern matched against the store */
+    ATOM_BUILTIN,  /* a builtin relation, evaluated */
+    ATOM_FILTER,   /* a SPARQL FILTER expression over the bindings */
+    ATOM_OPTIONAL, /* a left join with groups[0] */
+    ATOM_UNION,    /* one of groups[0..group_count) */
+};
+
+struct sq_expr;
+struct rule_seq;
+
 typedef struct rule_atom {
+    enum atom_kind kind;
     pos_code pos[3];       /* s, p, o */
     bool structured[3];    /* position is a list/formula containing variables: match by unification */
-    const builtin *builtin; /* non-NULL: evaluated, not matched */
+    const builtin *builtin; /* ATOM_BUILTIN */
+    struct sq_expr *filter; /* ATOM_FILTER (owned by the rule) */
+    struct rule_seq *groups; /* ATOM_OPTIONAL, ATOM_UNION (owned by the rule) */
+    unsigned group_count;
 } rule_atom;
+
+/* A nested group of a sentry: its elements in the order they are evaluated. */
+typedef struct rule_seq {
+    rule_atom *atoms;
+    unsigned count;
+} rule_seq;
 
 typedef struct rule {
     unsigned index;
@@ -46,7 +68,9 @@ typedef struct rule {
     unsigned matched_count; /* number of non-builtin atoms */
     int stratum;           /* which derivation phase runs it (the agent sets it; 0 by default) */
     bool is_request;       /* head goes to the request sink, not into the store */
+    bool single_pass;      /* evaluated once over a closed store (sentries: OPTIONAL and FILTER need it) */
     bool disabled;         /* cannot fire (reported when compiled) */
+    struct sq_node *sentry_tree; /* a sentry's query, which its FILTER atoms point into (owned) */
 } rule;
 
 typedef struct rule_set {
@@ -60,6 +84,9 @@ typedef struct rule_set {
  * source names the document in rule names. Returns the number of rules added. */
 unsigned rule_set_add_program(rule_set *rs, terms *t, const n3_doc *doc, const char *source, const log_sink *log);
 void rule_set_free(rule_set *rs);
+/* Appends a rule compiled elsewhere (sentry.h); the set owns it. */
+void rule_set_add(rule_set *rs, rule *r);
+void rule_free(rule *r);
 /* True when the statement is a rule (log:implies between two formulas). */
 bool rule_statement(const terms *t, const triple *statement);
 

@@ -24,6 +24,13 @@ typedef struct recorded_request {
     buf body;
 } recorded_request;
 
+typedef struct test_route {
+    char *method; /* NULL: any */
+    char *path;
+    unsigned status; /* 0: close without answering */
+    char *content_type, *body, *etag;
+} test_route;
+
 struct test_server {
     struct MHD_Daemon *daemon;
     unsigned port;
@@ -34,6 +41,8 @@ struct test_server {
     unsigned connections, gather_arrivals;
     recorded_request **requests; /* each allocated once, so a record never moves */
     size_t request_count, request_cap;
+    test_route *routes;
+    size_t route_count;
 };
 
 /* Per request: the record it fills (index into requests). */
@@ -114,7 +123,51 @@ static enum MHD_Result respond_big(struct MHD_Connection *c, size_t n) {
     return result;
 }
 
+static bool same_or_null(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
+
+static char *copy_or_null(const char *text) { return text ? xstrndup(text, strlen(text)) : NULL; }
+
+/* The route answering method and path (the exact method first), or NULL; with the lock held. */
+static const test_route *route_for(test_server *s, const char *method, const char *path) {
+    const test_route *any = NULL;
+    for (size_t i = 0; i < s->route_count; i++) {
+        const test_route *r = &s->routes[i];
+        if (strcmp(r->path, path) != 0)
+            continue;
+        if (r->method && strcmp(r->method, method) == 0)
+            return r;
+        if (!r->method)
+            any = r;
+    }
+    return any;
+}
+
+/* Answers from a route; MHD_NO (the connection closes) for a route of status 0. With the lock held. */
+static enum MHD_Result respond_route(struct MHD_Connection *c, const test_route *r) {
+    if (r->status == 0)
+        return MHD_NO;
+    const char *headers[5] = {NULL};
+    size_t h = 0;
+    if (r->content_type) {
+        headers[h++] = "Content-Type";
+        headers[h++] = r->content_type;
+    }
+    if (r->etag) {
+        headers[h++] = "ETag";
+        headers[h++] = r->etag;
+    }
+    return respond_text(c, r->status, r->body ? r->body : "", headers);
+}
+
 static enum MHD_Result answer(test_server *s, struct MHD_Connection *c, const char *path, recorded_request *rec) {
+    pthread_mutex_lock(&s->lock);
+    const test_route *route = route_for(s, rec->method, path);
+    if (route) {
+        enum MHD_Result result = respond_route(c, route);
+        pthread_mutex_unlock(&s->lock);
+        return result;
+    }
+    pthread_mutex_unlock(&s->lock);
     if (strcmp(path, "/ok") == 0) {
         static const char *const headers[] = {
             "Content-Type", "text/plain; charset=utf-8", "ETag", "\"v1\"",
@@ -208,9 +261,11 @@ static enum MHD_Result on_request(void *user, struct MHD_Connection *c, const ch
         rec->method = xstrndup(method, strlen(method));
         rec->url = xstrndup(url, strlen(url));
         MHD_get_connection_values(c, MHD_HEADER_KIND, record_header, rec);
+        const test_route *route = route_for(s, method, url);
+        bool close_now = route ? route->status == 0 : strcmp(url, "/reset") == 0;
         pthread_mutex_unlock(&s->lock);
         *state = rs;
-        return strcmp(url, "/reset") == 0 ? MHD_NO : MHD_YES;
+        return close_now ? MHD_NO : MHD_YES;
     }
     pthread_mutex_lock(&s->lock);
     recorded_request *rec = s->requests[rs->index];
@@ -278,6 +333,15 @@ void test_server_stop(test_server *s) {
         free(rec);
     }
     free(s->requests);
+    for (size_t i = 0; i < s->route_count; i++) {
+        test_route *r = &s->routes[i];
+        free(r->method);
+        free(r->path);
+        free(r->content_type);
+        free(r->body);
+        free(r->etag);
+    }
+    free(s->routes);
     pthread_cond_destroy(&s->changed);
     pthread_mutex_destroy(&s->lock);
     free(s);
@@ -338,4 +402,45 @@ const char *test_server_body(test_server *s, size_t index, size_t *len) {
     recorded_request *rec = record_at(s, index);
     *len = rec ? rec->body.len : 0;
     return rec ? rec->body.data : NULL;
+}
+
+void test_server_route(test_server *s, const char *method, const char *path, unsigned status,
+                       const char *content_type, const char *body, const char *etag) {
+    pthread_mutex_lock(&s->lock);
+    test_route *r = NULL;
+    for (size_t i = 0; i < s->route_count && !r; i++)
+        if (same_or_null(s->routes[i].method, method) && strcmp(s->routes[i].path, path) == 0)
+            r = &s->routes[i];
+    if (r) {
+        free(r->content_type);
+        free(r->body);
+        free(r->etag);
+    } else {
+        s->routes = xrealloc(s->routes, (s->route_count + 1) * sizeof *s->routes);
+        r = &s->routes[s->route_count++];
+        r->method = copy_or_null(method);
+        r->path = copy_or_null(path);
+    }
+    r->status = status;
+    r->content_type = copy_or_null(content_type);
+    r->body = copy_or_null(body);
+    r->etag = copy_or_null(etag);
+    pthread_mutex_unlock(&s->lock);
+}
+
+long test_server_find(test_server *s, const char *method, const char *path, size_t from) {
+    pthread_mutex_lock(&s->lock);
+    long found = -1;
+    for (size_t i = from; i < s->request_count && found < 0; i++)
+        if (strcmp(s->requests[i]->method, method) == 0 && strcmp(s->requests[i]->url, path) == 0)
+            found = (long)i;
+    pthread_mutex_unlock(&s->lock);
+    return found;
+}
+
+size_t test_server_count(test_server *s, const char *method, const char *path) {
+    size_t count = 0;
+    for (long i = test_server_find(s, method, path, 0); i >= 0; i = test_server_find(s, method, path, (size_t)i + 1))
+        count++;
+    return count;
 }

@@ -15,6 +15,9 @@
  *   /big?n=N         200 with N bytes of 'x' (Content-Length); &chunked=1: chunked
  *   /stall?n=N       chunked: N bytes of 'x', then holds until the server stops (at most 2 s)
  *
+ * Routes a test sets (test_server_route) are consulted before these paths, so a test can make any
+ * path answer what it needs (a status, a media type, a body, an ETag, or no answer at all).
+ *
  * Holding requests need a thread per connection, which the server uses; test_server_stop releases
  * them before stopping. */
 #ifndef LDGSM_TESTS_HTTP_TEST_SERVER_H
@@ -46,5 +49,15 @@ const char *test_server_header(test_server *server, size_t index, const char *na
 size_t test_server_header_count(test_server *server, size_t index, const char *name);
 /* The body and its length (NULs possible). */
 const char *test_server_body(test_server *server, size_t index, size_t *len);
+
+/* Makes requests with `method` (NULL: any method; a route for the exact method wins) to `path` (the URL
+ * path, without query) answer `status` with the given Content-Type, body and ETag (each NULL: none).
+ * Status 0 closes the connection without answering. Setting a route again replaces it. */
+void test_server_route(test_server *server, const char *method, const char *path, unsigned status,
+                       const char *content_type, const char *body, const char *etag);
+/* Requests received so far with this method and URL path. */
+size_t test_server_count(test_server *server, const char *method, const char *path);
+/* Index of the first request received with this method and URL path at or after index `from`, or -1. */
+long test_server_find(test_server *server, const char *method, const char *path, size_t from);
 
 #endif

@@ -1,0 +1,207 @@
+/* sentry.c: sentry trees to single-pass rules (sentry.h). */
+#include "reason/sentry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdf/buf.h"
+
+typedef struct compiler {
+    terms *t;
+    rule *r;
+    term_id this_term, this_var;
+    bool too_many;
+} compiler;
+
+static term_id mapped(const compiler *c, term_id id) { return id == c->this_term ? c->this_var : id; }
+
+static int slot(compiler *c, term_id var) {
+    rule *r = c->r;
+    for (unsigned i = 0; i < r->var_count; i++)
+        if (r->vars[i] == var)
+            return (int)i;
+    if (r->var_count == RULE_MAX_VARS) {
+        c->too_many = true;
+        return 0;
+    }
+    r->vars[r->var_count] = var;
+    return (int)r->var_count++;
+}
+
+static pos_code code(compiler *c, term_id id) {
+    id = mapped(c, id);
+    return terms_kind(c->t, id) == TERM_VAR ? -(pos_code)slot(c, id) - 1 : (pos_code)id;
+}
+
+static void map_expr(compiler *c, sq_expr *e) {
+    if (e->op == SQ_TERM) {
+        e->term = mapped(c, e->term);
+        if (terms_kind(c->t, e->term) == TERM_VAR)
+            slot(c, e->term);
+    }
+    for (size_t i = 0; i < e->arg_count; i++)
+        map_expr(c, e->args[i]);
+}
+
+typedef struct atom_list {
+    rule_atom *atoms;
+    unsigned count;
+} atom_list;
+
+static void push(atom_list *l, rule_atom a) {
+    l->atoms = xrealloc(l->atoms, (l->count + 1) * sizeof *l->atoms);
+    l->atoms[l->count++] = a;
+}
+
+static void compile_into(compiler *c, const sq_node *n, atom_list *out, atom_list *filters);
+
+/* A group's elements in evaluation order: everything in query order, FILTERs last. */
+static rule_seq compile_seq(compiler *c, const sq_node *n) {
+    atom_list body = {0}, filters = {0};
+    compile_into(c, n, &body, &filters);
+    for (unsigned i = 0; i < filters.count; i++)
+        push(&body, filters.atoms[i]);
+    free(filters.atoms);
+    return (rule_seq){body.atoms, body.count};
+}
+
+static void compile_into(compiler *c, const sq_node *n, atom_list *out, atom_list *filters) {
+    switch (n->kind) {
+    case SQ_PATTERN:
+        push(out, (rule_atom){.kind = ATOM_MATCH,
+                              .pos = {code(c, n->pattern.s), code(c, n->pattern.p), code(c, n->pattern.o)}});
+        return;
+    case SQ_FILTER:
+        map_expr(c, n->filter);
+        push(filters, (rule_atom){.kind = ATOM_FILTER, .filter = n->filter});
+        return;
+    case SQ_GROUP:
+        for (size_t i = 0; i < n->child_count; i++)
+            compile_into(c, n->children[i], out, filters);
+        return;
+    case SQ_OPTIONAL: {
+        rule_seq *group = xmalloc(sizeof *group);
+        sq_node as_group = {.kind = SQ_GROUP, .children = n->children, .child_count = n->child_count};
+        *group = compile_seq(c, &as_group);
+        push(out, (rule_atom){.kind = ATOM_OPTIONAL, .groups = group, .group_count = 1});
+        return;
+    }
+    case SQ_UNION: {
+        rule_seq *groups = xcalloc(n->child_count ? n->child_count : 1, sizeof *groups);
+        for (size_t i = 0; i < n->child_count; i++)
+            groups[i] = compile_seq(c, n->children[i]);
+        push(out, (rule_atom){.kind = ATOM_UNION, .groups = groups, .group_count = (unsigned)n->child_count});
+        return;
+    }
+    case SQ_TRUE:
+        return;
+    }
+}
+
+static uint64_t atom_vars(const rule_atom *a) {
+    uint64_t set = 0;
+    for (int k = 0; k < 3; k++)
+        if (a->pos[k] < 0)
+            set |= (uint64_t)1 << (-a->pos[k] - 1);
+    return set;
+}
+
+/* Plan led by top-level pattern `first`: the other patterns greedily (most positions bound first), then
+ * the other elements in their order. */
+static unsigned *plan_from(const rule *r, unsigned first) {
+    unsigned *order = xmalloc(r->body_count * sizeof *order);
+    bool *placed = xcalloc(r->body_count, sizeof *placed);
+    unsigned n = 0;
+    uint64_t bound = 0;
+    order[n++] = first;
+    placed[first] = true;
+    bound |= atom_vars(&r->body[first]);
+    for (;;) {
+        int best = -1, best_score = -1;
+        for (unsigned i = 0; i < r->body_count; i++) {
+            const rule_atom *a = &r->body[i];
+            if (placed[i] || a->kind != ATOM_MATCH)
+                continue;
+            int score = 0;
+            for (int k = 0; k < 3; k++)
+                score += a->pos[k] > 0 || (bound >> (-a->pos[k] - 1) & 1);
+            if (score > best_score) {
+                best = (int)i;
+                best_score = score;
+            }
+        }
+        if (best < 0)
+            break;
+        order[n++] = (unsigned)best;
+        placed[best] = true;
+        bound |= atom_vars(&r->body[best]);
+    }
+    for (unsigned i = 0; i < r->body_count; i++)
+        if (!placed[i])
+            order[n++] = i;
+    free(placed);
+    return order;
+}
+
+rule *sentry_rule_new(terms *t, sq_node *where, const triple *prefix, size_t prefix_count, const triple *head,
+                      size_t head_count, term_id this_term, term_id this_var, const char *name, char *error,
+                      size_t error_len) {
+    rule *r = xcalloc(1, sizeof *r);
+    r->name = xstrndup(name, strlen(name));
+    r->single_pass = true;
+    r->sentry_tree = where;
+    compiler c = {.t = t, .r = r, .this_term = this_term, .this_var = this_var};
+    atom_list body = {0}, filters = {0};
+    for (size_t i = 0; i < prefix_count; i++)
+        push(&body, (rule_atom){.kind = ATOM_MATCH,
+                                .pos = {code(&c, prefix[i].s), code(&c, prefix[i].p), code(&c, prefix[i].o)}});
+    uint64_t top_vars = 0;
+    compile_into(&c, where, &body, &filters);
+    for (unsigned i = 0; i < filters.count; i++)
+        push(&body, filters.atoms[i]);
+    free(filters.atoms);
+    r->body = body.atoms;
+    r->body_count = body.count;
+    for (unsigned i = 0; i < r->body_count; i++)
+        if (r->body[i].kind == ATOM_MATCH) {
+            r->matched_count++;
+            top_vars |= atom_vars(&r->body[i]);
+        }
+
+    r->head_count = (unsigned)head_count;
+    r->head = xmalloc((head_count ? head_count : 1) * sizeof *r->head);
+    r->head_codes = xcalloc(head_count ? head_count : 1, sizeof *r->head_codes);
+    for (size_t i = 0; i < head_count; i++) {
+        r->head[i] = head[i];
+        term_id parts[3] = {head[i].s, head[i].p, head[i].o};
+        for (int k = 0; k < 3; k++) {
+            pos_code pc = code(&c, parts[k]);
+            r->head_codes[i].pos[k] = pc;
+            if (pc < 0 && !(top_vars >> (-pc - 1) & 1)) {
+                snprintf(error, error_len, "sentry %s: head variable ?%s is not bound outside OPTIONAL", name,
+                         terms_lex(t, mapped(&c, parts[k]), NULL));
+                rule_free(r);
+                return NULL;
+            }
+        }
+    }
+    if (c.too_many) {
+        snprintf(error, error_len, "sentry %s: more than %d variables", name, RULE_MAX_VARS);
+        rule_free(r);
+        return NULL;
+    }
+    r->head_vars = xmalloc(RULE_MAX_VARS * sizeof *r->head_vars);
+    unsigned plan_count = r->matched_count ? r->matched_count : 1;
+    r->plans = xcalloc(plan_count, sizeof *r->plans);
+    unsigned p = 0;
+    for (unsigned i = 0; i < r->body_count && r->matched_count; i++)
+        if (r->body[i].kind == ATOM_MATCH)
+            r->plans[p++] = plan_from(r, i);
+    if (!r->matched_count) {
+        r->plans[0] = xmalloc((r->body_count ? r->body_count : 1) * sizeof **r->plans);
+        for (unsigned i = 0; i < r->body_count; i++)
+            r->plans[0][i] = i;
+    }
+    return r;
+}

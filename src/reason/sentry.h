@@ -1,0 +1,19 @@
+/* sentry.h: compiles a sentry (sentry_ast.h) into a rule the engine evaluates in one pass over a closed
+ * working memory (DESIGN section 1, step 4): the body is `prefix` (e.g. the atoms that bind ?this to each
+ * active artifact instance) followed by the sentry's WHERE clause with `this_term`
+ * (gsm:thisArtifactInstance) read as the variable `this_var`; the head is derived for every solution.
+ * Top-level patterns are joined in a cost-based order like any rule; OPTIONAL and UNION keep their place
+ * after the patterns; FILTERs run at the end of their group, as SPARQL scopes them. */
+#ifndef LDGSM_REASON_SENTRY_H
+#define LDGSM_REASON_SENTRY_H
+
+#include "reason/rule.h"
+#include "reason/sentry_ast.h"
+
+/* Takes ownership of `where`. Returns NULL (and frees where) with a message when the sentry cannot be
+ * compiled: a head variable it does not bind, more than RULE_MAX_VARS variables. */
+rule *sentry_rule_new(terms *t, sq_node *where, const triple *prefix, size_t prefix_count, const triple *head,
+                      size_t head_count, term_id this_term, term_id this_var, const char *name, char *error,
+                      size_t error_len);
+
+#endif
