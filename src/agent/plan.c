@@ -578,6 +578,8 @@ void plan_make(const plan_input *in, plan *p) {
         case OUTCOME_CONFLICT: p->conflicts++; break;
         case OUTCOME_YIELDED: p->yielded++; break;
         case OUTCOME_REFUSED: p->refused++; break;
+        /* an update that changes nothing was not really asked for: quiescence ignores it */
+        case OUTCOME_UNCHANGED: p->unsafe--; break;
         default: break;
         }
     }

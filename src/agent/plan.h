@@ -63,7 +63,8 @@ typedef struct plan {
     planned_write *tasks;  /* sent after their write returned 2xx */
     size_t task_count;
     enum outcome *outcomes; /* per request given */
-    unsigned unsafe, withheld, conflicts, yielded, refused;
+    unsigned unsafe; /* distinct unsafe requests derived, not counting updates that change nothing */
+    unsigned withheld, conflicts, yielded, refused;
 } plan;
 
 typedef struct plan_input {

@@ -33,7 +33,7 @@ wait_logged() { # method path count-before
 }
 put() { # path turtle
   local before; before=$(served PUT "/$1")
-  curl -s -o /dev/null -w '%{http_code}' -X PUT -H 'Content-Type: text/turtle' --data-binary "$2" "$base$1"
+  printf '%s' "$2" | curl -s -o /dev/null -w '%{http_code}' -X PUT -H 'Content-Type: text/turtle' --data-binary @- "$base$1"
   wait_logged PUT "/$1" "$before"
 }
 get() { curl -s -H 'Accept: application/n-triples' "$base$1"; }

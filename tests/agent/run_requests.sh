@@ -58,6 +58,15 @@ run_agent "$crawl
   --iterations 1
 check "identical PUTs are sent once" [ "$(served PUT /c/b)" = 1 ]
 
+# An update that changes nothing is not sent and does not keep the agent from being quiescent.
+put c/same '@prefix : <http://ex.org/> . <#x> :a 1 .' > /dev/null
+: > "$work/serve.log"
+run_agent "{ } => { [] http:mthd httpm:GET ; http:requestURI <${base}c/same> } .
+{ <${base}c/same#x> :a ?v . } => { [] http:mthd ldgsm:UPDATE ; http:requestURI <${base}c/same#x> ; http:body { <${base}c/same#x> :a 1 . } } ." \
+  --iterations 5 --until quiescent
+check "an update equal to the document is not sent" [ "$(served PUT /c/same)" = 0 ]
+check "and the run is quiescent after one iteration" [ "$(grep -c '^iteration:' "$work/run.log")" = 1 ]
+
 # Two updates to different triples of one document: one PUT holding both, the rest kept.
 put c/doc '<#x> <http://ex.org/a> 1 ; <http://ex.org/b> 2 ; <http://ex.org/keep> "yes" .' > /dev/null
 : > "$work/serve.log"
