@@ -58,13 +58,9 @@ static void add_fact(agent *a, term_id s, term_id p, term_id o, term_id g) {
 }
 
 static term_id file_graph(terms *t, const char *path) {
-    char *real = realpath(path, NULL);
-    buf iri = {0};
-    buf_puts(&iri, "file://");
-    buf_puts(&iri, real ? real : path);
-    free(real);
-    term_id g = terms_iri(t, iri.data, iri.len);
-    buf_free(&iri);
+    char *iri = rdf_file_iri(path);
+    term_id g = terms_iri_cstr(t, iri);
+    free(iri);
     return g;
 }
 

@@ -207,25 +207,6 @@ static bool slot_replaced(const slot_value *slots, size_t n, term_id s, term_id 
     return false;
 }
 
-static int triple_cmp(const void *a, const void *b) {
-    const triple *x = a, *y = b;
-    if (x->s != y->s)
-        return x->s < y->s ? -1 : 1;
-    if (x->p != y->p)
-        return x->p < y->p ? -1 : 1;
-    return x->o < y->o ? -1 : x->o > y->o;
-}
-
-/* Sorted, de-duplicated triples of a set. */
-static size_t canonical(triple *ts, size_t n) {
-    qsort(ts, n, sizeof *ts, triple_cmp);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!k || triple_cmp(&ts[k - 1], &ts[i]) != 0)
-            ts[k++] = ts[i];
-    return k;
-}
-
 /* Appends the triples of formula f with `this:` IRIs resolved against the document written. */
 static void append_formula(const plan_input *in, term_id f, const char *doc_url, triple **ts, size_t *n) {
     if (!f || terms_kind(in->t, f) != TERM_FORMULA)
@@ -290,8 +271,8 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
             next[next_count++] = *tr;
         }
     }
-    before_count = canonical(before, before_count);
-    next_count = canonical(next, next_count);
+    before_count = triples_canonical(before, before_count);
+    next_count = triples_canonical(next, next_count);
     bool unchanged = doc->found && before_count == next_count &&
                      memcmp(before, next, next_count * sizeof *next) == 0;
     free(before);

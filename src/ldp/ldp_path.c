@@ -1,4 +1,5 @@
 /* ldp_path.c: checks and decodes request paths, encodes names as IRI paths, sanitizes Slug headers. */
+#include "rdf/buf.h"
 #include "ldp/ldp_path.h"
 
 #include <stdint.h>
@@ -7,16 +8,6 @@
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
-
-static int hex_value(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 static bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
 
@@ -50,8 +41,8 @@ int ldp_path_decode(const char *raw, char **decoded, const char **why) {
         unsigned char c = (unsigned char)raw[i];
         if (c == '%') {
             /* raw is NUL-terminated, so a short escape stops at a non-hex NUL. */
-            int hi = hex_value(raw[i + 1]);
-            int lo = hi < 0 ? -1 : hex_value(raw[i + 2]);
+            int hi = hex_digit_value((unsigned char)raw[i + 1]);
+            int lo = hi < 0 ? -1 : hex_digit_value((unsigned char)raw[i + 2]);
             if (lo < 0) {
                 *why = "malformed percent-escape in path";
                 free(out);
@@ -132,8 +123,8 @@ bool ldp_slug_name(const char *slug, char *name, size_t size) {
     for (size_t i = 0; slug[i]; i++) {
         unsigned char c = (unsigned char)slug[i];
         if (c == '%') {
-            int hi = hex_value(slug[i + 1]);
-            int lo = hi < 0 ? -1 : hex_value(slug[i + 2]);
+            int hi = hex_digit_value((unsigned char)slug[i + 1]);
+            int lo = hi < 0 ? -1 : hex_digit_value((unsigned char)slug[i + 2]);
             if (lo < 0)
                 return false;
             c = (unsigned char)(hi * 16 + lo);

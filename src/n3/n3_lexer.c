@@ -1,6 +1,7 @@
 /* n3_lexer.c: the N3 tokenizer. One pass over the bytes, no backtracking beyond a token: strings,
  * IRIs and names are decoded into lx->value as they are scanned, so lexing is linear in the input.
  * Every byte that ends up in a term is checked to be UTF-8; every escape is checked to be valid. */
+#include "rdf/buf.h"
 #include "n3/n3_lexer.h"
 
 #include <stdarg.h>
@@ -18,16 +19,6 @@ static int peek(const n3_lexer *lx, size_t i) { return i < lx->len ? (unsigned c
 
 static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
-static int hex_value(int c) {
-    if (is_digit(c))
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 /* Decodes one UTF-8 character of s[0..avail); returns its length, or 0 when the bytes are not UTF-8
  * (overlong forms, surrogates and code points above U+10FFFF are refused). */
@@ -262,7 +253,7 @@ static size_t lex_escape(n3_lexer *lx, size_t i, bool in_string, uint32_t *cp) {
     if (digits) {
         uint32_t v = 0;
         for (size_t k = 0; k < digits; k++) {
-            int h = hex_value(peek(lx, i + 2 + k));
+            int h = hex_digit_value(peek(lx, i + 2 + k));
             if (h < 0) {
                 describe_source(lx, i, 2 + k + 1, found, sizeof found);
                 n3_lexer_fail(lx, i, "expected %s, found %s", expected, found);
@@ -427,7 +418,7 @@ static enum n3_token_kind lex_local(n3_lexer *lx, n3_token *tok) {
     for (;;) {
         int c = peek(lx, i);
         if (c == '%') {
-            if (hex_value(peek(lx, i + 1)) < 0 || hex_value(peek(lx, i + 2)) < 0) {
+            if (hex_digit_value(peek(lx, i + 1)) < 0 || hex_digit_value(peek(lx, i + 2)) < 0) {
                 char found[2 * DESCRIBE_MAX_BYTES + 16];
                 describe_source(lx, i, 3, found, sizeof found);
                 n3_lexer_fail(lx, i, "expected two hex digits after '%%' in a prefixed name, found %s", found);

@@ -103,3 +103,13 @@ void u32vec_free(u32vec *v) {
     v->data = NULL;
     v->len = v->cap = 0;
 }
+
+int hex_digit_value(int c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}

@@ -28,6 +28,9 @@ typedef struct u32vec {
 void u32vec_push(u32vec *v, uint32_t x);
 void u32vec_free(u32vec *v);
 
+/* 0..15 for a hexadecimal digit, -1 for anything else. */
+int hex_digit_value(int c);
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);

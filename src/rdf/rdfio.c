@@ -387,6 +387,15 @@ char *read_file(const char *path, size_t *len) {
     return buf_cstr(&b);
 }
 
+char *rdf_file_iri(const char *path) {
+    char *real = realpath(path, NULL);
+    buf iri = {0};
+    buf_puts(&iri, "file://");
+    buf_puts(&iri, real ? real : path);
+    free(real);
+    return buf_cstr(&iri);
+}
+
 int rdf_parse_file(rdfio *io, store *st, const char *path, term_id g, rdf_error *err) {
     memset(err, 0, sizeof *err);
     enum rdf_syntax syntax = rdf_syntax_from_filename(path);
@@ -401,13 +410,9 @@ int rdf_parse_file(rdfio *io, store *st, const char *path, term_id g, rdf_error 
         snprintf(err->message, sizeof err->message, "%s: %s", path, strerror(errno));
         return -1;
     }
-    char *real = realpath(path, NULL);
-    buf base = {0};
-    buf_puts(&base, "file://");
-    buf_puts(&base, real ? real : path);
-    free(real);
-    int rc = rdf_parse(io, st, syntax, data, len, buf_cstr(&base), g, path, err);
-    buf_free(&base);
+    char *base = rdf_file_iri(path);
+    int rc = rdf_parse(io, st, syntax, data, len, base, g, path, err);
+    free(base);
     free(data);
     return rc;
 }

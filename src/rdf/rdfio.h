@@ -40,6 +40,9 @@ int rdf_parse(rdfio *io, store *st, enum rdf_syntax syntax, const char *data, si
 /* Same, but hands the parsed triples to the caller instead of a store (caller frees *out). */
 int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_t len, const char *base,
                       const char *source_name, triple **out, size_t *count, rdf_error *err);
+/* The file: IRI of a path (absolute when the file exists); the caller frees it. It is the base and the
+ * source graph of what the file holds. */
+char *rdf_file_iri(const char *path);
 /* Reads a whole file; syntax from the file name; base is the file: IRI. */
 int rdf_parse_file(rdfio *io, store *st, const char *path, term_id g, rdf_error *err);
 

@@ -189,7 +189,7 @@ term_id terms_var(terms *t, const char *name, size_t len) {
     return intern_atom(t, TERM_VAR, name, len, 0, NULL, 0);
 }
 
-static int triple_cmp(const void *a, const void *b) {
+int triple_compare(const void *a, const void *b) {
     const triple *x = a, *y = b;
     if (x->s != y->s)
         return x->s < y->s ? -1 : 1;
@@ -200,15 +200,20 @@ static int triple_cmp(const void *a, const void *b) {
     return 0;
 }
 
+size_t triples_canonical(triple *ts, size_t n) {
+    qsort(ts, n, sizeof *ts, triple_compare);
+    size_t unique = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!unique || triple_compare(&ts[unique - 1], &ts[i]) != 0)
+            ts[unique++] = ts[i];
+    return unique;
+}
+
 term_id terms_formula(terms *t, const triple *ts, size_t n) {
     triple *sorted = xmalloc((n ? n : 1) * sizeof *sorted);
     if (n)
         memcpy(sorted, ts, n * sizeof *ts);
-    qsort(sorted, n, sizeof *sorted, triple_cmp);
-    size_t unique = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!unique || triple_cmp(&sorted[unique - 1], &sorted[i]) != 0)
-            sorted[unique++] = sorted[i];
+    size_t unique = triples_canonical(sorted, n);
     term_id id = intern_items(t, TERM_FORMULA, (const term_id *)sorted, unique * 3);
     free(sorted);
     return id;

@@ -51,6 +51,11 @@ enum well_known_term {
 #define NS_LIST "http://www.w3.org/2000/10/swap/list#"
 #define NS_CRYPTO "http://www.w3.org/2000/10/swap/crypto#"
 
+/* Orders triples by (s, p, o) ids: a qsort comparator. */
+int triple_compare(const void *a, const void *b);
+/* Sorts ts and drops repeats in place; returns how many remain. */
+size_t triples_canonical(triple *ts, size_t n);
+
 typedef struct terms terms;
 
 terms *terms_new(void);
