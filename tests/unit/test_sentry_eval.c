@@ -237,6 +237,26 @@ static void head_needs_top_level_variables(void **state) {
     assert_non_null(strstr(error, "?y"));
 }
 
+/* The path a model's sentry takes: text parsed by the rasqal front end, compiled, evaluated. */
+static void text_sentry_end_to_end(void **state) {
+    world *w = *state;
+    data(w, artifacts);
+    data(w, ":m1 gsm:inArtifactInstance :a2 ; gsm:isInstanceOf :milestone1 ; gsm:isAchieved true .\n");
+    sentry_text_parser *parser = sentry_text_parser_new(w->t);
+    sq_node *where = NULL;
+    char error[512];
+    int rc = sentry_from_text(parser, iri(w, "sentry"),
+                              "PREFIX gsm: <" GSM "> ASK { ?m gsm:inArtifactInstance gsm:thisArtifactInstance ; "
+                              "gsm:isInstanceOf <" EX "milestone1> ; gsm:isAchieved true }",
+                              EX, &where, error, sizeof error);
+    if (rc != 0)
+        fail_msg("%s", error);
+    sentry_text_parser_free(parser);
+    evaluate(w, where);
+    assert_false(holds_for(w, "a1"));
+    assert_true(holds_for(w, "a2"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(patterns_bind_this_artifact, setup, teardown),
@@ -247,6 +267,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(union_takes_either_branch, setup, teardown),
         cmocka_unit_test_setup_teardown(pre_marked_true_element_holds, setup, teardown),
         cmocka_unit_test_setup_teardown(head_needs_top_level_variables, setup, teardown),
+        cmocka_unit_test_setup_teardown(text_sentry_end_to_end, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,442 @@
+/* sentry_text.c: the text front end. Parses a sentry's SPARQL ASK text with rasqal (the parser only:
+ * rasqal evaluates slowly, DESIGN section 3) and converts rasqal's graph patterns into a sentry tree.
+ *
+ * NOTES ON THE DESIGN
+ *  1. rasqal_query_prepare already rewrites the query: it merges adjacent basic patterns (reordering
+ *     their triples), drops empty groups, folds constant expressions (1+2 becomes 3) and canonicalizes
+ *     boolean literals. Each rewrite keeps the answer, and sq_normalize() then gives the same tree the
+ *     SPIN front end gives. One rewrite loses scope: `OPTIONAL { { P FILTER(F) } }` comes back as
+ *     `OPTIONAL { P FILTER(F) }`, so there F may read variables of the left side.
+ *  2. A blank node of a pattern is an anonymous variable in rasqal; it becomes a variable named "_:" +
+ *     its label (sentry_ast.h). IN and NOT IN become || of = and && of != (their SPARQL definition).
+ *  3. rasqal does not parse property paths, EXISTS or NOT EXISTS: they are syntax errors. What it parses
+ *     and the evaluator cannot do (GRAPH, SERVICE, MINUS, BIND, VALUES, sub-queries, FROM, functions
+ *     other than the SQ_ ones, aggregates) is rejected here by name.
+ *  4. rasqal reports errors through the world's log handler; the parser keeps the first error of a parse
+ *     (with its line, and column when known) and puts it in the message. Without a base IRI, relative
+ *     IRIs resolve against a reserved base (".invalid" cannot be a real host) and are reported, since
+ *     rasqal would otherwise resolve them against the working directory.
+ *  5. rasqal 0.9.33 merges adjacent basic patterns of a group by widening a column range over the query's
+ *     triple list, even when their triples are not adjacent there: `{ A { B FILTER(F) } { C } }` can make
+ *     A's range swallow B, which would then be matched twice. Every triple belongs to one basic pattern, so
+ *     a triple read twice shows the fault, and the query is rejected rather than changed. */
+#include <raptor2.h>
+#include <rasqal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdf/buf.h"
+#include "reason/sentry_ast.h"
+
+#define NO_BASE "http://no-base.invalid/"
+#define SENTRY_MAX_DEPTH 64 /* nesting of groups and expressions; deeper input is an error, not a deep stack */
+
+struct sentry_text_parser {
+    terms *t;
+    raptor_world *raptor;
+    rasqal_world *rasqal;
+    char logged[512]; /* the first error rasqal logged during the current parse, "" when none */
+};
+
+typedef struct text_reader {
+    sentry_text_parser *p;
+    terms *t;
+    rasqal_query *q;
+    bool *claimed; /* per triple of the query: already read as part of a basic pattern (note 5) */
+    int triple_count;
+    term_id query;
+    char *error;
+    size_t error_len;
+    bool failed;
+} text_reader;
+
+static void log_first_error(void *user, raptor_log_message *message) {
+    sentry_text_parser *p = user;
+    if (message->level < RAPTOR_LOG_LEVEL_ERROR || p->logged[0])
+        return;
+    const raptor_locator *at = message->locator;
+    if (at && at->line > 0 && at->column > 0)
+        snprintf(p->logged, sizeof p->logged, "line %d, column %d: %s", at->line, at->column, message->text);
+    else if (at && at->line > 0)
+        snprintf(p->logged, sizeof p->logged, "line %d: %s", at->line, message->text);
+    else
+        snprintf(p->logged, sizeof p->logged, "%s", message->text);
+}
+
+sentry_text_parser *sentry_text_parser_new(terms *t) {
+    sentry_text_parser *p = xcalloc(1, sizeof *p);
+    p->t = t;
+    p->raptor = raptor_new_world();
+    if (p->raptor) {
+        raptor_world_set_log_handler(p->raptor, p, log_first_error);
+        if (raptor_world_open(p->raptor) == 0)
+            p->rasqal = rasqal_new_world();
+    }
+    if (p->rasqal) {
+        rasqal_world_set_raptor(p->rasqal, p->raptor);
+        rasqal_world_set_log_handler(p->rasqal, p, log_first_error);
+        if (rasqal_world_open(p->rasqal) == 0)
+            return p;
+    }
+    sentry_text_parser_free(p);
+    return NULL;
+}
+
+void sentry_text_parser_free(sentry_text_parser *p) {
+    if (!p)
+        return;
+    if (p->rasqal)
+        rasqal_free_world(p->rasqal); /* before the raptor world it uses */
+    if (p->raptor)
+        raptor_free_world(p->raptor);
+    free(p);
+}
+
+__attribute__((format(printf, 2, 3))) static void fail(text_reader *r, const char *fmt, ...) {
+    if (r->failed)
+        return;
+    r->failed = true;
+    char what[640];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(what, sizeof what, fmt, args);
+    va_end(args);
+    sq_error(r->t, r->query, what, r->error, r->error_len);
+}
+
+/* ---- terms ---- */
+
+static term_id iri_term(text_reader *r, raptor_uri *uri) {
+    size_t len;
+    const char *text = (const char *)raptor_uri_as_counted_string(uri, &len);
+    if (len >= strlen(NO_BASE) && memcmp(text, NO_BASE, strlen(NO_BASE)) == 0) {
+        fail(r, "relative IRI <%s> and no base IRI to resolve it", text + strlen(NO_BASE));
+        return 0;
+    }
+    return terms_iri(r->t, text, len);
+}
+
+/* A literal with a datatype, its lexical form as written (rasqal keeps it, booleans aside). */
+static term_id typed_literal(text_reader *r, rasqal_literal *l) {
+    raptor_uri *datatype = rasqal_literal_datatype(l);
+    if (!l->string || !datatype) {
+        fail(r, "a %s literal without a lexical form or datatype", rasqal_literal_type_label(l->type));
+        return 0;
+    }
+    term_id dt = iri_term(r, datatype);
+    return dt ? terms_literal(r->t, (const char *)l->string, l->string_len, dt, NULL, 0) : 0;
+}
+
+/* Our term for a rasqal literal (a constant or a variable); 0 after failing. */
+static term_id literal_term(text_reader *r, rasqal_literal *l) {
+    switch (l->type) {
+    case RASQAL_LITERAL_URI: return iri_term(r, l->value.uri);
+    case RASQAL_LITERAL_VARIABLE: {
+        const rasqal_variable *v = l->value.variable;
+        if (v->type != RASQAL_VARIABLE_TYPE_ANONYMOUS)
+            return terms_var(r->t, (const char *)v->name, strlen((const char *)v->name));
+        buf name = {0};
+        buf_printf(&name, "_:%s", v->name);
+        term_id var = terms_var(r->t, name.data, name.len);
+        buf_free(&name);
+        return var;
+    }
+    case RASQAL_LITERAL_STRING:
+        if (l->language)
+            return terms_literal(r->t, (const char *)l->string, l->string_len, 0, l->language, strlen(l->language));
+        if (!l->datatype)
+            return terms_literal(r->t, (const char *)l->string, l->string_len, 0, NULL, 0);
+        return typed_literal(r, l);
+    case RASQAL_LITERAL_XSD_STRING:
+    case RASQAL_LITERAL_BOOLEAN:
+    case RASQAL_LITERAL_INTEGER:
+    case RASQAL_LITERAL_INTEGER_SUBTYPE:
+    case RASQAL_LITERAL_FLOAT:
+    case RASQAL_LITERAL_DOUBLE:
+    case RASQAL_LITERAL_DECIMAL:
+    case RASQAL_LITERAL_DATETIME:
+    case RASQAL_LITERAL_DATE:
+    case RASQAL_LITERAL_UDT: return typed_literal(r, l);
+    default:
+        fail(r, "a %s term is not supported", rasqal_literal_type_label(l->type));
+        return 0;
+    }
+}
+
+/* ---- expressions ---- */
+
+static sq_expr *convert_expr(text_reader *r, rasqal_expression *e, int depth);
+
+static sq_expr *call(text_reader *r, enum sq_op op, rasqal_expression *const *args, int n, int depth) {
+    sq_expr *out = sq_expr_new(op);
+    for (int i = 0; i < n; i++) {
+        sq_expr *arg = convert_expr(r, args[i], depth + 1);
+        if (!arg) {
+            sq_expr_free(out);
+            return NULL;
+        }
+        sq_expr_add(out, arg);
+    }
+    return out;
+}
+
+/* `x IN (a, b)` is `x = a || x = b`; `x NOT IN (a, b)` is `x != a && x != b`; an empty list is false
+ * (IN) or true (NOT IN). */
+static sq_expr *convert_in(text_reader *r, rasqal_expression *e, bool negated, int depth) {
+    int n = e->args ? raptor_sequence_size(e->args) : 0;
+    if (n == 0)
+        return sq_expr_term(negated ? T_TRUE : T_FALSE);
+    sq_expr *out = NULL;
+    for (int i = 0; i < n; i++) {
+        rasqal_expression *pair[2] = {e->arg1, raptor_sequence_get_at(e->args, i)};
+        sq_expr *test = call(r, negated ? SQ_NE : SQ_EQ, pair, 2, depth);
+        if (!test) {
+            sq_expr_free(out);
+            return NULL;
+        }
+        if (out) {
+            sq_expr *both = sq_expr_new(negated ? SQ_AND : SQ_OR);
+            sq_expr_add(both, out);
+            sq_expr_add(both, test);
+            out = both;
+        } else {
+            out = test;
+        }
+    }
+    return out;
+}
+
+static sq_expr *convert_expr(text_reader *r, rasqal_expression *e, int depth) {
+    if (depth > SENTRY_MAX_DEPTH) {
+        fail(r, "expressions nested deeper than %d levels", SENTRY_MAX_DEPTH);
+        return NULL;
+    }
+    rasqal_expression *const binary[2] = {e->arg1, e->arg2};
+    rasqal_expression *const ternary[3] = {e->arg1, e->arg2, e->arg3};
+    switch (e->op) {
+    case RASQAL_EXPR_LITERAL: {
+        term_id term = literal_term(r, e->literal);
+        return term ? sq_expr_term(term) : NULL;
+    }
+    case RASQAL_EXPR_AND: return call(r, SQ_AND, binary, 2, depth);
+    case RASQAL_EXPR_OR: return call(r, SQ_OR, binary, 2, depth);
+    case RASQAL_EXPR_EQ: return call(r, SQ_EQ, binary, 2, depth);
+    case RASQAL_EXPR_NEQ: return call(r, SQ_NE, binary, 2, depth);
+    case RASQAL_EXPR_LT: return call(r, SQ_LT, binary, 2, depth);
+    case RASQAL_EXPR_GT: return call(r, SQ_GT, binary, 2, depth);
+    case RASQAL_EXPR_LE: return call(r, SQ_LE, binary, 2, depth);
+    case RASQAL_EXPR_GE: return call(r, SQ_GE, binary, 2, depth);
+    case RASQAL_EXPR_PLUS: return call(r, SQ_ADD, binary, 2, depth);
+    case RASQAL_EXPR_MINUS: return call(r, SQ_SUB, binary, 2, depth);
+    case RASQAL_EXPR_STAR: return call(r, SQ_MUL, binary, 2, depth);
+    case RASQAL_EXPR_SLASH: return call(r, SQ_DIV, binary, 2, depth);
+    case RASQAL_EXPR_SAMETERM: return call(r, SQ_SAME_TERM, binary, 2, depth);
+    case RASQAL_EXPR_UMINUS: return call(r, SQ_NEG, binary, 1, depth);
+    case RASQAL_EXPR_BANG: return call(r, SQ_NOT, binary, 1, depth);
+    case RASQAL_EXPR_BOUND: return call(r, SQ_BOUND, binary, 1, depth);
+    case RASQAL_EXPR_STR: return call(r, SQ_STR, binary, 1, depth);
+    case RASQAL_EXPR_LANG: return call(r, SQ_LANG, binary, 1, depth);
+    case RASQAL_EXPR_DATATYPE: return call(r, SQ_DATATYPE, binary, 1, depth);
+    case RASQAL_EXPR_ISURI: return call(r, SQ_IS_IRI, binary, 1, depth);
+    case RASQAL_EXPR_ISBLANK: return call(r, SQ_IS_BLANK, binary, 1, depth);
+    case RASQAL_EXPR_ISLITERAL: return call(r, SQ_IS_LITERAL, binary, 1, depth);
+    case RASQAL_EXPR_REGEX: return call(r, SQ_REGEX, ternary, e->arg3 ? 3 : 2, depth);
+    case RASQAL_EXPR_IN: return convert_in(r, e, false, depth);
+    case RASQAL_EXPR_NOT_IN: return convert_in(r, e, true, depth);
+    case RASQAL_EXPR_FUNCTION:
+        fail(r, "FILTER calls <%s>, which sentries do not support",
+             e->name ? (const char *)raptor_uri_as_string(e->name) : "?");
+        return NULL;
+    default:
+        fail(r, "FILTER uses %s, which sentries do not support", rasqal_expression_op_label(e->op));
+        return NULL;
+    }
+}
+
+/* ---- graph patterns ---- */
+
+static int add_element(text_reader *r, rasqal_graph_pattern *gp, sq_node *into, int depth);
+
+/* The position of a basic pattern's first triple in the query's triple list; -1 when not found. */
+static int first_column(text_reader *r, const rasqal_triple *first) {
+    for (int i = 0; i < r->triple_count; i++)
+        if (rasqal_query_get_triple(r->q, i) == first)
+            return i;
+    return -1;
+}
+
+static int add_triples(text_reader *r, rasqal_graph_pattern *gp, sq_node *into) {
+    rasqal_triple *t;
+    int start = -1;
+    for (int i = 0; (t = rasqal_graph_pattern_get_triple(gp, i)); i++) {
+        if (i == 0)
+            start = first_column(r, t);
+        if (start >= 0 && start + i < r->triple_count) {
+            if (r->claimed[start + i]) {
+                fail(r, "rasqal merged a group's triple patterns with those of a nested group (a rasqal 0.9.33 "
+                        "fault); remove the braces around groups that hold only triple patterns, or write the "
+                        "sentry in SPIN");
+                return -1;
+            }
+            r->claimed[start + i] = true;
+        }
+        if (t->origin) {
+            fail(r, "GRAPH is not supported (sentries match the union of working memory)");
+            return -1;
+        }
+        triple pattern = {literal_term(r, t->subject), literal_term(r, t->predicate), literal_term(r, t->object)};
+        if (r->failed)
+            return -1;
+        sq_node *n = sq_node_new(SQ_PATTERN);
+        n->pattern = pattern;
+        sq_node_add(into, n);
+    }
+    return 0;
+}
+
+/* Adds to the group `into` what gp holds: a group's parts, a basic pattern's triples, or gp itself. */
+static int add_contents(text_reader *r, rasqal_graph_pattern *gp, sq_node *into, int depth) {
+    if (depth > SENTRY_MAX_DEPTH) {
+        fail(r, "groups nested deeper than %d levels", SENTRY_MAX_DEPTH);
+        return -1;
+    }
+    if (rasqal_graph_pattern_get_operator(gp) != RASQAL_GRAPH_PATTERN_OPERATOR_GROUP)
+        return add_element(r, gp, into, depth);
+    rasqal_graph_pattern *sub;
+    for (int i = 0; (sub = rasqal_graph_pattern_get_sub_graph_pattern(gp, i)); i++)
+        if (add_element(r, sub, into, depth))
+            return -1;
+    return 0;
+}
+
+/* Adds gp as one element of the group `into` (a basic pattern adds its triples). */
+static int add_element(text_reader *r, rasqal_graph_pattern *gp, sq_node *into, int depth) {
+    rasqal_graph_pattern_operator op = rasqal_graph_pattern_get_operator(gp);
+    rasqal_expression *condition = rasqal_graph_pattern_get_filter_expression(gp);
+    bool plain = op == RASQAL_GRAPH_PATTERN_OPERATOR_BASIC || op == RASQAL_GRAPH_PATTERN_OPERATOR_GROUP ||
+                 op == RASQAL_GRAPH_PATTERN_OPERATOR_OPTIONAL || op == RASQAL_GRAPH_PATTERN_OPERATOR_UNION;
+    if (condition && plain) { /* rasqal keeps filters as FILTER patterns; a pattern holding one is unknown */
+        fail(r, "a %s pattern carrying a filter is not supported", rasqal_graph_pattern_operator_as_string(op));
+        return -1;
+    }
+    sq_node *n = NULL;
+    rasqal_graph_pattern *sub;
+    switch (op) {
+    case RASQAL_GRAPH_PATTERN_OPERATOR_BASIC: return add_triples(r, gp, into);
+    case RASQAL_GRAPH_PATTERN_OPERATOR_GROUP:
+        n = sq_node_new(SQ_GROUP);
+        if (add_contents(r, gp, n, depth + 1))
+            goto failed;
+        break;
+    case RASQAL_GRAPH_PATTERN_OPERATOR_OPTIONAL:
+        n = sq_node_new(SQ_OPTIONAL);
+        for (int i = 0; (sub = rasqal_graph_pattern_get_sub_graph_pattern(gp, i)); i++)
+            if (add_contents(r, sub, n, depth + 1))
+                goto failed;
+        break;
+    case RASQAL_GRAPH_PATTERN_OPERATOR_UNION:
+        n = sq_node_new(SQ_UNION);
+        for (int i = 0; (sub = rasqal_graph_pattern_get_sub_graph_pattern(gp, i)); i++) {
+            sq_node *alternative = sq_node_new(SQ_GROUP);
+            sq_node_add(n, alternative);
+            if (add_contents(r, sub, alternative, depth + 1))
+                goto failed;
+        }
+        break;
+    case RASQAL_GRAPH_PATTERN_OPERATOR_FILTER: {
+        sq_expr *e = condition ? convert_expr(r, condition, depth + 1) : NULL;
+        if (!e) {
+            fail(r, "FILTER without an expression");
+            return -1;
+        }
+        n = sq_node_new(SQ_FILTER);
+        n->filter = e;
+        break;
+    }
+    case RASQAL_GRAPH_PATTERN_OPERATOR_GRAPH:
+        fail(r, "GRAPH is not supported (sentries match the union of working memory)");
+        return -1;
+    case RASQAL_GRAPH_PATTERN_OPERATOR_SERVICE:
+        fail(r, "SERVICE is not supported (sentries read working memory only)");
+        return -1;
+    case RASQAL_GRAPH_PATTERN_OPERATOR_MINUS: fail(r, "MINUS is not supported (use OPTIONAL with !bound)"); return -1;
+    case RASQAL_GRAPH_PATTERN_OPERATOR_LET: fail(r, "BIND is not supported"); return -1;
+    case RASQAL_GRAPH_PATTERN_OPERATOR_VALUES: fail(r, "VALUES is not supported"); return -1;
+    case RASQAL_GRAPH_PATTERN_OPERATOR_SELECT: fail(r, "sub-queries are not supported"); return -1;
+    default:
+        fail(r, "%s patterns are not supported", rasqal_graph_pattern_operator_as_string(op));
+        return -1;
+    }
+    sq_node_add(into, n);
+    return 0;
+failed:
+    sq_node_free(n);
+    return -1;
+}
+
+/* ---- the query ---- */
+
+static sq_node *convert_query(text_reader *r, rasqal_query *q) {
+    rasqal_query_verb verb = rasqal_query_get_verb(q);
+    if (verb != RASQAL_QUERY_VERB_ASK) {
+        fail(r, "is a %s query; a sentry is an ASK query", rasqal_query_verb_as_string(verb));
+        return NULL;
+    }
+    raptor_sequence *graphs = rasqal_query_get_data_graph_sequence(q);
+    if (graphs && raptor_sequence_size(graphs) > 0) {
+        fail(r, "FROM and FROM NAMED are not supported (sentries match working memory)");
+        return NULL;
+    }
+    raptor_sequence *rows = rasqal_query_get_bindings_rows_sequence(q);
+    if (rows || rasqal_query_get_bindings_variables_sequence(q)) {
+        fail(r, "VALUES is not supported");
+        return NULL;
+    }
+    rasqal_graph_pattern *gp = rasqal_query_get_query_graph_pattern(q);
+    if (!gp) {
+        fail(r, "the query has no graph pattern");
+        return NULL;
+    }
+    raptor_sequence *triples = rasqal_query_get_triple_sequence(q);
+    r->q = q;
+    r->triple_count = triples ? raptor_sequence_size(triples) : 0;
+    r->claimed = xcalloc(r->triple_count ? (size_t)r->triple_count : 1, sizeof *r->claimed);
+    sq_node *root = sq_node_new(SQ_GROUP);
+    int rc = add_contents(r, gp, root, 0);
+    free(r->claimed);
+    if (rc) {
+        sq_node_free(root);
+        return NULL;
+    }
+    sq_normalize(root);
+    return root;
+}
+
+int sentry_from_text(sentry_text_parser *p, term_id query, const char *text, const char *base, sq_node **out,
+                     char *error, size_t error_len) {
+    *out = NULL;
+    if (error_len)
+        error[0] = '\0';
+    text_reader r = {.p = p, .t = p->t, .query = query, .error = error, .error_len = error_len};
+    if (!text) {
+        fail(&r, "no query text");
+        return -1;
+    }
+    p->logged[0] = '\0';
+    rasqal_query *q = rasqal_new_query(p->rasqal, "sparql11-query", NULL);
+    raptor_uri *base_uri = raptor_new_uri(p->raptor, (const unsigned char *)(base ? base : NO_BASE));
+    if (!q || !base_uri)
+        fail(&r, "rasqal could not start a query%s%s", p->logged[0] ? ": " : "", p->logged);
+    else if (rasqal_query_prepare(q, (const unsigned char *)text, base_uri))
+        fail(&r, "%s", p->logged[0] ? p->logged : "rasqal could not parse the query");
+    else
+        *out = convert_query(&r, q);
+    if (base_uri)
+        raptor_free_uri(base_uri);
+    if (q)
+        rasqal_free_query(q);
+    return r.failed ? -1 : 0;
+}
