@@ -13,58 +13,17 @@
 #include "n3/iri_resolve.h"
 #include "n3/n3_lexer.h"
 #include "rdf/buf.h"
-#include "rdf/hashmap.h"
+#include "rdf/strmap.h"
 
 /* ---- names (prefixes, blank node labels) to terms ---- */
 
-typedef struct name_entry {
-    size_t key_offset, key_len;
-    term_id value;
-    uint32_t next; /* index + 1 of the next entry with the same hash, 0 at the end */
-} name_entry;
-
-typedef struct name_map {
-    u64map heads; /* key hash -> index + 1 of the newest entry with that hash */
-    name_entry *entries;
-    uint32_t count, cap;
-    buf keys;
-} name_map;
-
-static name_entry *name_map_find(const name_map *m, uint32_t head, const char *key, size_t len) {
-    for (uint32_t i = head; i; i = m->entries[i - 1].next) {
-        name_entry *e = &m->entries[i - 1];
-        if (e->key_len == len && memcmp(m->keys.data + e->key_offset, key, len) == 0)
-            return e;
-    }
-    return NULL;
+static term_id name_get(const strmap *m, const char *key, size_t len) {
+    const uint32_t *value = strmap_get_n(m, key, len);
+    return value ? *value : 0;
 }
 
-static term_id name_map_get(const name_map *m, const char *key, size_t len) {
-    const uint32_t *head = u64map_get(&m->heads, hash_bytes(key, len, 0));
-    const name_entry *e = head ? name_map_find(m, *head, key, len) : NULL;
-    return e ? e->value : 0;
-}
-
-static void name_map_set(name_map *m, const char *key, size_t len, term_id value) {
-    uint32_t *head = u64map_put(&m->heads, hash_bytes(key, len, 0), 0, NULL);
-    name_entry *e = name_map_find(m, *head, key, len);
-    if (e) {
-        e->value = value;
-        return;
-    }
-    if (m->count == m->cap) {
-        m->cap = m->cap ? m->cap * 2 : 16;
-        m->entries = xrealloc(m->entries, m->cap * sizeof *m->entries);
-    }
-    m->entries[m->count] = (name_entry){.key_offset = m->keys.len, .key_len = len, .value = value, .next = *head};
-    buf_append(&m->keys, key, len);
-    *head = ++m->count;
-}
-
-static void name_map_free(name_map *m) {
-    u64map_free(&m->heads);
-    free(m->entries);
-    buf_free(&m->keys);
+static void name_set(strmap *m, const char *key, size_t len, term_id value) {
+    *strmap_put_n(m, key, len, value, NULL) = value;
 }
 
 /* ---- the parser ---- */
@@ -75,8 +34,8 @@ typedef struct n3_parser {
     n3_token tok;
     char *base; /* current base IRI, NULL when none */
     size_t base_len;
-    name_map prefixes; /* prefix -> namespace IRI */
-    name_map bnodes;   /* label -> this document's blank node */
+    strmap prefixes; /* prefix -> namespace IRI */
+    strmap bnodes;   /* label -> this document's blank node */
     triple *formula_triples; /* triples of the open formulas, innermost last */
     size_t formula_len, formula_cap;
     unsigned formula_depth; /* 0: statements go to the output */
@@ -166,7 +125,7 @@ static term_id resolve_iri(n3_parser *p, const char *ref, size_t len) {
 static term_id expand_pname(n3_parser *p) {
     const char *name = p->lx.value.data;
     size_t prefix_len = p->tok.prefix_len;
-    term_id ns = name_map_get(&p->prefixes, name, prefix_len);
+    term_id ns = name_get(&p->prefixes, name, prefix_len);
     if (!ns) {
         n3_lexer_fail(&p->lx, p->tok.start, "expected a declared prefix, found undefined prefix '%.*s:'",
                       (int)(prefix_len < 64 ? prefix_len : 64), name);
@@ -284,10 +243,10 @@ static term_id parse_term(n3_parser *p, const char *what) {
     case N3_TOK_IRI: id = resolve_iri(p, value, len); break;
     case N3_TOK_PNAME: id = expand_pname(p); break;
     case N3_TOK_BNODE:
-        id = name_map_get(&p->bnodes, value, len);
+        id = name_get(&p->bnodes, value, len);
         if (!id) {
             id = terms_fresh_bnode(p->t);
-            name_map_set(&p->bnodes, value, len, id);
+            name_set(&p->bnodes, value, len, id);
         }
         break;
     case N3_TOK_VAR: id = terms_var(p->t, value, len); break;
@@ -442,7 +401,7 @@ static int parse_directive(n3_parser *p) {
         return fail_expected(p, "an IRI in angle brackets");
     term_id iri = resolve_iri(p, p->lx.value.data, p->lx.value.len);
     if (is_prefix) {
-        name_map_set(&p->prefixes, p->lexical.data, p->lexical.len, iri);
+        name_set(&p->prefixes, p->lexical.data, p->lexical.len, iri);
     } else {
         size_t len;
         const char *text = terms_lex(p->t, iri, &len);
@@ -518,8 +477,8 @@ int n3_parse(terms *t, const char *text, size_t len, const char *source_name, co
 
     n3_lexer_free(&p.lx);
     free(p.base);
-    name_map_free(&p.prefixes);
-    name_map_free(&p.bnodes);
+    strmap_free(&p.prefixes);
+    strmap_free(&p.bnodes);
     free(p.formula_triples);
     u32vec_free(&p.list_items);
     buf_free(&p.scratch);

@@ -6,22 +6,28 @@
 
 #include "rdf/buf.h"
 
-static uint64_t key_hash(const char *key) { return hash_bytes(key, strlen(key), 0x5eed); }
+static bool key_is(const strmap *m, uint32_t e, const char *key, size_t len) {
+    return m->lengths[e] == len && memcmp(m->keys[e], key, len) == 0;
+}
 
-uint32_t *strmap_get(const strmap *m, const char *key) {
-    const uint32_t *head = u64map_get(&m->by_hash, key_hash(key));
+uint32_t *strmap_get_n(const strmap *m, const char *key, size_t len) {
+    const uint32_t *head = u64map_get(&m->by_hash, hash_bytes(key, len, 0x5eed));
     for (uint32_t e = head ? *head : UINT32_MAX; e != UINT32_MAX; e = m->next[e])
-        if (strcmp(m->keys[e], key) == 0)
+        if (key_is(m, e, key, len))
             return &m->values[e];
     return NULL;
 }
 
+uint32_t *strmap_get(const strmap *m, const char *key) { return strmap_get_n(m, key, strlen(key)); }
+
 uint32_t *strmap_put(strmap *m, const char *key, uint32_t initial, bool *inserted) {
-    uint64_t h = key_hash(key);
-    bool new_hash;
-    uint32_t *head = u64map_put(&m->by_hash, h, UINT32_MAX, &new_hash);
+    return strmap_put_n(m, key, strlen(key), initial, inserted);
+}
+
+uint32_t *strmap_put_n(strmap *m, const char *key, size_t len, uint32_t initial, bool *inserted) {
+    uint32_t *head = u64map_put(&m->by_hash, hash_bytes(key, len, 0x5eed), UINT32_MAX, NULL);
     for (uint32_t e = *head; e != UINT32_MAX; e = m->next[e])
-        if (strcmp(m->keys[e], key) == 0) {
+        if (key_is(m, e, key, len)) {
             if (inserted)
                 *inserted = false;
             return &m->values[e];
@@ -29,11 +35,13 @@ uint32_t *strmap_put(strmap *m, const char *key, uint32_t initial, bool *inserte
     if (m->count == m->cap) {
         m->cap = m->cap ? m->cap * 2 : 16;
         m->keys = xrealloc(m->keys, m->cap * sizeof *m->keys);
+        m->lengths = xrealloc(m->lengths, m->cap * sizeof *m->lengths);
         m->values = xrealloc(m->values, m->cap * sizeof *m->values);
         m->next = xrealloc(m->next, m->cap * sizeof *m->next);
     }
     uint32_t e = m->count++;
-    m->keys[e] = xstrndup(key, strlen(key));
+    m->keys[e] = xstrndup(key, len);
+    m->lengths[e] = len;
     m->values[e] = initial;
     m->next[e] = *head;
     *head = e;
@@ -46,6 +54,7 @@ void strmap_free(strmap *m) {
     for (uint32_t e = 0; e < m->count; e++)
         free(m->keys[e]);
     free(m->keys);
+    free(m->lengths);
     free(m->values);
     free(m->next);
     u64map_free(&m->by_hash);
