@@ -8,6 +8,7 @@
 
 #include "agent/plan.h"
 #include "agent/request.h"
+#include "agent/sentries.h"
 #include "http/http_client.h"
 #include "http/http_url.h"
 #include "n3/n3_reader.h"
@@ -34,6 +35,7 @@ struct agent {
     strmap reported; /* "resource outcome" already reported, so a dead link is named once */
     unsigned held_streak;
     strmap warned_origins;
+    sentry_table *sentries;
     /* per iteration */
     store *wm;
     request *requests;
@@ -64,6 +66,14 @@ static term_id file_graph(terms *t, const char *path) {
     return g;
 }
 
+/* A rule that reads ldgsm:holdsFor runs after the sentries are evaluated (DESIGN section 1, step 5). */
+static bool reads_sentry_results(const agent *a, const rule *r) {
+    for (unsigned i = 0; i < r->body_count; i++)
+        if (r->body[i].pos[1] == (pos_code)a->v.holds_for)
+            return true;
+    return false;
+}
+
 static int load_program(agent *a, const char *path, char *error, size_t error_len) {
     size_t len;
     char *text = read_file(path, &len);
@@ -82,8 +92,12 @@ static int load_program(agent *a, const char *path, char *error, size_t error_le
     }
     unsigned first = a->rules.count;
     rule_set_add_program(&a->rules, a->t, &doc, path, a->log);
-    for (unsigned i = first; i < a->rules.count; i++)
-        a->rules.rules[i]->is_request = request_rule_head(a->t, &a->v, a->rules.rules[i]->head_formula);
+    for (unsigned i = first; i < a->rules.count; i++) {
+        rule *r = a->rules.rules[i];
+        r->is_request = request_rule_head(a->t, &a->v, r->head_formula);
+        if (reads_sentry_results(a, r))
+            r->stratum = AFTER_SENTRIES_STRATUM;
+    }
     for (size_t i = 0; i < doc.count; i++)
         if (!rule_statement(a->t, &doc.statements[i].t))
             add_fact(a, doc.statements[i].t.s, doc.statements[i].t.p, doc.statements[i].t.o, g);
@@ -117,6 +131,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     a->t = terms_new();
     a->io = rdfio_new(a->t);
     agent_vocab_init(&a->v, a->t);
+    a->sentries = sentry_table_new(a->t, &a->v, log);
     for (size_t i = 0; i < options->program_count; i++)
         if (load_program(a, options->programs[i], error, error_len) != 0)
             goto fail;
@@ -185,6 +200,7 @@ void agent_free(agent *a) {
     free(a->requests);
     strmap_free(&a->reported);
     strmap_free(&a->warned_origins);
+    sentry_table_free(a->sentries);
     http_client_free(a->http);
     rule_set_free(&a->rules);
     free(a->facts);
@@ -304,6 +320,23 @@ static void note_asker(doc_state *doc, const request *r) {
             return;
     doc->groups = xrealloc(doc->groups, (doc->group_count + 1) * sizeof *doc->groups);
     doc->groups[doc->group_count++] = r->group;
+}
+
+static const char *etag_of(void *user, term_id graph) {
+    agent *a = user;
+    const doc_state *doc = graph ? find_doc(a, terms_lex(a->t, graph, NULL)) : NULL;
+    return doc ? doc->etag : NULL;
+}
+
+/* A GET derived after the sentries were evaluated would change what they saw: a stratification error,
+ * reported and not made. */
+static void report_late_gets(agent *a, size_t scanned) {
+    for (size_t i = scanned; i < a->request_count; i++) {
+        const request *r = &a->requests[i];
+        if (r->kind == REQUEST_SAFE && !find_doc(a, r->resource))
+            report_once(a, r->resource, "asked for by a rule that reads sentry results (a stratification error): not "
+                        "fetched", r->rule ? r->rule->name : NULL);
+    }
 }
 
 /* GETs every resource asked for and not yet fetched this iteration, in one parallel batch; returns how
@@ -449,16 +482,27 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     int rc = 0;
     uint32_t from = 0;
     size_t scanned = 0;
+    sentry_table_begin(a->sentries);
+    /* the crawl: derive, take in the sentries met, GET what was asked for, until nothing new */
     for (;;) {
         if (reasoner_run_from(r, &a->rules, 0, from) != 0) {
             log_msg(a->log, LOG_ERROR, "iteration held: %s", reasoner_error(r));
             rc = -1;
             break;
         }
-        from = store_size(a->wm);
-        if (!fetch_new(a, &scanned, stats))
+        uint32_t settled = store_size(a->wm);
+        size_t reads = sentry_table_scan(a->sentries, a->wm, from, etag_of, a);
+        size_t fetched = fetch_new(a, &scanned, stats);
+        if (!reads && !fetched)
             break;
+        from = settled;
     }
+    if (rc == 0 && (sentry_table_evaluate(a->sentries, r) != 0 ||
+                    reasoner_run(r, &a->rules, AFTER_SENTRIES_STRATUM) != 0)) {
+        log_msg(a->log, LOG_ERROR, "iteration held: %s", reasoner_error(r));
+        rc = -1;
+    }
+    report_late_gets(a, scanned);
     stats->derived = (unsigned)reasoner_get_stats(r)->derived;
     reasoner_free(r);
 
@@ -466,7 +510,9 @@ int agent_iterate(agent *a, iteration_stats *stats) {
         char **origins = xcalloc(a->opt.allow_origin_count + 1, sizeof *origins);
         for (size_t i = 0; i < a->opt.allow_origin_count; i++)
             origins[i] = http_url_origin(a->opt.allow_origins[i]);
-        plan_input in = {.t = a->t, .wm = a->wm, .io = a->io, .v = &a->v, .requests = a->requests,
+        size_t invalid = sentry_table_invalid(a->sentries);
+        plan_input in = {.hold_all = invalid ? "an invalid sentry was met in this iteration" : NULL,
+                         .t = a->t, .wm = a->wm, .io = a->io, .v = &a->v, .requests = a->requests,
                          .request_count = a->request_count, .docs = a->docs, .doc_count = a->doc_count,
                          .doc_index = &a->doc_index,
                          .hold = !a->opt.proceed_on_incomplete,

@@ -362,6 +362,8 @@ static void collect_failed(const plan_input *in, failed_gets *f) {
 }
 
 static const char *held_by(const plan_input *in, const failed_gets *f, const request *r) {
+    if (in->hold_all)
+        return in->hold_all;
     if (!in->hold)
         return NULL;
     if (f->ungrouped)

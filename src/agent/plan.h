@@ -68,6 +68,7 @@ typedef struct plan {
 } plan;
 
 typedef struct plan_input {
+    const char *hold_all; /* non-NULL: every unsafe request is withheld, for this reason */
     terms *t;
     store *wm;
     rdfio *io;

@@ -23,6 +23,14 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->http_status = terms_iri_cstr(t, NS_LDGSM "httpStatus");
     v->now = terms_iri_cstr(t, NS_LDGSM "now");
     v->agent = terms_iri_cstr(t, "urn:ldgsm:agent");
+    v->reads = terms_iri_cstr(t, NS_LDGSM "reads");
+    v->holds_for = terms_iri_cstr(t, NS_LDGSM "holdsFor");
+    v->sp_ask = terms_iri_cstr(t, NS_SP "Ask");
+    v->sp_text = terms_iri_cstr(t, NS_SP "text");
+    v->artifact_instance = terms_iri_cstr(t, NS_GSM "ArtifactInstance");
+    v->has_state = terms_iri_cstr(t, NS_GSM "hasState");
+    v->active = terms_iri_cstr(t, NS_GSM "active");
+    v->this_artifact = terms_iri_cstr(t, NS_GSM "thisArtifactInstance");
     v->derived_graph = terms_iri_cstr(t, "urn:ldgsm:derived");
     v->clock_graph = terms_iri_cstr(t, "urn:ldgsm:clock");
 }

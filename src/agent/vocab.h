@@ -8,12 +8,17 @@
 #define NS_HTTP "http://www.w3.org/2011/http#"
 #define NS_HTTPM "http://www.w3.org/2011/http-methods#"
 #define NS_LDGSM "https://w3id.org/ldgsm#"
+#define NS_GSM "http://purl.org/gsm/vocab#"
+#define NS_SP "http://spinrdf.org/sp#"
 #define NS_THIS "http://this.nxparser.github.io/reference/to/URI/of/current/rdf/graph/for/representing/permanently/relative/URIs/in/N-Triples/#"
 
 typedef struct agent_vocab {
     term_id mthd, request_uri, body, headers, field_name, field_value;
     term_id get, head, put, post, delete_, patch; /* httpm: */
     term_id update, add, key, after, group, priority, http_status, now, agent;
+    term_id reads, holds_for;                                        /* ldgsm: sentries */
+    term_id sp_ask, sp_text;                                         /* SPIN */
+    term_id artifact_instance, has_state, active, this_artifact;     /* gsm: */
     term_id derived_graph, clock_graph;
 } agent_vocab;
 

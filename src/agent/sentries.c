@@ -1,0 +1,177 @@
+/* sentries.c: the sentry table of sentries.h. Compiled sentries live in the table's own rule set across
+ * iterations (term ids are stable: the agent keeps one term table); a sentry not seen in an iteration is
+ * disabled for it. */
+#include "agent/sentries.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdf/strmap.h"
+#include "reason/sentry.h"
+
+typedef struct sentry_entry {
+    term_id node;
+    char *etag;      /* of the document it was read from when compiled; NULL: none */
+    int rule;        /* index in the table's rule set, -1 when invalid */
+    char *error;     /* why it is invalid */
+    term_id *reads;  /* the constant subjects it names */
+    size_t read_count;
+    bool seen;       /* in this iteration's working memory */
+} sentry_entry;
+
+struct sentry_table {
+    terms *t;
+    const agent_vocab *v;
+    const log_sink *log;
+    sentry_text_parser *text_parser;
+    rule_set rules;
+    sentry_entry *entries;
+    size_t count, cap;
+    u64map by_node; /* sentry term -> entry */
+};
+
+sentry_table *sentry_table_new(terms *t, const agent_vocab *v, const log_sink *log) {
+    sentry_table *s = xcalloc(1, sizeof *s);
+    s->t = t;
+    s->v = v;
+    s->log = log;
+    s->text_parser = sentry_text_parser_new(t);
+    return s;
+}
+
+void sentry_table_free(sentry_table *s) {
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->count; i++) {
+        free(s->entries[i].etag);
+        free(s->entries[i].error);
+        free(s->entries[i].reads);
+    }
+    free(s->entries);
+    u64map_free(&s->by_node);
+    rule_set_free(&s->rules);
+    sentry_text_parser_free(s->text_parser);
+    free(s);
+}
+
+void sentry_table_begin(sentry_table *s) {
+    for (size_t i = 0; i < s->count; i++)
+        s->entries[i].seen = false;
+}
+
+/* The constant subjects a sentry names: what the crawl must read before it can be evaluated. */
+static void collect_reads(const sentry_table *s, const sq_node *n, sentry_entry *e) {
+    term_id subject = n->pattern.s;
+    if (n->kind == SQ_PATTERN && terms_kind(s->t, subject) == TERM_IRI && subject != s->v->this_artifact) {
+        bool known = false;
+        for (size_t i = 0; i < e->read_count; i++)
+            known |= e->reads[i] == subject;
+        if (!known) {
+            e->reads = xrealloc(e->reads, (e->read_count + 1) * sizeof *e->reads);
+            e->reads[e->read_count++] = subject;
+        }
+    }
+    for (size_t i = 0; i < n->child_count; i++)
+        collect_reads(s, n->children[i], e);
+}
+
+static sq_node *parse(sentry_table *s, store *wm, term_id node, char *error, size_t error_len) {
+    sq_node *tree = NULL;
+    store_iter it;
+    store_match(wm, node, s->v->sp_text, 0, 0, store_size(wm), &it);
+    uint32_t n;
+    const triple *text = store_next(&it, &n);
+    if (text) {
+        if (terms_kind(s->t, text->o) != TERM_LITERAL || !s->text_parser) {
+            snprintf(error, error_len, "sentry <%s>: sp:text is not a literal", terms_lex(s->t, node, NULL));
+            return NULL;
+        }
+        term_id graph = store_first_graph(wm, n);
+        const char *base = graph ? terms_lex(s->t, graph, NULL) : NULL;
+        return sentry_from_text(s->text_parser, node, terms_lex(s->t, text->o, NULL), base, &tree, error, error_len) == 0
+                   ? tree
+                   : NULL;
+    }
+    return sentry_from_spin(s->t, wm, node, &tree, error, error_len) == 0 ? tree : NULL;
+}
+
+/* Parses and compiles a sentry; the entry keeps the rule or the error. */
+static void compile(sentry_table *s, store *wm, sentry_entry *e) {
+    char error[512];
+    sq_node *tree = parse(s, wm, e->node, error, sizeof error);
+    free(e->error);
+    e->error = NULL;
+    e->read_count = 0;
+    if (tree) {
+        collect_reads(s, tree, e);
+        const agent_vocab *v = s->v;
+        term_id this_var = terms_var(s->t, "this artifact", 13); /* a name no query variable can have */
+        triple prefix[] = {{this_var, T_RDF_TYPE, v->artifact_instance}, {this_var, v->has_state, v->active}};
+        triple head[] = {{e->node, v->holds_for, this_var}};
+        rule *r = sentry_rule_new(s->t, tree, prefix, 2, head, 1, v->this_artifact, this_var,
+                                  terms_lex(s->t, e->node, NULL), error, sizeof error);
+        if (r) {
+            r->stratum = SENTRY_STRATUM;
+            if (e->rule >= 0) { /* a new version of a known sentry takes its old place */
+                rule_free(s->rules.rules[e->rule]);
+                r->index = (unsigned)e->rule;
+                s->rules.rules[e->rule] = r;
+            } else {
+                rule_set_add(&s->rules, r);
+                e->rule = (int)r->index;
+            }
+            return;
+        }
+    }
+    if (e->rule >= 0)
+        s->rules.rules[e->rule]->disabled = true;
+    e->error = xstrndup(error, strlen(error));
+    log_msg(s->log, LOG_ERROR, "%s (its artifacts' writes are held until it is fixed)", error);
+}
+
+size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_fn etag_of, void *user) {
+    size_t asserted = 0;
+    store_iter it;
+    store_match(wm, 0, T_RDF_TYPE, s->v->sp_ask, from, store_size(wm), &it);
+    uint32_t n;
+    const triple *tr;
+    while ((tr = store_next(&it, &n))) {
+        term_id node = tr->s;
+        const char *etag = etag_of(user, store_first_graph(wm, n));
+        bool inserted;
+        uint32_t *slot = u64map_put(&s->by_node, node, (uint32_t)s->count, &inserted);
+        if (inserted) {
+            if (s->count == s->cap) {
+                s->cap = s->cap ? s->cap * 2 : 16;
+                s->entries = xrealloc(s->entries, s->cap * sizeof *s->entries);
+            }
+            s->entries[s->count++] = (sentry_entry){.node = node, .rule = -1};
+        }
+        sentry_entry *e = &s->entries[*slot];
+        e->seen = true;
+        /* without an ETag a change cannot be told apart: such a sentry is read again every iteration */
+        if (inserted || !etag || !e->etag || strcmp(etag, e->etag) != 0) {
+            free(e->etag);
+            e->etag = etag ? xstrndup(etag, strlen(etag)) : NULL;
+            compile(s, wm, e);
+        }
+        for (size_t i = 0; i < e->read_count; i++)
+            asserted += store_add(wm, node, s->v->reads, e->reads[i], s->v->derived_graph);
+    }
+    return asserted;
+}
+
+int sentry_table_evaluate(sentry_table *s, reasoner *r) {
+    for (size_t i = 0; i < s->count; i++)
+        if (s->entries[i].rule >= 0)
+            s->rules.rules[s->entries[i].rule]->disabled = !s->entries[i].seen || s->entries[i].error;
+    return reasoner_run(r, &s->rules, SENTRY_STRATUM);
+}
+
+size_t sentry_table_invalid(const sentry_table *s) {
+    size_t invalid = 0;
+    for (size_t i = 0; i < s->count; i++)
+        invalid += s->entries[i].seen && s->entries[i].error;
+    return invalid;
+}

@@ -1,0 +1,37 @@
+/* sentries.h: the sentries an iteration meets (DESIGN section 5, "Sentries"): every sp:Ask node in
+ * working memory, given as SPIN RDF or as sp:text. A sentry is parsed and compiled when first seen and
+ * again only when the document it came from changes (its ETag); the constant subjects it names are
+ * asserted as `<sentry> ldgsm:reads <iri>` so the crawl rules fetch them; after the crawl, every sentry
+ * seen in the iteration is evaluated once per active artifact instance (gsm:thisArtifactInstance bound to
+ * it), asserting `<sentry> ldgsm:holdsFor <instance>` where it is true. An invalid sentry is never silently
+ * false: it is reported once per change of its document and makes the iteration hold its writes. */
+#ifndef LDGSM_AGENT_SENTRIES_H
+#define LDGSM_AGENT_SENTRIES_H
+
+#include <stddef.h>
+
+#include "agent/vocab.h"
+#include "rdf/store.h"
+#include "reason/reasoner.h"
+
+enum { SENTRY_STRATUM = 1, AFTER_SENTRIES_STRATUM = 2 };
+
+typedef struct sentry_table sentry_table;
+
+/* The ETag of the document behind a source graph, or NULL (not fetched, no ETag). */
+typedef const char *(*sentry_etag_fn)(void *user, term_id graph);
+
+sentry_table *sentry_table_new(terms *t, const agent_vocab *v, const log_sink *log);
+void sentry_table_free(sentry_table *s);
+/* Starts an iteration: no sentry seen yet. */
+void sentry_table_begin(sentry_table *s);
+/* Takes in the sentries among wm's triples numbered from `from` on; asserts their ldgsm:reads triples.
+ * Returns how many triples it asserted. */
+size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_fn etag_of, void *user);
+/* Evaluates the sentries seen this iteration over wm (closed by now). Returns 0, or -1 with the reasoner's
+ * error. */
+int sentry_table_evaluate(sentry_table *s, reasoner *r);
+/* How many sentries seen this iteration are invalid (each was reported). */
+size_t sentry_table_invalid(const sentry_table *s);
+
+#endif

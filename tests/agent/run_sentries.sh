@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Sentries in `ldgsm run`: SPIN and text sentries found in crawled models, the resources they name read
+# through ldgsm:reads, evaluated per active artifact instance after the crawl, their results read by
+# rules of the last stratum; an invalid sentry holds the writes; a GET asked for after the sentries is a
+# stratification error.
+set -u
+. "$(dirname "$0")/lib.sh"
+start_server
+
+put m/model '@prefix sp: <http://spinrdf.org/sp#> . @prefix : <http://ex.org/> .
+<#alarmRings> a sp:Ask ; sp:where ( [ sp:subject <../dev/alarm#it> ; sp:predicate :rings ; sp:object true ] ) .
+<#doorsClosed> a sp:Ask ; sp:text "PREFIX : <http://ex.org/> ASK { <../dev/door#it> :open ?o FILTER(?o = false) }" .' > /dev/null
+put dev/alarm '<#it> <http://ex.org/rings> true .' > /dev/null
+put dev/door '<#it> <http://ex.org/open> true .' > /dev/null
+put status/a1 '@prefix gsm: <http://purl.org/gsm/vocab#> . <#it> a gsm:ArtifactInstance ; gsm:hasState gsm:active .' > /dev/null
+
+program() { # extra rules
+  cat > "$work/prog.n3" <<EOF
+@prefix http: <http://www.w3.org/2011/http#> .
+@prefix httpm: <http://www.w3.org/2011/http-methods#> .
+@prefix ldgsm: <https://w3id.org/ldgsm#> .
+@prefix : <http://ex.org/> .
+{ } => { [] http:mthd httpm:GET ; http:requestURI <${base}m/model> } .
+{ } => { [] http:mthd httpm:GET ; http:requestURI <${base}status/a1> } .
+{ ?sentry ldgsm:reads ?r . } => { [] http:mthd httpm:GET ; http:requestURI ?r } .
+{ <${base}m/model#alarmRings> ldgsm:holdsFor ?a . } => { [] http:mthd httpm:PUT ; http:requestURI <${base}out/alarm> ;
+    http:body { <${base}out/alarm#it> :for ?a . } } .
+{ <${base}m/model#doorsClosed> ldgsm:holdsFor ?a . } => { [] http:mthd httpm:PUT ; http:requestURI <${base}out/doors> ;
+    http:body { <${base}out/doors#it> :for ?a . } } .
+$1
+EOF
+}
+run_agent() { : > "$work/serve.log"; "$ldgsm" run -p "$work/prog.n3" -n 0 "$@" > /dev/null 2> "$work/run.log"; }
+
+program ""
+run_agent --iterations 1
+check "the alarm a SPIN sentry names is read" [ "$(served GET /dev/alarm)" = 1 ]
+check "the door a text sentry names is read" [ "$(served GET /dev/door)" = 1 ]
+check "a true sentry's result drives a write, for the active artifact" grep -q "status/a1#it" <(get out/alarm)
+check "a false sentry drives nothing" [ "$(served PUT /out/doors)" = 0 ]
+
+put dev/door '<#it> <http://ex.org/open> false .' > /dev/null
+run_agent --iterations 1
+check "the FILTER of the text sentry holds once the door is closed" grep -q "status/a1#it" <(get out/doors)
+
+# An artifact that is not active gets no sentry results.
+put status/a1 '@prefix gsm: <http://purl.org/gsm/vocab#> . <#it> a gsm:ArtifactInstance ; gsm:hasState gsm:inactive .' > /dev/null
+curl -s -X DELETE -o /dev/null "${base}out/alarm"
+run_agent --iterations 1
+check "an inactive artifact gets no sentry results" [ "$(served PUT /out/alarm)" = 0 ]
+put status/a1 '@prefix gsm: <http://purl.org/gsm/vocab#> . <#it> a gsm:ArtifactInstance ; gsm:hasState gsm:active .' > /dev/null
+
+# An invalid sentry is reported and holds every write of the iteration.
+put m/model '@prefix sp: <http://spinrdf.org/sp#> . @prefix : <http://ex.org/> .
+<#alarmRings> a sp:Ask ; sp:where ( [ sp:subject <../dev/alarm#it> ; sp:predicate :rings ; sp:object true ] ) .
+<#doorsClosed> a sp:Ask ; sp:text "ASK { this is not SPARQL" .' > /dev/null
+run_agent --iterations 1
+check "an invalid sentry is reported" grep -q "doorsClosed" "$work/run.log"
+check "and the writes are held" [ "$(grep -c '^PUT' "$work/serve.log")" = 0 ]
+check "the hold says why" grep -q "invalid sentry" "$work/run.log"
+
+# A GET asked for by a rule that reads sentry results is not made.
+put m/model '@prefix sp: <http://spinrdf.org/sp#> . @prefix : <http://ex.org/> .
+<#alarmRings> a sp:Ask ; sp:where ( [ sp:subject <../dev/alarm#it> ; sp:predicate :rings ; sp:object true ] ) .' > /dev/null
+program "{ <${base}m/model#alarmRings> ldgsm:holdsFor ?a . } => { [] http:mthd httpm:GET ; http:requestURI <${base}late> } ."
+run_agent --iterations 1
+check "a GET after the sentries is not made" [ "$(served GET /late)" = 0 ]
+check "it is reported as a stratification error" grep -q "stratification" "$work/run.log"
+
+finish
