@@ -36,6 +36,8 @@ struct agent {
     unsigned held_streak;
     strmap warned_origins;
     sentry_table *sentries;
+    triple *outcomes;      /* task outcomes of the last iteration, asserted into the next one */
+    size_t outcome_count;
     /* per iteration */
     store *wm;
     request *requests;
@@ -66,12 +68,33 @@ static term_id file_graph(terms *t, const char *path) {
     return g;
 }
 
-/* A rule that reads ldgsm:holdsFor runs after the sentries are evaluated (DESIGN section 1, step 5). */
-static bool reads_sentry_results(const agent *a, const rule *r) {
-    for (unsigned i = 0; i < r->body_count; i++)
-        if (r->body[i].pos[1] == (pos_code)a->v.holds_for)
-            return true;
-    return false;
+/* Rules that read sentry results run after the sentries are evaluated (DESIGN section 1, step 5): those
+ * reading ldgsm:holdsFor, and, to a fixpoint, those reading what such rules derive. A body atom with a
+ * variable predicate reads everything. */
+static void assign_strata(agent *a) {
+    u64map late = {0}; /* predicates derived after the sentries */
+    u64map_put(&late, a->v.holds_for, 1, NULL);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (unsigned i = 0; i < a->rules.count; i++) {
+            rule *r = a->rules.rules[i];
+            if (r->stratum == AFTER_SENTRIES_STRATUM)
+                continue;
+            bool reads_late = false;
+            for (unsigned b = 0; b < r->body_count && !reads_late; b++) {
+                pos_code p = r->body[b].pos[1];
+                reads_late = r->body[b].kind == ATOM_MATCH && p > 0 && u64map_get(&late, (uint64_t)p);
+            }
+            if (!reads_late)
+                continue;
+            r->stratum = AFTER_SENTRIES_STRATUM;
+            changed = true;
+            for (unsigned h = 0; h < r->head_count && !r->is_request; h++)
+                if (r->head_codes[h].pos[1] > 0)
+                    u64map_put(&late, (uint64_t)r->head_codes[h].pos[1], 1, NULL);
+        }
+    }
+    u64map_free(&late);
 }
 
 static int load_program(agent *a, const char *path, char *error, size_t error_len) {
@@ -92,12 +115,8 @@ static int load_program(agent *a, const char *path, char *error, size_t error_le
     }
     unsigned first = a->rules.count;
     rule_set_add_program(&a->rules, a->t, &doc, path, a->log);
-    for (unsigned i = first; i < a->rules.count; i++) {
-        rule *r = a->rules.rules[i];
-        r->is_request = request_rule_head(a->t, &a->v, r->head_formula);
-        if (reads_sentry_results(a, r))
-            r->stratum = AFTER_SENTRIES_STRATUM;
-    }
+    for (unsigned i = first; i < a->rules.count; i++)
+        a->rules.rules[i]->is_request = request_rule_head(a->t, &a->v, a->rules.rules[i]->head_formula);
     for (size_t i = 0; i < doc.count; i++)
         if (!rule_statement(a->t, &doc.statements[i].t))
             add_fact(a, doc.statements[i].t.s, doc.statements[i].t.p, doc.statements[i].t.o, g);
@@ -138,6 +157,16 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     for (size_t i = 0; i < options->input_count; i++)
         if (load_input(a, options->inputs[i], error, error_len) != 0)
             goto fail;
+    for (size_t i = 0; i < options->instance_count; i++) {
+        char *origin = http_url_origin(options->instances[i]);
+        free(origin);
+        if (!origin) {
+            snprintf(error, error_len, "--instance %s: not an http(s) URI", options->instances[i]);
+            goto fail;
+        }
+        add_fact(a, a->v.agent, a->v.instance, terms_iri_cstr(a->t, options->instances[i]), a->v.clock_graph);
+    }
+    assign_strata(a);
     http_options hopt = http_options_default();
     hopt.log = log;
     hopt.stop = options->stop;
@@ -201,6 +230,7 @@ void agent_free(agent *a) {
     strmap_free(&a->reported);
     strmap_free(&a->warned_origins);
     sentry_table_free(a->sentries);
+    free(a->outcomes);
     http_client_free(a->http);
     rule_set_free(&a->rules);
     free(a->facts);
@@ -211,7 +241,7 @@ void agent_free(agent *a) {
 
 static void on_request(void *user, const rule *r, term_id head) {
     agent *a = user;
-    request_extract(a->t, &a->v, head, r, a->log, &a->requests, &a->request_count, &a->request_cap);
+    request_extract(a->t, &a->v, a->wm, head, r, a->log, &a->requests, &a->request_count, &a->request_cap);
 }
 
 static void assert_clock(agent *a) {
@@ -397,7 +427,7 @@ static void print_write(FILE *out, const planned_write *w) {
 }
 
 /* Sends the writes in parallel, then the tasks whose write returned 2xx. Returns failures. */
-static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsigned *sent) {
+static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, long *status, unsigned *sent) {
     if (!n)
         return 0;
     http_request *reqs = xcalloc(n, sizeof *reqs);
@@ -412,6 +442,7 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
         const http_result *res = &results[i];
         log_request(a, ws[i].method, ws[i].url, res, ws[i].why);
         ok[i] = res->failure == HTTP_FAIL_NONE && res->status >= 200 && res->status < 300;
+        status[i] = res->status;
         if (res->failure != HTTP_FAIL_STOPPED && res->failure != HTTP_FAIL_INVALID)
             (*sent)++;
         if (ok[i])
@@ -445,7 +476,9 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
         return;
     }
     bool *ok = xcalloc(p->write_count + 1, sizeof *ok);
-    stats->failed += send_batch(a, p->writes, p->write_count, ok, &stats->sent);
+    long *statuses = xcalloc(p->write_count + 1, sizeof *statuses);
+    stats->failed += send_batch(a, p->writes, p->write_count, ok, statuses, &stats->sent);
+    free(statuses);
     /* tasks go only behind a composed write that returned 2xx */
     planned_write *ready = xcalloc(p->task_count + 1, sizeof *ready);
     size_t ready_count = 0;
@@ -460,7 +493,20 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
                     p->tasks[t].method, p->tasks[t].url, p->tasks[t].after);
     }
     bool *task_ok = xcalloc(ready_count + 1, sizeof *task_ok);
-    stats->failed += send_batch(a, ready, ready_count, task_ok, &stats->sent);
+    long *task_status = xcalloc(ready_count + 1, sizeof *task_status);
+    stats->failed += send_batch(a, ready, ready_count, task_ok, task_status, &stats->sent);
+    /* a task that returned 2xx is reported to the rules in the next iteration, under its key */
+    a->outcome_count = 0;
+    a->outcomes = xrealloc(a->outcomes, (ready_count + 1) * sizeof *a->outcomes);
+    for (size_t t = 0; t < ready_count; t++) {
+        if (!task_ok[t] || !ready[t].key)
+            continue;
+        char code[16];
+        int len = snprintf(code, sizeof code, "%ld", task_status[t]);
+        a->outcomes[a->outcome_count++] = (triple){ready[t].key, a->v.task_status,
+                                                   terms_literal(a->t, code, (size_t)len, T_XSD_INTEGER, NULL, 0)};
+    }
+    free(task_status);
     free(task_ok);
     free(ready);
     free(ok);
@@ -474,6 +520,9 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     for (size_t i = 0; i < a->fact_count; i++)
         store_add(a->wm, a->facts[i].t.s, a->facts[i].t.p, a->facts[i].t.o, a->facts[i].graph);
     assert_clock(a);
+    for (size_t i = 0; i < a->outcome_count; i++)
+        store_add(a->wm, a->outcomes[i].s, a->outcomes[i].p, a->outcomes[i].o, a->v.derived_graph);
+    a->outcome_count = 0;
 
     reasoner_options ropt = {.derived_graph = a->v.derived_graph, .log = a->log, .request_sink = on_request,
                              .request_sink_user = a, .max_fresh_nodes = a->opt.max_fresh_nodes,
@@ -562,6 +611,16 @@ static void pause_ms(agent *a, long ms) {
     }
 }
 
+/* Every instance's root stage is completed, as its document said in this iteration. */
+static bool all_complete(agent *a) {
+    for (size_t i = 0; i < a->opt.instance_count; i++) {
+        term_id root = terms_iri_cstr(a->t, a->opt.instances[i]);
+        if (store_find(a->wm, root, a->v.is_completed, T_TRUE) == UINT32_MAX)
+            return false;
+    }
+    return true;
+}
+
 int agent_run(agent *a) {
     unsigned long done = 0;
     iteration_stats stats = {0};
@@ -574,6 +633,10 @@ int agent_run(agent *a) {
             report_stuck(a);
         if (a->opt.until_quiescent && rc == 0 && stats.unsafe == 0)
             return 0;
+        if (a->opt.until_complete && rc == 0 && all_complete(a)) {
+            log_msg(a->log, LOG_INFO, "every workflow instance is complete");
+            return 0;
+        }
         if ((a->opt.iterations && done >= a->opt.iterations) || (a->opt.stop && *a->opt.stop))
             break;
         pause_ms(a, a->opt.interval_ms);

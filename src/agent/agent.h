@@ -31,6 +31,9 @@ typedef struct agent_options {
     size_t program_count;
     char **inputs;
     size_t input_count;
+    char **instances;          /* workflow instances (--instance): asserted as <urn:ldgsm:agent> ldgsm:instance <i> */
+    size_t instance_count;
+    bool until_complete;       /* stop when every instance's root stage is completed */
     long interval_ms;          /* pause between iterations (default 1000) */
     unsigned long iterations;  /* 0: unbounded */
     bool until_quiescent;
@@ -66,8 +69,8 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
 void agent_free(agent *a);
 /* Runs one iteration. Returns 0, or -1 when the iteration could not run to its end (a cap hit). */
 int agent_iterate(agent *a, iteration_stats *stats);
-/* The loop of iterations until --iterations, quiescence or a stop signal; returns the exit status
- * (0; 3 when --until quiescent ended with withheld requests). */
+/* The loop of iterations until --iterations, quiescence, completion or a stop signal; returns the exit
+ * status (0; 3 when the run ended with withheld requests; 4 when it ended with a task pending). */
 int agent_run(agent *a);
 
 #endif

@@ -541,6 +541,7 @@ void plan_make(const plan_input *in, plan *p) {
         if (after) {
             w.is_task = true;
             w.after = after;
+            w.key = r->key;
             p->tasks = xrealloc(p->tasks, (p->task_count + 1) * sizeof *p->tasks);
             p->tasks[p->task_count++] = w;
         } else {

@@ -54,6 +54,7 @@ typedef struct planned_write {
     bool composed;        /* a composed update */
     bool is_task;
     char *after;          /* tasks: the document whose write must return 2xx first */
+    term_id key;          /* tasks: the ldgsm:key the outcome is reported under */
     char *why;            /* the rules that asked, for logs */
 } planned_write;
 

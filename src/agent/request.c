@@ -121,33 +121,71 @@ static void compute_identity(const terms *t, request *r) {
     r->identity = buf_cstr(&id);
 }
 
-static bool read_headers(const terms *t, const agent_vocab *v, const triple *ts, size_t n, term_id list,
+/* The object of (subject, predicate) in working memory, or 0. */
+static term_id data_value(store *wm, term_id subject, term_id predicate) {
+    if (!wm)
+        return 0;
+    store_iter it;
+    store_match(wm, subject, predicate, 0, 0, store_size(wm), &it);
+    uint32_t n;
+    const triple *tr = store_next(&it, &n);
+    return tr ? tr->o : 0;
+}
+
+/* The items of an RDF list in working memory (rdf:first/rest); false when it is not a proper list. */
+static bool data_list(store *wm, term_id node, term_id **items, size_t *count) {
+    *items = NULL;
+    *count = 0;
+    for (size_t guard = 0; node != T_RDF_NIL; guard++) {
+        term_id first = data_value(wm, node, T_RDF_FIRST), rest = data_value(wm, node, T_RDF_REST);
+        if (!first || !rest || guard > 1000) {
+            free(*items);
+            return false;
+        }
+        *items = xrealloc(*items, (*count + 1) * sizeof **items);
+        (*items)[(*count)++] = first;
+        node = rest;
+    }
+    return true;
+}
+
+/* Headers come from the head (an N3 list of header nodes), or, when the head names a list described in
+ * data (a model's task: `http:headers ?h`), from working memory: the rule asked for that list. */
+static bool read_headers(const terms *t, const agent_vocab *v, store *wm, const triple *ts, size_t n, term_id list,
                          request *r, const log_sink *log) {
     size_t count;
-    const term_id *items = terms_list_items(t, list, &count);
-    if (terms_kind(t, list) != TERM_LIST) {
+    term_id *items;
+    if (terms_kind(t, list) == TERM_LIST) {
+        const term_id *listed = terms_list_items(t, list, &count);
+        items = xmalloc((count ? count : 1) * sizeof *items);
+        memcpy(items, listed, count * sizeof *items);
+    } else if (!data_list(wm, list, &items, &count)) {
         log_msg(log, LOG_WARN, "rule %s: http:headers of <%s> is not a list; request skipped", r->rule->name, r->url);
         return false;
     }
     r->headers = xcalloc(count ? count : 1, sizeof *r->headers);
     for (size_t i = 0; i < count; i++) {
-        char *name = text_of(t, head_value(ts, n, items[i], v->field_name));
-        char *value = text_of(t, head_value(ts, n, items[i], v->field_value));
+        term_id name_term = head_value(ts, n, items[i], v->field_name);
+        term_id value_term = head_value(ts, n, items[i], v->field_value);
+        char *name = text_of(t, name_term ? name_term : data_value(wm, items[i], v->field_name));
+        char *value = text_of(t, value_term ? value_term : data_value(wm, items[i], v->field_value));
         if (!name || !value || !is_token(name) || strpbrk(value, "\r\n")) {
             log_msg(log, LOG_WARN, "rule %s: a header of the request to <%s> lacks a valid http:fieldName or "
                     "http:fieldValue; request skipped", r->rule->name, r->url);
             free(name);
             free(value);
+            free(items);
             return false;
         }
         r->headers[r->header_count++] = (request_header){name, value};
     }
+    free(items);
     qsort(r->headers, r->header_count, sizeof *r->headers, header_cmp);
     return true;
 }
 
-size_t request_extract(terms *t, const agent_vocab *v, term_id head, const rule *origin, const log_sink *log,
-                       request **out, size_t *count, size_t *cap) {
+size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, const rule *origin,
+                       const log_sink *log, request **out, size_t *count, size_t *cap) {
     size_t n, added = 0;
     const triple *ts = terms_formula_triples(t, head, &n);
     for (size_t i = 0; i < n; i++) {
@@ -184,7 +222,7 @@ size_t request_extract(terms *t, const agent_vocab *v, term_id head, const rule 
             r.has_priority = *end == '\0';
         }
         term_id headers = head_value(ts, n, node, v->headers);
-        if (headers && !read_headers(t, v, ts, n, headers, &r, log)) {
+        if (headers && !read_headers(t, v, wm, ts, n, headers, &r, log)) {
             request_free(&r);
             continue;
         }

@@ -13,6 +13,7 @@
 
 #include "agent/vocab.h"
 #include "rdf/buf.h"
+#include "rdf/store.h"
 #include "reason/rule.h"
 
 enum request_kind { REQUEST_SAFE, REQUEST_AS_WRITTEN, REQUEST_UPDATE };
@@ -40,9 +41,10 @@ typedef struct request {
 
 /* Appends to *out every request node of `head` (an instantiated request-rule head). A node that cannot be
  * a request (no URI, a URI that is not an IRI, a method that is not a method) is reported through log
- * and skipped. Returns the number appended. */
-size_t request_extract(terms *t, const agent_vocab *v, term_id head, const rule *origin, const log_sink *log,
-                       request **out, size_t *count, size_t *cap);
+ * and skipped. wm (may be NULL) supplies a header list the head names but does not spell out. Returns
+ * the number appended. */
+size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, const rule *origin,
+                       const log_sink *log, request **out, size_t *count, size_t *cap);
 void request_free(request *r);
 /* True when the rule's head holds a request node (some triple with predicate http:mthd). */
 bool request_rule_head(const terms *t, const agent_vocab *v, term_id head);

@@ -24,6 +24,9 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->now = terms_iri_cstr(t, NS_LDGSM "now");
     v->agent = terms_iri_cstr(t, "urn:ldgsm:agent");
     v->reads = terms_iri_cstr(t, NS_LDGSM "reads");
+    v->instance = terms_iri_cstr(t, NS_LDGSM "instance");
+    v->task_status = terms_iri_cstr(t, NS_LDGSM "taskStatus");
+    v->is_completed = terms_iri_cstr(t, NS_LDGSM "isCompleted");
     v->holds_for = terms_iri_cstr(t, NS_LDGSM "holdsFor");
     v->sp_ask = terms_iri_cstr(t, NS_SP "Ask");
     v->sp_text = terms_iri_cstr(t, NS_SP "text");

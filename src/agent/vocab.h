@@ -17,6 +17,7 @@ typedef struct agent_vocab {
     term_id get, head, put, post, delete_, patch; /* httpm: */
     term_id update, add, key, after, group, priority, http_status, now, agent;
     term_id reads, holds_for;                                        /* ldgsm: sentries */
+    term_id instance, task_status, is_completed;                     /* ldgsm: workflows */
     term_id sp_ask, sp_text;                                         /* SPIN */
     term_id artifact_instance, has_state, active, this_artifact;     /* gsm: */
     term_id derived_graph, clock_graph;

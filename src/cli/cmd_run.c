@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent/agent.h"
 #include "cli/commands.h"
@@ -11,13 +12,20 @@
 
 static const char run_usage[] =
     "usage: ldgsm run -p RULES.n3 [-p ...] [-i INPUT ...] [options]\n"
+    "       ldgsm run --instance URI [--instance URI ...] [-p RULES.n3 ...] [options]\n"
     "\n"
     "Runs N3 rule programs as a Read-Write Linked Data agent (ASM4LD, as Linked Data-Fu does): every\n"
     "iteration starts from an empty working memory, GETs what the rules ask for and derives to a fixpoint,\n"
     "then sends the unsafe requests (PUT, POST, DELETE, PATCH, ldgsm:UPDATE) the rules derived.\n"
     "\n"
+    "With --instance, it runs Guard-Stage-Milestone workflows: the shipped ontology (ontology/gsm.ttl) and\n"
+    "rules (rules/rdfs.n3, ldp-crawl.n3, gsm-setup.n3, gsm-fcr.n3) are loaded, found beside the binary or\n"
+    "in the source tree; -p adds rules of your own (e.g. turning sensor readings into what a sentry asks).\n"
+    "\n"
     "options:\n"
-    "  -p, --program FILE      an N3 rule program (repeatable; at least one)\n"
+    "      --instance URI      a workflow instance, e.g. http://host/status/order1#it (repeatable)\n"
+    "      --until complete    exit 0 once every instance's workflow is complete\n"
+    "  -p, --program FILE      an N3 rule program (repeatable; at least one without --instance)\n"
     "  -i, --input FILE        RDF data asserted in every iteration (repeatable)\n"
     "  -n, --interval MS       pause between the end of one iteration and the next (default 1000)\n"
     "      --iterations N      stop after N iterations (default: run until stopped)\n"
@@ -79,6 +87,68 @@ static bool parse_header_option(const char *arg, agent_header_option *out) {
     return true;
 }
 
+/* Where the shipped ontology/ and rules/ are: $LDGSM_HOME, beside the binary (its parent directory, as in
+ * a build tree or an install prefix's share/ldgsm), or the source tree it was built from. */
+static char *shipped_path(const char *argv0, const char *name) {
+    const char *home = getenv("LDGSM_HOME");
+    char *exe = realpath("/proc/self/exe", NULL);
+    buf candidates[4] = {{0}};
+    if (home)
+        buf_printf(&candidates[0], "%s/%s", home, name);
+    if (exe) {
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        buf_printf(&candidates[1], "%s/../share/ldgsm/%s", exe, name);
+        buf_printf(&candidates[2], "%s/../%s", exe, name);
+    }
+    buf_printf(&candidates[3], "%s/%s", LDGSM_SOURCE_DIR, name);
+    (void)argv0;
+    free(exe);
+    char *found = NULL;
+    for (int i = 0; i < 4; i++) {
+        if (!found && candidates[i].len && access(buf_cstr(&candidates[i]), R_OK) == 0)
+            found = xstrndup(candidates[i].data, candidates[i].len);
+        buf_free(&candidates[i]);
+    }
+    return found;
+}
+
+static char *shipped[8];
+static size_t shipped_count;
+
+/* Adds the shipped GSM ontology and rules in front of the user's programs. */
+static int add_shipped(agent_options *opt, const char *argv0) {
+    static const char *const programs[] = {"rules/rdfs.n3", "rules/ldp-crawl.n3", "rules/gsm-setup.n3",
+                                           "rules/gsm-fcr.n3"};
+    char **user = opt->programs;
+    size_t user_count = opt->program_count;
+    opt->programs = NULL;
+    opt->program_count = 0;
+    for (size_t i = 0; i < sizeof programs / sizeof *programs; i++) {
+        char *path = shipped_path(argv0, programs[i]);
+        if (!path) {
+            fprintf(stderr, "ldgsm run: cannot find the shipped %s (set LDGSM_HOME to the directory holding "
+                    "rules/ and ontology/)\n", programs[i]);
+            free(user);
+            return -1;
+        }
+        shipped[shipped_count++] = path;
+        push(&opt->programs, &opt->program_count, path);
+    }
+    for (size_t i = 0; i < user_count; i++)
+        push(&opt->programs, &opt->program_count, user[i]);
+    free(user);
+    char *ontology = shipped_path(argv0, "ontology/gsm.ttl");
+    if (!ontology) {
+        fputs("ldgsm run: cannot find the shipped ontology/gsm.ttl (set LDGSM_HOME)\n", stderr);
+        return -1;
+    }
+    shipped[shipped_count++] = ontology;
+    push(&opt->inputs, &opt->input_count, ontology);
+    return 0;
+}
+
 static void log_to_stderr(void *user, enum log_level level, const char *message) {
     (void)user;
     static const char *const prefix[] = {"error: ", "warning: ", "", ""};
@@ -86,7 +156,8 @@ static void log_to_stderr(void *user, enum log_level level, const char *message)
 }
 
 int cmd_run(int argc, char **argv) {
-    enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
+    const char *argv0 = argv[0];
+    enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
@@ -94,6 +165,7 @@ int cmd_run(int argc, char **argv) {
         {"interval", required_argument, NULL, 'n'},
         {"iterations", required_argument, NULL, OPT_ITERATIONS},
         {"until", required_argument, NULL, OPT_UNTIL},
+        {"instance", required_argument, NULL, OPT_INSTANCE},
         {"dry-run", no_argument, NULL, OPT_DRY_RUN},
         {"on-incomplete", required_argument, NULL, OPT_ON_INCOMPLETE},
         {"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
@@ -132,12 +204,16 @@ int cmd_run(int argc, char **argv) {
             }
             break;
         case OPT_UNTIL:
-            if (strcmp(optarg, "quiescent") != 0) {
-                fprintf(stderr, "ldgsm run: --until takes 'quiescent', not '%s'\n", optarg);
+            if (strcmp(optarg, "quiescent") == 0)
+                opt.until_quiescent = true;
+            else if (strcmp(optarg, "complete") == 0)
+                opt.until_complete = true;
+            else {
+                fprintf(stderr, "ldgsm run: --until takes 'quiescent' or 'complete', not '%s'\n", optarg);
                 goto done;
             }
-            opt.until_quiescent = true;
             break;
+        case OPT_INSTANCE: push(&opt.instances, &opt.instance_count, optarg); break;
         case OPT_DRY_RUN: opt.dry_run = true; break;
         case OPT_ON_INCOMPLETE:
             if (strcmp(optarg, "hold") != 0 && strcmp(optarg, "proceed") != 0) {
@@ -197,6 +273,14 @@ int cmd_run(int argc, char **argv) {
         fprintf(stderr, "ldgsm run: unexpected argument '%s'\n", argv[optind]);
         goto done;
     }
+    if (opt.until_complete && !opt.instance_count) {
+        fputs("ldgsm run: --until complete needs --instance\n", stderr);
+        goto done;
+    }
+    if (opt.instance_count && add_shipped(&opt, argv0) != 0) {
+        status = 1;
+        goto done;
+    }
     if (!opt.program_count) {
         fputs("ldgsm run: no rule program (-p FILE)\n\n", stderr);
         fputs(run_usage, stderr);
@@ -225,6 +309,10 @@ done:
     free(opt.headers);
     free(opt.programs);
     free(opt.inputs);
+    free(opt.instances);
+    for (size_t i = 0; i < shipped_count; i++)
+        free(shipped[i]);
+    shipped_count = 0;
     free(opt.allow_origins);
     return status;
 }

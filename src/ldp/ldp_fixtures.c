@@ -47,8 +47,14 @@ static int seed_container(void *user, const char *path, const char *own, size_t 
     return seed(sd, path, own, own_len);
 }
 
+/* A fixture folder documents itself in Markdown files; they are not resources. */
+static bool is_documentation(const char *path) {
+    size_t n = strlen(path);
+    return n >= 3 && strcmp(path + n - 3, ".md") == 0;
+}
+
 static int seed_resource(void *user, const char *path, const char *data, size_t len) {
-    return seed(user, path, data, len);
+    return is_documentation(path) ? 0 : seed(user, path, data, len);
 }
 
 static void skipped(void *user, const char *file, const char *why) {
