@@ -1,0 +1,88 @@
+# fire_alarm_lib.sh: plays the fire-alarm scenario of DESIGN section 5 against `ldgsm serve` with the
+# fire-alarm fixtures: the agent runs one iteration at a time; the environment reacts (the door sensor
+# shows what the doors are, at once or one poll late; the alarm stops once the sensor shows every door
+# closed) and, whenever the agent is quiescent, takes the scenario's next step (smoke; later a door opens).
+# After every iteration the status is recorded as "SFA CD m1 m2b" when it changed.
+# Needs: $ldgsm, $work, start_server from tests/agent/lib.sh.
+DEV='@prefix dev: <https://example.org/devices#> .'
+
+status_line() { # prints "SFA CD m1 m2b", e.g. "inactive active T f"
+  curl -s -H 'Accept: application/n-triples' "${base}status/alarm1" > "$work/status.nt"
+  local sfa cd m1 m2b
+  sfa=$(stage_state SFA); cd=$(stage_state CD); m1=$(milestone m1); m2b=$(milestone m2b)
+  echo "$sfa $cd $m1 $m2b"
+}
+stage_state() { # model stage name
+  local frag
+  frag=$(grep "isInstanceOf> <${base}models/fire-alarm#$1>" "$work/status.nt" | cut -d' ' -f1)
+  grep "^$frag <http://purl.org/gsm/vocab#hasState>" "$work/status.nt" | sed 's/.*#\([a-z]*\)> \.$/\1/'
+}
+milestone() {
+  local frag
+  frag=$(grep "isInstanceOf> <${base}models/fire-alarm#$1>" "$work/status.nt" | cut -d' ' -f1)
+  grep -q "^$frag <http://purl.org/gsm/vocab#isAchieved> \"true\"" "$work/status.nt" && echo T || echo f
+}
+device() { curl -s -H 'Accept: application/n-triples' "${base}devices/$1"; }
+put_device() { printf '%s\n%s' "$DEV" "$2" | curl -s -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @- "${base}devices/$1"; }
+
+# The door sensor shows what the doors are.
+copy_doors_to_sensor() {
+  local front back
+  front=$(device doors | grep -q '#front> <https://example.org/devices#state> <https://example.org/devices#closed>' && echo closed || echo open)
+  back=$(device doors | grep -q '#back> <https://example.org/devices#state> <https://example.org/devices#closed>' && echo closed || echo open)
+  put_device door-sensor "<#it> a dev:DoorSensor ; dev:reading <#front>, <#back> .
+<#front> a dev:DoorReading ; dev:door <doors#front> ; dev:shows dev:$front .
+<#back> a dev:DoorReading ; dev:door <doors#back> ; dev:shows dev:$back ."
+}
+sensor_all_closed() { [ "$(device door-sensor | grep -c 'shows> <https://example.org/devices#closed>')" = 2 ]; }
+
+# play LATE: LATE=1 copies the doors to the sensor one poll after they changed. Writes the status changes
+# to $work/lines, the environment's steps to $work/steps, the agent's logs to $work/agent.log.
+play() {
+  local late=$1 pending_copy=0 step=0 iterations=0 last=""
+  local -a scenario=(smoke reopen)
+  : > "$work/lines"; : > "$work/agent.log"; : > "$work/steps"
+  while [ $iterations -lt 60 ]; do
+    "$ldgsm" run --instance "${base}status/alarm1#it" -n 0 --iterations 1 >> "$work/agent.log" 2>&1
+    iterations=$((iterations + 1))
+    local line; line=$(status_line)
+    if [ "$line" != "$last" ]; then echo "$line" >> "$work/lines"; last=$line; fi
+    local quiescent=0
+    tail -n 1 "$work/agent.log" | grep -q ', unsafe 0:' && quiescent=1
+    # the environment reacts
+    if [ "$late" = 1 ] && [ $pending_copy = 1 ]; then copy_doors_to_sensor; pending_copy=0; quiescent=0; fi
+    local sensor_before; sensor_before=$(device door-sensor)
+    if [ "$late" = 1 ]; then
+      [ "$(device doors | md5sum)" != "$(cat "$work/doors.md5" 2>/dev/null)" ] && pending_copy=1
+      device doors | md5sum > "$work/doors.md5"
+    else
+      copy_doors_to_sensor
+    fi
+    if sensor_all_closed && device alarm | grep -q 'ringing> "true"'; then
+      put_device alarm '<#it> a dev:Alarm ; dev:ringing false .'
+      echo "alarm stops" >> "$work/steps"; quiescent=0
+    fi
+    [ "$sensor_before" != "$(device door-sensor)" ] && quiescent=0
+    [ $pending_copy = 1 ] && quiescent=0
+    # when the workflow rests, the scenario goes on
+    if [ $quiescent = 1 ]; then
+      [ $step -ge ${#scenario[@]} ] && break
+      case ${scenario[$step]} in
+        smoke) put_device smoke-detector '<#it> a dev:SmokeDetector ; dev:obscuration 5.0 .' ;;
+        reopen) put_device doors '<#front> a dev:Door ; dev:state dev:open . <#back> a dev:Door ; dev:state dev:closed .' ;;
+      esac
+      echo "${scenario[$step]}" >> "$work/steps"
+      step=$((step + 1))
+    fi
+  done
+}
+
+# Is "$2" an ordered subsequence of the lines of file $1?
+subsequence() {
+  local -a want; IFS=$'\n' read -r -d '' -a want <<< "$2"
+  local i=0
+  while IFS= read -r line; do
+    [ $i -lt ${#want[@]} ] && [ "$line" = "${want[$i]}" ] && i=$((i + 1))
+  done < "$1"
+  [ $i -eq ${#want[@]} ]
+}
