@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The evaluation workflow (8 stages, nesting depth 2, parallel stages, data sentries that need RDFS
+# reasoning) completes under `ldgsm run --until complete`; two instances of one model in one agent both
+# complete and never touch each other's status; every status document satisfies GSM-1 and GSM-2.
+set -u
+. "$(dirname "$0")/../agent/lib.sh"
+fixtures=$(cd "$(dirname "$0")/../../ldp-fixtures/evaluation" && pwd)
+start_server --fixtures "$fixtures"
+
+GSM=http://purl.org/gsm/vocab#
+# GSM-1: an active stage has no achieved milestone. GSM-2: an inactive stage has no active descendant
+# (checked on the root: the workflow's stages are below it).
+invariants() { # document path
+  local nt; nt=$(get "$1")
+  local bad=0 stage
+  for stage in $(grep "<${GSM}hasState> <${GSM}active>" <<< "$nt" | cut -d' ' -f1); do
+    grep -q "<https://w3id.org/ldgsm#ofStage> $stage" <<< "$nt" || continue
+    for m in $(grep "<https://w3id.org/ldgsm#ofStage> $stage" <<< "$nt" | cut -d' ' -f1); do
+      grep -q "^$m <${GSM}isAchieved> \"true\"" <<< "$nt" && bad=1
+    done
+  done
+  local root="<${base}$1#it>"
+  if grep -q "^$root <${GSM}hasState> <${GSM}inactive>" <<< "$nt"; then
+    [ "$(grep -c "<${GSM}hasState> <${GSM}active>" <<< "$nt")" = 0 ] || bad=1
+  fi
+  return $bad
+}
+
+put status/order2 '@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/evaluation#workflow> ; gsm:hasState gsm:uninitialized .' > /dev/null
+
+ok=1
+for i in $(seq 1 60); do
+  "$ldgsm" run --instance "${base}status/order1#it" --instance "${base}status/order2#it" -n 0 --iterations 1 \
+    >> "$work/agent.log" 2>&1
+  invariants status/order1 || ok=0
+  invariants status/order2 || ok=0
+done
+check "GSM-1 and GSM-2 hold after every iteration" [ $ok = 1 ]
+"$ldgsm" run --instance "${base}status/order1#it" --instance "${base}status/order2#it" -n 0 --iterations 3 \
+  --until complete > /dev/null 2> "$work/final.log"
+check "both instances complete (--until complete exits 0)" grep -q "every workflow instance is complete" "$work/final.log"
+for doc in order1 order2; do
+  nt=$(get status/$doc)
+  check "$doc: the root is completed" grep -q "<${base}status/$doc#it> <https://w3id.org/ldgsm#isCompleted> \"true\"" <<< "$nt"
+  other=$([ $doc = order1 ] && echo order2 || echo order1)
+  check "$doc holds nothing of $other" ! grep -q "status/$other" <<< "$nt"
+  check "$doc: 8 stage fragments" [ "$(grep -c "^<${base}status/$doc#s-[0-9a-f]*> <${GSM}isInstanceOf>" <<< "$nt")" = 8 ]
+done
+check "no write was ever withheld or in conflict" ! grep -qE 'withheld: [^0]|[1-9][0-9]* withheld|[1-9][0-9]* conflicting' "$work/agent.log"
+finish
