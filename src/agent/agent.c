@@ -581,6 +581,13 @@ int agent_iterate(agent *a, iteration_stats *stats) {
             free(origins[i]);
         free(origins);
     }
+    if (a->opt.verbose >= 2)
+        for (unsigned i = 0; i < a->rules.count; i++)
+            if (a->rules.rules[i]->fired)
+                log_msg(a->log, LOG_DEBUG, "rule %s fired %llu times", a->rules.rules[i]->name,
+                        (unsigned long long)a->rules.rules[i]->fired);
+    for (unsigned i = 0; i < a->rules.count; i++)
+        a->rules.rules[i]->fired = 0;
     stats->elapsed_ms = now_ms() - start;
     log_msg(a->log, LOG_INFO,
             "iteration: %.1f ms, %u GETs (%u failed), %llu bytes, %u triples read, %u derived, unsafe %u: "

@@ -30,8 +30,18 @@ term_id body_resolve_placeholder(terms *t, term_id id, const char *target_url) {
     return result;
 }
 
-int body_document(rdfio *io, const triple *ts, size_t n, const char *target_url, buf *out) {
-    return rdf_write_turtle(io, ts, n, target_url, out);
+int body_document(rdfio *io, terms *t, const triple *ts, size_t n, const char *target_url, buf *out) {
+    /* plain RDF (what servers hold) goes through the direct writer; lists from a rule's ldgsm:add need
+     * raptor2's, which writes their rdf:first/rest cells */
+    for (size_t i = 0; i < n; i++) {
+        const term_id parts[3] = {ts[i].s, ts[i].p, ts[i].o};
+        for (int k = 0; k < 3; k++)
+            if (terms_kind(t, parts[k]) == TERM_LIST || terms_kind(t, parts[k]) == TERM_FORMULA ||
+                terms_kind(t, parts[k]) == TERM_VAR)
+                return rdf_write_turtle(io, ts, n, target_url, out);
+    }
+    rdf_write_turtle_lines(t, ts, n, target_url, out);
+    return 0;
 }
 
 int body_bytes(rdfio *io, terms *t, term_id body, const char *target_url, bool relative, buf *out, bool *is_rdf) {

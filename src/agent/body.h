@@ -19,7 +19,8 @@ int body_bytes(rdfio *io, terms *t, term_id body, const char *target_url, bool r
 /* this:x -> target_url#x (this: alone -> target_url); any other term unchanged. */
 term_id body_resolve_placeholder(terms *t, term_id id, const char *target_url);
 
-/* Serializes triples as a PUT body for target_url (Turtle, IRIs relative to it). */
-int body_document(rdfio *io, const triple *ts, size_t n, const char *target_url, buf *out);
+/* Serializes triples as a PUT body for target_url (Turtle, IRIs relative to it); -1 when they hold what
+ * Turtle cannot express. */
+int body_document(rdfio *io, terms *t, const triple *ts, size_t n, const char *target_url, buf *out);
 
 #endif

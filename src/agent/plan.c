@@ -286,7 +286,7 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
     w.url = url;
     w.doc = xstrndup(resource, strlen(resource));
     w.why = rules_of(in, live, live_count);
-    if (body_document(in->io, next, next_count, url, &w.body) != 0) {
+    if (body_document(in->io, in->t, next, next_count, url, &w.body) != 0) {
         for (size_t i = 0; i < live_count; i++)
             set_outcome(in, p, live[i], OUTCOME_REFUSED, "the composed document holds what Turtle cannot express");
         free_write(&w);

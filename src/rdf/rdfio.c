@@ -608,6 +608,62 @@ void rdf_write_ntriples(const terms *t, const triple *ts, size_t n, buf *out) {
     u64map_free(&lists_written);
 }
 
+/* The length of the scheme and authority of an IRI ("http://host:port"), 0 when it has none. */
+static size_t authority_length(const char *iri, size_t len) {
+    const char *colon = memchr(iri, ':', len);
+    if (!colon || (size_t)(colon - iri) + 3 > len || colon[1] != '/' || colon[2] != '/')
+        return 0;
+    const char *path = memchr(colon + 3, '/', len - (size_t)(colon + 3 - iri));
+    return path ? (size_t)(path - iri) : len;
+}
+
+/* Appends <iri> relative to base (a document IRI without fragment): the document itself and its
+ * fragments as <> and <#f>, IRIs of the same host with ../ steps as needed, others absolute. */
+static void write_relative_iri(const char *iri, size_t len, const char *base, size_t base_len, buf *out) {
+    size_t auth = authority_length(base, base_len);
+    if (len >= base_len && memcmp(iri, base, base_len) == 0 && (len == base_len || iri[base_len] == '#')) {
+        write_iri(iri + base_len, len - base_len, out);
+        return;
+    }
+    if (!auth || authority_length(iri, len) != auth || memcmp(iri, base, auth) != 0 || memchr(iri, '?', len) ||
+        memchr(base, '?', base_len)) {
+        write_iri(iri, len, out);
+        return;
+    }
+    /* the longest common directory prefix, then one ../ per base directory below it */
+    size_t common = auth;
+    for (size_t i = auth; i < len && i < base_len && iri[i] == base[i]; i++)
+        if (iri[i] == '/')
+            common = i + 1;
+    buf rel = {0};
+    for (size_t i = common; i < base_len; i++)
+        if (base[i] == '/')
+            buf_puts(&rel, "../");
+    buf_append(&rel, iri + common, len - common);
+    if (rel.len == 0 || rel.data[0] == '#')
+        buf_puts(&rel, "./"); /* never confuse a path with the document itself */
+    write_iri(rel.data, rel.len, out);
+    buf_free(&rel);
+}
+
+void rdf_write_turtle_lines(const terms *t, const triple *ts, size_t n, const char *base, buf *out) {
+    size_t base_len = strlen(base);
+    for (size_t i = 0; i < n; i++) {
+        const term_id parts[3] = {ts[i].s, ts[i].p, ts[i].o};
+        for (int k = 0; k < 3; k++) {
+            size_t len;
+            const char *lex = terms_lex(t, parts[k], &len);
+            if (terms_kind(t, parts[k]) == TERM_IRI)
+                write_relative_iri(lex, len, base, base_len, out);
+            else
+                rdf_write_term_nt(t, parts[k], out);
+            buf_putc(out, k < 2 ? ' ' : '\n');
+        }
+        out->data[out->len - 1] = ' ';
+        buf_puts(out, ".\n");
+    }
+}
+
 typedef struct write_slice {
     const terms *t;
     const triple *ts;

@@ -73,6 +73,8 @@ typedef struct cont {
     const unsigned *order; /* NULL: atoms in order */
     unsigned k, count;
     bool top_level;
+    bool adaptive;         /* after the first atom, pick the next by the bindings (see next_adaptive) */
+    uint64_t done;         /* adaptive: the atoms already joined */
     const struct cont *next;
     bool *found;
 } cont;
@@ -250,6 +252,7 @@ static bool flush_pending(reasoner *R, const rule *r) {
 static void fire(join *j) {
     reasoner *R = j->R;
     const rule *r = j->rule;
+    ((rule *)r)->fired++;
     term_id existential_values[RULE_MAX_VARS];
     for (unsigned e = 0; e < r->existential_count; e++) {
         existential_values[e] = skolem(j, e);
@@ -315,6 +318,49 @@ static void match_atom(join *j, const rule_atom *a, unsigned atom_index, bool to
     }
 }
 
+static bool builtin_can_run(join *j, const rule_atom *a) {
+    bool s = position_value(j, a, 0) != 0, o = position_value(j, a, 2) != 0;
+    switch (a->builtin->mode) {
+    case BUILTIN_SUBJECT_IN: return s;
+    case BUILTIN_OBJECT_IN: return o;
+    case BUILTIN_BOTH_IN: return s && o;
+    default: return s || o;
+    }
+}
+
+/* The next body atom of an N3 rule under the current bindings: a builtin as soon as it can run, else
+ * the pattern with the fewest candidate triples (its index bucket's size). A static order can be badly
+ * wrong when a variable's selectivity depends on data (an atom over every artifact instance versus one
+ * over one artifact's stages); choosing per binding keeps joins linear in what they produce. */
+static unsigned next_adaptive(join *j, const cont *c) {
+    int best = -1, fallback = -1;
+    uint32_t best_estimate = UINT32_MAX;
+    unsigned candidates = 0;
+    for (unsigned i = 0; i < c->count; i++)
+        candidates += !(c->done >> i & 1);
+    for (unsigned i = 0; i < c->count; i++) {
+        if (c->done >> i & 1)
+            continue;
+        const rule_atom *a = &c->atoms[i];
+        if (fallback < 0)
+            fallback = (int)i;
+        if (candidates == 1)
+            return i;
+        if (a->kind == ATOM_BUILTIN) {
+            if (builtin_can_run(j, a))
+                return i;
+            continue;
+        }
+        uint32_t estimate = store_estimate(j->R->st, position_value(j, a, 0), position_value(j, a, 1),
+                                           position_value(j, a, 2));
+        if (estimate < best_estimate) {
+            best_estimate = estimate;
+            best = (int)i;
+        }
+    }
+    return (unsigned)(best >= 0 ? best : fallback);
+}
+
 static void step(join *j, const cont *c) {
     if (j->stop)
         return;
@@ -328,9 +374,12 @@ static void step(join *j, const cont *c) {
         return;
     }
     unsigned atom_index = c->order ? c->order[c->k] : c->k;
+    if (c->adaptive && c->k > 0)
+        atom_index = next_adaptive(j, c);
     const rule_atom *a = &c->atoms[atom_index];
     cont next = *c;
     next.k++;
+    next.done |= (uint64_t)1 << atom_index;
     switch (a->kind) {
     case ATOM_MATCH:
         match_atom(j, a, atom_index, c->top_level, &next);
@@ -415,7 +464,8 @@ int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t fro
                 j.plan = r->matched_count ? choose_plan(R, r, j.delta_atom, lo, hi) : r->plans[0];
                 if (!j.plan)
                     continue;
-                cont start = {.atoms = r->body, .order = j.plan, .count = r->body_count, .top_level = true};
+                cont start = {.atoms = r->body, .order = j.plan, .count = r->body_count, .top_level = true,
+                              .adaptive = !r->single_pass && r->body_count <= 64 && r->body_count > 2};
                 step(&j, &start);
                 if (!j.stop && !flush_pending(R, r))
                     j.stop = true;

@@ -71,6 +71,7 @@ typedef struct rule {
     bool single_pass;      /* evaluated once over a closed store (sentries: OPTIONAL and FILTER need it) */
     bool disabled;         /* cannot fire (reported when compiled) */
     struct sq_node *sentry_tree; /* a sentry's query, which its FILTER atoms point into (owned) */
+    uint64_t fired;        /* head instantiations so far (profiling: `ldgsm run -v -v`) */
 } rule;
 
 typedef struct rule_set {
