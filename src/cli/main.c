@@ -13,6 +13,7 @@ static const char usage[] =
     "  reason   derive the closure of RDF data under N3 rules (like EYE's --pass modes)\n"
     "  run      run N3 request rules as a polling Read-Write Linked Data agent\n"
     "  serve    run the embedded LDP server\n"
+    "  lint     check a GSM model: references, sentries, structure, disjointness (4.3)\n"
     "\n"
     "`ldgsm <command> --help` describes each command's options.\n";
 
@@ -30,6 +31,8 @@ int main(int argc, char **argv) {
         return cmd_reason(argc - 1, argv + 1);
     if (strcmp(command, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(command, "lint") == 0)
+        return cmd_lint(argc - 1, argv + 1);
     if (strcmp(command, "serve") == 0)
         return cmd_serve(argc - 1, argv + 1);
     fprintf(stderr, "ldgsm: unknown command '%s'\n\n%s", command, usage);

@@ -1,0 +1,71 @@
+/* lint.h: `ldgsm lint`, the static checks of a GSM model (DESIGN section 5) before it runs. A model may be
+ * spread over several documents; each is loaded with its own base IRI (relative IRIs resolve against
+ * it), and all of them form one model. The checks and their severities:
+ *
+ *   error    a stage, guard or milestone property whose object is described in no loaded document
+ *   warning  a non-root stage without a guard condition (it never opens; a root is opened by set-up)
+ *   error    a milestone without an achieving sentry
+ *   error    a sentry (object of hasCondition, hasAchievingSentry, hasInvalidatingSentry) that is not an
+ *            sp:Ask or does not parse (SPIN RDF, or sp:text through rasqal)
+ *   error    a stage model occurring twice under one root (two hasChildStage paths, or a cycle)
+ *   warning  a milestone model shared by several stages
+ *   error    one sentry both achieving and invalidating a milestone (the paper's 4.3.1)
+ *   warning  an achieving and an invalidating sentry of one milestone that ask the same query
+ *   error    a descendant's guard condition that is an achieving sentry of an ancestor's milestone (4.3.2,
+ *            the paper's Eq. (2) of 6.1: the ancestor closes whenever the descendant could open)
+ *   warning  the same, where the two are different nodes asking the same query
+ *   warning  a root stage without milestones (an instance never completes)
+ *   warning  a root milestone with an invalidating sentry (ignored: completion is final)
+ *   error    a task (hasHttpRequest) without http:mthd or http:requestURI, with a body that is not a
+ *            literal, with a body but no Content-Type header, or whose http:headers is not a list
+ *
+ * Each message names the file where its term is described: "FILE: error: <term>: what". A term whose IRI
+ * lies beside that file is shown relative to it (`<#s1>`, `<other.ttl#m2>`), other IRIs in full, a blank
+ * node by the triple that reaches it. */
+#ifndef LDGSM_GSM_LINT_H
+#define LDGSM_GSM_LINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rdf/rdfio.h"
+
+enum lint_severity { LINT_ERROR, LINT_WARNING };
+
+typedef struct lint_options {
+    /* Read the authors' draft vocabulary (http://tok450s.lan:8080/ldbbc/gsm-vocab.ttl#) as ours:
+     * hasValidatingSentry, StageModel, MilestoneModel and hasMilestoneModel become hasAchievingSentry,
+     * Stage, Milestone and hasMilestone; a stage's draft task, `<s> draft:hasTask <t> . <t>
+     * draft:hasHttpRequest <r>` (or `<s> draft:hasTask <r>` directly), becomes `<s> gsm:hasHttpRequest
+     * <r>`; other draft terms keep their local names under gsm:. */
+    bool compat_authors_draft;
+} lint_options;
+
+typedef struct lint_message {
+    enum lint_severity severity;
+    char *line; /* "FILE: error: <term>: what", without a newline */
+} lint_message;
+
+typedef struct gsm_lint gsm_lint;
+
+gsm_lint *gsm_lint_new(const lint_options *options);
+void gsm_lint_free(gsm_lint *l);
+
+/* Loads one document of the model: a file by path (syntax from its extension, Turtle when it has none,
+ * as in ldp-fixtures/), based at its file: IRI. Returns 0, or -1 after recording an error message
+ * (unreadable file, syntax error with line and column). */
+int gsm_lint_load_file(gsm_lint *l, const char *path);
+/* The same for a document in memory: `name` is the FILE of its messages, `base` its IRI. */
+int gsm_lint_load_text(gsm_lint *l, const char *name, const char *base, enum rdf_syntax syntax, const char *text,
+                       size_t len);
+
+/* Runs every check over the documents loaded (none when a load failed: the model is incomplete, and its
+ * dangling references would only echo the load error). Messages come out ordered by file, in the
+ * order the files were loaded, each once. Call once. */
+void gsm_lint_check(gsm_lint *l);
+
+size_t gsm_lint_message_count(const gsm_lint *l);
+const lint_message *gsm_lint_message(const gsm_lint *l, size_t i);
+size_t gsm_lint_count(const gsm_lint *l, enum lint_severity severity);
+
+#endif
