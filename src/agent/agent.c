@@ -546,11 +546,16 @@ int agent_iterate(agent *a, iteration_stats *stats) {
             break;
         from = settled;
     }
-    if (rc == 0 && (sentry_table_evaluate(a->sentries, r) != 0 ||
-                    reasoner_run(r, &a->rules, AFTER_SENTRIES_STRATUM) != 0)) {
-        log_msg(a->log, LOG_ERROR, "iteration held: %s", reasoner_error(r));
+    double crawled = now_ms();
+    if (rc == 0 && sentry_table_evaluate(a->sentries, r) != 0)
         rc = -1;
-    }
+    double sentried = now_ms();
+    if (rc == 0 && reasoner_run(r, &a->rules, AFTER_SENTRIES_STRATUM) != 0)
+        rc = -1;
+    if (rc != 0 && reasoner_error(r))
+        log_msg(a->log, LOG_ERROR, "iteration held: %s", reasoner_error(r));
+    log_msg(a->log, LOG_DEBUG, "phases: crawl %.1f ms, sentries %.1f ms, later rules %.1f ms", crawled - start,
+            sentried - crawled, now_ms() - sentried);
     report_late_gets(a, scanned);
     stats->derived = (unsigned)reasoner_get_stats(r)->derived;
     reasoner_free(r);
@@ -583,11 +588,12 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     }
     if (a->opt.verbose >= 2)
         for (unsigned i = 0; i < a->rules.count; i++)
-            if (a->rules.rules[i]->fired)
-                log_msg(a->log, LOG_DEBUG, "rule %s fired %llu times", a->rules.rules[i]->name,
+            if (a->rules.rules[i]->probed)
+                log_msg(a->log, LOG_DEBUG, "rule %s looked at %llu triples and fired %llu times",
+                        a->rules.rules[i]->name, (unsigned long long)a->rules.rules[i]->probed,
                         (unsigned long long)a->rules.rules[i]->fired);
     for (unsigned i = 0; i < a->rules.count; i++)
-        a->rules.rules[i]->fired = 0;
+        a->rules.rules[i]->fired = a->rules.rules[i]->probed = 0;
     stats->elapsed_ms = now_ms() - start;
     log_msg(a->log, LOG_INFO,
             "iteration: %.1f ms, %u GETs (%u failed), %llu bytes, %u triples read, %u derived, unsafe %u: "

@@ -306,9 +306,11 @@ static void match_atom(join *j, const rule_atom *a, unsigned atom_index, bool to
         hi = j->lo;
     store_iter it;
     store_match(j->R->st, s, p, o, lo, hi, &it);
+    ((rule *)j->rule)->probed++;
     uint32_t n;
     const triple *tr;
     while (!j->stop && (tr = store_next(&it, &n))) {
+        ((rule *)j->rule)->probed++;
         unsigned trail[RULE_MAX_VARS * 2], trail_len = 0;
         if ((s || unify_code(j, a, 0, tr->s, trail, &trail_len)) &&
             (p || unify_code(j, a, 1, tr->p, trail, &trail_len)) &&
@@ -346,6 +348,9 @@ static unsigned next_adaptive(join *j, const cont *c) {
             fallback = (int)i;
         if (candidates == 1)
             return i;
+        /* a sentry's OPTIONAL, UNION and FILTER keep their place after the patterns */
+        if (a->kind != ATOM_MATCH && a->kind != ATOM_BUILTIN)
+            continue;
         if (a->kind == ATOM_BUILTIN) {
             if (builtin_can_run(j, a))
                 return i;
@@ -465,7 +470,7 @@ int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t fro
                 if (!j.plan)
                     continue;
                 cont start = {.atoms = r->body, .order = j.plan, .count = r->body_count, .top_level = true,
-                              .adaptive = !r->single_pass && r->body_count <= 64 && r->body_count > 2};
+                              .adaptive = r->body_count <= 64 && r->body_count > 2};
                 step(&j, &start);
                 if (!j.stop && !flush_pending(R, r))
                     j.stop = true;

@@ -72,6 +72,7 @@ typedef struct rule {
     bool disabled;         /* cannot fire (reported when compiled) */
     struct sq_node *sentry_tree; /* a sentry's query, which its FILTER atoms point into (owned) */
     uint64_t fired;        /* head instantiations so far (profiling: `ldgsm run -v -v`) */
+    uint64_t probed;       /* triples the joins looked at, the rule's work (profiling) */
 } rule;
 
 typedef struct rule_set {
