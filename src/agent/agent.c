@@ -512,6 +512,41 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     free(ok);
 }
 
+#define NS_DRAFT "http://tok450s.lan:8080/ldbbc/gsm-vocab.ttl#"
+
+/* An instance document in the authors' draft vocabulary is refused with what to write instead: only models
+ * are read through compat-authors-draft.n3 (DESIGN section 5). True when one was found (and reported). */
+static bool draft_instance(agent *a) {
+    bool found = false;
+    size_t ns = strlen(NS_DRAFT);
+    for (size_t i = 0; i < a->opt.instance_count; i++) {
+        term_id root = terms_iri_cstr(a->t, a->opt.instances[i]);
+        store_iter it;
+        store_match(a->wm, root, 0, 0, 0, store_size(a->wm), &it);
+        uint32_t n;
+        const triple *tr;
+        term_id model = 0;
+        bool draft = false;
+        while ((tr = store_next(&it, &n))) {
+            const term_id parts[2] = {tr->p, tr->o};
+            for (int k = 0; k < 2; k++)
+                if (terms_kind(a->t, parts[k]) == TERM_IRI && strncmp(terms_lex(a->t, parts[k], NULL), NS_DRAFT, ns) == 0)
+                    draft = true;
+            if (strstr(terms_lex(a->t, tr->p, NULL), "isInstanceOf") && terms_kind(a->t, tr->o) == TERM_IRI)
+                model = tr->o;
+        }
+        if (!draft)
+            continue;
+        found = true;
+        log_msg(a->log, LOG_ERROR,
+                "instance <%s> is written in the authors' draft vocabulary, which only models may use; write its "
+                "document as:\n  <%s> a <" NS_GSM "StageInstance> ;\n    <" NS_GSM "isInstanceOf> <%s> ;\n"
+                "    <" NS_GSM "hasState> <" NS_GSM "uninitialized> .",
+                a->opt.instances[i], a->opt.instances[i], model ? terms_lex(a->t, model, NULL) : "MODEL#root");
+    }
+    return found;
+}
+
 int agent_iterate(agent *a, iteration_stats *stats) {
     double start = now_ms();
     *stats = (iteration_stats){0};
@@ -546,6 +581,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
             break;
         from = settled;
     }
+    if (rc == 0 && draft_instance(a))
+        rc = -2;
     double crawled = now_ms();
     if (rc == 0 && sentry_table_evaluate(a->sentries, r) != 0)
         rc = -1;
@@ -639,6 +676,8 @@ int agent_run(agent *a) {
     iteration_stats stats = {0};
     for (;;) {
         int rc = agent_iterate(a, &stats);
+        if (rc == -2)
+            return 1;
         done++;
         bool held = rc != 0 || stats.withheld > 0 || stats.conflicts > 0;
         a->held_streak = held ? a->held_streak + 1 : 0;

@@ -34,6 +34,7 @@ typedef struct agent_options {
     char **instances;          /* workflow instances (--instance): asserted as <urn:ldgsm:agent> ldgsm:instance <i> */
     size_t instance_count;
     bool until_complete;       /* stop when every instance's root stage is completed */
+    bool compat_authors_draft; /* models may use the authors' draft vocabulary; instances may not */
     long interval_ms;          /* pause between iterations (default 1000) */
     unsigned long iterations;  /* 0: unbounded */
     bool until_quiescent;
@@ -67,7 +68,8 @@ typedef struct agent agent;
 /* Loads the programs and inputs; NULL with a message in error on bad input (file:line:col). */
 agent *agent_new(const agent_options *options, const log_sink *log, char *error, size_t error_len);
 void agent_free(agent *a);
-/* Runs one iteration. Returns 0, or -1 when the iteration could not run to its end (a cap hit). */
+/* Runs one iteration. Returns 0, -1 when the iteration could not run to its end (a cap hit), or -2 when
+ * the run cannot go on (an instance document in the authors' draft vocabulary). */
 int agent_iterate(agent *a, iteration_stats *stats);
 /* The loop of iterations until --iterations, quiescence, completion or a stop signal; returns the exit
  * status (0; 3 when the run ended with withheld requests; 4 when it ended with a task pending). */

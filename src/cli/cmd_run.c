@@ -25,6 +25,9 @@ static const char run_usage[] =
     "options:\n"
     "      --instance URI      a workflow instance, e.g. http://host/status/order1#it (repeatable)\n"
     "      --until complete    exit 0 once every instance's workflow is complete\n"
+    "      --compat authors-draft\n"
+    "                          also read models in the GSM paper authors' draft vocabulary\n"
+    "                          (rules/compat-authors-draft.n3); instances stay in ours\n"
     "  -p, --program FILE      an N3 rule program (repeatable; at least one without --instance)\n"
     "  -i, --input FILE        RDF data asserted in every iteration (repeatable)\n"
     "  -n, --interval MS       pause between the end of one iteration and the next (default 1000)\n"
@@ -120,12 +123,13 @@ static size_t shipped_count;
 /* Adds the shipped GSM ontology and rules in front of the user's programs. */
 static int add_shipped(agent_options *opt, const char *argv0) {
     static const char *const programs[] = {"rules/rdfs.n3", "rules/ldp-crawl.n3", "rules/gsm-setup.n3",
-                                           "rules/gsm-fcr.n3"};
+                                           "rules/gsm-fcr.n3", "rules/compat-authors-draft.n3"};
+    size_t program_count = sizeof programs / sizeof *programs - (opt->compat_authors_draft ? 0 : 1);
     char **user = opt->programs;
     size_t user_count = opt->program_count;
     opt->programs = NULL;
     opt->program_count = 0;
-    for (size_t i = 0; i < sizeof programs / sizeof *programs; i++) {
+    for (size_t i = 0; i < program_count; i++) {
         char *path = shipped_path(argv0, programs[i]);
         if (!path) {
             fprintf(stderr, "ldgsm run: cannot find the shipped %s (set LDGSM_HOME to the directory holding "
@@ -157,7 +161,7 @@ static void log_to_stderr(void *user, enum log_level level, const char *message)
 
 int cmd_run(int argc, char **argv) {
     const char *argv0 = argv[0];
-    enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
+    enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
@@ -166,6 +170,7 @@ int cmd_run(int argc, char **argv) {
         {"iterations", required_argument, NULL, OPT_ITERATIONS},
         {"until", required_argument, NULL, OPT_UNTIL},
         {"instance", required_argument, NULL, OPT_INSTANCE},
+        {"compat", required_argument, NULL, OPT_COMPAT},
         {"dry-run", no_argument, NULL, OPT_DRY_RUN},
         {"on-incomplete", required_argument, NULL, OPT_ON_INCOMPLETE},
         {"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
@@ -214,6 +219,13 @@ int cmd_run(int argc, char **argv) {
             }
             break;
         case OPT_INSTANCE: push(&opt.instances, &opt.instance_count, optarg); break;
+        case OPT_COMPAT:
+            if (strcmp(optarg, "authors-draft") != 0) {
+                fprintf(stderr, "ldgsm run: --compat takes authors-draft, not '%s'\n", optarg);
+                goto done;
+            }
+            opt.compat_authors_draft = true;
+            break;
         case OPT_DRY_RUN: opt.dry_run = true; break;
         case OPT_ON_INCOMPLETE:
             if (strcmp(optarg, "hold") != 0 && strcmp(optarg, "proceed") != 0) {
@@ -275,6 +287,10 @@ int cmd_run(int argc, char **argv) {
     }
     if (opt.until_complete && !opt.instance_count) {
         fputs("ldgsm run: --until complete needs --instance\n", stderr);
+        goto done;
+    }
+    if (opt.compat_authors_draft && !opt.instance_count) {
+        fputs("ldgsm run: --compat authors-draft needs --instance\n", stderr);
         goto done;
     }
     if (opt.instance_count && add_shipped(&opt, argv0) != 0) {

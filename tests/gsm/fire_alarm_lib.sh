@@ -43,7 +43,7 @@ play() {
   local -a scenario=(smoke reopen)
   : > "$work/lines"; : > "$work/agent.log"; : > "$work/steps"
   while [ $iterations -lt 60 ]; do
-    "$ldgsm" run --instance "${base}status/alarm1#it" -n 0 --iterations 1 >> "$work/agent.log" 2>&1
+    "$ldgsm" run --instance "${base}status/alarm1#it" -n 0 --iterations 1 ${AGENT_OPTIONS:-} >> "$work/agent.log" 2>&1
     iterations=$((iterations + 1))
     local line; line=$(status_line)
     if [ "$line" != "$last" ]; then echo "$line" >> "$work/lines"; last=$line; fi
