@@ -38,6 +38,8 @@ struct agent {
     sentry_table *sentries;
     triple *outcomes;      /* task outcomes of the last iteration, asserted into the next one */
     size_t outcome_count;
+    u64map sent_keys;      /* keys of the tasks this process sent and saw answered 2xx */
+    size_t unknown_tasks;  /* pending tasks of the last iteration that this process did not send */
     /* per iteration */
     store *wm;
     request *requests;
@@ -74,6 +76,7 @@ static term_id file_graph(terms *t, const char *path) {
 static void assign_strata(agent *a) {
     u64map late = {0}; /* predicates derived after the sentries */
     u64map_put(&late, a->v.holds_for, 1, NULL);
+    u64map_put(&late, a->v.task_outcome_unknown, 1, NULL);
     for (bool changed = true; changed;) {
         changed = false;
         for (unsigned i = 0; i < a->rules.count; i++) {
@@ -231,6 +234,7 @@ void agent_free(agent *a) {
     strmap_free(&a->warned_origins);
     sentry_table_free(a->sentries);
     free(a->outcomes);
+    u64map_free(&a->sent_keys);
     http_client_free(a->http);
     rule_set_free(&a->rules);
     free(a->facts);
@@ -466,6 +470,39 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, long
     return failed;
 }
 
+static void record_outcome(agent *a, term_id key, long status) {
+    u64map_put(&a->sent_keys, key, 1, NULL);
+    char code[16];
+    int len = snprintf(code, sizeof code, "%ld", status);
+    a->outcomes = xrealloc(a->outcomes, (a->outcome_count + 1) * sizeof *a->outcomes);
+    a->outcomes[a->outcome_count++] =
+        (triple){key, a->v.task_status, terms_literal(a->t, code, (size_t)len, T_XSD_INTEGER, NULL, 0)};
+}
+
+/* A task the status says is pending but this process never saw answered was cut off by an earlier run
+ * (killed between the activating write and the task): its outcome is unknown. It is reported, and
+ * asserted as ldgsm:taskOutcomeUnknown so the GSM rules re-send it when that is safe (PUT, DELETE). */
+static size_t note_unknown_tasks(agent *a) {
+    size_t unknown = 0;
+    store_iter it;
+    store_match(a->wm, 0, a->v.task_state, a->v.pending, 0, store_size(a->wm), &it);
+    uint32_t n;
+    const triple *tr;
+    term_id *stages = NULL;
+    while ((tr = store_next(&it, &n)))
+        if (!u64map_get(&a->sent_keys, tr->s)) {
+            stages = xrealloc(stages, (unknown + 1) * sizeof *stages);
+            stages[unknown++] = tr->s;
+        }
+    for (size_t i = 0; i < unknown; i++) {
+        store_add(a->wm, stages[i], a->v.task_outcome_unknown, T_TRUE, a->v.derived_graph);
+        report_once(a, terms_lex(a->t, stages[i], NULL), "task outcome unknown",
+                    "the status says its task is pending, but this agent did not see it answered");
+    }
+    free(stages);
+    return unknown;
+}
+
 static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     if (a->opt.dry_run) {
         for (size_t i = 0; i < p->write_count; i++)
@@ -478,6 +515,11 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     bool *ok = xcalloc(p->write_count + 1, sizeof *ok);
     long *statuses = xcalloc(p->write_count + 1, sizeof *statuses);
     stats->failed += send_batch(a, p->writes, p->write_count, ok, statuses, &stats->sent);
+    /* a keyed request sent on its own (a task re-sent after a restart) reports its outcome like a task */
+    a->outcome_count = 0;
+    for (size_t w = 0; w < p->write_count; w++)
+        if (ok[w] && p->writes[w].key && !p->writes[w].composed)
+            record_outcome(a, p->writes[w].key, statuses[w]);
     free(statuses);
     /* tasks go only behind a composed write that returned 2xx */
     planned_write *ready = xcalloc(p->task_count + 1, sizeof *ready);
@@ -496,16 +538,9 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     long *task_status = xcalloc(ready_count + 1, sizeof *task_status);
     stats->failed += send_batch(a, ready, ready_count, task_ok, task_status, &stats->sent);
     /* a task that returned 2xx is reported to the rules in the next iteration, under its key */
-    a->outcome_count = 0;
-    a->outcomes = xrealloc(a->outcomes, (ready_count + 1) * sizeof *a->outcomes);
-    for (size_t t = 0; t < ready_count; t++) {
-        if (!task_ok[t] || !ready[t].key)
-            continue;
-        char code[16];
-        int len = snprintf(code, sizeof code, "%ld", task_status[t]);
-        a->outcomes[a->outcome_count++] = (triple){ready[t].key, a->v.task_status,
-                                                   terms_literal(a->t, code, (size_t)len, T_XSD_INTEGER, NULL, 0)};
-    }
+    for (size_t t = 0; t < ready_count; t++)
+        if (task_ok[t] && ready[t].key)
+            record_outcome(a, ready[t].key, task_status[t]);
     free(task_status);
     free(task_ok);
     free(ready);
@@ -583,6 +618,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     }
     if (rc == 0 && draft_instance(a))
         rc = -2;
+    if (rc == 0)
+        a->unknown_tasks = note_unknown_tasks(a);
     double crawled = now_ms();
     if (rc == 0 && sentry_table_evaluate(a->sentries, r) != 0)
         rc = -1;
@@ -675,6 +712,9 @@ int agent_run(agent *a) {
     unsigned long done = 0;
     iteration_stats stats = {0};
     for (;;) {
+        char line[64];
+        if (a->opt.step && !fgets(line, sizeof line, stdin))
+            break;
         int rc = agent_iterate(a, &stats);
         if (rc == -2)
             return 1;
@@ -691,11 +731,14 @@ int agent_run(agent *a) {
         }
         if ((a->opt.iterations && done >= a->opt.iterations) || (a->opt.stop && *a->opt.stop))
             break;
-        pause_ms(a, a->opt.interval_ms);
+        if (!a->opt.step)
+            pause_ms(a, a->opt.interval_ms);
         if (a->opt.stop && *a->opt.stop)
             break;
     }
     if (a->opt.until_quiescent && (stats.withheld || stats.conflicts))
         return 3;
+    if (a->opt.until_quiescent && a->unknown_tasks)
+        return 4;
     return 0;
 }

@@ -39,6 +39,7 @@ typedef struct agent_options {
     unsigned long iterations;  /* 0: unbounded */
     bool until_quiescent;
     bool dry_run;
+    bool step;                 /* wait for a line on standard input before each iteration (EOF ends) */
     bool proceed_on_incomplete; /* failure policy proceed; default hold */
     bool allow_unconditional_status;
     char **allow_origins;

@@ -536,8 +536,10 @@ void plan_make(const plan_input *in, plan *p) {
             set_outcome(in, p, i, OUTCOME_REFUSED, "its body holds what Turtle cannot express");
             continue;
         }
-        if (!after && is_write_method(r->method))
+        /* a keyed request is a command sent as its rule gives it, like a task: no condition added */
+        if (!after && !r->key && is_write_method(r->method))
             add_condition(in, &w, find_doc(in, r->resource), false);
+        w.key = r->key;
         if (after) {
             w.is_task = true;
             w.after = after;

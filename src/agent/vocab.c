@@ -27,6 +27,9 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->instance = terms_iri_cstr(t, NS_LDGSM "instance");
     v->task_status = terms_iri_cstr(t, NS_LDGSM "taskStatus");
     v->is_completed = terms_iri_cstr(t, NS_LDGSM "isCompleted");
+    v->task_state = terms_iri_cstr(t, NS_LDGSM "taskState");
+    v->pending = terms_iri_cstr(t, NS_LDGSM "pending");
+    v->task_outcome_unknown = terms_iri_cstr(t, NS_LDGSM "taskOutcomeUnknown");
     v->holds_for = terms_iri_cstr(t, NS_LDGSM "holdsFor");
     v->sp_ask = terms_iri_cstr(t, NS_SP "Ask");
     v->sp_text = terms_iri_cstr(t, NS_SP "text");

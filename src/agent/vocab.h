@@ -18,6 +18,7 @@ typedef struct agent_vocab {
     term_id update, add, key, after, group, priority, http_status, now, agent;
     term_id reads, holds_for;                                        /* ldgsm: sentries */
     term_id instance, task_status, is_completed;                     /* ldgsm: workflows */
+    term_id task_state, pending, task_outcome_unknown;
     term_id sp_ask, sp_text;                                         /* SPIN */
     term_id artifact_instance, has_state, active, this_artifact;     /* gsm: */
     term_id derived_graph, clock_graph;

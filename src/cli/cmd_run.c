@@ -35,6 +35,8 @@ static const char run_usage[] =
     "      --until quiescent   exit after an iteration that derived no unsafe request (exit 0), or when\n"
     "                          --iterations ends with requests withheld (exit 3)\n"
     "      --dry-run           print the unsafe requests instead of sending them\n"
+    "      --step              run an iteration for each line read on standard input (end of input\n"
+    "                          stops): for stepping through a workflow, and for tests that drive one\n"
     "      --on-incomplete P   hold (default): a failed GET withholds the writes that depended on it;\n"
     "                          proceed: write anyway\n"
     "      --allow-origin O    unsafe requests may go only to these origins (repeatable; default: any)\n"
@@ -161,7 +163,7 @@ static void log_to_stderr(void *user, enum log_level level, const char *message)
 
 int cmd_run(int argc, char **argv) {
     const char *argv0 = argv[0];
-    enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
+    enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
@@ -172,6 +174,7 @@ int cmd_run(int argc, char **argv) {
         {"instance", required_argument, NULL, OPT_INSTANCE},
         {"compat", required_argument, NULL, OPT_COMPAT},
         {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+        {"step", no_argument, NULL, OPT_STEP},
         {"on-incomplete", required_argument, NULL, OPT_ON_INCOMPLETE},
         {"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
         {"header", required_argument, NULL, OPT_HEADER},
@@ -227,6 +230,7 @@ int cmd_run(int argc, char **argv) {
             opt.compat_authors_draft = true;
             break;
         case OPT_DRY_RUN: opt.dry_run = true; break;
+        case OPT_STEP: opt.step = true; break;
         case OPT_ON_INCOMPLETE:
             if (strcmp(optarg, "hold") != 0 && strcmp(optarg, "proceed") != 0) {
                 fprintf(stderr, "ldgsm run: --on-incomplete takes hold or proceed, not '%s'\n", optarg);

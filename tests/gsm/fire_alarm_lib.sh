@@ -36,19 +36,29 @@ copy_doors_to_sensor() {
 }
 sensor_all_closed() { [ "$(device door-sensor | grep -c 'shows> <https://example.org/devices#closed>')" = 2 ]; }
 
-# play LATE: LATE=1 copies the doors to the sensor one poll after they changed. Writes the status changes
-# to $work/lines, the environment's steps to $work/steps, the agent's logs to $work/agent.log.
+# play LATE: one agent runs the workflow (a long-running `ldgsm run`, as deployed: a task's outcome is
+# known to the agent that sent it); after each of its iterations the environment reacts and, when the
+# iteration derived no unsafe request, takes the scenario's next step. LATE=1 copies the doors to the
+# sensor one poll after they changed. Writes the status changes to $work/lines, the environment's steps to
+# $work/steps, the agent's log to $work/agent.log.
 play() {
-  local late=$1 pending_copy=0 step=0 iterations=0 last=""
+  local late=$1 pending_copy=0 step=0 seen=0 last=""
   local -a scenario=(smoke reopen)
   : > "$work/lines"; : > "$work/agent.log"; : > "$work/steps"
-  while [ $iterations -lt 60 ]; do
-    "$ldgsm" run --instance "${base}status/alarm1#it" -n 0 --iterations 1 ${AGENT_OPTIONS:-} >> "$work/agent.log" 2>&1
-    iterations=$((iterations + 1))
+  # one agent process, stepped: an iteration per line the environment writes to its input
+  rm -f "$work/steps.fifo"; mkfifo "$work/steps.fifo"
+  "$ldgsm" run --instance "${base}status/alarm1#it" --step ${AGENT_OPTIONS:-} < "$work/steps.fifo" 2> "$work/agent.log" &
+  local agent=$!
+  exec 7> "$work/steps.fifo"
+  local deadline=$((SECONDS + 60))
+  while [ $SECONDS -lt $deadline ] && [ $seen -lt 80 ] && kill -0 $agent 2>/dev/null; do
+    echo >&7
+    seen=$((seen + 1))
+    while [ "$(grep -c '^iteration:' "$work/agent.log")" -lt $seen ] && kill -0 $agent 2>/dev/null; do sleep 0.002; done
     local line; line=$(status_line)
     if [ "$line" != "$last" ]; then echo "$line" >> "$work/lines"; last=$line; fi
     local quiescent=0
-    tail -n 1 "$work/agent.log" | grep -q ', unsafe 0:' && quiescent=1
+    grep '^iteration:' "$work/agent.log" | tail -n 1 | grep -q ', unsafe 0:' && quiescent=1
     # the environment reacts
     if [ "$late" = 1 ] && [ $pending_copy = 1 ]; then copy_doors_to_sensor; pending_copy=0; quiescent=0; fi
     local sensor_before; sensor_before=$(device door-sensor)
@@ -64,7 +74,7 @@ play() {
     fi
     [ "$sensor_before" != "$(device door-sensor)" ] && quiescent=0
     [ $pending_copy = 1 ] && quiescent=0
-    # when the workflow rests, the scenario goes on
+    # when the workflow rests, the scenario goes on; one more quiet iteration ends it
     if [ $quiescent = 1 ]; then
       [ $step -ge ${#scenario[@]} ] && break
       case ${scenario[$step]} in
@@ -75,6 +85,8 @@ play() {
       step=$((step + 1))
     fi
   done
+  exec 7>&-
+  wait $agent 2>/dev/null
 }
 
 # Is "$2" an ordered subsequence of the lines of file $1?
