@@ -547,6 +547,31 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     free(ok);
 }
 
+/* --until complete cannot end for an instance whose root model has no milestone (DESIGN section 5):
+ * refused once the model is read. True when one was found (and reported). */
+static bool never_completes(agent *a) {
+    if (!a->opt.until_complete)
+        return false;
+    term_id is_instance_of = terms_iri_cstr(a->t, NS_GSM "isInstanceOf");
+    term_id has_milestone = terms_iri_cstr(a->t, NS_GSM "hasMilestone");
+    term_id stage = terms_iri_cstr(a->t, NS_GSM "Stage");
+    bool found = false;
+    for (size_t i = 0; i < a->opt.instance_count; i++) {
+        term_id root = terms_iri_cstr(a->t, a->opt.instances[i]);
+        store_iter it;
+        store_match(a->wm, root, is_instance_of, 0, 0, store_size(a->wm), &it);
+        uint32_t n;
+        const triple *tr = store_next(&it, &n);
+        if (!tr || store_find(a->wm, tr->o, T_RDF_TYPE, stage) == UINT32_MAX ||
+            store_estimate(a->wm, tr->o, has_milestone, 0) > 0)
+            continue;
+        found = true;
+        log_msg(a->log, LOG_ERROR, "--until complete: instance <%s> can never complete: its root model <%s> has no "
+                "milestone", a->opt.instances[i], terms_lex(a->t, tr->o, NULL));
+    }
+    return found;
+}
+
 #define NS_DRAFT "http://tok450s.lan:8080/ldbbc/gsm-vocab.ttl#"
 
 /* An instance document in the authors' draft vocabulary is refused with what to write instead: only models
@@ -616,7 +641,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
             break;
         from = settled;
     }
-    if (rc == 0 && draft_instance(a))
+    if (rc == 0 && (draft_instance(a) || never_completes(a)))
         rc = -2;
     if (rc == 0)
         a->unknown_tasks = note_unknown_tasks(a);
