@@ -8,6 +8,7 @@
 
 #include "agent/agent.h"
 #include "cli/commands.h"
+#include "cli/shipped.h"
 #include "rdf/buf.h"
 
 static const char run_usage[] =
@@ -92,69 +93,6 @@ static bool parse_header_option(const char *arg, agent_header_option *out) {
     return true;
 }
 
-/* Where the shipped ontology/ and rules/ are: $LDGSM_HOME, beside the binary (its parent directory, as in
- * a build tree or an install prefix's share/ldgsm), or the source tree it was built from. */
-static char *shipped_path(const char *argv0, const char *name) {
-    const char *home = getenv("LDGSM_HOME");
-    char *exe = realpath("/proc/self/exe", NULL);
-    buf candidates[4] = {{0}};
-    if (home)
-        buf_printf(&candidates[0], "%s/%s", home, name);
-    if (exe) {
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            *slash = '\0';
-        buf_printf(&candidates[1], "%s/../share/ldgsm/%s", exe, name);
-        buf_printf(&candidates[2], "%s/../%s", exe, name);
-    }
-    buf_printf(&candidates[3], "%s/%s", LDGSM_SOURCE_DIR, name);
-    (void)argv0;
-    free(exe);
-    char *found = NULL;
-    for (int i = 0; i < 4; i++) {
-        if (!found && candidates[i].len && access(buf_cstr(&candidates[i]), R_OK) == 0)
-            found = xstrndup(candidates[i].data, candidates[i].len);
-        buf_free(&candidates[i]);
-    }
-    return found;
-}
-
-static char *shipped[8];
-static size_t shipped_count;
-
-/* Adds the shipped GSM ontology and rules in front of the user's programs. */
-static int add_shipped(agent_options *opt, const char *argv0) {
-    static const char *const programs[] = {"rules/rdfs.n3", "rules/ldp-crawl.n3", "rules/gsm-setup.n3",
-                                           "rules/gsm-fcr.n3", "rules/compat-authors-draft.n3"};
-    size_t program_count = sizeof programs / sizeof *programs - (opt->compat_authors_draft ? 0 : 1);
-    char **user = opt->programs;
-    size_t user_count = opt->program_count;
-    opt->programs = NULL;
-    opt->program_count = 0;
-    for (size_t i = 0; i < program_count; i++) {
-        char *path = shipped_path(argv0, programs[i]);
-        if (!path) {
-            fprintf(stderr, "ldgsm run: cannot find the shipped %s (set LDGSM_HOME to the directory holding "
-                    "rules/ and ontology/)\n", programs[i]);
-            free(user);
-            return -1;
-        }
-        shipped[shipped_count++] = path;
-        push(&opt->programs, &opt->program_count, path);
-    }
-    for (size_t i = 0; i < user_count; i++)
-        push(&opt->programs, &opt->program_count, user[i]);
-    free(user);
-    char *ontology = shipped_path(argv0, "ontology/gsm.ttl");
-    if (!ontology) {
-        fputs("ldgsm run: cannot find the shipped ontology/gsm.ttl (set LDGSM_HOME)\n", stderr);
-        return -1;
-    }
-    shipped[shipped_count++] = ontology;
-    push(&opt->inputs, &opt->input_count, ontology);
-    return 0;
-}
-
 static void log_to_stderr(void *user, enum log_level level, const char *message) {
     (void)user;
     static const char *const prefix[] = {"error: ", "warning: ", "", ""};
@@ -162,7 +100,7 @@ static void log_to_stderr(void *user, enum log_level level, const char *message)
 }
 
 int cmd_run(int argc, char **argv) {
-    const char *argv0 = argv[0];
+    shipped_files shipped = {0};
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED };
     static const struct option options[] = {
@@ -297,7 +235,7 @@ int cmd_run(int argc, char **argv) {
         fputs("ldgsm run: --compat authors-draft needs --instance\n", stderr);
         goto done;
     }
-    if (opt.instance_count && add_shipped(&opt, argv0) != 0) {
+    if (opt.instance_count && shipped_add_gsm(&opt, &shipped, "ldgsm run") != 0) {
         status = 1;
         goto done;
     }
@@ -330,9 +268,7 @@ done:
     free(opt.programs);
     free(opt.inputs);
     free(opt.instances);
-    for (size_t i = 0; i < shipped_count; i++)
-        free(shipped[i]);
-    shipped_count = 0;
+    shipped_files_free(&shipped);
     free(opt.allow_origins);
     return status;
 }

@@ -7,5 +7,6 @@ int cmd_reason(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
 
 #endif

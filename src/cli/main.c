@@ -10,6 +10,7 @@ static const char usage[] =
     "A Linked Data GSM rule agent: N3 rules over Read-Write Linked Data.\n"
     "\n"
     "commands:\n"
+    "  demo     run the GSM paper's fire-alarm workflow on the embedded server, as a table\n"
     "  reason   derive the closure of RDF data under N3 rules (like EYE's --pass modes)\n"
     "  run      run N3 request rules as a polling Read-Write Linked Data agent\n"
     "  serve    run the embedded LDP server\n"
@@ -31,6 +32,8 @@ int main(int argc, char **argv) {
         return cmd_reason(argc - 1, argv + 1);
     if (strcmp(command, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(command, "demo") == 0)
+        return cmd_demo(argc - 1, argv + 1);
     if (strcmp(command, "lint") == 0)
         return cmd_lint(argc - 1, argv + 1);
     if (strcmp(command, "serve") == 0)
