@@ -1,0 +1,510 @@
+#!/usr/bin/env python3
+"""gsm_property.py: the property test of the GSM rules (DESIGN section 5). It generates random workflow
+models from a seed, serves them with `ldgsm serve --memory`, and runs them all with one agent, one
+iteration at a time, flipping a random environment between iterations. After every iteration, for every
+instance, it checks:
+
+  1. GSM-1 and GSM-2 on the status document (gsm_status.invariant_violations);
+  2. that the change is one the rule table allows whatever the sentries said
+     (gsm_status.transition_violations);
+  3. that the change is exactly the table's step for the sentry values this environment gives (a small
+     simulator of the table with close wins: the generator knows every sentry, so it evaluates them);
+and, at the end, that every task was sent once per activation (the server's log against the
+activations seen) and that no write was withheld, refused, in conflict or failed. Well-formed models
+must also pass `ldgsm lint` (exit 0).
+
+Models: a root (a milestone or none) with 2 to 7 stages nested up to depth 3, each with 1 or 2
+guards of 1 or 2 conditions and 1 or 2 milestones, most with a task (a PUT). Sentries are conjunctions of
+atoms over environment resources (integers 0..3 compared with >=, <, =, != in a FILTER; booleans as
+constant patterns) and over other stages' milestones in this workflow (gsm:thisArtifactInstance),
+written in SPIN RDF or as SPARQL text at random. Well-formed models (--models) make the paper's 4.3
+conditions hold for every environment: a milestone's invalidating sentry is the complement of an atom of
+its achieving sentry (4.3.1), and a stage's guards require false the "closing" boolean that every
+achieving sentry of each of its ancestors requires true (Eq. (2) of 6.1). Free models (--free) drop both:
+DESIGN says GSM-1 and GSM-2 hold without them, so every check but liveness still applies.
+
+usage: gsm_property.py LDGSM [--seed N] [--models 20] [--free 10] [--iterations 30] [--keep]
+The seed is printed first (and on failure, with how to reproduce); GSM_PROPERTY_SEED sets it too.
+"""
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gsm_status as gs  # noqa: E402
+
+ENV = "https://example.org/env#"
+OPS = {"ge": ">=", "lt": "<", "eq": "=", "ne": "!="}
+COMPLEMENT = {"ge": "lt", "lt": "ge", "eq": "ne", "ne": "eq"}
+TEST = {"ge": lambda a, b: a >= b, "lt": lambda a, b: a < b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+
+
+# --- generation -----------------------------------------------------------------------------------------
+
+class GenModel:
+    """A generated workflow. stages: name -> {"parent", "depth", "guards": [[sentry]], "milestones":
+    [name], "task": bool}; milestones: name -> {"stage", "achieving": sentry, "invalidating": sentry or
+    None}; a sentry is a list of atoms: ("b", var, bool), ("i", var, op, k), ("m", milestone, bool).
+    env: var -> initial value; flip: var -> probability of a new random value per iteration."""
+
+    def __init__(self, rng, well_formed):
+        self.well_formed = well_formed
+        self.stages = {"root": {"parent": None, "depth": 0, "guards": [], "milestones": [], "task": False}}
+        self.milestones = {}
+        self.env, self.flip = {}, {}
+        pool = ["v%d" % i for i in range(rng.randint(2, 4))]
+        for v in pool:
+            self.env[v], self.flip[v] = rng.randint(0, 3), 0.3
+        for i in range(rng.randint(2, 7)):
+            parents = [s for s, st in self.stages.items() if st["depth"] < 3]
+            parent = rng.choice(parents)
+            self.stages["s%d" % i] = {"parent": parent, "depth": self.stages[parent]["depth"] + 1,
+                                      "guards": [], "milestones": [], "task": rng.random() < 0.7}
+        for s in self.stages:
+            count = (1 if rng.random() < 0.5 else 0) if s == "root" else rng.randint(1, 2)
+            if count:
+                # a root milestone ends the workflow: its closing boolean rarely comes true
+                self.env["c_" + s], self.flip["c_" + s] = False, (0.05 if s == "root" else 0.3)
+            for j in range(count):
+                m = "%s-m%d" % (s, j)
+                self.stages[s]["milestones"].append(m)
+                atom = self.int_atom(rng, pool)
+                achieving = [("b", "c_" + s, True), atom]
+                if s == "root":
+                    invalidating = None
+                elif well_formed:
+                    invalidating = [("i", atom[1], COMPLEMENT[atom[2]], atom[3])] if rng.random() < 0.7 else None
+                else:
+                    invalidating = [self.int_atom(rng, pool)] if rng.random() < 0.7 else None
+                self.milestones[m] = {"stage": s, "achieving": achieving, "invalidating": invalidating}
+        for s, st in self.stages.items():
+            if s == "root":
+                continue
+            eq2 = [("b", "c_" + a, False) for a in self.ancestors(s) if self.stages[a]["milestones"]] \
+                if well_formed else []
+            others = [m for m, mi in self.milestones.items() if mi["stage"] != s and mi["stage"] not in self.ancestors(s)]
+            for _ in range(rng.randint(1, 2)):
+                guard = []
+                for _ in range(rng.randint(1, 2)):
+                    atoms = list(eq2)
+                    for _ in range(rng.randint(1, 2)):
+                        if others and rng.random() < 0.35:
+                            atoms.append(("m", rng.choice(others), rng.random() < 0.5))
+                        else:
+                            atoms.append(self.int_atom(rng, pool))
+                    guard.append(atoms)
+                st["guards"].append(guard)
+
+    @staticmethod
+    def int_atom(rng, pool):
+        return ("i", rng.choice(pool), rng.choice(sorted(OPS)), rng.randint(0, 3))
+
+    def ancestors(self, s):
+        out = []
+        while self.stages[s]["parent"]:
+            s = self.stages[s]["parent"]
+            out.append(s)
+        return out
+
+    def descendants(self, s):
+        return [d for d in self.stages if s in self.ancestors(d)]
+
+    def turtle(self, rng):
+        """The model document, relative IRIs against <.../pN/model>; sentries in SPIN or text at random."""
+        out = ["@prefix gsm: <http://purl.org/gsm/vocab#> .", "@prefix sp: <http://spinrdf.org/sp#> .",
+               "@prefix http: <http://www.w3.org/2011/http#> .",
+               "@prefix httpm: <http://www.w3.org/2011/http-methods#> .", "@prefix env: <%s> ." % ENV, ""]
+        sentries = []
+
+        def sentry(atoms):
+            name = "q%d" % len(sentries)
+            sentries.append(render_spin(name, atoms) if rng.random() < 0.5 else render_text(name, atoms))
+            return "<#%s>" % name
+
+        for s, st in self.stages.items():
+            props = ["a gsm:Stage"]
+            children = [c for c, ct in self.stages.items() if ct["parent"] == s]
+            if children:
+                props.append("gsm:hasChildStage " + ", ".join("<#%s>" % c for c in children))
+            for gi, guard in enumerate(st["guards"]):
+                g = "%s-g%d" % (s, gi)
+                props.append("gsm:hasGuard <#%s>" % g)
+                out.append("<#%s> a gsm:Guard ; gsm:hasCondition %s ." % (g, ", ".join(sentry(c) for c in guard)))
+            for m in st["milestones"]:
+                props.append("gsm:hasMilestone <#%s>" % m)
+                mi = self.milestones[m]
+                line = "<#%s> a gsm:Milestone ; gsm:hasAchievingSentry %s" % (m, sentry(mi["achieving"]))
+                if mi["invalidating"]:
+                    line += " ; gsm:hasInvalidatingSentry %s" % sentry(mi["invalidating"])
+                out.append(line + " .")
+            if st["task"]:
+                props.append("gsm:hasHttpRequest <#%s-task>" % s)
+                out.append('<#%s-task> a http:Request ; http:mthd httpm:PUT ; http:requestURI <tasks/%s> ;\n'
+                           '    http:headers ( [ http:fieldName "Content-Type" ; http:fieldValue "text/turtle" ] ) ;\n'
+                           '    http:body "<#it> <https://example.org/env#ran> <../model#%s> ." .' % (s, s, s))
+            out.append("<#%s> %s ." % (s, " ;\n    ".join(props)))
+        return "\n".join(out + sentries) + "\n"
+
+
+def render_spin(name, atoms):
+    els, extra = [], []
+    for k, atom in enumerate(atoms):
+        if atom[0] == "b":
+            els.append("[ sp:subject <env/%s#it> ; sp:predicate env:value ; sp:object %s ]"
+                       % (atom[1], "true" if atom[2] else "false"))
+        elif atom[0] == "i":
+            var = "_:%s_x%d" % (name, k)
+            extra.append('%s sp:varName "x%d" .' % (var, k))
+            els.append("[ sp:subject <env/%s#it> ; sp:predicate env:value ; sp:object %s ]" % (atom[1], var))
+            els.append("[ a sp:Filter ; sp:expression [ a sp:%s ; sp:arg1 %s ; sp:arg2 %d ] ]" % (atom[2], var, atom[3]))
+        else:
+            var = "_:%s_m%d" % (name, k)
+            extra.append('%s sp:varName "m%d" .' % (var, k))
+            els.append("[ sp:subject %s ; sp:predicate gsm:inArtifactInstance ; sp:object gsm:thisArtifactInstance ]" % var)
+            els.append("[ sp:subject %s ; sp:predicate gsm:isInstanceOf ; sp:object <#%s> ]" % (var, atom[1]))
+            els.append("[ sp:subject %s ; sp:predicate gsm:isAchieved ; sp:object %s ]"
+                       % (var, "true" if atom[2] else "false"))
+    return "<#%s> a sp:Ask ; sp:where (\n    %s ) .\n%s" % (name, "\n    ".join(els), "\n".join(extra))
+
+
+def render_text(name, atoms):
+    parts = []
+    for k, atom in enumerate(atoms):
+        if atom[0] == "b":
+            parts.append("<env/%s#it> env:value %s ." % (atom[1], "true" if atom[2] else "false"))
+        elif atom[0] == "i":
+            parts.append("<env/%s#it> env:value ?x%d . FILTER(?x%d %s %d)" % (atom[1], k, k, OPS[atom[2]], atom[3]))
+        else:
+            parts.append("?m%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#%s> ; "
+                         "gsm:isAchieved %s ." % (k, atom[1], "true" if atom[2] else "false"))
+    return ('<#%s> a sp:Ask ; sp:text """PREFIX env: <%s>\nPREFIX gsm: <http://purl.org/gsm/vocab#>\n'
+            'ASK { %s }""" .' % (name, ENV, "\n  ".join(parts)))
+
+
+# --- the table, for known sentry values -----------------------------------------------------------------
+
+def holds(atoms, env, snap, iri):
+    for atom in atoms:
+        if atom[0] == "b" and env[atom[1]] != atom[2]:
+            return False
+        if atom[0] == "i" and not TEST[atom[2]](env[atom[1]], atom[3]):
+            return False
+        if atom[0] == "m":
+            stage = gen_stage_of(atom[1])
+            if snap.achieved(iri(stage), iri(atom[1])) is not atom[2]:
+                return False
+    return True
+
+
+def gen_stage_of(milestone):
+    return milestone.rsplit("-m", 1)[0]
+
+
+def simulate(gm, env, snap, iri):
+    """The status the table makes of snap in one step under env: {stage: (state, completed)},
+    {milestone: achieved}, and the stages that open (their task pending)."""
+    state = {s: (snap.state(iri(s)), snap.completed(iri(s))) for s in gm.stages}
+    achieved = {m: snap.achieved(iri(mi["stage"]), iri(m)) for m, mi in gm.milestones.items()}
+    if state["root"][0] in (None, "uninitialized"):
+        return ({s: ("active" if s == "root" else "inactive", False) for s in gm.stages},
+                {m: False for m in gm.milestones}, set())
+    if state["root"][0] != "active":
+        return state, achieved, set()
+    new_state, new_achieved = dict(state), dict(achieved)
+    closes = {(mi["stage"], m) for m, mi in gm.milestones.items()
+              if state[mi["stage"]][0] == "active" and holds(mi["achieving"], env, snap, iri)}
+    closing = {s for s, _ in closes}
+    opens = {s for s, st in gm.stages.items()
+             if s != "root" and state[s] == ("inactive", False)
+             and all(state[a][0] == "active" for a in gm.ancestors(s))
+             and any(holds(c, env, snap, iri) for g in st["guards"] for c in g)}
+    opens -= {s for s in opens if any(a in closing for a in gm.ancestors(s))}  # close wins: they yield
+    for s, m in closes:  # FCR-2a, FCR-2b
+        new_achieved[m] = True
+        new_state[s] = ("inactive", True)
+        for d in gm.descendants(s):
+            new_state[d] = ("inactive", new_state[d][1])
+    for m, mi in gm.milestones.items():  # FCR-3
+        s = mi["stage"]
+        if achieved[m] and s != "root" and mi["invalidating"] and holds(mi["invalidating"], env, snap, iri):
+            new_achieved[m] = False
+            new_state[s] = (new_state[s][0], False)
+    for s in opens:  # FCR-1, FCR-4a, FCR-4b
+        new_state[s] = ("active", False)
+        for m in gm.stages[s]["milestones"]:
+            new_achieved[m] = False
+        for d in gm.descendants(s):
+            new_state[d] = (new_state[d][0], False)
+            for m in gm.stages[d]["milestones"]:
+                new_achieved[m] = False
+    return new_state, new_achieved, opens
+
+
+def step_differences(gm, expected, snap, iri):
+    want_state, want_achieved, opens = expected
+    out = []
+    for s in gm.stages:
+        got = (snap.state(iri(s)), snap.completed(iri(s)))
+        if got != want_state[s]:
+            out.append("%s is %s, completed %s; the table says %s, completed %s" % (s, got[0], got[1], *want_state[s]))
+        if s in opens and gm.stages[s]["task"] and snap.task(iri(s)) != "pending":
+            out.append("%s opened but its taskState is %s" % (s, snap.task(iri(s))))
+    for m, mi in gm.milestones.items():
+        got = snap.achieved(iri(mi["stage"]), iri(m))
+        if got != want_achieved[m]:
+            out.append("milestone %s is %s; the table says %s" % (m, got, want_achieved[m]))
+    return out
+
+
+# --- self-test of the checks ------------------------------------------------------------------------------
+
+def self_test():
+    """The checks must catch what they are there to catch: known-bad steps are flagged, good ones not."""
+    M = "urn:m#"
+    triples = [(M + "R", gs.GSM + "hasChildStage", M + "P"), (M + "P", gs.GSM + "hasChildStage", M + "C"),
+               (M + "P", gs.GSM + "hasGuard", M + "gP"), (M + "gP", gs.GSM + "hasCondition", M + "qP"),
+               (M + "C", gs.GSM + "hasGuard", M + "gC"), (M + "gC", gs.GSM + "hasCondition", M + "qC"),
+               (M + "P", gs.GSM + "hasMilestone", M + "mP"), (M + "mP", gs.GSM + "hasAchievingSentry", M + "aP"),
+               (M + "C", gs.GSM + "hasMilestone", M + "mC"), (M + "mC", gs.GSM + "hasAchievingSentry", M + "aC"),
+               (M + "C", gs.GSM + "hasHttpRequest", M + "tC")]
+    model = gs.Model(triples, M + "R")
+
+    def snap(P, C, mP=False, mC=False, Pc=False, Cc=False, Ct=None):
+        j = {"root_model": M + "R", "milestones": [[[M + "P", M + "mP"], {"frag": "p", "achieved": mP}],
+                                                   [[M + "C", M + "mC"], {"frag": "c", "achieved": mC}]],
+             "stages": {M + "R": {"frag": "r", "state": "active", "completed": False, "task": None},
+                        M + "P": {"frag": "p", "state": P, "completed": Pc, "task": None},
+                        M + "C": {"frag": "c", "state": C, "completed": Cc, "task": Ct}}}
+        return gs.Snapshot.from_json(j)
+
+    bad = {
+        "C opens under an inactive P": (snap("inactive", "inactive"), snap("inactive", "active", Ct="pending")),
+        "C opens while P closes": (snap("active", "inactive"),
+                                   snap("inactive", "active", mP=True, Pc=True, Ct="pending")),
+        "P closes, C stays active": (snap("active", "active"), snap("inactive", "active", mP=True, Pc=True)),
+        "mP achieved, P stays active": (snap("active", "inactive"), snap("active", "inactive", mP=True)),
+        "mC unachieved by no rule": (snap("active", "inactive", mC=True, Cc=True), snap("active", "inactive", Cc=True)),
+        "a completed stage opens": (snap("active", "inactive", Cc=True, mC=True),
+                                    snap("active", "active", Cc=False, Ct="pending")),
+        "C opens, its task not pending": (snap("active", "inactive"), snap("active", "active")),
+        "P closes without a milestone": (snap("active", "inactive"), snap("inactive", "inactive")),
+        "P completed without FCR-2a": (snap("inactive", "inactive"), snap("inactive", "inactive", Pc=True)),
+        "P reopens, FCR-4b skipped": (snap("inactive", "inactive", mC=True, Cc=True),
+                                      snap("active", "inactive", mC=True, Cc=True)),
+    }
+    good = {
+        "C opens": (snap("active", "inactive"), snap("active", "active", Ct="pending")),
+        "P closes with C (FCR-2b)": (snap("active", "active", Ct="sent"),
+                                     snap("inactive", "inactive", mP=True, Pc=True, Ct="sent")),
+        "P reopens, resetting C": (snap("inactive", "inactive", mC=True, Cc=True),
+                                   snap("active", "inactive")),
+        "nothing happens": (snap("active", "active"), snap("active", "active")),
+        "task marked sent": (snap("active", "active", Ct="pending"), snap("active", "active", Ct="sent")),
+    }
+    errors = []
+    for name, (a, b) in bad.items():
+        if not gs.transition_violations(model, a, b):
+            errors.append("the rule-table check accepts a bad step: " + name)
+    for name, (a, b) in good.items():
+        v = gs.transition_violations(model, a, b)
+        if v:
+            errors.append("the rule-table check refuses a good step: %s: %s" % (name, v))
+    if not gs.invariant_violations(model, snap("active", "inactive", mP=True)):
+        errors.append("GSM-1 check misses an active stage with an achieved milestone")
+    if not gs.invariant_violations(model, snap("inactive", "active")):
+        errors.append("GSM-2 check misses an inactive stage with an active child")
+    if gs.invariant_violations(model, snap("active", "active")):
+        errors.append("the invariant checks refuse a good status")
+    return errors
+
+
+# --- the run ----------------------------------------------------------------------------------------------
+
+class Server:
+    def __init__(self, ldgsm, work):
+        self.log_path = os.path.join(work, "serve.log")
+        self.proc = subprocess.Popen([ldgsm, "serve", "--memory", "--port", "0"], stdout=subprocess.PIPE,
+                                     stderr=open(self.log_path, "w"), text=True)
+        self.base = self.proc.stdout.readline().strip()
+        if not self.base.startswith("http://"):
+            raise RuntimeError("ldgsm serve did not start: " + open(self.log_path).read())
+
+    def put(self, path, text):
+        req = urllib.request.Request(self.base + path, data=text.encode(), method="PUT",
+                                     headers={"Content-Type": "text/turtle"})
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            resp.read()
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=20)
+
+
+class Agent:
+    """One `ldgsm run --step` process: an iteration per line on its input, its log in a file."""
+
+    def __init__(self, args, log_path):
+        self.log_path = log_path
+        self.log = open(log_path, "w")
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self.log)
+        self.done, self.offset = 0, 0
+
+    def iterate(self):
+        """Runs one iteration; its log, or None when the agent did not finish it within 120 s."""
+        self.proc.stdin.write(b"\n")
+        self.proc.stdin.flush()
+        self.done += 1
+        for _ in range(12000):
+            with open(self.log_path) as f:
+                text = f.read()
+            if text.count("\niteration:") + text.startswith("iteration:") >= self.done:
+                out, self.offset = text[self.offset:], len(text)
+                return out
+            if self.proc.poll() is not None:
+                return None
+            time.sleep(0.01)
+        return None
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+        return self.proc.returncode
+
+
+def env_text(value):
+    return "<#it> <%svalue> %s ." % (ENV, ("true" if value else "false") if isinstance(value, bool) else value)
+
+
+def run(ldgsm, seed, n_models, n_free, iterations, keep):
+    rng = random.Random(seed)
+    work = tempfile.mkdtemp(prefix="ldgsm-property.")
+    models = [GenModel(rng, i < n_models) for i in range(n_models + n_free)]
+    server = Server(ldgsm, work)
+    agent = None
+    failures = []
+    try:
+        for i, gm in enumerate(models):
+            text = gm.turtle(rng)
+            with open(os.path.join(work, "p%d.ttl" % i), "w") as f:
+                f.write(text)
+            server.put("p%d/model" % i, text)
+            if gm.well_formed:  # lint must not reject what satisfies the 4.3 conditions by construction
+                lint = subprocess.run([ldgsm, "lint", "p%d.ttl" % i], cwd=work, capture_output=True, text=True)
+                if lint.returncode != 0:
+                    failures.append("model p%d: ldgsm lint exits %d: %s" % (i, lint.returncode, lint.stdout + lint.stderr))
+            for v, value in gm.env.items():
+                server.put("p%d/env/%s" % (i, v), env_text(value))
+            server.put("p%d/status" % i, "<#it> a <%sStageInstance> ; <%sisInstanceOf> <model#root> ; "
+                       "<%shasState> <%suninitialized> ." % (gs.GSM, gs.GSM, gs.GSM, gs.GSM))
+        instances = ["%sp%d/status#it" % (server.base, i) for i in range(len(models))]
+        iris = [(lambda i: lambda name: "%sp%d/model#%s" % (server.base, i, name))(i) for i in range(len(models))]
+        args = [ldgsm, "run", "--step", "-n", "0"]
+        for inst in instances:
+            args += ["--instance", inst]
+        cache = {}
+        prev = [gs.read_instance(inst, cache)[1] for inst in instances]  # uninitialized: set-up is checked
+        history = [[] for _ in models]
+        activations = [dict.fromkeys(gm.stages, 0) for gm in models]
+        agent = Agent(args, os.path.join(work, "agent.log"))
+        for it in range(iterations):
+            log = agent.iterate()
+            if log is None:
+                failures.append("iteration %d: the agent did not finish it (exit status %s)" % (it, agent.proc.poll()))
+                break
+            summary = [line for line in log.splitlines() if line.startswith("iteration:")]
+            bad_counts = re.findall(r"(\d+) (withheld|conflicting|refused|failed)", " ".join(summary))
+            if any(int(n) for n, _ in bad_counts):
+                failures.append("iteration %d: %s" % (it, " | ".join(summary)))
+            for i, gm in enumerate(models):
+                model, snap = gs.read_instance(instances[i], cache)
+                problems = gs.invariant_violations(model, snap)
+                problems += gs.transition_violations(model, prev[i], snap)
+                problems += step_differences(gm, simulate(gm, gm.env, prev[i], iris[i]), snap, iris[i])
+                for s in gm.stages:
+                    if prev[i].state(iris[i](s)) == "inactive" and snap.state(iris[i](s)) == "active":
+                        activations[i][s] += 1
+                history[i].append("iteration %d, env %s: %s" % (it, sorted(gm.env.items()), gs.compact(model, snap)))
+                for p in problems:
+                    failures.append("model p%d%s, iteration %d: %s" % (i, "" if gm.well_formed else " (free)", it, p))
+                prev[i] = snap
+            if failures:
+                break
+            for i, gm in enumerate(models):  # the environment changes between iterations
+                for v in gm.env:
+                    if rng.random() < gm.flip[v]:
+                        gm.env[v] = (rng.random() < 0.5) if isinstance(gm.env[v], bool) else rng.randint(0, 3)
+                        server.put("p%d/env/%s" % (i, v), env_text(gm.env[v]))
+        if agent.stop() != 0:
+            failures.append("the agent exits %s at the end of its input" % agent.proc.returncode)
+        server.stop()
+        served = open(server.log_path).read()
+        total_activations = 0
+        for i, gm in enumerate(models):
+            for s, st in gm.stages.items():
+                total_activations += activations[i][s]
+                if not st["task"]:
+                    continue
+                sent = len(re.findall(r"^PUT /p%d/tasks/%s \d+ " % (i, s), served, re.M))
+                if sent != activations[i][s]:
+                    failures.append("model p%d: %s's task was sent %d times for %d activations"
+                                    % (i, s, sent, activations[i][s]))
+        stats = "%d models (%d free) x %d iterations, %d activations" % (
+            len(models), n_free, iterations, total_activations)
+        if failures:
+            shown = sorted({int(m) for m in re.findall(r"model p(\d+)", " ".join(failures))})[:3]
+            print("FAIL: seed %d: %s" % (seed, stats))
+            for f in failures[:20]:
+                print("  " + f)
+            for i in shown:
+                print("history of p%d (model in %s):" % (i, os.path.join(work, "p%d.ttl" % i)))
+                for line in history[i]:
+                    print("  " + line)
+            print("reproduce: GSM_PROPERTY_SEED=%d tests/gsm/run_gsm_property.sh LDGSM (work kept in %s)" % (seed, work))
+            return 1
+        print("gsm_property: seed %d: %s: every check held" % (seed, stats))
+        return 0
+    finally:
+        if agent is not None and agent.proc.poll() is None:
+            agent.stop()
+        if server.proc.poll() is None:
+            server.stop()
+        if not failures and not keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def main(argv):
+    if not argv or argv[0].startswith("-"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    opts = {"--seed": None, "--models": "20", "--free": "10", "--iterations": "30"}
+    keep = "--keep" in argv
+    rest = [a for a in argv[1:] if a != "--keep"]
+    for k, v in zip(rest[::2], rest[1::2]):
+        if k not in opts:
+            print("unknown option " + k, file=sys.stderr)
+            return 2
+        opts[k] = v
+    seed = opts["--seed"] or os.environ.get("GSM_PROPERTY_SEED") or str(random.SystemRandom().randrange(1 << 31))
+    print("gsm_property: seed %s" % seed, flush=True)
+    errors = self_test()
+    if errors:
+        print("FAIL: " + "\nFAIL: ".join(errors))
+        return 1
+    return run(os.path.abspath(argv[0]), int(seed), int(opts["--models"]), int(opts["--free"]),
+               int(opts["--iterations"]), keep)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

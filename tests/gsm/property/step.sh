@@ -1,0 +1,115 @@
+# step.sh: helpers of the focused GSM tests (tests/gsm/run_gsm_*.sh), sourced after tests/agent/lib.sh
+# (which gives $ldgsm, $work, start_server, put, get, served, check, finish). A test PUTs one model of
+# tests/gsm/models/ and an instance document, sets environment resources, and steps one long-running
+# agent (`ldgsm run --step`: an iteration per line on its input, as deployed agents keep what they sent)
+# one iteration at a time; after every iteration gsm_status.py checks GSM-1, GSM-2 and that the change
+# is one the rule table of DESIGN section 5 allows (a violation fails the test and is printed).
+gsm_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+gsm_status=$gsm_dir/property/gsm_status.py
+violations=0
+steps=0
+agent_pid=
+agent_iterations=0 # "iteration:" lines expected in $work/agent.log
+gsm_cleanup() { # stops the agent, then what tests/agent/lib.sh's cleanup stops (KEEP=1 keeps $work)
+  agent_stop
+  if [ -z "${KEEP:-}" ]; then cleanup; return; fi
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  echo "kept $work"
+}
+trap gsm_cleanup EXIT
+
+# put_model NAME [SED-SCRIPT]: PUTs tests/gsm/models/NAME.ttl at /models/NAME (edited by SED-SCRIPT,
+# e.g. to name a port) and an instance document /status/NAME of its #root; sets $instance.
+put_model() {
+  local text
+  text=$(sed -e "${2:-}" "$gsm_dir/models/$1.ttl")
+  [ "$(put "models/$1" "$text")" = 201 ] || { echo "cannot PUT the model $1"; exit 1; }
+  put "status/$1" "@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/$1#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
+  instance="${base}status/$1#it"
+}
+
+# setenv NAME VALUE...: the environment resource /env/NAME holds <#it> env:value VALUE.
+setenv() {
+  while [ $# -ge 2 ]; do
+    put "env/$1" "<#it> <https://example.org/env#value> $2 ." > /dev/null
+    shift 2
+  done
+}
+
+# agent_start [run options]: a stepped agent on $instance; its log goes to $work/agent.log.
+agent_start() {
+  rm -f "$work/agent.fifo"; mkfifo "$work/agent.fifo"
+  "$ldgsm" run --instance "$instance" --step -n 0 "$@" < "$work/agent.fifo" > /dev/null 2>> "$work/agent.log" &
+  agent_pid=$!
+  exec 7> "$work/agent.fifo"
+}
+# agent_stop: ends its input, so it stops after the current iteration; returns its exit status.
+agent_stop() {
+  [ -n "$agent_pid" ] || return 0
+  exec 7>&-
+  local rc=0
+  wait "$agent_pid" || rc=$?
+  agent_pid=
+  return $rc
+}
+
+# step [N]: N iterations (default 1) of the agent (started if it is not running), each followed by the
+# status checks. The agent's log of the last iteration is in $work/last.log.
+step() {
+  local i _ before
+  [ -n "$agent_pid" ] || agent_start
+  for i in $(seq 1 "${1:-1}"); do
+    before=$(wc -l < "$work/agent.log")
+    agent_iterations=$((agent_iterations + 1))
+    echo >&7
+    for _ in $(seq 1 3000); do # at most ~30 s
+      [ "$(grep -c '^iteration:' "$work/agent.log")" -ge $agent_iterations ] && break
+      kill -0 "$agent_pid" 2>/dev/null || break
+      sleep 0.01
+    done
+    tail -n +$((before + 1)) "$work/agent.log" > "$work/last.log"
+    if ! grep -q '^iteration:' "$work/last.log"; then
+      echo "the agent did not finish iteration $agent_iterations:"; cat "$work/last.log"; exit 1
+    fi
+    track
+  done
+}
+
+# track [--invariants-only]: checks the status as it is now against the previous call.
+track() {
+  steps=$((steps + 1))
+  python3 "$gsm_status" track "$work/track.json" "$instance" "$@" > "$work/track.out"
+  local rc=$?
+  cat "$work/track.out" >> "$work/track.log"
+  if [ $rc != 0 ]; then
+    violations=$((violations + 1))
+    echo "after step $steps:"; grep -v '^step ' "$work/track.out"
+  fi
+}
+
+# is WHAT...: the last status shows each WHAT ("S=active", "T=inactive/c", "mS=T"; /c: completed).
+is() {
+  local got
+  got=$(python3 "$gsm_status" show "$work/track.json" "${@%%=*}")
+  [ "$got" = "$*" ] || { echo "status: $got, expected: $*"; return 1; }
+}
+expect() { # description WHAT...: a check of `is`, showing the status when it fails
+  local what=$1; shift
+  if is "$@" > "$work/is.out"; then passes=$((passes + 1)); else echo "FAIL: $what: $(cat "$work/is.out")"; failures=$((failures + 1)); fi
+}
+
+task_state() { python3 "$gsm_status" task "$work/track.json" "$1"; } # pending, sent or None
+fragment() { python3 "$gsm_status" fragment "$work/track.json" "$1"; } # the stage instance's IRI
+activations() { python3 "$gsm_status" activations "$work/track.json" "$1"; }
+tasks_sent() { served PUT "/tasks/$1"; } # requests the server saw for a task resource
+
+# gsm_finish: stops the agent (it must exit 0); the invariant and transition checks of every step count
+# as one check.
+gsm_finish() {
+  agent_stop; local rc=$?
+  check "the agent stops at the end of its input with status 0" [ $rc = 0 ]
+  check "GSM-1, GSM-2 and the rule table hold after each of the $steps steps" [ $violations = 0 ]
+  [ $failures -gt 0 ] && { echo "status history:"; grep -v '^VIOLATION' "$work/track.log"; }
+  finish
+}
