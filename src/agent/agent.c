@@ -37,7 +37,8 @@ struct agent {
     strmap warned_origins;
     sentry_table *sentries;
     triple *outcomes;      /* task outcomes of the last iteration, asserted into the next one */
-    size_t outcome_count;
+    size_t outcome_count;  /* kept until the status no longer shows the task pending (a 412 may delay it) */
+    bool started;          /* the first iteration has run: pending tasks seen then are someone else's */
     u64map sent_keys;      /* keys of the tasks this process sent and saw answered 2xx */
     size_t unknown_tasks;  /* pending tasks of the last iteration that this process did not send */
     /* per iteration */
@@ -474,9 +475,24 @@ static void record_outcome(agent *a, term_id key, long status) {
     u64map_put(&a->sent_keys, key, 1, NULL);
     char code[16];
     int len = snprintf(code, sizeof code, "%ld", status);
+    triple outcome = {key, a->v.task_status, terms_literal(a->t, code, (size_t)len, T_XSD_INTEGER, NULL, 0)};
+    for (size_t i = 0; i < a->outcome_count; i++)
+        if (a->outcomes[i].s == key) {
+            a->outcomes[i] = outcome;
+            return;
+        }
     a->outcomes = xrealloc(a->outcomes, (a->outcome_count + 1) * sizeof *a->outcomes);
-    a->outcomes[a->outcome_count++] =
-        (triple){key, a->v.task_status, terms_literal(a->t, code, (size_t)len, T_XSD_INTEGER, NULL, 0)};
+    a->outcomes[a->outcome_count++] = outcome;
+}
+
+/* Outcomes stay asserted until the status the rules read no longer shows their task pending: the write
+ * that marks it sent may have lost a race (412) and is then made again. */
+static void drop_settled_outcomes(agent *a) {
+    size_t kept = 0;
+    for (size_t i = 0; i < a->outcome_count; i++)
+        if (store_find(a->wm, a->outcomes[i].s, a->v.task_state, a->v.pending) != UINT32_MAX)
+            a->outcomes[kept++] = a->outcomes[i];
+    a->outcome_count = kept;
 }
 
 /* A task the status says is pending but this process never saw answered was cut off by an earlier run
@@ -516,7 +532,6 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     long *statuses = xcalloc(p->write_count + 1, sizeof *statuses);
     stats->failed += send_batch(a, p->writes, p->write_count, ok, statuses, &stats->sent);
     /* a keyed request sent on its own (a task re-sent after a restart) reports its outcome like a task */
-    a->outcome_count = 0;
     for (size_t w = 0; w < p->write_count; w++)
         if (ok[w] && p->writes[w].key && !p->writes[w].composed)
             record_outcome(a, p->writes[w].key, statuses[w]);
@@ -617,7 +632,6 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     assert_clock(a);
     for (size_t i = 0; i < a->outcome_count; i++)
         store_add(a->wm, a->outcomes[i].s, a->outcomes[i].p, a->outcomes[i].o, a->v.derived_graph);
-    a->outcome_count = 0;
 
     reasoner_options ropt = {.derived_graph = a->v.derived_graph, .log = a->log, .request_sink = on_request,
                              .request_sink_user = a, .max_fresh_nodes = a->opt.max_fresh_nodes,
@@ -643,8 +657,14 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     }
     if (rc == 0 && (draft_instance(a) || never_completes(a)))
         rc = -2;
-    if (rc == 0)
+    /* only an agent that starts takes a pending task for one cut off: later, another agent's pending task
+     * is that agent's to finish (DESIGN section 5) */
+    if (rc == 0 && !a->started)
         a->unknown_tasks = note_unknown_tasks(a);
+    if (rc == 0) {
+        a->started = true;
+        drop_settled_outcomes(a);
+    }
     double crawled = now_ms();
     if (rc == 0 && sentry_table_evaluate(a->sentries, r) != 0)
         rc = -1;
