@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/property/step.sh"
 start_server
 put_model finished
-setenv gS false a false b false done false
+setenv gS false a false b false over false
 
 step 2
 setenv gS true

@@ -8,7 +8,7 @@ set -u
 . "$(dirname "$0")/property/step.sh"
 start_server
 put_model nested
-setenv gP false gC false gD false gQ false aP false aC false aD false aQ false done false
+setenv gP false gC false gD false gQ false aP false aC false aD false aQ false over false
 
 step 2
 expect "set-up leaves every stage inactive" P=inactive C=inactive D=inactive Q=inactive

@@ -6,4 +6,4 @@
 # printed, and GSM_PROPERTY_SEED=N reruns one. $1 is the ldgsm binary.
 set -u
 ldgsm=${1:?usage: $0 path/to/ldgsm}
-exec python3 "$(dirname "$0")/property/gsm_property.py" "$ldgsm" --models 20 --free 10 --iterations 30
+exec python3 "$(dirname "$0")/property/gsm_property.py" "$ldgsm" --models 14 --free 6 --iterations 30

@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/property/step.sh"
 start_server
 put_model rerun
-setenv gS false gC false aS false aC false done false
+setenv gS false gC false aS false aC false over false
 
 step 2
 setenv gS true gC true

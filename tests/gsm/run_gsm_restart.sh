@@ -3,8 +3,9 @@
 # (DESIGN sections 1 and 5; tests/gsm/models/restart.ttl): "task outcome unknown", a PUT task re-sent
 # (idempotent) and then marked sent, a POST task reported and not repeated. Two ways to lose the task:
 # its endpoint is down when it is sent (nothing listens on its port), and the agent is killed with
-# SIGKILL while the task is in flight (the endpoint never answers the first request). GSM-1, GSM-2 and
-# the rule table are checked after every iteration.
+# SIGKILL while the task is in flight (the endpoint never answers the first request). The agent that
+# sent a task and saw it fail knows its outcome: it must not report it unknown. GSM-1, GSM-2 and the
+# rule table are checked after every iteration.
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/property/step.sh"
@@ -40,7 +41,7 @@ restart() {
 port=$(free_port)
 start_server
 put_model restart "s/TASK_PORT/$port/"
-setenv gS false gT false done false
+setenv gS false gT false over false
 step
 setenv gS true gT true
 step
@@ -48,6 +49,9 @@ expect "S and T open" S=active T=active
 check "S's task is pending (it failed)" [ "$(task_state S)" = pending ]
 check "T's task is pending (it failed)" [ "$(task_state T)" = pending ]
 check "the failed tasks are reported" grep -qE ', [1-9][0-9]* failed' "$work/last.log"
+step
+check "the agent that saw its tasks fail (connection refused) does not call their outcome unknown" \
+  ! grep -q "task outcome unknown" "$work/last.log"
 start_endpoint "$port"
 restart
 check "down endpoint: the restarted agent reports S's task outcome unknown" \
@@ -70,7 +74,7 @@ rm -f "$work/track.json"
 start_endpoint 0 --hang-first
 start_server
 put_model restart "s/TASK_PORT/$endpoint_port/"
-setenv gS false gT false done false
+setenv gS false gT false over false
 step
 setenv gS true
 echo >&7 # an iteration that opens S and sends its task, which hangs

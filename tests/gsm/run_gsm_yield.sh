@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/property/step.sh"
 start_server
 put_model yield
-setenv gP false gC false gD false aP false aC false aD false done false
+setenv gP false gC false gD false aP false aC false aD false over false
 
 step 2
 setenv gP true

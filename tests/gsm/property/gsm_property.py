@@ -23,7 +23,7 @@ its achieving sentry (4.3.1), and a stage's guards require false the "closing" b
 achieving sentry of each of its ancestors requires true (Eq. (2) of 6.1). Free models (--free) drop both:
 DESIGN says GSM-1 and GSM-2 hold without them, so every check but liveness still applies.
 
-usage: gsm_property.py LDGSM [--seed N] [--models 20] [--free 10] [--iterations 30] [--keep]
+usage: gsm_property.py LDGSM [--seed N] [--models 14] [--free 6] [--iterations 30] [--keep]
 The seed is printed first (and on failure, with how to reproduce); GSM_PROPERTY_SEED sets it too.
 """
 import os
@@ -474,6 +474,8 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep):
             print("reproduce: GSM_PROPERTY_SEED=%d tests/gsm/run_gsm_property.sh LDGSM (work kept in %s)" % (seed, work))
             return 1
         print("gsm_property: seed %d: %s: every check held" % (seed, stats))
+        if keep:
+            print("work kept in " + work)
         return 0
     finally:
         if agent is not None and agent.proc.poll() is None:
@@ -488,7 +490,7 @@ def main(argv):
     if not argv or argv[0].startswith("-"):
         print(__doc__, file=sys.stderr)
         return 2
-    opts = {"--seed": None, "--models": "20", "--free": "10", "--iterations": "30"}
+    opts = {"--seed": None, "--models": "14", "--free": "6", "--iterations": "30"}
     keep = "--keep" in argv
     rest = [a for a in argv[1:] if a != "--keep"]
     for k, v in zip(rest[::2], rest[1::2]):

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# tests/gsm/css_gsm.sh: the fire-alarm and evaluation runs (tests/gsm/run_fire_alarm.sh and
+# run_evaluation.sh, unchanged) against Community Solid Server 7.2.0 instead of `ldgsm serve`: in memory,
+# no authorization, on 127.0.0.1 (tests/ldp/css.sh starts it, once). The two scripts run from a scratch
+# tree beside the real one in which tests/agent/lib.sh is property/css_agent_lib.sh: its start_server
+# PUTs the fixture resources into CSS (which resets them), so each run starts where `ldgsm serve
+# --fixtures` would. Not a ctest test (CSS takes 15-40 s to start); scripts/test.sh runs it.
+# Usage: css_gsm.sh PATH/TO/ldgsm. Exit 77 when CSS is not installed (node_modules missing).
+set -u
+ldgsm=${1:?usage: css_gsm.sh path/to/ldgsm}
+ldgsm=$(cd "$(dirname "$ldgsm")" && pwd)/$(basename "$ldgsm")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+WORK=$(mktemp -d /tmp/ldgsm-css-gsm.XXXXXX)
+. "$root/tests/ldp/css.sh"
+trap 'css_stop; rm -rf "$WORK"' EXIT
+if ! css_available; then
+  echo "css_gsm.sh: Community Solid Server is not installed (node_modules missing: run scripts/peers.sh)" >&2
+  exit 77
+fi
+
+# The scratch tree: the real test scripts and libraries, the fixtures, and the CSS lib.sh.
+mkdir -p "$WORK/tree/tests/gsm" "$WORK/tree/tests/agent"
+ln -s "$root/ldp-fixtures" "$WORK/tree/ldp-fixtures"
+for f in run_fire_alarm.sh run_evaluation.sh fire_alarm_lib.sh; do ln -s "$here/$f" "$WORK/tree/tests/gsm/$f"; done
+ln -s "$here/property/css_agent_lib.sh" "$WORK/tree/tests/agent/lib.sh"
+
+css_start || exit 1
+echo "css_gsm.sh: Community Solid Server at $CSS_URL"
+export CSS_URL LDGSM_AGENT_LIB="$root/tests/agent/lib.sh"
+status=0
+for t in run_fire_alarm.sh run_evaluation.sh; do
+  if ! bash "$WORK/tree/tests/gsm/$t" "$ldgsm"; then
+    echo "FAIL: $t against Community Solid Server 7.2.0"; status=1
+  fi
+done
+[ $status = 0 ] && echo "css_gsm.sh: the fire-alarm and evaluation runs pass against Community Solid Server 7.2.0"
+exit $status

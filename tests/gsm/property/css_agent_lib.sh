@@ -1,0 +1,28 @@
+# css_agent_lib.sh: tests/agent/lib.sh for tests/gsm/css_gsm.sh, which runs the GSM shell tests against
+# Community Solid Server: the real lib.sh ($LDGSM_AGENT_LIB), with the server already running at
+# $CSS_URL. start_server --fixtures DIR PUTs every fixture resource into it (each PUT replaces the
+# resource, so every start begins from the fixtures' state) and starts a stand-in process for the test to
+# stop; put PUTs without waiting for a `ldgsm serve` log line (CSS writes none).
+. "${LDGSM_AGENT_LIB:?}" "$1"
+
+start_server() { # --fixtures DIR (other `ldgsm serve` options do not apply to CSS)
+  base=$CSS_URL
+  local dir="" file code
+  while [ $# -gt 0 ]; do
+    case $1 in --fixtures) dir=$2; shift ;; esac
+    shift
+  done
+  if [ -n "$dir" ]; then
+    while IFS= read -r file; do
+      code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT -H 'Content-Type: text/turtle' \
+        --data-binary @"$dir/$file" "$base$file")
+      case $code in 2??) ;; *) echo "CSS refused the fixture $file: $code"; exit 1 ;; esac
+    done < <(cd "$dir" && find . -type f ! -name README.md | sed 's|^\./||' | sort)
+  fi
+  sleep 600 & # stands for the server: the test stops it by PID; CSS itself is css_gsm.sh's
+  server_pid=$!
+}
+
+put() { # path turtle: prints the status code
+  printf '%s' "$2" | curl -s -o /dev/null -w '%{http_code}' -X PUT -H 'Content-Type: text/turtle' --data-binary @- "$base$1"
+}
