@@ -73,7 +73,8 @@ static term_id file_graph(terms *t, const char *path) {
 
 /* Rules that read sentry results run after the sentries are evaluated (DESIGN section 1, step 5): those
  * reading ldgsm:holdsFor, and, to a fixpoint, those reading what such rules derive. A body atom with a
- * variable predicate reads everything. */
+ * variable predicate reads everything. Rules with negation (log:notIncludes) run there too: only then
+ * is what the crawl read closed. */
 static void assign_strata(agent *a) {
     u64map late = {0}; /* predicates derived after the sentries */
     u64map_put(&late, a->v.holds_for, 1, NULL);
@@ -84,7 +85,7 @@ static void assign_strata(agent *a) {
             rule *r = a->rules.rules[i];
             if (r->stratum == AFTER_SENTRIES_STRATUM)
                 continue;
-            bool reads_late = false;
+            bool reads_late = r->has_negation;
             for (unsigned b = 0; b < r->body_count && !reads_late; b++) {
                 pos_code p = r->body[b].pos[1];
                 reads_late = r->body[b].kind == ATOM_MATCH && p > 0 && u64map_get(&late, (uint64_t)p);
@@ -171,6 +172,8 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
         add_fact(a, a->v.agent, a->v.instance, terms_iri_cstr(a->t, options->instances[i]), a->v.clock_graph);
     }
     assign_strata(a);
+    if (rule_set_layer_negation(&a->rules, error, error_len) != 0)
+        goto fail;
     http_options hopt = http_options_default();
     hopt.log = log;
     hopt.stop = options->stop;
@@ -300,9 +303,12 @@ static void take_get_result(agent *a, doc_state *doc, const http_result *res, it
         const char *base = res->final_url ? res->final_url : doc->resource;
         if (rdf_parse(a->io, a->wm, syntax, res->body.data ? res->body.data : "", res->body.len, base, doc->graph,
                       doc->resource, &err) != 0) {
-            doc->failed = true;
+            doc->unparsable = true;
+            doc->failed = doc->strict;
             doc->read = doc->found = false;
-            report_once(a, doc->resource, "RDF that does not parse", err.message);
+            report_once(a, doc->resource,
+                        doc->strict ? "RDF that does not parse" : "RDF that does not parse; it adds nothing",
+                        err.message);
             return;
         }
         stats->triples_read += store_size(a->wm) - before;
@@ -345,16 +351,23 @@ static void log_request(agent *a, const char *method, const char *url, const htt
 }
 
 /* Records who asked for a document: its failure holds back every group that did (DESIGN section 2). */
-static void note_asker(doc_state *doc, const request *r) {
+/* Records who asked for a document. Returns true when this asker makes an unparsable body a failure. */
+static bool note_asker(doc_state *doc, const request *r) {
+    bool fails_now = !r->lenient && doc->unparsable && !doc->failed;
+    if (!r->lenient) {
+        doc->strict = true;
+        doc->failed |= doc->unparsable;
+    }
     if (!r->group) {
         doc->asked_ungrouped = true;
-        return;
+        return fails_now;
     }
     for (size_t g = 0; g < doc->group_count; g++)
         if (doc->groups[g] == r->group)
-            return;
+            return fails_now;
     doc->groups = xrealloc(doc->groups, (doc->group_count + 1) * sizeof *doc->groups);
     doc->groups[doc->group_count++] = r->group;
+    return fails_now;
 }
 
 static const char *etag_of(void *user, term_id graph) {
@@ -384,7 +397,7 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
             continue;
         doc_state *known = find_doc(a, r->resource);
         if (known) {
-            note_asker(known, r);
+            stats->gets_failed += note_asker(known, r);
             continue;
         }
         strmap_put(&a->doc_index, r->resource, (uint32_t)a->doc_count, NULL);

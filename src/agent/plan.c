@@ -343,14 +343,21 @@ static bool origin_allowed(const plan_input *in, const char *url) {
     return ok;
 }
 
-/* What the failed GETs of the iteration withhold (the hold policy). */
+/* What the failed GETs of the iteration withhold (the hold policy), and the groups rules hold. */
 typedef struct failed_gets {
     bool ungrouped; /* a GET no group asked for failed: everything is held */
     u64map groups;  /* groups whose GET failed */
+    u64map held;    /* group -> the literal of a `<group> ldgsm:heldBecause "why"` in working memory */
 } failed_gets;
 
 static void collect_failed(const plan_input *in, failed_gets *f) {
     *f = (failed_gets){0};
+    store_iter it;
+    store_match(in->wm, 0, in->v->held_because, 0, 0, store_size(in->wm), &it);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&it, &n));)
+        if (terms_kind(in->t, tr->o) == TERM_LITERAL)
+            u64map_put(&f->held, tr->s, tr->o, NULL);
     for (size_t d = 0; d < in->doc_count; d++) {
         const doc_state *doc = &in->docs[d];
         if (!doc->failed)
@@ -364,6 +371,9 @@ static void collect_failed(const plan_input *in, failed_gets *f) {
 static const char *held_by(const plan_input *in, const failed_gets *f, const request *r) {
     if (in->hold_all)
         return in->hold_all;
+    const uint32_t *because = r->group ? u64map_get(&f->held, r->group) : NULL;
+    if (because) /* a rule's decision, whatever the failure policy */
+        return terms_lex(in->t, *because, NULL);
     if (!in->hold)
         return NULL;
     if (f->ungrouped)
@@ -430,6 +440,7 @@ void plan_make(const plan_input *in, plan *p) {
     }
     strmap_free(&identities);
     u64map_free(&failed.groups);
+    u64map_free(&failed.held);
 
     /* writes grouped by the resource they target; updates separately */
     grouping writes = {0}, updates = {0};

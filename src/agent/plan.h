@@ -33,6 +33,8 @@ typedef struct doc_state {
     bool read;      /* answered: 2xx, 304, 404 or 410 */
     bool found;     /* 2xx or 304 */
     bool failed;    /* failed (the hold policy's sense) */
+    bool unparsable; /* answered with RDF that does not parse */
+    bool strict;    /* some request that asked for it is not lenient (an unparsable body fails it) */
     long status;
     char *etag;
     enum http_etag_kind etag_kind;

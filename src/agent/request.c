@@ -215,6 +215,7 @@ size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, 
         r.key = head_value(ts, n, node, v->key);
         r.after = head_value(ts, n, node, v->after);
         r.group = head_value(ts, n, node, v->group);
+        r.lenient = head_value(ts, n, node, v->lenient) == T_TRUE;
         term_id priority = head_value(ts, n, node, v->priority);
         if (priority && terms_kind(t, priority) == TERM_LITERAL) {
             char *end;

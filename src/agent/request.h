@@ -35,6 +35,7 @@ typedef struct request {
     term_id key, after, group;
     long priority;
     bool has_priority;
+    bool lenient;          /* GET with `ldgsm:lenient true`: a body that does not parse adds nothing, fails nothing */
     const rule *rule;      /* the rule whose head asked for it */
     char *identity;        /* equal strings <=> the same request (DESIGN section 2, "Identity") */
 } request;

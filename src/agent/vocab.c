@@ -21,6 +21,8 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->group = terms_iri_cstr(t, NS_LDGSM "group");
     v->priority = terms_iri_cstr(t, NS_LDGSM "priority");
     v->http_status = terms_iri_cstr(t, NS_LDGSM "httpStatus");
+    v->held_because = terms_iri_cstr(t, NS_LDGSM "heldBecause");
+    v->lenient = terms_iri_cstr(t, NS_LDGSM "lenient");
     v->now = terms_iri_cstr(t, NS_LDGSM "now");
     v->agent = terms_iri_cstr(t, "urn:ldgsm:agent");
     v->reads = terms_iri_cstr(t, NS_LDGSM "reads");

@@ -15,7 +15,7 @@
 typedef struct agent_vocab {
     term_id mthd, request_uri, body, headers, field_name, field_value;
     term_id get, head, put, post, delete_, patch; /* httpm: */
-    term_id update, add, key, after, group, priority, http_status, now, agent;
+    term_id update, add, key, after, group, priority, held_because, lenient, http_status, now, agent;
     term_id reads, holds_for;                                        /* ldgsm: sentries */
     term_id instance, task_status, is_completed;                     /* ldgsm: workflows */
     term_id task_state, pending, task_outcome_unknown;

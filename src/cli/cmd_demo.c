@@ -151,11 +151,11 @@ static void demo_server_stop(demo_server *s) {
     *s = (demo_server){0};
 }
 
-static int demo_server_start(demo_server *s, const char *fixtures, const log_sink *log, FILE *err) {
+static int demo_server_start(demo_server *s, const char *fixtures, const log_sink *log) {
     *s = (demo_server){0};
     const char *why;
     if (ldp_path_decode("/status/", &s->status_prefix, &why) != 0) {
-        fprintf(err, "ldgsm demo: /status/: %s\n", why);
+        fprintf(stderr, "ldgsm demo: /status/: %s\n", why);
         return -1;
     }
     /* --require-conditional=/status/, as the fixtures' README serves them: status writes must be
@@ -176,7 +176,7 @@ static int demo_server_start(demo_server *s, const char *fixtures, const log_sin
     if (!s->server || !s->store ||
         ldp_fixtures_seed(s->store, fixtures, false, log, &counts, message, sizeof message) != 0 ||
         ldp_server_start(s->server, s->store, s->rdf, message, sizeof message) != 0) {
-        fprintf(err, "ldgsm demo: %s\n", message);
+        fprintf(stderr, "ldgsm demo: %s\n", message);
         demo_server_stop(s);
         return -1;
     }
@@ -185,10 +185,10 @@ static int demo_server_start(demo_server *s, const char *fixtures, const log_sin
 
 /* Runs the agent and the scenario iteration by iteration until the scenario is over, fails, stalls or a
  * signal stops it; the agent's and the environment's requests go to base (ending in '/'). */
-static int play(const demo_settings *settings, agent *a, demo *d, FILE *err) {
+static int play(const demo_settings *settings, agent *a, demo *d) {
     char message[1024];
     if (demo_start(d, message, sizeof message) != 0) {
-        fprintf(err, "ldgsm demo: %s\n", message);
+        fprintf(stderr, "ldgsm demo: %s\n", message);
         return 1;
     }
     for (unsigned i = 0; i < DEMO_MAX_ITERATIONS && !stop_requested; i++) {
@@ -197,34 +197,34 @@ static int play(const demo_settings *settings, agent *a, demo *d, FILE *err) {
         iteration_stats stats = {0};
         int rc = agent_iterate(a, &stats);
         if (rc == -2) { /* the instance was refused; the agent said why */
-            fputs("ldgsm demo: the agent refused the instance\n", err);
+            fputs("ldgsm demo: the agent refused the instance\n", stderr);
             return 1;
         }
         enum demo_progress progress = demo_after_iteration(d, rc == 0 && stats.unsafe == 0, message, sizeof message);
         if (progress == DEMO_FAILED) {
-            fprintf(err, "ldgsm demo: %s\n", message);
+            fprintf(stderr, "ldgsm demo: %s\n", message);
             return 1;
         }
         if (progress == DEMO_OVER)
             return 0;
     }
     if (stop_requested)
-        fputs("ldgsm demo: stopped by a signal before the scenario ended\n", err);
+        fputs("ldgsm demo: stopped by a signal before the scenario ended\n", stderr);
     else
-        fprintf(err, "ldgsm demo: stalled: the scenario is not over after %d iterations; it waits for %s\n",
+        fprintf(stderr, "ldgsm demo: stalled: the scenario is not over after %d iterations; it waits for %s\n",
                 DEMO_MAX_ITERATIONS, demo_waiting_for(d));
     return 1;
 }
 
 /* Starts the server, the agent on its status/alarm1#it and the scenario; plays; stops. */
-static int serve_and_play(const demo_settings *settings, agent_options *opt, const char *fixtures, FILE *err) {
-    log_sink server_log = {.write = log_to_stream, .user = err, .threshold = LOG_WARN};
-    log_sink agent_log = {.write = log_to_stream, .user = err,
+static int serve_and_play(const demo_settings *settings, agent_options *opt, const char *fixtures) {
+    log_sink server_log = {.write = log_to_stream, .user = stderr, .threshold = LOG_WARN};
+    log_sink agent_log = {.write = log_to_stream, .user = stderr,
                           .threshold = settings->verbose > 1 ? LOG_DEBUG
                                        : settings->verbose    ? LOG_INFO
                                                               : LOG_WARN};
     demo_server server;
-    if (demo_server_start(&server, fixtures, &server_log, err) != 0)
+    if (demo_server_start(&server, fixtures, &server_log) != 0)
         return 1;
     buf base = {0}, instance = {0};
     buf_printf(&base, "%s/", ldp_server_base_url(server.server));
@@ -242,9 +242,9 @@ static int serve_and_play(const demo_settings *settings, agent_options *opt, con
     demo_options demo_opt = {.base = buf_cstr(&base), .late_sensor = settings->late_sensor, .out = stdout};
     demo *d = demo_new(&demo_opt, &io);
     if (!a)
-        fprintf(err, "ldgsm demo: %s\n", message);
+        fprintf(stderr, "ldgsm demo: %s\n", message);
     else if (io_state.client)
-        status = play(settings, a, d, err);
+        status = play(settings, a, d);
     /* The server's threads end before the agent and the demo free their raptor worlds: freeing the last
      * one cleans libxml2 up, and a server thread alive then would leak libxml2's per-thread state. */
     demo_server_stop(&server);
@@ -255,33 +255,6 @@ static int serve_and_play(const demo_settings *settings, agent_options *opt, con
     opt->instance_count = 0;
     buf_free(&instance);
     buf_free(&base);
-    return status;
-}
-
-/* WORKAROUND (reported to the lead): the LDP server writes its access log straight to file descriptor 2,
- * which would bury the table under a line per request. While the server runs, descriptor 2 goes to
- * /dev/null and the demo's own messages, the agent's and the server's log lines go to a copy of the
- * original standard error. */
-static int run_demo(const demo_settings *settings, agent_options *opt, const char *fixtures) {
-    fflush(stderr);
-    int saved = dup(STDERR_FILENO);
-    int devnull = open("/dev/null", O_WRONLY);
-    FILE *err = saved >= 0 ? fdopen(saved, "w") : NULL;
-    if (!err || devnull < 0 || dup2(devnull, STDERR_FILENO) < 0) {
-        fputs("ldgsm demo: cannot set up its error stream\n", stderr);
-        if (err)
-            fclose(err);
-        else if (saved >= 0)
-            close(saved);
-        if (devnull >= 0)
-            close(devnull);
-        return 1;
-    }
-    close(devnull);
-    int status = serve_and_play(settings, opt, fixtures, err);
-    fflush(err);
-    dup2(fileno(err), STDERR_FILENO);
-    fclose(err);
     return status;
 }
 
@@ -332,7 +305,7 @@ int cmd_demo(int argc, char **argv) {
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
         signal(SIGPIPE, SIG_IGN);
-        status = run_demo(&settings, &opt, fixtures);
+        status = serve_and_play(&settings, &opt, fixtures);
     }
     free(opt.programs);
     free(opt.inputs);

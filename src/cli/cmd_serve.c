@@ -53,11 +53,12 @@ static const char serve_usage[] =
     "                            the same, only for paths beginning with PREFIX (repeatable)\n"
     "  --max-body BYTES          largest request body; larger ones get 413 (default 16777216)\n"
     "  --threads N               request threads (default: the CPUs this process may run on)\n"
+    "  --no-access-log           leave out the per-request lines on standard error\n"
     "  -h, --help                this text\n"
     "\n"
     "The first line on standard output is the base URL (e.g. http://127.0.0.1:8080/), printed once the\n"
-    "server accepts requests. Standard error has one line per request: method, path, status, body bytes,\n"
-    "microseconds.\n"
+    "server accepts requests. Standard error has one line per request (the access log): method, path,\n"
+    "status, body bytes, microseconds.\n"
     "\n"
     "exit status: 0 stopped by a signal, 1 cannot start (port, data directory, fixtures), 2 usage error\n";
 
@@ -72,6 +73,7 @@ enum {
     OPT_REQUIRE_CONDITIONAL,
     OPT_MAX_BODY,
     OPT_THREADS,
+    OPT_NO_ACCESS_LOG,
 };
 
 typedef struct serve_options {
@@ -115,6 +117,7 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         {"require-conditional", optional_argument, NULL, OPT_REQUIRE_CONDITIONAL},
         {"max-body", required_argument, NULL, OPT_MAX_BODY},
         {"threads", required_argument, NULL, OPT_THREADS},
+        {"no-access-log", no_argument, NULL, OPT_NO_ACCESS_LOG},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -122,6 +125,7 @@ static int parse_options(int argc, char **argv, serve_options *o) {
     o->server.port = 8080;
     o->server.max_body = 16u << 20;
     o->server.threads = available_cpus();
+    o->server.access_log = stderr;
     optind = 1;
     int opt;
     unsigned long long n;
@@ -137,6 +141,7 @@ static int parse_options(int argc, char **argv, serve_options *o) {
             break;
         case OPT_DATA: o->data_dir = optarg; break;
         case OPT_MEMORY: o->memory = true; break;
+        case OPT_NO_ACCESS_LOG: o->server.access_log = NULL; break;
         case OPT_FIXTURES: o->fixtures = optarg; break;
         case OPT_FIXTURES_OVERWRITE: o->fixtures_overwrite = true; break;
         case OPT_TOKEN:

@@ -397,7 +397,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 /* Design note 3. */
 static void on_completed(void *cls, struct MHD_Connection *c, void **request_state,
                          enum MHD_RequestTerminationCode termination) {
-    (void)cls;
+    const ldp_server *s = cls;
     (void)c;
     request *r = *request_state;
     if (!r)
@@ -410,13 +410,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **request_sta
     for (const char *p = r->raw_path; *p && n < sizeof path - 1; p++)
         path[n++] = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
     path[n] = '\0';
-    char line[700];
-    int len = snprintf(line, sizeof line, "%s %s %d %zu %lldus%s\n", r->method_name, path, r->status, r->bytes_sent,
-                       micros, termination == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (aborted)");
-    if (len > 0) {
-        ssize_t written = write(STDERR_FILENO, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
-        (void)written; /* nothing to do when standard error is gone */
-    }
+    if (s->config.access_log)
+        fprintf(s->config.access_log, "%s %s %d %zu %lldus%s\n", r->method_name, path, r->status, r->bytes_sent,
+                micros, termination == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (aborted)");
     buf_free(&r->body);
     free(r->raw_path);
     free(r->path);

@@ -7,8 +7,10 @@
  *  2. Writes are checked in this order: path (400), method (405), token (401), size (413),
  *     media type (415), interaction model (400), then the store's own checks (400, 404, 405, 409,
  *     412, 428).
- *  3. Every request ends with one access-log line on standard error: method, path, status, body
- *     bytes sent, microseconds from the request line to the last byte handed to the kernel.
+ *  3. Every request ends with one access-log line on the configured stream (one stdio call, so lines of
+ *     concurrent requests never interleave): method, path, status, body bytes sent, microseconds from the
+ *     request line to the last byte handed to the kernel. It is kept apart from the diagnostics sink so
+ *     that an embedding program (ldgsm demo) can drop it without losing warnings.
  * The server is started in two steps so that a caller can learn the base URL (--port 0) before the
  * store is opened with it, and serve only once the store is loaded. */
 #ifndef LDGSM_LDP_SERVER_H
@@ -16,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ldp/ldp_rdf.h"
 #include "ldp/ldp_store.h"
@@ -30,7 +33,8 @@ typedef struct ldp_server_config {
     bool require_conditional; /* 428 for an unconditional write to an existing resource ... */
     const char *const *conditional_prefixes; /* ... under one of these paths (none: everywhere) */
     size_t conditional_prefix_count;
-    const log_sink *log;
+    const log_sink *log;      /* diagnostics */
+    FILE *access_log;         /* one line per request; NULL: none */
 } ldp_server_config;
 
 typedef struct ldp_server ldp_server;

@@ -77,6 +77,7 @@ typedef struct cont {
     uint64_t done;         /* adaptive: the atoms already joined */
     const struct cont *next;
     bool *found;
+    bool probe;            /* a negation's group: stop at the first match, fire nothing */
 } cont;
 
 static void step(join *j, const cont *c);
@@ -309,7 +310,7 @@ static void match_atom(join *j, const rule_atom *a, unsigned atom_index, bool to
     ((rule *)j->rule)->probed++;
     uint32_t n;
     const triple *tr;
-    while (!j->stop && (tr = store_next(&it, &n))) {
+    while (!j->stop && !(next->probe && *next->found) && (tr = store_next(&it, &n))) {
         ((rule *)j->rule)->probed++;
         unsigned trail[RULE_MAX_VARS * 2], trail_len = 0;
         if ((s || unify_code(j, a, 0, tr->s, trail, &trail_len)) &&
@@ -330,6 +331,13 @@ static bool builtin_can_run(join *j, const rule_atom *a) {
     }
 }
 
+static bool negation_can_run(const join *j, const rule_atom *a) {
+    for (uint64_t needs = a->needs; needs; needs &= needs - 1)
+        if (!j->binding[__builtin_ctzll(needs)])
+            return false;
+    return true;
+}
+
 /* The next body atom of an N3 rule under the current bindings: a builtin as soon as it can run, else
  * the pattern with the fewest candidate triples (its index bucket's size). A static order can be badly
  * wrong when a variable's selectivity depends on data (an atom over every artifact instance versus one
@@ -348,6 +356,11 @@ static unsigned next_adaptive(join *j, const cont *c) {
             fallback = (int)i;
         if (candidates == 1)
             return i;
+        if (a->kind == ATOM_NOT) { /* a cheap test: as soon as it can run */
+            if (negation_can_run(j, a))
+                return i;
+            continue;
+        }
         /* a sentry's OPTIONAL, UNION and FILTER keep their place after the patterns */
         if (a->kind != ATOM_MATCH && a->kind != ATOM_BUILTIN)
             continue;
@@ -372,6 +385,8 @@ static void step(join *j, const cont *c) {
     if (c->k == c->count) {
         if (c->found)
             *c->found = true;
+        if (c->probe)
+            return;
         if (c->next)
             step(j, c->next);
         else
@@ -403,6 +418,14 @@ static void step(join *j, const cont *c) {
         bool found = false;
         cont inner = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .next = &next, .found = &found};
         step(j, &inner);
+        if (!found)
+            step(j, &next);
+        return;
+    }
+    case ATOM_NOT: {
+        bool found = false;
+        cont probe = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .found = &found, .probe = true};
+        step(j, &probe);
         if (!found)
             step(j, &next);
         return;
@@ -448,37 +471,42 @@ static const unsigned *choose_plan(reasoner *R, const rule *r, unsigned delta_at
 
 int reasoner_run(reasoner *R, const rule_set *rs, int stratum) { return reasoner_run_from(R, rs, stratum, 0); }
 
-int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t from) {
+/* Evaluates rule r once over the store: semi-naive with delta [lo, hi) when first_round is false; every
+ * triple counts as new otherwise. Returns false when a cap stopped it. */
+static bool evaluate(reasoner *R, const rule *r, uint32_t lo, uint32_t hi, bool first_round) {
+    /* In the first round everything is delta: only the plan led by the first atom can match. */
+    unsigned plans = first_round || !r->matched_count ? 1 : r->matched_count;
+    for (unsigned p = 0; p < plans; p++) {
+        join j = {.R = R, .rule = r, .lo = lo, .hi = hi, .delta_atom = r->matched_count ? r->plans[p][0] : UINT32_MAX};
+        j.plan = r->matched_count ? choose_plan(R, r, j.delta_atom, lo, hi) : r->plans[0];
+        if (!j.plan)
+            continue;
+        cont start = {.atoms = r->body, .order = j.plan, .count = r->body_count, .top_level = true,
+                      .adaptive = r->body_count <= 64 && r->body_count > 2};
+        step(&j, &start);
+        if (!j.stop && !flush_pending(R, r))
+            j.stop = true;
+        if (j.stop) {
+            R->pending_count = 0;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The rules without negation of a stratum, to a fixpoint, the triples from `from` on being new. */
+static int fixpoint(reasoner *R, const rule_set *rs, int stratum, uint32_t from) {
     uint32_t lo = from, hi = store_size(R->st);
-    R->error[0] = '\0';
     for (bool first_round = from == 0;; first_round = false) {
         R->stats.rounds++;
         for (unsigned i = 0; i < rs->count; i++) {
             const rule *r = rs->rules[i];
-            if (r->disabled || r->stratum != stratum)
+            if (r->disabled || r->stratum != stratum || r->has_negation)
                 continue;
-            unsigned plans = r->matched_count ? r->matched_count : 1;
             if ((!r->matched_count || r->single_pass) && !first_round)
                 continue; /* a body without data atoms holds once, not once per round */
-            /* In the first round everything is delta: only the plan led by the first atom can match. */
-            if (first_round)
-                plans = 1;
-            for (unsigned p = 0; p < plans; p++) {
-                join j = {.R = R, .rule = r, .lo = lo, .hi = hi,
-                          .delta_atom = r->matched_count ? r->plans[p][0] : UINT32_MAX};
-                j.plan = r->matched_count ? choose_plan(R, r, j.delta_atom, lo, hi) : r->plans[0];
-                if (!j.plan)
-                    continue;
-                cont start = {.atoms = r->body, .order = j.plan, .count = r->body_count, .top_level = true,
-                              .adaptive = r->body_count <= 64 && r->body_count > 2};
-                step(&j, &start);
-                if (!j.stop && !flush_pending(R, r))
-                    j.stop = true;
-                if (j.stop) {
-                    R->pending_count = 0;
-                    return -1;
-                }
-            }
+            if (!evaluate(R, r, lo, hi, first_round))
+                return -1;
         }
         uint32_t size = store_size(R->st);
         if (size == hi)
@@ -486,4 +514,28 @@ int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t fro
         lo = hi;
         hi = size;
     }
+}
+
+int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t from) {
+    R->error[0] = '\0';
+    if (fixpoint(R, rs, stratum, from) != 0)
+        return -1;
+    /* Stratified negation: each layer's negation rules once over what the lower layers closed, then the
+     * other rules again on what they derived. */
+    unsigned top = 0;
+    for (unsigned i = 0; i < rs->count; i++)
+        if (rs->rules[i]->has_negation && rs->rules[i]->stratum == stratum && rs->rules[i]->layer > top)
+            top = rs->rules[i]->layer;
+    for (unsigned layer = 1; layer <= top; layer++) {
+        uint32_t mark = store_size(R->st);
+        for (unsigned i = 0; i < rs->count; i++) {
+            const rule *r = rs->rules[i];
+            if (!r->disabled && r->stratum == stratum && r->has_negation && r->layer == layer &&
+                !evaluate(R, r, 0, mark, true))
+                return -1;
+        }
+        if (store_size(R->st) > mark && fixpoint(R, rs, stratum, mark) != 0)
+            return -1;
+    }
+    return 0;
 }

@@ -14,6 +14,14 @@ bool rule_statement(const terms *t, const triple *statement) {
            terms_kind(t, statement->o) == TERM_FORMULA;
 }
 
+static bool is_negation(const terms *t, const triple *b) {
+    if (terms_kind(t, b->p) != TERM_IRI)
+        return false;
+    size_t len;
+    const char *iri = terms_lex(t, b->p, &len);
+    return len == sizeof NS_LOG "notIncludes" - 1 && memcmp(iri, NS_LOG "notIncludes", len) == 0;
+}
+
 static int slot_of(const rule *r, term_id var) {
     for (unsigned i = 0; i < r->var_count; i++)
         if (r->vars[i] == var)
@@ -134,7 +142,9 @@ static bool plan_order(compile_ctx *cc, int first, unsigned *order, unsigned *st
             bool sb = vars_bound(r, cc->t, b->s, bound), pb = vars_bound(r, cc->t, b->p, bound),
                  ob = vars_bound(r, cc->t, b->o, bound);
             int score;
-            if (r->body[i].builtin)
+            if (r->body[i].kind == ATOM_NOT) /* a cheap test: as early as it can run */
+                score = (r->body[i].needs & ~bound) == 0 ? 101 : -1;
+            else if (r->body[i].builtin)
                 score = builtin_ready(&r->body[i], sb, ob) ? 100 : -1;
             else
                 score = sb * 3 + ob * 2 + pb; /* subjects and objects are more selective than predicates */
@@ -153,7 +163,8 @@ static bool plan_order(compile_ctx *cc, int first, unsigned *order, unsigned *st
         order[n++] = (unsigned)best;
         placed[best] = true;
         const triple *b = &cc->body[best];
-        bound |= vars_in(r, cc->t, b->s) | vars_in(r, cc->t, b->p) | vars_in(r, cc->t, b->o);
+        if (r->body[best].kind != ATOM_NOT) /* a negation binds nothing */
+            bound |= vars_in(r, cc->t, b->s) | vars_in(r, cc->t, b->p) | vars_in(r, cc->t, b->o);
     }
     free(placed);
     return true;
@@ -187,6 +198,35 @@ static void disable(rule *r, const log_sink *log, const char *what) {
     log_msg(log, LOG_WARN, "rule %s can never fire: %s", r->name, what);
 }
 
+/* `?scope log:notIncludes { patterns }` with a variable or blank-node scope: negation as failure over the
+ * store (EYE's scoped negation with the whole working memory as the scope). The patterns become a group of
+ * MATCH atoms; the variables they share with the rest of the body must be bound before it is tested, the
+ * others match anything. */
+static void compile_negation(rule *r, terms *t, const triple *b, rule_atom *a, uint64_t bound_outside,
+                             const log_sink *log) {
+    a->kind = ATOM_NOT;
+    if (!is_variable_like(t, b->s) || terms_kind(t, b->o) != TERM_FORMULA) {
+        disable(r, log, "log:notIncludes needs a variable or blank node as its scope (the working memory) "
+                        "and a formula as its object");
+        return;
+    }
+    size_t n;
+    const triple *ts = terms_formula_triples(t, b->o, &n);
+    a->groups = xcalloc(1, sizeof *a->groups);
+    a->group_count = 1;
+    a->groups[0].atoms = xcalloc(n ? n : 1, sizeof *a->groups[0].atoms);
+    a->groups[0].count = (unsigned)n;
+    for (size_t i = 0; i < n; i++) {
+        rule_atom *inner = &a->groups[0].atoms[i];
+        term_id parts[3] = {ts[i].s, ts[i].p, ts[i].o};
+        for (int k = 0; k < 3; k++)
+            inner->pos[k] = encode(r, t, parts[k], &inner->structured[k]);
+    }
+    a->needs = vars_in(r, t, b->o) & bound_outside;
+    r->has_negation = true;
+    r->layer = 1;
+}
+
 static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *source, const log_sink *log) {
     buf name = {0};
     buf_printf(&name, "%s:%u:%u", source, st->line, st->col);
@@ -196,13 +236,27 @@ static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *
     const triple *head = terms_formula_triples(t, st->t.o, &head_n);
     r->head_formula = st->t.o;
 
-    for (size_t i = 0; i < body_n; i++)
-        if (!collect_vars(r, t, body[i].s, true) || !collect_vars(r, t, body[i].p, true) ||
-            !collect_vars(r, t, body[i].o, true)) {
+    for (size_t i = 0; i < body_n; i++) {
+        bool ok = collect_vars(r, t, body[i].s, true) && collect_vars(r, t, body[i].p, true) &&
+                  collect_vars(r, t, body[i].o, true);
+        /* blank nodes of a negated formula are its own variables: "no match for any value" */
+        size_t inner_n = 0;
+        const triple *inner = is_negation(t, &body[i]) && terms_kind(t, body[i].o) == TERM_FORMULA
+                                  ? terms_formula_triples(t, body[i].o, &inner_n)
+                                  : NULL;
+        for (size_t k = 0; ok && k < inner_n; k++)
+            ok = collect_vars(r, t, inner[k].s, true) && collect_vars(r, t, inner[k].p, true) &&
+                 collect_vars(r, t, inner[k].o, true);
+        if (!ok) {
             disable(r, log, "more than 64 variables");
             return;
         }
+    }
     unsigned body_var_count = r->var_count;
+    uint64_t bound_outside_negation = 0;
+    for (size_t i = 0; i < body_n; i++)
+        if (!is_negation(t, &body[i]))
+            bound_outside_negation |= vars_in(r, t, body[i].s) | vars_in(r, t, body[i].p) | vars_in(r, t, body[i].o);
 
     r->body_count = (unsigned)body_n;
     r->body = xcalloc(body_n, sizeof *r->body);
@@ -211,6 +265,10 @@ static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *
         term_id parts[3] = {body[i].s, body[i].p, body[i].o};
         for (int k = 0; k < 3; k++)
             a->pos[k] = encode(r, t, parts[k], &a->structured[k]);
+        if (is_negation(t, &body[i])) {
+            compile_negation(r, t, &body[i], a, bound_outside_negation, log);
+            continue;
+        }
         if (terms_kind(t, body[i].p) == TERM_IRI) {
             const char *iri = terms_lex(t, body[i].p, NULL);
             a->builtin = builtin_lookup(iri);
@@ -238,9 +296,10 @@ static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *
             term_id id = parts[k];
             enum term_kind kind = terms_kind(t, id);
             int slot = slot_of(r, id);
-            if (kind == TERM_VAR && slot < 0) {
+            if (kind == TERM_VAR && (slot < 0 || !(bound_outside_negation >> slot & 1))) {
                 buf msg = {0};
-                buf_printf(&msg, "head variable ?%s is not bound by the body", terms_lex(t, id, NULL));
+                buf_printf(&msg, "head variable ?%s is not bound by the body%s", terms_lex(t, id, NULL),
+                           slot >= 0 ? " (only inside a log:notIncludes formula)" : "");
                 disable(r, log, buf_cstr(&msg));
                 buf_free(&msg);
                 return;
@@ -286,7 +345,7 @@ static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *
     r->plans = xcalloc(plan_count, sizeof *r->plans);
     unsigned p = 0;
     for (unsigned i = 0; i < r->body_count || (r->matched_count == 0 && p == 0); i++) {
-        if (r->matched_count && r->body[i].builtin)
+        if (r->matched_count && r->body[i].kind != ATOM_MATCH)
             continue;
         unsigned *order = xmalloc((r->body_count ? r->body_count : 1) * sizeof *order);
         unsigned stuck = 0;
@@ -319,6 +378,62 @@ unsigned rule_set_add_program(rule_set *rs, terms *t, const n3_doc *doc, const c
         added++;
     }
     return added;
+}
+
+/* The highest layer among the rules of `stratum` deriving predicate p (0 when none does); a head with a
+ * variable predicate derives every predicate. */
+static unsigned producer_layer(const rule_set *rs, int stratum, pos_code p) {
+    unsigned layer = 0;
+    for (unsigned i = 0; i < rs->count; i++) {
+        const rule *r = rs->rules[i];
+        if (r->disabled || r->stratum != stratum || r->is_request)
+            continue;
+        for (unsigned h = 0; h < r->head_count; h++) {
+            pos_code hp = r->head_codes[h].pos[1];
+            if ((p <= 0 || hp <= 0 || hp == p) && r->layer > layer)
+                layer = r->layer;
+        }
+    }
+    return layer;
+}
+
+static unsigned layer_needed(const rule_set *rs, const rule *r) {
+    unsigned need = r->has_negation ? 1 : 0;
+    for (unsigned b = 0; b < r->body_count; b++) {
+        const rule_atom *a = &r->body[b];
+        if (a->kind == ATOM_MATCH) {
+            unsigned l = producer_layer(rs, r->stratum, a->pos[1]);
+            need = l > need ? l : need;
+        } else if (a->kind == ATOM_NOT) {
+            for (unsigned k = 0; k < a->groups[0].count; k++) {
+                unsigned l = producer_layer(rs, r->stratum, a->groups[0].atoms[k].pos[1]) + 1;
+                need = l > need ? l : need;
+            }
+        }
+    }
+    return need;
+}
+
+int rule_set_layer_negation(rule_set *rs, char *error, size_t error_len) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (unsigned i = 0; i < rs->count; i++) {
+            rule *r = rs->rules[i];
+            if (r->disabled)
+                continue;
+            unsigned need = layer_needed(rs, r);
+            if (need <= r->layer)
+                continue;
+            if (need > rs->count) {
+                snprintf(error, error_len, "rule %s: its negation (log:notIncludes) depends on its own result, "
+                                           "so the program is not stratifiable", r->name);
+                return -1;
+            }
+            r->layer = need;
+            changed = true;
+        }
+    }
+    return 0;
 }
 
 void rule_set_add(rule_set *rs, rule *r) {

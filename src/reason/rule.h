@@ -28,6 +28,7 @@ enum atom_kind {
     ATOM_FILTER,   /* a SPARQL FILTER expression over the bindings */
     ATOM_OPTIONAL, /* a left join with groups[0] */
     ATOM_UNION,    /* one of groups[0..group_count) */
+    ATOM_NOT,      /* `?scope log:notIncludes { ... }`: no match of groups[0] in the store */
 };
 
 struct sq_expr;
@@ -41,6 +42,7 @@ typedef struct rule_atom {
     struct sq_expr *filter; /* ATOM_FILTER (owned by the rule) */
     struct rule_seq *groups; /* ATOM_OPTIONAL, ATOM_UNION (owned by the rule) */
     unsigned group_count;
+    uint64_t needs;         /* ATOM_NOT: the slots bound elsewhere in the body, bound before it runs */
 } rule_atom;
 
 /* A nested group of a sentry: its elements in the order they are evaluated. */
@@ -67,8 +69,11 @@ typedef struct rule {
     unsigned **plans;      /* plans[i]: body order when atom i is the delta atom (i over matched atoms) */
     unsigned matched_count; /* number of non-builtin atoms */
     int stratum;           /* which derivation phase runs it (the agent sets it; 0 by default) */
+    unsigned layer;        /* a rule with negation: evaluated once, after the rules of lower layers
+                            * (rule_set_layer_negation); 0 for rules without */
     bool is_request;       /* head goes to the request sink, not into the store */
     bool single_pass;      /* evaluated once over a closed store (sentries: OPTIONAL and FILTER need it) */
+    bool has_negation;     /* a body atom is ATOM_NOT */
     bool disabled;         /* cannot fire (reported when compiled) */
     struct sq_node *sentry_tree; /* a sentry's query, which its FILTER atoms point into (owned) */
     uint64_t fired;        /* head instantiations so far (profiling: `ldgsm run -v -v`) */
@@ -89,6 +94,11 @@ void rule_set_free(rule_set *rs);
 /* Appends a rule compiled elsewhere (sentry.h); the set owns it. */
 void rule_set_add(rule_set *rs, rule *r);
 void rule_free(rule *r);
+/* Orders the negation rules of each stratum (stratified negation as failure): a rule that negates a
+ * predicate gets a layer above every rule of its stratum deriving that predicate, and at least the layer
+ * of what its other atoms read. Returns 0, or -1 with error naming a rule whose negation depends on
+ * itself (the program is not stratifiable). */
+int rule_set_layer_negation(rule_set *rs, char *error, size_t error_len);
 /* True when the statement is a rule (log:implies between two formulas). */
 bool rule_statement(const terms *t, const triple *statement);
 

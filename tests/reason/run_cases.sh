@@ -54,6 +54,9 @@ expect_error 1 'syntax\.n3:3:1: ' reason "$here/errors/syntax.n3"
 expect_error 1 'bad\.ttl:2' reason "$here/errors/bad.ttl"
 expect_error 1 'no-such-file\.ttl: No such file' reason "$here/errors/no-such-file.ttl"
 expect_error 0 'unbound-builtin\.n3:4:1.*never bound' reason "$here/errors/unbound-builtin.n3"
+expect_error 1 'unstratifiable\.n3:4:1: its negation .* not stratifiable' reason "$here/errors/unstratifiable.n3"
+expect_error 0 'negation-scope\.n3:4:1 can never fire: log:notIncludes needs a variable' reason "$here/errors/negation-scope.n3"
+expect_error 0 'negation-scope\.n3:5:1 can never fire: head variable \?y .*only inside a log:notIncludes' reason "$here/errors/negation-scope.n3"
 expect_error 2 'no input files' reason
 expect_error 2 'unknown output format' reason -o json "$here/errors/chase.n3"
 expect_error 2 'unknown command' frobnicate

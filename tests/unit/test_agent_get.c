@@ -386,6 +386,56 @@ static void stuck_after_ten_held_iterations(void **state) {
     assert_int_equal(unsafe_received(f->a), 0);
 }
 
+/* ---- lenient GETs and rule holds ---- */
+
+/* A lenient GET whose body does not parse adds nothing, is reported, and withholds nothing. */
+static void lenient_unparsable_adds_nothing(void **state) {
+    fixture *f = *state;
+    groups_setup(f, "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/member> ; ldgsm:group :A ; "
+                    "ldgsm:lenient true } .\n");
+    set_route(f, f->a, "GET", "/member", 200, "text/turtle", "<#it> <http://ex.org/v> 1 .\n<#it> <http://ex.org/broken> .",
+              NULL);
+    assert_int_equal(iterate_once(f), 0);
+    assert_int_equal(f->stats.gets_failed, 0);
+    assert_int_equal(f->stats.withheld, 0);
+    assert_int_equal(test_server_count(f->a, "PUT", "/wa"), 1);
+    assert_int_equal(logged_count(f, "does not parse; it adds nothing"), 1);
+}
+
+/* The same document asked for strictly too (a sentry naming it): its failure holds the asking groups,
+ * whichever request came first. */
+static void lenient_and_strict_asker_hold(void **state) {
+    static const char *const orders[] = {
+        "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/member> ; ldgsm:group :A ; ldgsm:lenient true } .\n"
+        "{ <@A/sa#it> :v 1 . } => { [] http:mthd httpm:GET ; http:requestURI <@A/member> ; ldgsm:group :B } .\n",
+        "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/member> ; ldgsm:group :B } .\n"
+        "{ <@A/sa#it> :v 1 . } => { [] http:mthd httpm:GET ; http:requestURI <@A/member> ; ldgsm:group :A ; "
+        "ldgsm:lenient true } .\n",
+    };
+    for (int order = 0; order < 2; order++) {
+        fixture *f = *state;
+        groups_setup(f, orders[order]);
+        set_route(f, f->a, "GET", "/member", 200, "text/turtle", "<#it> <http://ex.org/broken> .", NULL);
+        assert_int_equal(iterate_once(f), 0);
+        assert_int_equal(f->stats.gets_failed, 1);
+        assert_int_equal(test_server_count(f->a, "PUT", "/wa"), 0);
+        assert_int_equal(test_server_count(f->a, "PUT", "/wb"), 0);
+    }
+}
+
+/* `<group> ldgsm:heldBecause "why"` in working memory withholds the group's unsafe requests, whatever the
+ * failure policy, and says why. */
+static void rule_holds_its_group(void **state) {
+    fixture *f = *state;
+    groups_setup(f, "{ <@A/sa#it> :v 1 . } => { :A ldgsm:heldBecause \"A waits for the model\" } .\n");
+    f->opt.proceed_on_incomplete = true;
+    assert_int_equal(iterate_once(f), 0);
+    assert_int_equal(f->stats.withheld, 1);
+    assert_int_equal(test_server_count(f->a, "PUT", "/wa"), 0);
+    assert_int_equal(test_server_count(f->a, "PUT", "/wb"), 1);
+    assert_true(logged_count(f, "A waits for the model") >= 1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(data_is_read, fixture_setup, fixture_teardown),
@@ -409,6 +459,9 @@ int main(void) {
                                         fixture_teardown),
         cmocka_unit_test_setup_teardown(derived_get_failure_is_scoped, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(stuck_after_ten_held_iterations, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(lenient_unparsable_adds_nothing, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(lenient_and_strict_asker_hold, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(rule_holds_its_group, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

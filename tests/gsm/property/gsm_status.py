@@ -79,6 +79,21 @@ def fetch(url):
         raise
 
 
+def read_model(root):
+    """The Model of stage model `root`, from its document and those its descendant stages are
+    described in."""
+    triples, read, todo = [], set(), [root]
+    while todo:
+        doc = todo.pop().split("#")[0]
+        if doc in read:
+            continue
+        read.add(doc)
+        got = fetch(doc)
+        triples.extend(got)
+        todo.extend(o for (_, p, o) in got if p == GSM + "hasChildStage")
+    return Model(triples, root)
+
+
 def local(iri):
     return iri.rsplit("#", 1)[-1]
 
@@ -205,7 +220,7 @@ def read_instance(instance_iri, model_cache=None):
     if model_cache is not None and doc in model_cache:
         model = model_cache[doc]
     else:
-        model = Model(fetch(doc), snap.root_model)
+        model = read_model(snap.root_model)
         if model_cache is not None:
             model_cache[doc] = model
     return model, snap
@@ -425,7 +440,7 @@ def main(argv):
     if len(argv) >= 2 and argv[0] == "show":
         state = _load(argv[1])
         snap = Snapshot.from_json(state["prev"])
-        model = Model(fetch(snap.root_model.split("#")[0]), snap.root_model)
+        model = read_model(snap.root_model)
         print(compact(model, snap, argv[2:], tasks=False))
         return 0
     if len(argv) == 3 and argv[0] in ("task", "fragment"):
