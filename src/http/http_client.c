@@ -175,7 +175,6 @@ http_client *http_client_new(const http_options *options) {
     c->user_agent = copy_of(o->user_agent ? o->user_agent : defaults.user_agent);
     c->options.user_agent = c->user_agent;
     c->multi = multi;
-    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)c->options.max_host_connections);
     return c;
 }
 
@@ -509,25 +508,65 @@ static void fail_in_flight(transfer *transfers, size_t started, CURLMcode code) 
     }
 }
 
+/* Connections per origin, counted here rather than by libcurl: a transfer libcurl queues behind
+ * CURLMOPT_MAX_HOST_CONNECTIONS runs down its timeout while it waits, and libcurl 7.88 may leave it
+ * queued until its next timer fires (up to the whole poll: GETs of a large batch took 1 s more). */
+typedef struct origin_slots {
+    char **origins;
+    unsigned *busy;
+    size_t count;
+} origin_slots;
+
+/* The slot of a request's origin (created on first use), or SIZE_MAX for a URL without one. */
+static size_t origin_slot(origin_slots *o, const char *url) {
+    char *origin = url ? http_url_origin(url) : NULL;
+    if (!origin)
+        return SIZE_MAX;
+    for (size_t i = 0; i < o->count; i++)
+        if (strcmp(o->origins[i], origin) == 0) {
+            free(origin);
+            return i;
+        }
+    o->origins = xrealloc(o->origins, (o->count + 1) * sizeof *o->origins);
+    o->busy = xrealloc(o->busy, (o->count + 1) * sizeof *o->busy);
+    o->origins[o->count] = origin;
+    o->busy[o->count] = 0;
+    return o->count++;
+}
+
 void http_run(http_client *c, const http_request *requests, size_t count, http_result *results) {
     bool stopping = c->options.stop && *c->options.stop;
+    unsigned per_origin = c->options.max_host_connections;
     transfer *transfers = xcalloc(count, sizeof *transfers);
-    size_t next = 0, in_flight = 0;
+    size_t *slot = xmalloc((count ? count : 1) * sizeof *slot);
+    bool *started = xcalloc(count ? count : 1, sizeof *started);
+    origin_slots origins = {0};
+    for (size_t i = 0; i < count; i++)
+        slot[i] = origin_slot(&origins, requests[i].url);
+    size_t first_waiting = 0, in_flight = 0;
     for (;;) {
-        while (next < count && in_flight < HTTP_MAX_IN_FLIGHT) {
-            transfer *t = &transfers[next];
-            memset(&results[next], 0, sizeof results[next]);
-            *t = (transfer){.client = c, .request = &requests[next], .result = &results[next]};
-            next++;
-            if (start_transfer(t, stopping))
+        for (size_t i = first_waiting; i < count && in_flight < HTTP_MAX_IN_FLIGHT; i++) {
+            if (started[i] || (per_origin && slot[i] != SIZE_MAX && origins.busy[slot[i]] >= per_origin))
+                continue;
+            started[i] = true;
+            transfer *t = &transfers[i];
+            memset(&results[i], 0, sizeof results[i]);
+            *t = (transfer){.client = c, .request = &requests[i], .result = &results[i]};
+            if (start_transfer(t, stopping)) {
                 in_flight++;
+                if (slot[i] != SIZE_MAX)
+                    origins.busy[slot[i]]++;
+            }
         }
-        if (in_flight == 0)
+        while (first_waiting < count && started[first_waiting])
+            first_waiting++;
+        if (in_flight == 0 && first_waiting == count)
             break;
         int running;
         CURLMcode code = curl_multi_perform(c->multi, &running);
         CURLMsg *msg;
         int left;
+        bool finished = false;
         while ((msg = curl_multi_info_read(c->multi, &left))) {
             if (msg->msg != CURLMSG_DONE)
                 continue;
@@ -535,18 +574,30 @@ void http_run(http_client *c, const http_request *requests, size_t count, http_r
             curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &private);
             transfer *t = (transfer *)private;
             if (!on_hop_done(t, msg->data.result)) {
+                size_t i = (size_t)(t - transfers);
+                if (slot[i] != SIZE_MAX)
+                    origins.busy[slot[i]]--;
                 finish_transfer(t);
                 in_flight--;
+                finished = true;
             }
         }
-        /* Poll unless a finished request freed a place for a queued one. An interrupted poll returns
+        /* Poll unless a finished request freed a place for a waiting one. An interrupted poll returns
          * early; the loop simply polls again. */
-        if (code == CURLM_OK && in_flight > 0 && (next == count || in_flight == HTTP_MAX_IN_FLIGHT))
+        if (code == CURLM_OK && in_flight > 0 && !(finished && first_waiting < count))
             code = curl_multi_poll(c->multi, NULL, 0, 1000, NULL);
         if (code != CURLM_OK) {
-            fail_in_flight(transfers, next, code);
+            fail_in_flight(transfers, count, code);
             in_flight = 0;
+            for (size_t i = 0; i < origins.count; i++)
+                origins.busy[i] = 0;
         }
     }
+    for (size_t i = 0; i < origins.count; i++)
+        free(origins.origins[i]);
+    free(origins.origins);
+    free(origins.busy);
+    free(started);
+    free(slot);
     free(transfers);
 }

@@ -5,8 +5,8 @@
  *     completed, failed or timed out; every result is filled whatever happens. Signals do not cut a
  *     batch short (libcurl runs with CURLOPT_NOSIGNAL and an interrupted poll is resumed).
  *  2. Connections are kept alive and reused across batches (one connection cache and one pool of easy
- *     handles per client); at most max_host_connections are open to one host at a time, further
- *     requests to it wait for a free one. At most HTTP_MAX_IN_FLIGHT requests of a batch are handed
+ *     handles per client); at most max_host_connections requests run to one origin at a time, further
+ *     ones wait for a free place (here, not in libcurl: their timeouts start when they do). At most HTTP_MAX_IN_FLIGHT requests of a batch are handed
  *     to libcurl at once (which bounds the handle pool); the others start as those finish.
  *  3. Every request is bounded: connect_timeout_ms per connection attempt, total_timeout_ms from the
  *     start of the request to its last byte across all redirects, at most max_redirects redirects,

@@ -394,7 +394,7 @@ static void step(join *j, const cont *c) {
         return;
     }
     unsigned atom_index = c->order ? c->order[c->k] : c->k;
-    if (c->adaptive && c->k > 0)
+    if (c->adaptive && (c->k > 0 || !c->order)) /* a top-level body starts with its plan's delta atom */
         atom_index = next_adaptive(j, c);
     const rule_atom *a = &c->atoms[atom_index];
     cont next = *c;
@@ -424,7 +424,8 @@ static void step(join *j, const cont *c) {
     }
     case ATOM_NOT: {
         bool found = false;
-        cont probe = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .found = &found, .probe = true};
+        cont probe = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .found = &found, .probe = true,
+                      .adaptive = a->groups[0].count <= 64};
         step(j, &probe);
         if (!found)
             step(j, &next);
