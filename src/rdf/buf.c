@@ -3,12 +3,26 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 
 static void out_of_memory(void) {
     fputs("ldgsm: out of memory\n", stderr);
     abort();
+}
+
+enum { HUGE_PAGE = 2u << 20, HUGE_ADVICE_MIN = 4u << 20 };
+
+void *prefer_huge_pages(void *p, size_t n) {
+    if (n < HUGE_ADVICE_MIN)
+        return p;
+    uintptr_t start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_PAGE - 1);
+    if (end > start)
+        madvise((void *)start, end - start, MADV_HUGEPAGE);
+    return p;
 }
 
 void *xmalloc(size_t n) {

@@ -34,6 +34,12 @@ int hex_digit_value(int c);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* Asks for transparent huge pages for a large block (4 MiB or more) read and written at random: with
+ * 4 KiB pages, faulting in fresh memory and the TLB misses of random access into it were a third of a
+ * large derivation (perf). glibc maps such blocks on their own, so the advice covers only this block;
+ * where THP is off the call changes nothing. Sequentially written buffers gain nothing (direct compaction
+ * can even stall them) and do not ask. Returns p. */
+void *prefer_huge_pages(void *p, size_t n);
 char *xstrndup(const char *s, size_t n);
 
 #endif

@@ -79,7 +79,7 @@ static const triple_entry *entries(const entry_list *l) { return l->cap == 1 ? &
 static void entry_list_push(entry_list *l, triple_entry e) {
     if (l->len == l->cap) {
         uint32_t cap = l->cap * 4;
-        triple_entry *heap = xmalloc(cap * sizeof *heap);
+        triple_entry *heap = prefer_huge_pages(xmalloc(cap * sizeof *heap), cap * sizeof *heap);
         memcpy(heap, entries(l), l->len * sizeof *heap);
         if (l->cap != 1)
             free(l->u.heap);
@@ -121,7 +121,8 @@ static void index_add(store_index *ix, uint64_t key, triple_entry e) {
     if (inserted) {
         if (ix->count == ix->cap) {
             ix->cap = ix->cap ? ix->cap * 2 : 64;
-            ix->buckets = xrealloc(ix->buckets, ix->cap * sizeof *ix->buckets);
+            ix->buckets = prefer_huge_pages(xrealloc(ix->buckets, ix->cap * sizeof *ix->buckets),
+                                            ix->cap * sizeof *ix->buckets);
         }
         ix->buckets[ix->count++] = (entry_list){.cap = 1};
     }
@@ -175,7 +176,7 @@ static void spo_insert(triple_entry *table, uint32_t cap, triple_entry entry) {
 
 static void spo_grow(store *st) {
     uint32_t cap = st->spo_cap ? st->spo_cap * 2 : 1024;
-    triple_entry *table = xcalloc(cap, sizeof *table);
+    triple_entry *table = prefer_huge_pages(xcalloc(cap, sizeof *table), cap * sizeof *table);
     for (uint32_t i = 0; i < st->spo_cap; i++)
         if (st->spo[i].s)
             spo_insert(table, cap, st->spo[i]);
@@ -198,7 +199,8 @@ static bool add_triple(store *st, term_id s, term_id p, term_id o, term_id g, bo
     }
     if (st->count == st->cap) {
         st->cap = st->cap ? st->cap * 2 : 1024;
-        st->triples = xrealloc(st->triples, st->cap * sizeof *st->triples);
+        st->triples = prefer_huge_pages(xrealloc(st->triples, st->cap * sizeof *st->triples),
+                                        st->cap * sizeof *st->triples);
     }
     uint32_t n = st->count++;
     if ((uint64_t)st->count * 2 > st->spo_cap)
