@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "n3/n3_reader.h"
+#include "rdf/nt_writer.h"
 #include "rdf/rdfio.h"
 #include "reason/reasoner.h"
 
@@ -31,6 +32,9 @@ static const char reason_usage[] =
     "                     (default 1000000); the error names the rule whose chase did not terminate\n"
     "  -v, --verbose      print counts and timings on standard error\n"
     "  -h, --help         this text\n"
+    "\n"
+    "N-Triples are written while the rules run (each round's triples as the next round runs), so after\n"
+    "an error exit the output is incomplete.\n"
     "\n"
     "exit status: 0 success, 1 bad input (the error names file:line:col) or a cap reached, 2 usage error\n";
 
@@ -78,7 +82,32 @@ static int load_program(terms *t, store *st, rule_set *rs, const char *path, ter
     return 0;
 }
 
-static int write_output(rdfio *io, terms *t, store *st, uint32_t from, bool turtle) {
+/* N-Triples output goes to a writer thread as the rules run: the input (for --pass) at once, then each
+ * round's derivations while the next round runs. Rules loaded as data are not printed. */
+typedef struct nt_output {
+    const terms *t;
+    const store *st;
+    nt_stream *stream;
+    triple *selected;
+    size_t selected_cap;
+} nt_output;
+
+static void output_range(void *user, uint32_t from, uint32_t to) {
+    nt_output *o = user;
+    if (to - from > o->selected_cap) {
+        o->selected_cap = to - from;
+        o->selected = xrealloc(o->selected, o->selected_cap * sizeof *o->selected);
+    }
+    size_t n = 0;
+    for (uint32_t i = from; i < to; i++) {
+        const triple *tr = store_triple(o->st, i);
+        if (!rule_statement(o->t, tr))
+            o->selected[n++] = *tr;
+    }
+    nt_stream_push(o->stream, o->selected, n);
+}
+
+static int write_turtle(rdfio *io, terms *t, store *st, uint32_t from) {
     uint32_t total = store_size(st);
     triple *selected = xmalloc(((size_t)(total - from) + 1) * sizeof *selected);
     size_t n = 0;
@@ -87,25 +116,17 @@ static int write_output(rdfio *io, terms *t, store *st, uint32_t from, bool turt
         if (!rule_statement(t, tr))
             selected[n++] = *tr;
     }
-    int rc = 0;
     buf out = {0};
-    if (turtle) {
-        if (rdf_write_turtle(io, selected, n, NULL, &out) != 0) {
-            fputs("ldgsm reason: the output holds N3 formulas or variables, which Turtle cannot express; "
-                  "use -o ntriples\n", stderr);
-            rc = -1;
-        }
-        if (rc == 0)
-            fwrite(out.data, 1, out.len, stdout);
-    } else if (rdf_write_ntriples_file(t, selected, n, stdout) != 0) {
+    int rc = rdf_write_turtle(io, selected, n, NULL, &out);
+    if (rc != 0)
+        fputs("ldgsm reason: the output holds N3 formulas or variables, which Turtle cannot express; "
+              "use -o ntriples\n", stderr);
+    else if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+        fprintf(stderr, "ldgsm reason: writing the output: %s\n", strerror(errno));
         rc = -1;
     }
     buf_free(&out);
     free(selected);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "ldgsm reason: writing the output: %s\n", strerror(errno));
-        return -1;
-    }
     return rc;
 }
 
@@ -192,19 +213,37 @@ int cmd_reason(int argc, char **argv) {
     if (status == 0) {
         ropt.derived_graph = terms_iri_cstr(t, "urn:ldgsm:derived");
         ropt.log = &log;
+        nt_output out = {.t = t, .st = st};
+        if (!turtle) {
+            fflush(stdout);
+            out.stream = nt_stream_start(t, fileno(stdout));
+            if (!out.stream) {
+                fputs("ldgsm reason: cannot start the output thread\n", stderr);
+                status = 1;
+            }
+            ropt.on_derived = output_range;
+            ropt.on_derived_user = &out;
+        }
         reasoner *r = reasoner_new(t, st, &ropt);
-        if (reasoner_run(r, &rs, 0) != 0) {
+        if (out.stream && !only_new)
+            output_range(&out, 0, input_size);
+        if (status == 0 && reasoner_run(r, &rs, 0) != 0) {
             fprintf(stderr, "ldgsm reason: %s\n", reasoner_error(r));
             status = 1;
         }
         const reasoner_stats *stats = reasoner_get_stats(r);
         double reasoned = now_ms();
-        if (status == 0 && write_output(io, t, st, only_new ? input_size : 0, turtle) != 0)
+        if (out.stream && nt_stream_finish(out.stream) != 0) {
+            fprintf(stderr, "ldgsm reason: writing the output: %s\n", strerror(errno));
+            status = 1;
+        }
+        free(out.selected);
+        if (status == 0 && turtle && write_turtle(io, t, st, only_new ? input_size : 0) != 0)
             status = 1;
         if (verbose)
             fprintf(stderr,
                     "ldgsm reason: %u rules, %u input triples, %llu derived (%llu attempts) in %llu rounds, %llu fresh nodes; "
-                    "load %.1f ms, reason %.1f ms, write %.1f ms\n",
+                    "load %.1f ms, reason %.1f ms, then writing %.1f ms\n",
                     rs.count, input_size, (unsigned long long)stats->derived, (unsigned long long)stats->attempts,
                     (unsigned long long)stats->rounds,
                     (unsigned long long)stats->fresh_nodes, loaded - start, reasoned - loaded, now_ms() - reasoned);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rdf/nt_writer.h"
 #include "rdf/rdfio.h"
 
 #define LDP_CONTAINS "http://www.w3.org/ns/ldp#contains"

@@ -528,86 +528,6 @@ void rdf_write_term_nt(const terms *t, term_id id, buf *out) {
     }
 }
 
-/* Emits the rdf:first/rest triples of list `id` (and of lists nested in it) once each. */
-static void write_list_triples(const terms *t, term_id id, u64map *written, buf *out) {
-    bool inserted;
-    u64map_put(written, id, 1, &inserted);
-    if (!inserted)
-        return;
-    size_t n;
-    const term_id *items = terms_list_items(t, id, &n);
-    for (size_t i = 0; i < n; i++) {
-        if (i == 0)
-            buf_printf(out, "_:list%u", id);
-        else
-            buf_printf(out, "_:list%u_%zu", id, i);
-        buf_puts(out, " <" NS_RDF "first> ");
-        rdf_write_term_nt(t, items[i], out);
-        buf_puts(out, " .\n");
-        if (i == 0)
-            buf_printf(out, "_:list%u", id);
-        else
-            buf_printf(out, "_:list%u_%zu", id, i);
-        if (i + 1 < n)
-            buf_printf(out, " <" NS_RDF "rest> _:list%u_%zu .\n", id, i + 1);
-        else
-            buf_puts(out, " <" NS_RDF "rest> <" NS_RDF "nil> .\n");
-    }
-    for (size_t i = 0; i < n; i++)
-        if (terms_kind(t, items[i]) == TERM_LIST)
-            write_list_triples(t, items[i], written, out);
-}
-
-/* Each distinct term is escaped once: large outputs repeat the same few thousand terms, so the writer
- * keeps every term's N-Triples text and copies it. */
-typedef struct term_text_cache {
-    uint64_t *span; /* per term id: offset << 24 | length, 0 when not yet written */
-    size_t span_count;
-    buf text;
-} term_text_cache;
-
-static void append_cached_term(const terms *t, term_text_cache *cache, term_id id, buf *out) {
-    if (id >= cache->span_count || terms_kind(t, id) == TERM_LIST || terms_kind(t, id) == TERM_FORMULA) {
-        rdf_write_term_nt(t, id, out);
-        return;
-    }
-    uint64_t span = cache->span[id];
-    if (!span) {
-        size_t offset = cache->text.len;
-        rdf_write_term_nt(t, id, &cache->text);
-        size_t length = cache->text.len - offset;
-        if (length >= (1u << 24)) {
-            cache->text.len = offset;
-            rdf_write_term_nt(t, id, out);
-            return;
-        }
-        span = (uint64_t)offset << 24 | length;
-        cache->span[id] = span;
-    }
-    buf_append(out, cache->text.data + (span >> 24), span & 0xffffff);
-}
-
-void rdf_write_ntriples(const terms *t, const triple *ts, size_t n, buf *out) {
-    u64map lists_written = {0};
-    term_text_cache cache = {.span_count = terms_count(t) + 1};
-    cache.span = xcalloc(cache.span_count, sizeof *cache.span);
-    for (size_t i = 0; i < n; i++) {
-        append_cached_term(t, &cache, ts[i].s, out);
-        buf_putc(out, ' ');
-        append_cached_term(t, &cache, ts[i].p, out);
-        buf_putc(out, ' ');
-        append_cached_term(t, &cache, ts[i].o, out);
-        buf_append(out, " .\n", 3);
-        const term_id ends[2] = {ts[i].s, ts[i].o};
-        for (int e = 0; e < 2; e++)
-            if (terms_kind(t, ends[e]) == TERM_LIST)
-                write_list_triples(t, ends[e], &lists_written, out);
-    }
-    free(cache.span);
-    buf_free(&cache.text);
-    u64map_free(&lists_written);
-}
-
 /* The length of the scheme and authority of an IRI ("http://host:port"), 0 when it has none. */
 static size_t authority_length(const char *iri, size_t len) {
     const char *colon = memchr(iri, ':', len);
@@ -662,47 +582,6 @@ void rdf_write_turtle_lines(const terms *t, const triple *ts, size_t n, const ch
         out->data[out->len - 1] = ' ';
         buf_puts(out, ".\n");
     }
-}
-
-typedef struct write_slice {
-    const terms *t;
-    const triple *ts;
-    size_t n;
-    buf out;
-} write_slice;
-
-static void *write_slice_run(void *arg) {
-    write_slice *w = arg;
-    rdf_write_ntriples(w->t, w->ts, w->n, &w->out);
-    return NULL;
-}
-
-int rdf_write_ntriples_file(const terms *t, const triple *ts, size_t n, FILE *out) {
-    /* Large outputs are formatted by two threads, each half into its own buffer, written in order: the
-     * term table is only read while writing, so the halves need no locking. */
-    enum { SLICES = 2, PARALLEL_FROM = 100000 };
-    size_t slices = n >= PARALLEL_FROM ? SLICES : 1;
-    write_slice w[SLICES] = {0};
-    pthread_t threads[SLICES];
-    bool started[SLICES] = {false};
-    for (size_t i = 0; i < slices; i++) {
-        size_t from = n * i / slices, to = n * (i + 1) / slices;
-        w[i] = (write_slice){.t = t, .ts = ts + from, .n = to - from};
-        if (i > 0)
-            started[i] = pthread_create(&threads[i], NULL, write_slice_run, &w[i]) == 0;
-    }
-    write_slice_run(&w[0]);
-    int rc = 0;
-    for (size_t i = 0; i < slices; i++) {
-        if (i > 0 && started[i])
-            pthread_join(threads[i], NULL);
-        else if (i > 0)
-            write_slice_run(&w[i]);
-        if (rc == 0 && fwrite(w[i].out.data ? w[i].out.data : "", 1, w[i].out.len, out) != w[i].out.len)
-            rc = -1;
-        buf_free(&w[i].out);
-    }
-    return rc;
 }
 
 static raptor_term *to_raptor_term(rdfio *io, term_id id) {

@@ -1,6 +1,8 @@
 /* term.c: the interning term table. A u64map from content hash to the newest term with that hash;
  * terms sharing a hash are chained through `next_same_hash`. Text lives in an arena of large chunks so
- * the pointers handed out stay valid for the table's lifetime. */
+ * the pointers handed out stay valid for the table's lifetime, and term records live in fixed chunks
+ * that never move, so a thread may read the terms it was handed while another interns new ones (the
+ * streaming writer of `ldgsm reason` does). */
 #include "rdf/term.h"
 
 #include <stdio.h>
@@ -27,9 +29,20 @@ typedef struct arena_chunk {
     char data[];
 } arena_chunk;
 
+/* Records live in chunks of REC_CHUNK; a growing directory points at them. A directory that is outgrown
+ * stays allocated (listed in `retired`) until the table is freed, so a reader holding it stays safe. */
+enum { REC_CHUNK_BITS = 10, REC_CHUNK = 1u << REC_CHUNK_BITS };
+
+typedef struct retired_dir {
+    struct retired_dir *next;
+    term_rec **dir;
+} retired_dir;
+
 struct terms {
-    term_rec *recs; /* recs[0] unused */
-    uint32_t count, cap;
+    term_rec **dir;    /* dir_cap chunk pointers, NULL past the last chunk; id 0 unused */
+    uint32_t dir_cap;
+    retired_dir *retired;
+    uint32_t count;    /* written with release order, read with acquire where other threads read */
     u64map by_hash;
     arena_chunk *arena;
     uint64_t fresh_counter;
@@ -69,17 +82,41 @@ static uint64_t items_hash(int kind, const term_id *items, size_t n) {
     return hash_bytes(items, n * sizeof *items, (uint64_t)kind * 0x51afd7ed558ccdULL);
 }
 
-static term_id append_rec(terms *t, uint64_t hash, term_rec rec) {
-    if (t->count + 1 >= t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 1024;
-        t->recs = xrealloc(t->recs, t->cap * sizeof *t->recs);
+static inline term_rec *rec_of(const terms *t, term_id id) {
+    term_rec **dir = __atomic_load_n(&t->dir, __ATOMIC_ACQUIRE);
+    return &dir[id >> REC_CHUNK_BITS][id & (REC_CHUNK - 1)];
+}
+
+static void grow_dir(terms *t) {
+    uint32_t cap = t->dir_cap ? t->dir_cap * 2 : 16;
+    term_rec **dir = xcalloc(cap, sizeof *dir);
+    if (t->dir_cap) {
+        memcpy(dir, t->dir, t->dir_cap * sizeof *dir);
+        retired_dir *old = xmalloc(sizeof *old);
+        *old = (retired_dir){t->retired, t->dir};
+        t->retired = old;
     }
-    term_id id = ++t->count;
+    __atomic_store_n(&t->dir, dir, __ATOMIC_RELEASE);
+    t->dir_cap = cap;
+}
+
+static term_id append_rec(terms *t, uint64_t hash, term_rec rec) {
+    term_id id = t->count + 1;
+    if (id == 0) {
+        fputs("ldgsm: more than 4294967295 terms\n", stderr);
+        abort();
+    }
+    uint32_t chunk = id >> REC_CHUNK_BITS;
+    if (chunk >= t->dir_cap)
+        grow_dir(t);
+    if (!t->dir[chunk])
+        t->dir[chunk] = xmalloc(REC_CHUNK * sizeof **t->dir);
     bool inserted;
     uint32_t *head = u64map_put(&t->by_hash, hash, id, &inserted);
     rec.next_same_hash = inserted ? 0 : *head;
     *head = id;
-    t->recs[id] = rec;
+    *rec_of(t, id) = rec;
+    __atomic_store_n(&t->count, id, __ATOMIC_RELEASE);
     return id;
 }
 
@@ -87,8 +124,8 @@ static term_id intern_atom(terms *t, enum term_kind kind, const char *text, size
                            const char *lang, size_t lang_len) {
     uint64_t h = atom_hash(kind, text, len, datatype, lang, lang_len);
     uint32_t *head = u64map_get(&t->by_hash, h);
-    for (term_id id = head ? *head : 0; id; id = t->recs[id].next_same_hash) {
-        const term_rec *r = &t->recs[id];
+    for (term_id id = head ? *head : 0; id; id = rec_of(t, id)->next_same_hash) {
+        const term_rec *r = rec_of(t, id);
         if (r->kind == kind && r->len == len && r->datatype == datatype && memcmp(r->text, text, len) == 0 &&
             (lang ? (r->lang && strlen(r->lang) == lang_len && memcmp(r->lang, lang, lang_len) == 0)
                   : !r->lang))
@@ -104,8 +141,8 @@ static term_id intern_atom(terms *t, enum term_kind kind, const char *text, size
 static term_id intern_items(terms *t, enum term_kind kind, const term_id *items, size_t n) {
     uint64_t h = items_hash(kind, items, n);
     uint32_t *head = u64map_get(&t->by_hash, h);
-    for (term_id id = head ? *head : 0; id; id = t->recs[id].next_same_hash) {
-        const term_rec *r = &t->recs[id];
+    for (term_id id = head ? *head : 0; id; id = rec_of(t, id)->next_same_hash) {
+        const term_rec *r = rec_of(t, id);
         size_t stored = kind == TERM_FORMULA ? (size_t)r->len * 3 : r->len;
         if (r->kind == kind && stored == n && memcmp(r->items, items, n * sizeof *items) == 0)
             return id;
@@ -116,7 +153,7 @@ static term_id intern_items(terms *t, enum term_kind kind, const term_id *items,
     if (n)
         memcpy(rec.items, items, n * sizeof *items);
     for (size_t i = 0; i < n; i++)
-        if (!t->recs[items[i]].ground)
+        if (!rec_of(t, items[i])->ground)
             rec.ground = false;
     return append_rec(t, h, rec);
 }
@@ -147,7 +184,15 @@ void terms_free(terms *t) {
         t->arena = next;
     }
     u64map_free(&t->by_hash);
-    free(t->recs);
+    for (uint32_t c = 0; c < t->dir_cap && t->dir[c]; c++)
+        free(t->dir[c]);
+    free(t->dir);
+    while (t->retired) {
+        retired_dir *next = t->retired->next;
+        free(t->retired->dir);
+        free(t->retired);
+        t->retired = next;
+    }
     free(t);
 }
 
@@ -223,34 +268,35 @@ term_id terms_list(terms *t, const term_id *items, size_t n) {
     return intern_items(t, TERM_LIST, items, n);
 }
 
-size_t terms_count(const terms *t) { return t->count; }
+size_t terms_count(const terms *t) { return __atomic_load_n(&t->count, __ATOMIC_ACQUIRE); }
 
 enum term_kind terms_kind(const terms *t, term_id id) {
-    return id && id <= t->count ? (enum term_kind)t->recs[id].kind : TERM_NONE;
+    return id && id <= __atomic_load_n(&t->count, __ATOMIC_ACQUIRE) ? (enum term_kind)rec_of(t, id)->kind
+                                                                     : TERM_NONE;
 }
 
 const char *terms_lex(const terms *t, term_id id, size_t *len) {
-    const term_rec *r = &t->recs[id];
+    const term_rec *r = rec_of(t, id);
     bool textual = r->kind != TERM_FORMULA && r->kind != TERM_LIST;
     if (len)
         *len = textual ? r->len : 0;
     return r->text;
 }
 
-term_id terms_datatype(const terms *t, term_id id) { return t->recs[id].datatype; }
+term_id terms_datatype(const terms *t, term_id id) { return rec_of(t, id)->datatype; }
 
-const char *terms_lang(const terms *t, term_id id) { return t->recs[id].lang; }
+const char *terms_lang(const terms *t, term_id id) { return rec_of(t, id)->lang; }
 
 const triple *terms_formula_triples(const terms *t, term_id id, size_t *n) {
-    const term_rec *r = &t->recs[id];
+    const term_rec *r = rec_of(t, id);
     *n = r->kind == TERM_FORMULA ? r->len : 0;
     return (const triple *)r->items;
 }
 
 const term_id *terms_list_items(const terms *t, term_id id, size_t *n) {
-    const term_rec *r = &t->recs[id];
+    const term_rec *r = rec_of(t, id);
     *n = r->kind == TERM_LIST ? r->len : 0;
     return r->items;
 }
 
-bool terms_is_ground(const terms *t, term_id id) { return t->recs[id].ground; }
+bool terms_is_ground(const terms *t, term_id id) { return rec_of(t, id)->ground; }

@@ -28,6 +28,7 @@ struct reasoner {
     reasoner_options opt;
     reasoner_stats stats;
     u64map skolem; /* Skolem key (a list term) -> blank node */
+    uint32_t reported; /* triples below this number were derived before the run or told to on_derived */
     char error[512];
 };
 
@@ -495,6 +496,13 @@ static bool evaluate(reasoner *R, const rule *r, uint32_t lo, uint32_t hi, bool 
     return true;
 }
 
+static void report_derived(reasoner *R) {
+    uint32_t size = store_size(R->st);
+    if (R->opt.on_derived && size > R->reported)
+        R->opt.on_derived(R->opt.on_derived_user, R->reported, size);
+    R->reported = size;
+}
+
 /* The rules without negation of a stratum, to a fixpoint, the triples from `from` on being new. */
 static int fixpoint(reasoner *R, const rule_set *rs, int stratum, uint32_t from) {
     uint32_t lo = from, hi = store_size(R->st);
@@ -509,6 +517,7 @@ static int fixpoint(reasoner *R, const rule_set *rs, int stratum, uint32_t from)
             if (!evaluate(R, r, lo, hi, first_round))
                 return -1;
         }
+        report_derived(R);
         uint32_t size = store_size(R->st);
         if (size == hi)
             return 0;
@@ -519,6 +528,7 @@ static int fixpoint(reasoner *R, const rule_set *rs, int stratum, uint32_t from)
 
 int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t from) {
     R->error[0] = '\0';
+    R->reported = store_size(R->st);
     if (fixpoint(R, rs, stratum, from) != 0)
         return -1;
     /* Stratified negation: each layer's negation rules once over what the lower layers closed, then the
@@ -535,6 +545,7 @@ int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t fro
                 !evaluate(R, r, 0, mark, true))
                 return -1;
         }
+        report_derived(R);
         if (store_size(R->st) > mark && fixpoint(R, rs, stratum, mark) != 0)
             return -1;
     }

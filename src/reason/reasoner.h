@@ -26,6 +26,9 @@ typedef struct reasoner_options {
     /* Receives each request rule's instantiated head (a formula term). */
     void (*request_sink)(void *user, const rule *r, term_id head);
     void *request_sink_user;
+    /* Told, after each round, of the triples the round added to the store: numbers [from, to). */
+    void (*on_derived)(void *user, uint32_t from, uint32_t to);
+    void *on_derived_user;
 } reasoner_options;
 
 typedef struct reasoner_stats {

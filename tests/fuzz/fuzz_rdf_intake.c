@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "rdf/nt_writer.h"
 #include "rdf/rdfio.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

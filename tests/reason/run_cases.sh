@@ -57,6 +57,13 @@ expect_error 0 'unbound-builtin\.n3:4:1.*never bound' reason "$here/errors/unbou
 expect_error 1 'unstratifiable\.n3:4:1: its negation .* not stratifiable' reason "$here/errors/unstratifiable.n3"
 expect_error 0 'negation-scope\.n3:4:1 can never fire: log:notIncludes needs a variable' reason "$here/errors/negation-scope.n3"
 expect_error 0 'negation-scope\.n3:5:1 can never fire: head variable \?y .*only inside a log:notIncludes' reason "$here/errors/negation-scope.n3"
+# a full disk is an error, not a silent loss
+if [ -w /dev/full ]; then
+  "$ldgsm" reason "$here/cases/rdfs-basic/program.n3" "$here/cases/rdfs-basic/data.ttl" > /dev/full 2> /tmp/ldgsm-case-$$.err
+  status=$?
+  [ $status = 1 ] && grep -q 'writing the output: No space left' /tmp/ldgsm-case-$$.err && ok ||
+    fail "writing to /dev/full: exit $status, $(cat /tmp/ldgsm-case-$$.err)"
+fi
 expect_error 2 'no input files' reason
 expect_error 2 'unknown output format' reason -o json "$here/errors/chase.n3"
 expect_error 2 'unknown command' frobnicate

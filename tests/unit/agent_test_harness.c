@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
+#include "rdf/nt_writer.h"
 #include "rdf/rdfio.h"
 
 /* The test server is compiled into each test that includes this harness. */

@@ -8,7 +8,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
 
+#include "rdf/nt_writer.h"
 #include "rdf/rdfio.h"
 
 typedef struct fixture {
@@ -183,6 +188,57 @@ static void large_documents_parse_in_two_threads(void **state) {
     buf_free(&doc);
 }
 
+/* The stream writes, in order, what rdf_write_ntriples writes for the same triples, while terms are
+ * interned between (and during) the pushes; more than one write chunk goes out. */
+static void stream_writes_what_it_is_handed(void **state) {
+    fixture *f = *state;
+    char path[] = "/tmp/ldgsm-nt-stream.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    nt_stream *s = nt_stream_start(f->t, fd);
+    assert_non_null(s);
+    enum { ROUNDS = 5, PER_ROUND = 9000 };
+    triple *all = xmalloc(ROUNDS * PER_ROUND * sizeof *all);
+    term_id p = terms_iri_cstr(f->t, "http://ex.org/p");
+    for (int r = 0; r < ROUNDS; r++) {
+        for (int i = 0; i < PER_ROUND; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "http://ex.org/s%d-%d", r, i);
+            term_id items[] = {terms_string(f->t, "x"), terms_iri_cstr(f->t, name)};
+            all[r * PER_ROUND + i] = (triple){terms_iri_cstr(f->t, name), p,
+                                              i % 100 ? terms_string(f->t, name) : terms_list(f->t, items, 2)};
+        }
+        nt_stream_push(s, all + r * PER_ROUND, PER_ROUND);
+    }
+    assert_int_equal(nt_stream_finish(s), 0);
+    buf expected = {0};
+    rdf_write_ntriples(f->t, all, ROUNDS * PER_ROUND, &expected);
+    size_t len;
+    char *written = read_file(path, &len);
+    assert_non_null(written);
+    assert_int_equal(len, expected.len);
+    assert_memory_equal(written, expected.data, len);
+    free(written);
+    buf_free(&expected);
+    free(all);
+    close(fd);
+    unlink(path);
+}
+
+/* A failing write is reported with its errno, not dropped. */
+static void stream_reports_a_failed_write(void **state) {
+    fixture *f = *state;
+    int fd = open("/dev/full", O_WRONLY);
+    if (fd < 0)
+        skip();
+    nt_stream *s = nt_stream_start(f->t, fd);
+    triple tr = {terms_iri_cstr(f->t, "http://a"), terms_iri_cstr(f->t, "http://p"), terms_string(f->t, "o")};
+    nt_stream_push(s, &tr, 1);
+    assert_int_equal(nt_stream_finish(s), -1);
+    assert_int_equal(errno, ENOSPC);
+    close(fd);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(turtle_parses_with_base, setup, teardown),
@@ -192,6 +248,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(media_types_and_extensions, setup, teardown),
         cmocka_unit_test_setup_teardown(ntriples_writer_round_trips, setup, teardown),
         cmocka_unit_test_setup_teardown(lists_are_expanded_when_written, setup, teardown),
+        cmocka_unit_test_setup_teardown(stream_writes_what_it_is_handed, setup, teardown),
+        cmocka_unit_test_setup_teardown(stream_reports_a_failed_write, setup, teardown),
         cmocka_unit_test_setup_teardown(large_documents_parse_in_two_threads, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
