@@ -188,6 +188,46 @@ static void large_documents_parse_in_two_threads(void **state) {
     buf_free(&doc);
 }
 
+/* A document over 2 MiB of N-Triples is read in two parts at once: the triples keep document order, a
+ * label used in both parts names one node, and an error in the second part names its line in the
+ * document; an error in both parts reports the first. */
+static void large_ntriples_parse_in_two_parts(void **state) {
+    fixture *f = *state;
+    buf doc = {0};
+    buf_puts(&doc, "_:shared <http://ex.org/at> \"start\" .\n");
+    int lines = 1;
+    while (doc.len < (3u << 20)) {
+        buf_printf(&doc, "<http://ex.org/item%d> <http://ex.org/v> \"%d\" .\n", lines, lines);
+        lines++;
+    }
+    buf_puts(&doc, "_:shared <http://ex.org/at> \"end\" .\n");
+    lines++;
+    rdf_error err;
+    assert_int_equal(rdf_parse(f->io, f->st, RDF_NTRIPLES, doc.data, doc.len, NULL, 0, "big", &err), 0);
+    assert_int_equal(store_size(f->st), lines);
+    assert_int_equal(store_triple(f->st, 0)->s, store_triple(f->st, (uint32_t)lines - 1)->s);
+    assert_int_equal(store_triple(f->st, 1)->s, terms_iri_cstr(f->t, "http://ex.org/item1"));
+    char *late = strstr(doc.data + doc.len * 3 / 4, "\n") + 1; /* a line in the second part */
+    int late_line = 1;
+    for (const char *p = doc.data; p < late; p++)
+        late_line += *p == '\n';
+    memcpy(late, "<bad>", 5);
+    store *other = store_new();
+    assert_int_equal(rdf_parse(f->io, other, RDF_NTRIPLES, doc.data, doc.len, NULL, 0, "big", &err), -1);
+    assert_int_equal(store_size(other), 0);
+    assert_int_equal(err.line, late_line);
+    char *early = strstr(doc.data + 100, "\n") + 1;
+    int early_line = 1;
+    for (const char *p = doc.data; p < early; p++)
+        early_line += *p == '\n';
+    memcpy(early, "<bad>", 5);
+    assert_int_equal(rdf_parse(f->io, other, RDF_NTRIPLES, doc.data, doc.len, NULL, 0, "big", &err), -1);
+    assert_int_equal(err.line, early_line);
+    assert_int_equal(store_size(other), 0);
+    store_free(other);
+    buf_free(&doc);
+}
+
 /* The stream writes, in order, what rdf_write_ntriples writes for the same triples, while terms are
  * interned between (and during) the pushes; more than one write chunk goes out. */
 static void stream_writes_what_it_is_handed(void **state) {
@@ -251,6 +291,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(stream_writes_what_it_is_handed, setup, teardown),
         cmocka_unit_test_setup_teardown(stream_reports_a_failed_write, setup, teardown),
         cmocka_unit_test_setup_teardown(large_documents_parse_in_two_threads, setup, teardown),
+        cmocka_unit_test_setup_teardown(large_ntriples_parse_in_two_parts, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
