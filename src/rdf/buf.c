@@ -25,6 +25,14 @@ void *prefer_huge_pages(void *p, size_t n) {
     return p;
 }
 
+void *xcalloc_huge(size_t n, size_t size) {
+    size_t bytes = n * size;
+    if (bytes < HUGE_ADVICE_MIN)
+        return xcalloc(n, size);
+    void *p = prefer_huge_pages(xmalloc(bytes), bytes);
+    return memset(p, 0, bytes);
+}
+
 void *xmalloc(size_t n) {
     void *p = malloc(n ? n : 1);
     if (!p)

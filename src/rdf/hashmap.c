@@ -25,7 +25,7 @@ uint32_t *u64map_get(const u64map *m, uint64_t key) {
 static void grow(u64map *m) {
     u64map bigger = {0};
     bigger.cap = m->cap ? m->cap * 2 : 16;
-    bigger.slots = prefer_huge_pages(xcalloc(bigger.cap, sizeof *bigger.slots), bigger.cap * sizeof *bigger.slots);
+    bigger.slots = xcalloc_huge(bigger.cap, sizeof *bigger.slots);
     for (uint32_t i = 0; i < m->cap; i++) {
         const u64map_slot *s = &m->slots[i];
         if (!s->used)

@@ -176,7 +176,7 @@ static void spo_insert(triple_entry *table, uint32_t cap, triple_entry entry) {
 
 static void spo_grow(store *st) {
     uint32_t cap = st->spo_cap ? st->spo_cap * 2 : 1024;
-    triple_entry *table = prefer_huge_pages(xcalloc(cap, sizeof *table), cap * sizeof *table);
+    triple_entry *table = xcalloc_huge(cap, sizeof *table);
     for (uint32_t i = 0; i < st->spo_cap; i++)
         if (st->spo[i].s)
             spo_insert(table, cap, st->spo[i]);
