@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "rdf/hashmap.h"
 
@@ -421,8 +422,15 @@ char *read_file(const char *path, size_t *len) {
     if (!f)
         return NULL;
     buf b = {0};
-    char chunk[65536];
+    /* a regular file is read into one block of its size (appending in pieces copied a large input twice
+     * over into fresh pages); anything else, or a file that grows meanwhile, in pieces */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        buf_reserve(&b, (size_t)st.st_size);
     size_t n;
+    while (b.data && b.len + 1 < b.cap && (n = fread(b.data + b.len, 1, b.cap - 1 - b.len, f)) > 0)
+        b.len += n;
+    char chunk[65536];
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
         buf_append(&b, chunk, n);
     int failed = ferror(f);
