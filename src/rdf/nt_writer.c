@@ -50,31 +50,35 @@ typedef struct term_text_cache {
     buf text;
 } term_text_cache;
 
-static void append_cached_term(const terms *t, term_text_cache *cache, term_id id, buf *out) {
-    if (terms_kind(t, id) == TERM_LIST || terms_kind(t, id) == TERM_FORMULA) {
-        rdf_write_term_nt(t, id, out);
-        return;
-    }
-    if (id >= cache->span_count) { /* terms interned after the cache was made (a stream) */
-        size_t count = (size_t)id * 2 + 1;
-        cache->span = xrealloc(cache->span, count * sizeof *cache->span);
-        memset(cache->span + cache->span_count, 0, (count - cache->span_count) * sizeof *cache->span);
-        cache->span_count = count;
-    }
-    uint64_t span = cache->span[id];
+/* Appends term id; returns true when it is a list (whose rdf:first/rest triples the caller writes). A
+ * cached term is copied without looking at the term table: the common case, once per term per triple. */
+static bool append_cached_term(const terms *t, term_text_cache *cache, term_id id, buf *out) {
+    uint64_t span = id < cache->span_count ? cache->span[id] : 0;
     if (!span) {
+        enum term_kind kind = terms_kind(t, id);
+        if (kind == TERM_LIST || kind == TERM_FORMULA) {
+            rdf_write_term_nt(t, id, out);
+            return kind == TERM_LIST;
+        }
+        if (id >= cache->span_count) { /* terms interned after the cache was made (a stream) */
+            size_t count = (size_t)id * 2 + 1;
+            cache->span = xrealloc(cache->span, count * sizeof *cache->span);
+            memset(cache->span + cache->span_count, 0, (count - cache->span_count) * sizeof *cache->span);
+            cache->span_count = count;
+        }
         size_t offset = cache->text.len;
         rdf_write_term_nt(t, id, &cache->text);
         size_t length = cache->text.len - offset;
         if (length >= (1u << 24)) {
             cache->text.len = offset;
             rdf_write_term_nt(t, id, out);
-            return;
+            return false;
         }
         span = (uint64_t)offset << 24 | length;
         cache->span[id] = span;
     }
     buf_append(out, cache->text.data + (span >> 24), span & 0xffffff);
+    return false;
 }
 
 /* What a writer keeps across calls: the term cache, and the lists already expanded. */
@@ -85,16 +89,16 @@ typedef struct nt_formatter {
 
 static void format_triples(const terms *t, nt_formatter *f, const triple *ts, size_t n, buf *out) {
     for (size_t i = 0; i < n; i++) {
-        append_cached_term(t, &f->cache, ts[i].s, out);
+        bool subject_list = append_cached_term(t, &f->cache, ts[i].s, out);
         buf_putc(out, ' ');
         append_cached_term(t, &f->cache, ts[i].p, out);
         buf_putc(out, ' ');
-        append_cached_term(t, &f->cache, ts[i].o, out);
+        bool object_list = append_cached_term(t, &f->cache, ts[i].o, out);
         buf_append(out, " .\n", 3);
-        const term_id ends[2] = {ts[i].s, ts[i].o};
-        for (int e = 0; e < 2; e++)
-            if (terms_kind(t, ends[e]) == TERM_LIST)
-                write_list_triples(t, ends[e], &f->lists_written, out);
+        if (subject_list)
+            write_list_triples(t, ts[i].s, &f->lists_written, out);
+        if (object_list)
+            write_list_triples(t, ts[i].o, &f->lists_written, out);
     }
 }
 

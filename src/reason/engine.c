@@ -176,7 +176,10 @@ static bool unify(join *j, term_id pattern, term_id value, unsigned *trail, unsi
     return false;
 }
 
-static bool unify_code(join *j, const rule_atom *a, int k, term_id value, unsigned *trail, unsigned *trail_len) {
+/* Runs for every position of every candidate triple: inlined, the calls were 4% of a large derivation's
+ * instructions (callgrind). */
+static inline __attribute__((always_inline)) bool unify_code(join *j, const rule_atom *a, int k, term_id value,
+                                                             unsigned *trail, unsigned *trail_len) {
     pos_code code = a->pos[k];
     if (code < 0) {
         unsigned slot = (unsigned)(-code - 1);
