@@ -148,17 +148,21 @@ static void graph_list_add(store *st, term_id g, uint32_t n) {
     u32vec_push(&st->graph_lists[*slot], n);
 }
 
+/* The slot holding (s, p, o), or the empty slot where it would go. The set is never full. */
+static uint32_t spo_slot(const store *st, term_id s, term_id p, term_id o) {
+    uint32_t mask = st->spo_cap - 1;
+    uint32_t i = (uint32_t)spo_hash(s, p, o) & mask;
+    for (const triple_entry *slot = &st->spo[i]; slot->s && (slot->s != s || slot->p != p || slot->o != o);
+         slot = &st->spo[i])
+        i = (i + 1) & mask;
+    return i;
+}
+
 uint32_t store_find(const store *st, term_id s, term_id p, term_id o) {
     if (!st->spo_cap)
         return UINT32_MAX;
-    uint32_t mask = st->spo_cap - 1;
-    for (uint32_t i = (uint32_t)spo_hash(s, p, o) & mask;; i = (i + 1) & mask) {
-        const triple_entry *slot = &st->spo[i];
-        if (!slot->s)
-            return UINT32_MAX;
-        if (slot->s == s && slot->p == p && slot->o == o)
-            return slot->n;
-    }
+    const triple_entry *slot = &st->spo[spo_slot(st, s, p, o)];
+    return slot->s ? slot->n : UINT32_MAX;
 }
 
 void store_prefetch(const store *st, term_id s, term_id p, term_id o) {
@@ -187,8 +191,12 @@ static void spo_grow(store *st) {
 
 /* The one insertion path: record_source says whether a known triple also records g as a source. */
 static bool add_triple(store *st, term_id s, term_id p, term_id o, term_id g, bool record_source) {
-    uint32_t existing = store_find(st, s, p, o);
-    if (existing != UINT32_MAX) {
+    /* one probe finds the triple or the slot it goes to (the set grows first, so that slot stays valid) */
+    if ((uint64_t)(st->count + 1) * 2 > st->spo_cap)
+        spo_grow(st);
+    uint32_t slot = spo_slot(st, s, p, o);
+    if (st->spo[slot].s) {
+        uint32_t existing = st->spo[slot].n;
         if (record_source && g && st->triples[existing].first_graph != g) {
             bool inserted;
             u64map_put(&st->extra_graphs, pair_key(existing, g), 1, &inserted);
@@ -203,9 +211,7 @@ static bool add_triple(store *st, term_id s, term_id p, term_id o, term_id g, bo
                                         st->cap * sizeof *st->triples);
     }
     uint32_t n = st->count++;
-    if ((uint64_t)st->count * 2 > st->spo_cap)
-        spo_grow(st);
-    spo_insert(st->spo, st->spo_cap, (triple_entry){s, p, o, n});
+    st->spo[slot] = (triple_entry){s, p, o, n};
     st->triples[n] = (triple_rec){.t = {s, p, o}, .first_graph = g};
     for (int i = 0; i < IX_COUNT; i++)
         if (st->ix[i].active)
