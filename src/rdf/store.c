@@ -149,9 +149,9 @@ static void graph_list_add(store *st, term_id g, uint32_t n) {
 }
 
 /* The slot holding (s, p, o), or the empty slot where it would go. The set is never full. */
-static uint32_t spo_slot(const store *st, term_id s, term_id p, term_id o) {
+static uint32_t spo_slot(const store *st, uint64_t hash, term_id s, term_id p, term_id o) {
     uint32_t mask = st->spo_cap - 1;
-    uint32_t i = (uint32_t)spo_hash(s, p, o) & mask;
+    uint32_t i = (uint32_t)hash & mask;
     for (const triple_entry *slot = &st->spo[i]; slot->s && (slot->s != s || slot->p != p || slot->o != o);
          slot = &st->spo[i])
         i = (i + 1) & mask;
@@ -161,13 +161,15 @@ static uint32_t spo_slot(const store *st, term_id s, term_id p, term_id o) {
 uint32_t store_find(const store *st, term_id s, term_id p, term_id o) {
     if (!st->spo_cap)
         return UINT32_MAX;
-    const triple_entry *slot = &st->spo[spo_slot(st, s, p, o)];
+    const triple_entry *slot = &st->spo[spo_slot(st, spo_hash(s, p, o), s, p, o)];
     return slot->s ? slot->n : UINT32_MAX;
 }
 
-void store_prefetch(const store *st, term_id s, term_id p, term_id o) {
+uint64_t store_hash(term_id s, term_id p, term_id o) { return spo_hash(s, p, o); }
+
+void store_prefetch(const store *st, uint64_t hash) {
     if (st->spo_cap)
-        __builtin_prefetch(&st->spo[(uint32_t)spo_hash(s, p, o) & (st->spo_cap - 1)]);
+        __builtin_prefetch(&st->spo[(uint32_t)hash & (st->spo_cap - 1)]);
 }
 
 static void spo_insert(triple_entry *table, uint32_t cap, triple_entry entry) {
@@ -190,11 +192,11 @@ static void spo_grow(store *st) {
 }
 
 /* The one insertion path: record_source says whether a known triple also records g as a source. */
-static bool add_triple(store *st, term_id s, term_id p, term_id o, term_id g, bool record_source) {
+static bool add_triple(store *st, uint64_t hash, term_id s, term_id p, term_id o, term_id g, bool record_source) {
     /* one probe finds the triple or the slot it goes to (the set grows first, so that slot stays valid) */
     if ((uint64_t)(st->count + 1) * 2 > st->spo_cap)
         spo_grow(st);
-    uint32_t slot = spo_slot(st, s, p, o);
+    uint32_t slot = spo_slot(st, hash, s, p, o);
     if (st->spo[slot].s) {
         uint32_t existing = st->spo[slot].n;
         if (record_source && g && st->triples[existing].first_graph != g) {
@@ -221,13 +223,15 @@ static bool add_triple(store *st, term_id s, term_id p, term_id o, term_id g, bo
     return true;
 }
 
-bool store_add(store *st, term_id s, term_id p, term_id o, term_id g) { return add_triple(st, s, p, o, g, true); }
-
-bool store_add_new(store *st, term_id s, term_id p, term_id o, term_id g) {
-    return add_triple(st, s, p, o, g, false);
+bool store_add(store *st, term_id s, term_id p, term_id o, term_id g) {
+    return add_triple(st, spo_hash(s, p, o), s, p, o, g, true);
 }
 
-uint32_t store_add_batch(store *st, const triple *ts, uint32_t n, term_id g) {
+bool store_add_new(store *st, term_id s, term_id p, term_id o, term_id g) {
+    return add_triple(st, spo_hash(s, p, o), s, p, o, g, false);
+}
+
+uint32_t store_add_batch(store *st, const triple *ts, const uint64_t *hashes, uint32_t n, term_id g) {
     /* Three passes so the cache misses of a batch overlap: the de-duplication slots (prefetched by the
      * caller) tell which triples are new; for those, the index slots they will update are prefetched;
      * then they are added (add_triple checks again: a batch may hold one triple twice). */
@@ -236,7 +240,7 @@ uint32_t store_add_batch(store *st, const triple *ts, uint32_t n, term_id g) {
     for (uint32_t start = 0; start < n; start += 256) {
         uint32_t end = n - start < 256 ? n : start + 256;
         for (uint32_t i = start; i < end; i++) {
-            fresh[i - start] = store_find(st, ts[i].s, ts[i].p, ts[i].o) == UINT32_MAX;
+            fresh[i - start] = !st->spo_cap || !st->spo[spo_slot(st, hashes[i], ts[i].s, ts[i].p, ts[i].o)].s;
             if (!fresh[i - start])
                 continue;
             for (int x = 0; x < IX_COUNT; x++) {
@@ -247,7 +251,7 @@ uint32_t store_add_batch(store *st, const triple *ts, uint32_t n, term_id g) {
         }
         for (uint32_t i = start; i < end; i++)
             if (fresh[i - start])
-                added += add_triple(st, ts[i].s, ts[i].p, ts[i].o, g, false);
+                added += add_triple(st, hashes[i], ts[i].s, ts[i].p, ts[i].o, g, false);
     }
     return added;
 }

@@ -29,10 +29,14 @@ bool store_add(store *st, term_id s, term_id p, term_id o, term_id g);
 /* Adds (s, p, o) with source g only when absent from the union (a known triple keeps its sources):
  * what derivation needs, since re-deriving a known triple changes nothing a reader of sources cares for. */
 bool store_add_new(store *st, term_id s, term_id p, term_id o, term_id g);
-/* store_add_new for a batch of triples, overlapping their memory accesses; returns how many were new. */
-uint32_t store_add_batch(store *st, const triple *ts, uint32_t n, term_id g);
-/* Hints that (s, p, o) is about to be added or looked up, so its de-duplication slot is fetched early. */
-void store_prefetch(const store *st, term_id s, term_id p, term_id o);
+/* The hash of (s, p, o) in the de-duplication set: a caller that prefetches and then adds a triple
+ * computes it once (derivation does, for every attempt). */
+uint64_t store_hash(term_id s, term_id p, term_id o);
+/* store_add_new for a batch of triples with their store_hash values, overlapping their memory accesses;
+ * returns how many were new. */
+uint32_t store_add_batch(store *st, const triple *ts, const uint64_t *hashes, uint32_t n, term_id g);
+/* Hints that the triple with this hash is about to be added or looked up, so its slot is fetched early. */
+void store_prefetch(const store *st, uint64_t hash);
 uint32_t store_size(const store *st);
 const triple *store_triple(const store *st, uint32_t n);
 /* The number of (s,p,o) or UINT32_MAX when absent. */

@@ -24,6 +24,7 @@ struct reasoner {
     terms *t;
     store *st;
     triple pending[PENDING_BATCH];
+    uint64_t pending_hash[PENDING_BATCH]; /* their store_hash, computed once for the prefetch and the add */
     unsigned pending_count;
     reasoner_options opt;
     reasoner_stats stats;
@@ -245,7 +246,7 @@ static bool flush_pending(reasoner *R, const rule *r) {
     unsigned count = R->pending_count;
     R->pending_count = 0;
     R->stats.attempts += count;
-    R->stats.derived += store_add_batch(R->st, R->pending, count, R->opt.derived_graph);
+    R->stats.derived += store_add_batch(R->st, R->pending, R->pending_hash, count, R->opt.derived_graph);
     if (R->stats.derived > R->opt.max_derived) {
         snprintf(R->error, sizeof R->error, "rule %s derived more than %u triples in this run", r->name,
                  R->opt.max_derived);
@@ -285,7 +286,9 @@ static void fire(join *j) {
             else
                 v[k] = existential_values[-c - RULE_MAX_VARS - 1];
         }
-        store_prefetch(R->st, v[0], v[1], v[2]);
+        uint64_t hash = store_hash(v[0], v[1], v[2]);
+        store_prefetch(R->st, hash);
+        R->pending_hash[R->pending_count] = hash;
         R->pending[R->pending_count++] = (triple){v[0], v[1], v[2]};
         if (R->pending_count == PENDING_BATCH && !flush_pending(R, r)) {
             j->stop = true;
