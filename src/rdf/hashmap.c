@@ -3,6 +3,7 @@
 #include "rdf/hashmap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "rdf/buf.h"
 
@@ -64,12 +65,19 @@ void u64map_free(u64map *m) {
     *m = (u64map){0};
 }
 
+/* Eight bytes a step (interning hashes every IRI and literal of every document read: byte by byte it was
+ * a tenth of interning); the final mix spreads every input bit. */
 uint64_t hash_bytes(const void *data, uint64_t len, uint64_t seed) {
     const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ULL ^ seed;
-    for (uint64_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
+    uint64_t h = 0xcbf29ce484222325ULL ^ seed ^ len * 0x9e3779b97f4a7c15ULL;
+    for (; len >= 8; p += 8, len -= 8) {
+        uint64_t word;
+        memcpy(&word, p, 8);
+        h = (h ^ word) * 0x9e3779b97f4a7c15ULL;
+        h ^= h >> 32;
     }
+    uint64_t tail = 0;
+    memcpy(&tail, p, len);
+    h = (h ^ tail) * 0x9e3779b97f4a7c15ULL;
     return hash_mix64(h);
 }

@@ -32,7 +32,7 @@ static inline uint64_t hash_mix64(uint64_t x) {
     return x;
 }
 
-/* FNV-1a over bytes, mixed; used to hash strings and id sequences. */
+/* A 64-bit hash of bytes (strings, id sequences), well mixed. */
 uint64_t hash_bytes(const void *data, uint64_t len, uint64_t seed);
 
 #endif
