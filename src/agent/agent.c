@@ -580,18 +580,15 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
 static bool never_completes(agent *a) {
     if (!a->opt.until_complete)
         return false;
-    term_id is_instance_of = terms_iri_cstr(a->t, NS_GSM "isInstanceOf");
-    term_id has_milestone = terms_iri_cstr(a->t, NS_GSM "hasMilestone");
-    term_id stage = terms_iri_cstr(a->t, NS_GSM "Stage");
     bool found = false;
     for (size_t i = 0; i < a->opt.instance_count; i++) {
         term_id root = terms_iri_cstr(a->t, a->opt.instances[i]);
         store_iter it;
-        store_match(a->wm, root, is_instance_of, 0, 0, store_size(a->wm), &it);
+        store_match(a->wm, root, a->v.is_instance_of, 0, 0, store_size(a->wm), &it);
         uint32_t n;
         const triple *tr = store_next(&it, &n);
-        if (!tr || store_find(a->wm, tr->o, T_RDF_TYPE, stage) == UINT32_MAX ||
-            store_estimate(a->wm, tr->o, has_milestone, 0) > 0)
+        if (!tr || store_find(a->wm, tr->o, T_RDF_TYPE, a->v.stage) == UINT32_MAX ||
+            store_estimate(a->wm, tr->o, a->v.has_milestone, 0) > 0)
             continue;
         found = true;
         log_msg(a->log, LOG_ERROR, "--until complete: instance <%s> can never complete: its root model <%s> has no "

@@ -38,6 +38,9 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->artifact_instance = terms_iri_cstr(t, NS_GSM "ArtifactInstance");
     v->has_state = terms_iri_cstr(t, NS_GSM "hasState");
     v->active = terms_iri_cstr(t, NS_GSM "active");
+    v->stage = terms_iri_cstr(t, NS_GSM "Stage");
+    v->is_instance_of = terms_iri_cstr(t, NS_GSM "isInstanceOf");
+    v->has_milestone = terms_iri_cstr(t, NS_GSM "hasMilestone");
     v->this_artifact = terms_iri_cstr(t, NS_GSM "thisArtifactInstance");
     v->derived_graph = terms_iri_cstr(t, "urn:ldgsm:derived");
     v->clock_graph = terms_iri_cstr(t, "urn:ldgsm:clock");

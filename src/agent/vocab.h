@@ -21,6 +21,7 @@ typedef struct agent_vocab {
     term_id task_state, pending, task_outcome_unknown;
     term_id sp_ask, sp_text;                                         /* SPIN */
     term_id artifact_instance, has_state, active, this_artifact;     /* gsm: */
+    term_id stage, is_instance_of, has_milestone;
     term_id derived_graph, clock_graph;
 } agent_vocab;
 

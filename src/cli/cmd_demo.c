@@ -55,13 +55,6 @@ static const char demo_usage[] =
     "exit status: 0 the scenario ended with Fig. 2's lines shown and the workflow complete; 1 it stalled\n"
     "(not over within 100 iterations), failed, or was stopped by SIGINT or SIGTERM; 2 usage error\n";
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig) {
-    (void)sig;
-    stop_requested = 1;
-}
-
 /* ---- the environment's requests (gsm/demo.h's demo_io over the HTTP client) ---------------------- */
 
 typedef struct demo_http {
@@ -125,7 +118,7 @@ typedef struct demo_settings {
 } demo_settings;
 
 static void pause_ms(long ms) {
-    while (ms > 0 && !stop_requested) {
+    while (ms > 0 && !cli_stop_requested) {
         long slice = ms < 50 ? ms : 50;
         struct timespec ts = {slice / 1000, (slice % 1000) * 1000000L};
         nanosleep(&ts, NULL);
@@ -191,7 +184,7 @@ static int play(const demo_settings *settings, agent *a, demo *d) {
         fprintf(stderr, "ldgsm demo: %s\n", message);
         return 1;
     }
-    for (unsigned i = 0; i < DEMO_MAX_ITERATIONS && !stop_requested; i++) {
+    for (unsigned i = 0; i < DEMO_MAX_ITERATIONS && !cli_stop_requested; i++) {
         if (i)
             pause_ms(settings->interval_ms);
         iteration_stats stats = {0};
@@ -208,7 +201,7 @@ static int play(const demo_settings *settings, agent *a, demo *d) {
         if (progress == DEMO_OVER)
             return 0;
     }
-    if (stop_requested)
+    if (cli_stop_requested)
         fputs("ldgsm demo: stopped by a signal before the scenario ended\n", stderr);
     else
         fprintf(stderr, "ldgsm demo: stalled: the scenario is not over after %d iterations; it waits for %s\n",
@@ -296,14 +289,11 @@ int cmd_demo(int argc, char **argv) {
               "ldp-fixtures/, rules/ and ontology/)\n", stderr);
         return 1;
     }
-    agent_options opt = {.verbose = settings.verbose, .stop = &stop_requested};
+    agent_options opt = {.verbose = settings.verbose, .stop = &cli_stop_requested};
     shipped_files shipped = {0};
     int status = 1;
     if (shipped_add_gsm(&opt, &shipped, "ldgsm demo") == 0) {
-        struct sigaction sa = {.sa_handler = on_signal};
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
+        cli_catch_stop_signals();
         signal(SIGPIPE, SIG_IGN);
         status = serve_and_play(&settings, &opt, fixtures);
     }

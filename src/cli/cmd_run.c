@@ -1,6 +1,5 @@
 /* cmd_run.c: `ldgsm run`: the polling agent over N3 request rules (agent/agent.h). */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,13 +56,6 @@ static const char run_usage[] =
     "One log line per request (method, URI, status, ms) and per iteration go to standard error.\n"
     "SIGINT or SIGTERM finish the current iteration, then exit 0.\n"
     "exit status: 0 done; 1 bad input; 2 usage error; 3 --until quiescent ended with requests withheld\n";
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig) {
-    (void)sig;
-    stop_requested = 1;
-}
 
 static void push(char ***list, size_t *count, char *item) {
     *list = xrealloc(*list, (*count + 1) * sizeof **list);
@@ -126,7 +118,7 @@ int cmd_run(int argc, char **argv) {
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    agent_options opt = {.interval_ms = 1000, .stop = &stop_requested};
+    agent_options opt = {.interval_ms = 1000, .stop = &cli_stop_requested};
     int status = 2;
     optind = 1;
     int c;
@@ -252,10 +244,7 @@ int cmd_run(int argc, char **argv) {
         status = 1;
         goto done;
     }
-    struct sigaction sa = {.sa_handler = on_signal};
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    cli_catch_stop_signals();
     status = agent_run(a);
     agent_free(a);
 done:

@@ -3,10 +3,17 @@
 #ifndef LDGSM_CLI_COMMANDS_H
 #define LDGSM_CLI_COMMANDS_H
 
+#include <signal.h>
+
 int cmd_reason(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+
+/* Set by SIGINT or SIGTERM once cli_catch_stop_signals() ran: `run` and `demo` finish the iteration in
+ * progress and exit. */
+extern volatile sig_atomic_t cli_stop_requested;
+void cli_catch_stop_signals(void);
 
 #endif

@@ -1,4 +1,5 @@
 /* main.c: the ldgsm command line: dispatches to a subcommand. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,20 @@ static const char usage[] =
     "  lint     check a GSM model: references, sentries, structure, disjointness (4.3)\n"
     "\n"
     "`ldgsm <command> --help` describes each command's options.\n";
+
+volatile sig_atomic_t cli_stop_requested;
+
+static void on_stop_signal(int sig) {
+    (void)sig;
+    cli_stop_requested = 1;
+}
+
+void cli_catch_stop_signals(void) {
+    struct sigaction sa = {.sa_handler = on_stop_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 int main(int argc, char **argv) {
     if (argc < 2) {

@@ -562,15 +562,22 @@ static int react(demo *d, bool *moved, char *message, size_t size) {
     return 0;
 }
 
+/* The smoke detector reads a new obscuration, shown as an environment row. */
+static int smoke_step(demo *d, double obscuration, const char *what, char *message, size_t size) {
+    if (write_smoke(d, obscuration, message, size) != 0)
+        return -1;
+    char row[96];
+    snprintf(row, sizeof row, "env: %s (obscuration %.1f %%/m)", what, obscuration);
+    print_row(d, 0, row);
+    return 0;
+}
+
 /* The scenario's next step, taken when the workflow rests. */
 static int take_step(demo *d, char *message, size_t size) {
-    char what[96];
     switch (d->step) {
     case STEP_SMOKE:
-        if (write_smoke(d, SMOKE_OBSCURATION, message, size) != 0)
+        if (smoke_step(d, SMOKE_OBSCURATION, "smoke is detected", message, size) != 0)
             return -1;
-        snprintf(what, sizeof what, "env: smoke is detected (obscuration %.1f %%/m)", SMOKE_OBSCURATION);
-        print_row(d, 0, what);
         break;
     case STEP_SMOKE_KEPT_IN:
         print_row(d, take_line(d, true),
@@ -588,10 +595,8 @@ static int take_step(demo *d, char *message, size_t size) {
         break;
     }
     case STEP_SMOKE_CLEARS:
-        if (write_smoke(d, CLEAR_OBSCURATION, message, size) != 0)
+        if (smoke_step(d, CLEAR_OBSCURATION, "the smoke clears", message, size) != 0)
             return -1;
-        snprintf(what, sizeof what, "env: the smoke clears (obscuration %.1f %%/m)", CLEAR_OBSCURATION);
-        print_row(d, 0, what);
         break;
     case STEP_END:
         break;

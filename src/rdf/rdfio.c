@@ -1,5 +1,5 @@
 /* rdfio.c: raptor2-backed parsing (collect, then commit all-or-nothing), raptor2 Turtle serialization,
- * and the direct N-Triples writer used on hot output paths. */
+ * and the term-level N-Triples and relative Turtle-line formatting that nt_writer.c and PUT bodies use. */
 #include "rdf/rdfio.h"
 
 #include <errno.h>

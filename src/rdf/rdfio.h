@@ -1,6 +1,6 @@
 /* rdfio.h: RDF in and out. Every parse goes through raptor2 (Turtle, N-Triples, N-Quads, RDF/XML,
- * TriG); Turtle is serialized by raptor2; N-Triples has a direct writer because raptor2's serializer
- * is the bottleneck on large outputs (~145k triples/s measured).
+ * TriG); Turtle is serialized by raptor2; N-Triples terms are written directly (whole documents by
+ * nt_writer.h) because raptor2's serializer is the bottleneck on large outputs (~145k triples/s measured).
  *
  * A parse is all-or-nothing: triples are collected and added to the store only when the whole
  * document parsed, so a syntax error adds nothing and reports source:line:col. Each parse maps the

@@ -42,6 +42,5 @@ check "D never opened" [ "$(activations D)" = 0 ]
 check "P opened twice" [ "$(activations P)" = 2 ]
 check "P's task was sent once per activation" [ "$(tasks_sent P)" = 2 ]
 check "C's task was sent once for its one activation" [ "$(tasks_sent C)" = 1 ]
-check "nothing was withheld, refused or in conflict" \
-  ! grep -qE '[1-9][0-9]* (withheld|conflicting|refused|failed)' "$work/agent.log"
+check "nothing was withheld, refused or in conflict" every_write_went
 gsm_finish

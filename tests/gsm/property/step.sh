@@ -101,6 +101,10 @@ expect() { # description WHAT...: a check of `is`, showing the status when it fa
   if is "$@" > "$work/is.out"; then passes=$((passes + 1)); else echo "FAIL: $what: $(cat "$work/is.out")"; failures=$((failures + 1)); fi
 }
 
+# every_write_went: no iteration line in $work/agent.log counts a write withheld, in conflict, refused
+# or failed.
+every_write_went() { ! grep -qE '[1-9][0-9]* (withheld|conflicting|refused|failed)' "$work/agent.log"; }
+
 task_state() { python3 "$gsm_status" task "$work/track.json" "$1"; } # pending, sent or None
 fragment() { python3 "$gsm_status" fragment "$work/track.json" "$1"; } # the stage instance's IRI
 activations() { python3 "$gsm_status" activations "$work/track.json" "$1"; }
