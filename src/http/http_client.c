@@ -545,7 +545,11 @@ void http_run(http_client *c, const http_request *requests, size_t count, http_r
         slot[i] = origin_slot(&origins, requests[i].url);
     size_t first_waiting = 0, in_flight = 0;
     for (;;) {
-        for (size_t i = first_waiting; i < count && in_flight < HTTP_MAX_IN_FLIGHT; i++) {
+        /* with every origin at its limit no waiting request can start: skip the scan */
+        bool may_start = !per_origin || origins.count == 0;
+        for (size_t o = 0; o < origins.count && !may_start; o++)
+            may_start = origins.busy[o] < per_origin;
+        for (size_t i = first_waiting; may_start && i < count && in_flight < HTTP_MAX_IN_FLIGHT; i++) {
             if (started[i] || (per_origin && slot[i] != SIZE_MAX && origins.busy[slot[i]] >= per_origin))
                 continue;
             started[i] = true;
