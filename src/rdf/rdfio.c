@@ -27,6 +27,11 @@ struct rdfio {
  * node labels still name one node. raptor2 was the slowest stage of loading: two thirds of it. */
 enum { CHUNK_STATEMENTS = 8192, THREADED_PARSE_BYTES = 1 << 20, SPLIT_PARSE_BYTES = 2 << 20, MAX_PARTS = 2 };
 
+/* raptor2 copies what it is given into a buffer of its own before parsing it; given a document in pieces
+ * of this size, that copy stays small and in cache (the line-based parsers keep only a partial last line
+ * between pieces). */
+enum { RAPTOR_PIECE_BYTES = 64 << 10 };
+
 typedef struct raw_chunk {
     buf bytes;
     struct raw_chunk *next;
@@ -291,10 +296,18 @@ static void *run_raptor(void *arg) {
     raptor_parser *parser = raptor_new_parser(part->world, ps->parser_name);
     raptor_uri *base_uri = raptor_new_uri(part->world, (const unsigned char *)(ps->base ? ps->base : "file:///"));
     raptor_parser_set_statement_handler(parser, part, on_statement);
-    if (raptor_parser_parse_start(parser, base_uri) == 0)
-        raptor_parser_parse_chunk(parser, (const unsigned char *)part->data, part->len, 1);
-    else
+    if (raptor_parser_parse_start(parser, base_uri) == 0) {
+        size_t at = 0;
+        do {
+            size_t piece = part->len - at < RAPTOR_PIECE_BYTES ? part->len - at : RAPTOR_PIECE_BYTES;
+            bool last = at + piece == part->len;
+            if (raptor_parser_parse_chunk(parser, (const unsigned char *)part->data + at, piece, last) != 0)
+                break;
+            at += piece;
+        } while (at < part->len && !part->failed);
+    } else {
         part->failed = true;
+    }
     raptor_free_parser(parser);
     raptor_free_uri(base_uri);
     raptor_world_set_log_handler(part->world, NULL, NULL);

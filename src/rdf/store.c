@@ -378,6 +378,24 @@ const triple *store_next(store_iter *it, uint32_t *n) {
     return (const triple *)e;
 }
 
+uint32_t store_next_batch(store_iter *it, store_entry *out, uint32_t max) {
+    if (it->index == -1 || it->index == IX_COUNT) {
+        uint32_t got = 0;
+        for (; got < max && it->pos < it->end; got++, it->pos++)
+            out[got] = (store_entry){it->st->triples[it->pos].t, it->pos};
+        return got;
+    }
+    if (it->end == 0)
+        return 0;
+    const entry_list *v = &it->st->ix[it->index].buckets[it->bucket];
+    const triple_entry *e = entries(v);
+    uint32_t got = 0;
+    for (uint32_t pos = it->pos; got < max && pos < v->len && e[pos].n < it->hi; got++, pos++)
+        out[got] = (store_entry){{e[pos].s, e[pos].p, e[pos].o}, e[pos].n};
+    it->pos += got;
+    return got;
+}
+
 uint32_t store_count(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi) {
     if (hi > st->count)
         hi = st->count;

@@ -315,16 +315,24 @@ static void match_atom(join *j, const rule_atom *a, unsigned atom_index, bool to
     store_iter it;
     store_match(j->R->st, s, p, o, lo, hi, &it);
     ((rule *)j->rule)->probed++;
-    uint32_t n;
-    const triple *tr;
-    while (!j->stop && !(next->probe && *next->found) && (tr = store_next(&it, &n))) {
-        ((rule *)j->rule)->probed++;
-        unsigned trail[RULE_MAX_VARS * 2], trail_len = 0;
-        if ((s || unify_code(j, a, 0, tr->s, trail, &trail_len)) &&
-            (p || unify_code(j, a, 1, tr->p, trail, &trail_len)) &&
-            (o || unify_code(j, a, 2, tr->o, trail, &trail_len)))
-            step(j, next);
-        undo(j, trail, trail_len);
+    /* the last atom of a rule body: each match fires the head, without another step */
+    bool fires = next->k == next->count && !next->next && !next->found && !next->probe;
+    store_entry batch[64];
+    for (uint32_t got; !j->stop && !(next->probe && *next->found) && (got = store_next_batch(&it, batch, 64));) {
+        ((rule *)j->rule)->probed += got;
+        for (uint32_t i = 0; i < got && !j->stop && !(next->probe && *next->found); i++) {
+            const triple *tr = &batch[i].t;
+            unsigned trail[RULE_MAX_VARS * 2], trail_len = 0;
+            if ((s || unify_code(j, a, 0, tr->s, trail, &trail_len)) &&
+                (p || unify_code(j, a, 1, tr->p, trail, &trail_len)) &&
+                (o || unify_code(j, a, 2, tr->o, trail, &trail_len))) {
+                if (fires)
+                    fire(j);
+                else
+                    step(j, next);
+            }
+            undo(j, trail, trail_len);
+        }
     }
 }
 
