@@ -50,35 +50,44 @@ typedef struct term_text_cache {
     buf text;
 } term_text_cache;
 
-/* Appends term id; returns true when it is a list (whose rdf:first/rest triples the caller writes). A
- * cached term is copied without looking at the term table: the common case, once per term per triple. */
-static bool append_cached_term(const terms *t, term_text_cache *cache, term_id id, buf *out) {
-    uint64_t span = id < cache->span_count ? cache->span[id] : 0;
-    if (!span) {
-        enum term_kind kind = terms_kind(t, id);
-        if (kind == TERM_LIST || kind == TERM_FORMULA) {
-            rdf_write_term_nt(t, id, out);
-            return kind == TERM_LIST;
-        }
-        if (id >= cache->span_count) { /* terms interned after the cache was made (a stream) */
-            size_t count = (size_t)id * 2 + 1;
-            cache->span = xrealloc(cache->span, count * sizeof *cache->span);
-            memset(cache->span + cache->span_count, 0, (count - cache->span_count) * sizeof *cache->span);
-            cache->span_count = count;
-        }
-        size_t offset = cache->text.len;
-        rdf_write_term_nt(t, id, &cache->text);
-        size_t length = cache->text.len - offset;
-        if (length >= (1u << 24)) {
-            cache->text.len = offset;
-            rdf_write_term_nt(t, id, out);
-            return false;
-        }
-        span = (uint64_t)offset << 24 | length;
-        cache->span[id] = span;
+/* term_span for a term not in the cache yet. */
+static uint64_t cache_term_text(const terms *t, term_text_cache *cache, term_id id) {
+    enum term_kind kind = terms_kind(t, id);
+    if (kind == TERM_LIST || kind == TERM_FORMULA)
+        return 0;
+    if (id >= cache->span_count) { /* terms interned after the cache was made (a stream) */
+        size_t count = (size_t)id * 2 + 1;
+        cache->span = xrealloc(cache->span, count * sizeof *cache->span);
+        memset(cache->span + cache->span_count, 0, (count - cache->span_count) * sizeof *cache->span);
+        cache->span_count = count;
     }
-    buf_append(out, cache->text.data + (span >> 24), span & 0xffffff);
-    return false;
+    size_t offset = cache->text.len;
+    rdf_write_term_nt(t, id, &cache->text);
+    size_t length = cache->text.len - offset;
+    if (length >= (1u << 24)) {
+        cache->text.len = offset;
+        return 0;
+    }
+    cache->span[id] = (uint64_t)offset << 24 | length;
+    return cache->span[id];
+}
+
+/* The cached text of term id (offset << 24 | length in cache->text), made on first use; 0 for a term
+ * written each time (a list or formula, or a text too long for a span). */
+static inline uint64_t term_span(const terms *t, term_text_cache *cache, term_id id) {
+    uint64_t span = id < cache->span_count ? cache->span[id] : 0;
+    return span ? span : cache_term_text(t, cache, id);
+}
+
+/* Appends term id, whose span is `span` (0: none); returns true when it is a list (whose rdf:first/rest
+ * triples the caller writes). */
+static bool append_term(const terms *t, const term_text_cache *cache, term_id id, uint64_t span, buf *out) {
+    if (span) {
+        buf_append(out, cache->text.data + (span >> 24), span & 0xffffff);
+        return false;
+    }
+    rdf_write_term_nt(t, id, out);
+    return terms_kind(t, id) == TERM_LIST;
 }
 
 /* What a writer keeps across calls: the term cache, and the lists already expanded. */
@@ -87,13 +96,32 @@ typedef struct nt_formatter {
     u64map lists_written;
 } nt_formatter;
 
+static char *copy_span(char *to, const term_text_cache *cache, uint64_t span) {
+    memcpy(to, cache->text.data + (span >> 24), span & 0xffffff);
+    return to + (span & 0xffffff);
+}
+
 static void format_triples(const terms *t, nt_formatter *f, const triple *ts, size_t n, buf *out) {
+    term_text_cache *cache = &f->cache;
     for (size_t i = 0; i < n; i++) {
-        bool subject_list = append_cached_term(t, &f->cache, ts[i].s, out);
+        uint64_t s = term_span(t, cache, ts[i].s), p = term_span(t, cache, ts[i].p), o = term_span(t, cache, ts[i].o);
+        if (s && p && o) { /* the common case: three cached texts, one reservation, no term table lookup */
+            size_t len = (s & 0xffffff) + (p & 0xffffff) + (o & 0xffffff) + 5;
+            buf_reserve(out, len);
+            char *at = copy_span(out->data + out->len, cache, s);
+            *at++ = ' ';
+            at = copy_span(at, cache, p);
+            *at++ = ' ';
+            at = copy_span(at, cache, o);
+            memcpy(at, " .\n", 3);
+            out->len += len;
+            continue;
+        }
+        bool subject_list = append_term(t, cache, ts[i].s, s, out);
         buf_putc(out, ' ');
-        append_cached_term(t, &f->cache, ts[i].p, out);
+        append_term(t, cache, ts[i].p, p, out);
         buf_putc(out, ' ');
-        bool object_list = append_cached_term(t, &f->cache, ts[i].o, out);
+        bool object_list = append_term(t, cache, ts[i].o, o, out);
         buf_append(out, " .\n", 3);
         if (subject_list)
             write_list_triples(t, ts[i].s, &f->lists_written, out);

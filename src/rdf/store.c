@@ -33,6 +33,10 @@ typedef struct entry_list {
 
 typedef struct index {
     bool active; /* built on first use, then kept up to date */
+    bool has_last; /* the key last added to and its bucket: derivations add runs of one key (one predicate,
+                    * one class, one subject), and then the map is not asked */
+    uint64_t last_key;
+    uint32_t last_bucket;
     u64map key_to_bucket;
     entry_list *buckets;
     uint32_t count, cap;
@@ -59,8 +63,10 @@ struct store {
 
 static uint64_t pair_key(uint32_t a, uint32_t b) { return (uint64_t)a << 32 | b; }
 
+/* One multiplication spreads o over the bits (s, p) do not cover, one mix the whole: a mix per part cost
+ * a tenth of a large derivation's instructions, as every attempt and every rehash hashes a triple. */
 static uint64_t spo_hash(term_id s, term_id p, term_id o) {
-    return hash_mix64(pair_key(s, p) ^ hash_mix64((uint64_t)o * 0x9e3779b97f4a7c15ULL));
+    return hash_mix64(pair_key(s, p) ^ (uint64_t)o * 0x9e3779b97f4a7c15ULL);
 }
 
 static uint64_t index_key(int ix, term_id s, term_id p, term_id o) {
@@ -116,17 +122,22 @@ void store_free(store *st) {
 }
 
 static void index_add(store_index *ix, uint64_t key, triple_entry e) {
-    bool inserted;
-    uint32_t *bucket = u64map_put(&ix->key_to_bucket, key, ix->count, &inserted);
-    if (inserted) {
-        if (ix->count == ix->cap) {
-            ix->cap = ix->cap ? ix->cap * 2 : 64;
-            ix->buckets = prefer_huge_pages(xrealloc(ix->buckets, ix->cap * sizeof *ix->buckets),
-                                            ix->cap * sizeof *ix->buckets);
+    if (!ix->has_last || ix->last_key != key) {
+        bool inserted;
+        uint32_t *bucket = u64map_put(&ix->key_to_bucket, key, ix->count, &inserted);
+        if (inserted) {
+            if (ix->count == ix->cap) {
+                ix->cap = ix->cap ? ix->cap * 2 : 64;
+                ix->buckets = prefer_huge_pages(xrealloc(ix->buckets, ix->cap * sizeof *ix->buckets),
+                                                ix->cap * sizeof *ix->buckets);
+            }
+            ix->buckets[ix->count++] = (entry_list){.cap = 1};
         }
-        ix->buckets[ix->count++] = (entry_list){.cap = 1};
+        ix->has_last = true;
+        ix->last_key = key;
+        ix->last_bucket = *bucket;
     }
-    entry_list_push(&ix->buckets[*bucket], e);
+    entry_list_push(&ix->buckets[ix->last_bucket], e);
 }
 
 static void graph_list_add(store *st, term_id g, uint32_t n) {

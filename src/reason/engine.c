@@ -255,10 +255,33 @@ static bool flush_pending(reasoner *R, const rule *r) {
     return true;
 }
 
+/* Queues a derived triple for the next batch (flushing a full batch); false when a cap stopped it. */
+static bool queue_derived(reasoner *R, const rule *r, term_id s, term_id p, term_id o) {
+    uint64_t hash = store_hash(s, p, o);
+    store_prefetch(R->st, hash);
+    R->pending_hash[R->pending_count] = hash;
+    R->pending[R->pending_count++] = (triple){s, p, o};
+    return R->pending_count < PENDING_BATCH || flush_pending(R, r);
+}
+
 static void fire(join *j) {
     reasoner *R = j->R;
     const rule *r = j->rule;
     ((rule *)r)->fired++;
+    if (!r->existential_count && !r->is_request && !r->head_structured) {
+        /* the common case, once per derivation attempt: every head position a constant or a bound variable */
+        for (unsigned h = 0; h < r->head_count; h++) {
+            const pos_code *code = r->head_codes[h].pos;
+            term_id v[3];
+            for (int k = 0; k < 3; k++)
+                v[k] = code[k] > 0 ? (term_id)code[k] : j->binding[-code[k] - 1];
+            if (!queue_derived(R, r, v[0], v[1], v[2])) {
+                j->stop = true;
+                return;
+            }
+        }
+        return;
+    }
     term_id existential_values[RULE_MAX_VARS];
     for (unsigned e = 0; e < r->existential_count; e++) {
         existential_values[e] = skolem(j, e);
@@ -286,11 +309,7 @@ static void fire(join *j) {
             else
                 v[k] = existential_values[-c - RULE_MAX_VARS - 1];
         }
-        uint64_t hash = store_hash(v[0], v[1], v[2]);
-        store_prefetch(R->st, hash);
-        R->pending_hash[R->pending_count] = hash;
-        R->pending[R->pending_count++] = (triple){v[0], v[1], v[2]};
-        if (R->pending_count == PENDING_BATCH && !flush_pending(R, r)) {
+        if (!queue_derived(R, r, v[0], v[1], v[2])) {
             j->stop = true;
             return;
         }

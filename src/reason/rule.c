@@ -333,6 +333,7 @@ static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *
             /* existentials inside lists need the general instantiation */
             if (terms_kind(t, parts[k]) == TERM_LIST && r->existential_count)
                 code->structured[k] = true;
+            r->head_structured |= code->structured[k];
         }
     }
     r->head_vars = xmalloc(RULE_MAX_VARS * sizeof *r->head_vars);

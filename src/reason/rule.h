@@ -73,6 +73,7 @@ typedef struct rule {
                             * (rule_set_layer_negation); 0 for rules without */
     bool is_request;       /* head goes to the request sink, not into the store */
     bool single_pass;      /* evaluated once over a closed store (sentries: OPTIONAL and FILTER need it) */
+    bool head_structured;  /* a head position is a list or formula with variables (instantiated term by term) */
     bool has_negation;     /* a body atom is ATOM_NOT */
     bool disabled;         /* cannot fire (reported when compiled) */
     struct sq_node *sentry_tree; /* a sentry's query, which its FILTER atoms point into (owned) */
