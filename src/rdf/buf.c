@@ -27,9 +27,16 @@ void *prefer_huge_pages(void *p, size_t n) {
 
 void *xcalloc_huge(size_t n, size_t size) {
     size_t bytes = n * size;
+    void *p = xcalloc(n, size);
     if (bytes < HUGE_ADVICE_MIN)
-        return xcalloc(n, size);
-    void *p = prefer_huge_pages(xmalloc(bytes), bytes);
+        return p;
+    prefer_huge_pages(p, bytes);
+#ifdef MADV_POPULATE_WRITE
+    uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, end = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+    if (end > start && madvise((void *)start, end - start, MADV_POPULATE_WRITE) == 0)
+        return p;
+#endif
+    /* a kernel without MADV_POPULATE_WRITE (before 5.14): the first write maps each page */
     return memset(p, 0, bytes);
 }
 

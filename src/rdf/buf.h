@@ -40,9 +40,10 @@ void *xrealloc(void *p, size_t n);
  * where THP is off the call changes nothing. Sequentially written buffers gain nothing (direct compaction
  * can even stall them) and do not ask. Returns p. */
 void *prefer_huge_pages(void *p, size_t n);
-/* A zeroed table read and written at random, on huge pages when large. It is zeroed by writing: calloc's
- * untouched pages would first map the shared zero page on a read, then take a copy-on-write fault and a
- * TLB shootdown of every other thread's CPU on the first write (perf: 4% of a derivation). */
+/* A zeroed table read and written at random, on huge pages when large. Its pages are mapped writable at
+ * once (MADV_POPULATE_WRITE; zeroed by the kernel, not written a second time here): left to calloc, a read
+ * would first map the shared zero page, then the first write take a copy-on-write fault and a TLB
+ * shootdown of every other thread's CPU (perf: 4% of a derivation). */
 void *xcalloc_huge(size_t n, size_t size);
 char *xstrndup(const char *s, size_t n);
 
