@@ -25,6 +25,15 @@ void *prefer_huge_pages(void *p, size_t n) {
     return p;
 }
 
+void *xmalloc_huge(size_t n) {
+    if (n < HUGE_ADVICE_MIN)
+        return xmalloc(n);
+    void *p = aligned_alloc(HUGE_PAGE, (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1));
+    if (!p)
+        out_of_memory();
+    return prefer_huge_pages(p, n);
+}
+
 void *xcalloc_huge(size_t n, size_t size) {
     size_t bytes = n * size;
     void *p = xcalloc(n, size);

@@ -45,6 +45,9 @@ void *prefer_huge_pages(void *p, size_t n);
  * would first map the shared zero page, then the first write take a copy-on-write fault and a TLB
  * shootdown of every other thread's CPU (perf: 4% of a derivation). */
 void *xcalloc_huge(size_t n, size_t size);
+/* n bytes for records written and read at random (an arena), on huge pages when large: aligned to one,
+ * so that all of it can be (a malloc'd block gets advice only for its aligned interior). */
+void *xmalloc_huge(size_t n);
 char *xstrndup(const char *s, size_t n);
 
 #endif

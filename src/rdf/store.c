@@ -1,7 +1,7 @@
 /* store.c: triples in an append-only array, six hash indexes (S, P, O, SP, SO, PO) mapping a key to a
  * bucket of ascending triple numbers, and an open-addressing set of whole triples for de-duplication
  * (the triple sits in the slot, so a membership test is one probe sequence, no pointer chase). Most
- * buckets hold one or two triples; those live inside the bucket, not on the heap. Graph membership:
+ * buckets hold one or two triples; those live inside the bucket, the others in a pool. Graph membership:
  * the first source is kept in the triple's record; further sources in a (triple, graph) set; each graph
  * keeps the ascending list of its triples. */
 #include "rdf/store.h"
@@ -42,6 +42,22 @@ typedef struct index {
     uint32_t count, cap;
 } store_index;
 
+/* Bucket entry arrays of up to POOL_MAX_ENTRIES come from a pool: blocks of 4, 16, ... entries carved out
+ * of chunks (growing from 64 KiB to 8 MiB, so a small store stays small and a large one is on huge
+ * pages), and a block a bucket outgrew is kept for the next bucket that grows to its size. Most buckets
+ * are small and grow a few times: from malloc that was a malloc, a copy and a free each time, a page
+ * fault per 4 KiB, and freeing a large store was ~100 000 frees. */
+enum { POOL_CLASSES = 6, POOL_MAX_ENTRIES = 1u << (2 * POOL_CLASSES), POOL_FIRST_CHUNK = 64u << 10,
+       POOL_LAST_CHUNK = 8u << 20 };
+
+typedef struct entry_pool {
+    triple_entry *free_blocks[POOL_CLASSES + 1]; /* by class (cap 4^class), linked through their first bytes */
+    char *chunk_at;
+    size_t chunk_left, next_chunk;
+    void **chunks;
+    uint32_t chunk_count, chunk_cap;
+} entry_pool;
+
 typedef struct triple_rec {
     triple t;
     term_id first_graph;
@@ -53,6 +69,7 @@ struct store {
     triple_entry *spo; /* de-duplication set, at most half full */
     uint32_t spo_cap;
     store_index ix[IX_COUNT];
+    entry_pool entry_pool;
     u64map extra_graphs;  /* (triple << 32 | graph) -> 1 for sources beyond the first */
     u64map graph_to_list; /* graph -> slot in graph_lists */
     term_id last_graph;   /* bulk loads and derivations add to one graph in a row: skip the map */
@@ -82,22 +99,66 @@ static uint64_t index_key(int ix, term_id s, term_id p, term_id o) {
 
 static const triple_entry *entries(const entry_list *l) { return l->cap == 1 ? &l->u.inline_entry : l->u.heap; }
 
-static void entry_list_push(entry_list *l, triple_entry e) {
+static unsigned pool_class(uint32_t cap) { return (unsigned)__builtin_ctz(cap) / 2; }
+
+static triple_entry *pool_take(entry_pool *pool, uint32_t cap) {
+    unsigned class = pool_class(cap);
+    triple_entry *block = pool->free_blocks[class];
+    if (block) {
+        memcpy(&pool->free_blocks[class], block, sizeof block);
+        return block;
+    }
+    size_t bytes = cap * sizeof *block;
+    if (pool->chunk_left < bytes) {
+        pool->next_chunk = pool->next_chunk ? pool->next_chunk : POOL_FIRST_CHUNK;
+        if (pool->chunk_count == pool->chunk_cap) {
+            pool->chunk_cap = pool->chunk_cap ? pool->chunk_cap * 2 : 8;
+            pool->chunks = xrealloc(pool->chunks, pool->chunk_cap * sizeof *pool->chunks);
+        }
+        pool->chunk_at = xmalloc_huge(pool->next_chunk);
+        pool->chunks[pool->chunk_count++] = pool->chunk_at;
+        pool->chunk_left = pool->next_chunk;
+        if (pool->next_chunk < POOL_LAST_CHUNK)
+            pool->next_chunk *= 2;
+    }
+    block = (triple_entry *)pool->chunk_at;
+    pool->chunk_at += bytes;
+    pool->chunk_left -= bytes;
+    return block;
+}
+
+static void pool_give_back(entry_pool *pool, triple_entry *block, uint32_t cap) {
+    unsigned class = pool_class(cap);
+    memcpy(block, &pool->free_blocks[class], sizeof block);
+    pool->free_blocks[class] = block;
+}
+
+static void pool_free(entry_pool *pool) {
+    for (uint32_t i = 0; i < pool->chunk_count; i++)
+        free(pool->chunks[i]);
+    free(pool->chunks);
+}
+
+static void entry_list_push(entry_pool *pool, entry_list *l, triple_entry e) {
     if (l->len == l->cap) {
         uint32_t cap = l->cap * 4;
-        triple_entry *heap = prefer_huge_pages(xmalloc(cap * sizeof *heap), cap * sizeof *heap);
-        memcpy(heap, entries(l), l->len * sizeof *heap);
-        if (l->cap != 1)
-            free(l->u.heap);
-        l->u.heap = heap;
+        triple_entry *heap;
+        if (cap <= POOL_MAX_ENTRIES) {
+            heap = pool_take(pool, cap);
+            memcpy(heap, entries(l), l->len * sizeof *heap);
+            if (l->cap != 1)
+                pool_give_back(pool, l->u.heap, l->cap);
+        } else if (l->cap == POOL_MAX_ENTRIES) {
+            heap = xmalloc(cap * sizeof *heap);
+            memcpy(heap, l->u.heap, l->len * sizeof *heap);
+            pool_give_back(pool, l->u.heap, l->cap);
+        } else { /* large: realloc can move the pages instead of copying them */
+            heap = xrealloc(l->u.heap, cap * sizeof *heap);
+        }
+        l->u.heap = prefer_huge_pages(heap, cap * sizeof *heap);
         l->cap = cap;
     }
     (l->cap == 1 ? &l->u.inline_entry : l->u.heap)[l->len++] = e;
-}
-
-static void entry_list_free(entry_list *l) {
-    if (l->cap != 1)
-        free(l->u.heap);
 }
 
 store *store_new(void) { return xcalloc(1, sizeof(store)); }
@@ -107,7 +168,8 @@ void store_free(store *st) {
         return;
     for (int i = 0; i < IX_COUNT; i++) {
         for (uint32_t b = 0; b < st->ix[i].count; b++)
-            entry_list_free(&st->ix[i].buckets[b]);
+            if (st->ix[i].buckets[b].cap > POOL_MAX_ENTRIES)
+                free(st->ix[i].buckets[b].u.heap);
         free(st->ix[i].buckets);
         u64map_free(&st->ix[i].key_to_bucket);
     }
@@ -116,12 +178,13 @@ void store_free(store *st) {
     free(st->graph_lists);
     u64map_free(&st->graph_to_list);
     u64map_free(&st->extra_graphs);
+    pool_free(&st->entry_pool);
     free(st->spo);
     free(st->triples);
     free(st);
 }
 
-static void index_add(store_index *ix, uint64_t key, triple_entry e) {
+static void index_add(entry_pool *pool, store_index *ix, uint64_t key, triple_entry e) {
     if (!ix->has_last || ix->last_key != key) {
         bool inserted;
         uint32_t *bucket = u64map_put(&ix->key_to_bucket, key, ix->count, &inserted);
@@ -137,7 +200,7 @@ static void index_add(store_index *ix, uint64_t key, triple_entry e) {
         ix->last_key = key;
         ix->last_bucket = *bucket;
     }
-    entry_list_push(&ix->buckets[ix->last_bucket], e);
+    entry_list_push(pool, &ix->buckets[ix->last_bucket], e);
 }
 
 static void graph_list_add(store *st, term_id g, uint32_t n) {
@@ -228,7 +291,7 @@ static bool add_triple(store *st, uint64_t hash, term_id s, term_id p, term_id o
     st->triples[n] = (triple_rec){.t = {s, p, o}, .first_graph = g};
     for (int i = 0; i < IX_COUNT; i++)
         if (st->ix[i].active)
-            index_add(&st->ix[i], index_key(i, s, p, o), (triple_entry){s, p, o, n});
+            index_add(&st->entry_pool, &st->ix[i], index_key(i, s, p, o), (triple_entry){s, p, o, n});
     if (g)
         graph_list_add(st, g, n);
     return true;
@@ -340,7 +403,7 @@ static store_index *use_index(store *st, int ix) {
         x->active = true;
         for (uint32_t n = 0; n < st->count; n++) {
             const triple *t = &st->triples[n].t;
-            index_add(x, index_key(ix, t->s, t->p, t->o), (triple_entry){t->s, t->p, t->o, n});
+            index_add(&st->entry_pool, x, index_key(ix, t->s, t->p, t->o), (triple_entry){t->s, t->p, t->o, n});
         }
     }
     return x;
