@@ -13,7 +13,8 @@ static void out_of_memory(void) {
     abort();
 }
 
-enum { HUGE_PAGE = 2u << 20, HUGE_ADVICE_MIN = 4u << 20 };
+/* POPULATE_MIN: glibc maps blocks this large on their own, with untouched pages. */
+enum { HUGE_PAGE = 2u << 20, HUGE_ADVICE_MIN = 4u << 20, POPULATE_MIN = 128u << 10 };
 
 void *prefer_huge_pages(void *p, size_t n) {
     if (n < HUGE_ADVICE_MIN)
@@ -37,7 +38,7 @@ void *xmalloc_huge(size_t n) {
 void *xcalloc_huge(size_t n, size_t size) {
     size_t bytes = n * size;
     void *p = xcalloc(n, size);
-    if (bytes < HUGE_ADVICE_MIN)
+    if (bytes < POPULATE_MIN)
         return p;
     prefer_huge_pages(p, bytes);
 #ifdef MADV_POPULATE_WRITE
@@ -46,7 +47,7 @@ void *xcalloc_huge(size_t n, size_t size) {
         return p;
 #endif
     /* a kernel without MADV_POPULATE_WRITE (before 5.14): the first write maps each page */
-    return memset(p, 0, bytes);
+    return bytes < HUGE_ADVICE_MIN ? p : memset(p, 0, bytes);
 }
 
 void *xmalloc(size_t n) {

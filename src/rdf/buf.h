@@ -41,9 +41,10 @@ void *xrealloc(void *p, size_t n);
  * can even stall them) and do not ask. Returns p. */
 void *prefer_huge_pages(void *p, size_t n);
 /* A zeroed table read and written at random, on huge pages when large. Its pages are mapped writable at
- * once (MADV_POPULATE_WRITE; zeroed by the kernel, not written a second time here): left to calloc, a read
- * would first map the shared zero page, then the first write take a copy-on-write fault and a TLB
- * shootdown of every other thread's CPU (perf: 4% of a derivation). */
+ * once (MADV_POPULATE_WRITE, one call instead of a fault per page; zeroed by the kernel, not written a
+ * second time here): left to calloc, a read would first map the shared zero page, then the first write
+ * take a copy-on-write fault and a TLB shootdown of every other thread's CPU (perf: 4% of a
+ * derivation). */
 void *xcalloc_huge(size_t n, size_t size);
 /* n bytes for records written and read at random (an arena), on huge pages when large: aligned to one,
  * so that all of it can be (a malloc'd block gets advice only for its aligned interior). */
