@@ -40,6 +40,12 @@ typedef struct index {
     u64map key_to_bucket;
     entry_list *buckets;
     uint32_t count, cap;
+    /* SP and PO keep only the triples of the predicates a lookup asked for: a rule body names a few, and
+     * most triples (the rdf:type ones of an RDFS closure above all) are never looked up by subject or
+     * object with their predicate. Their entries are made from the P index when first asked for. */
+    u64map predicates; /* predicate -> 1 */
+    term_id last_predicate;
+    bool last_predicate_kept;
 } store_index;
 
 /* Bucket entry arrays of up to POOL_MAX_ENTRIES come from a pool: blocks of 4, 16, ... entries carved out
@@ -172,6 +178,7 @@ void store_free(store *st) {
                 free(st->ix[i].buckets[b].u.heap);
         free(st->ix[i].buckets);
         u64map_free(&st->ix[i].key_to_bucket);
+        u64map_free(&st->ix[i].predicates);
     }
     for (uint32_t g = 0; g < st->graph_count; g++)
         u32vec_free(&st->graph_lists[g]);
@@ -182,6 +189,19 @@ void store_free(store *st) {
     free(st->spo);
     free(st->triples);
     free(st);
+}
+
+static bool by_predicate(int ix) { return ix == IX_SP || ix == IX_PO; }
+
+/* Whether index ix keeps the triples of predicate p. */
+static bool keeps(store_index *x, int ix, term_id p) {
+    if (!by_predicate(ix))
+        return true;
+    if (p != x->last_predicate) {
+        x->last_predicate = p;
+        x->last_predicate_kept = u64map_get(&x->predicates, p) != NULL;
+    }
+    return x->last_predicate_kept;
 }
 
 static void index_add(entry_pool *pool, store_index *ix, uint64_t key, triple_entry e) {
@@ -290,7 +310,7 @@ static bool add_triple(store *st, uint64_t hash, term_id s, term_id p, term_id o
     st->spo[slot] = (triple_entry){s, p, o, n};
     st->triples[n] = (triple_rec){.t = {s, p, o}, .first_graph = g};
     for (int i = 0; i < IX_COUNT; i++)
-        if (st->ix[i].active)
+        if (st->ix[i].active && keeps(&st->ix[i], i, p))
             index_add(&st->entry_pool, &st->ix[i], index_key(i, s, p, o), (triple_entry){s, p, o, n});
     if (g)
         graph_list_add(st, g, n);
@@ -319,7 +339,7 @@ uint32_t store_add_batch(store *st, const triple *ts, const uint64_t *hashes, ui
                 continue;
             for (int x = 0; x < IX_COUNT; x++) {
                 const u64map *m = &st->ix[x].key_to_bucket;
-                if (st->ix[x].active && m->cap)
+                if (st->ix[x].active && m->cap && keeps(&st->ix[x], x, ts[i].p))
                     __builtin_prefetch(&m->slots[hash_mix64(index_key(x, ts[i].s, ts[i].p, ts[i].o)) & (m->cap - 1)]);
             }
         }
@@ -396,9 +416,28 @@ static uint32_t lower_bound(const entry_list *v, uint32_t lo) {
 }
 
 /* Builds index ix over the triples so far; from then on store_add maintains it. Indexes no lookup
- * needs are never built: a rule set touching only P, SP and PO patterns pays for three, not six. */
-static store_index *use_index(store *st, int ix) {
+ * needs are never built: a rule set touching only P, SP and PO patterns pays for three, not six. SP and
+ * PO are built for predicate p (the lookup's) from the P index. */
+static store_index *use_index(store *st, int ix, term_id p) {
     store_index *x = &st->ix[ix];
+    if (by_predicate(ix)) {
+        x->active = true;
+        if (keeps(x, ix, p))
+            return x;
+        bool inserted;
+        u64map_put(&x->predicates, p, 1, &inserted);
+        x->last_predicate_kept = true;
+        const store_index *by_p = use_index(st, IX_P, 0);
+        const uint32_t *bucket = u64map_get(&by_p->key_to_bucket, p);
+        if (bucket) { /* in ascending number, as the bucket is */
+            const entry_list *l = &by_p->buckets[*bucket];
+            for (uint32_t i = 0; i < l->len; i++) {
+                triple_entry e = entries(l)[i];
+                index_add(&st->entry_pool, x, index_key(ix, e.s, e.p, e.o), e);
+            }
+        }
+        return x;
+    }
     if (!x->active) {
         x->active = true;
         for (uint32_t n = 0; n < st->count; n++) {
@@ -424,7 +463,7 @@ void store_match(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32
         it->end = it->hi;
         return;
     }
-    const store_index *ix = use_index(st, it->index);
+    const store_index *ix = use_index(st, it->index, p);
     const uint32_t *bucket = u64map_get(&ix->key_to_bucket, index_key(it->index, s, p, o));
     if (!bucket) {
         it->pos = it->end = 0;
@@ -482,7 +521,7 @@ uint32_t store_count(store *st, term_id s, term_id p, term_id o, uint32_t lo, ui
     }
     if (ix == IX_COUNT)
         return hi - lo;
-    const store_index *x = use_index(st, ix);
+    const store_index *x = use_index(st, ix, p);
     const uint32_t *bucket = u64map_get(&x->key_to_bucket, index_key(ix, s, p, o));
     if (!bucket)
         return 0;
@@ -496,7 +535,7 @@ uint32_t store_estimate(store *st, term_id s, term_id p, term_id o) {
         return 1;
     if (ix == IX_COUNT)
         return st->count;
-    const store_index *x = use_index(st, ix);
+    const store_index *x = use_index(st, ix, p);
     const uint32_t *bucket = u64map_get(&x->key_to_bucket, index_key(ix, s, p, o));
     return bucket ? x->buckets[*bucket].len : 0;
 }

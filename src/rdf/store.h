@@ -4,7 +4,8 @@
  *
  * Guarantees:
  *  1. A lookup with any combination of bound positions uses an index (S, P, O, SP, SO, PO, SPO);
- *     only the all-unbound pattern walks the triples. An index is built when a lookup first needs it.
+ *     only the all-unbound pattern walks the triples. An index is built when a lookup first needs it
+ *     (SP and PO for the lookup's predicate: a predicate never asked for costs them nothing).
  *  2. Every index bucket lists triple numbers in ascending order, so a lookup restricted to a number
  *     range [lo, hi) (what semi-naive evaluation needs: "old" and "delta" triples) costs a binary search.
  *  3. Iterators survive insertions made while iterating; they never yield triples numbered >= hi.

@@ -1,4 +1,5 @@
-/* test_store.c: de-duplication, source graphs, indexed lookups with ranges, iteration under insertion. */
+/* test_store.c: de-duplication, source graphs, indexed lookups with ranges, iteration under insertion,
+ * batched iteration, subject- and object-with-predicate lookups of predicates first asked for late. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -116,11 +117,77 @@ static void iteration_survives_insertion(void **state) {
     store_free(st);
 }
 
+/* SP and PO keep a predicate's triples from the first lookup on: one asked for late must still see every
+ * triple, in ascending number (ranges rely on it), and later triples of both kinds of predicate. */
+static void predicates_asked_late_see_every_triple(void **state) {
+    (void)state;
+    store *st = store_new();
+    for (term_id s = 10; s < 20; s++) {
+        store_add(st, s, 20, 30, 1);
+        store_add(st, s, 21, 30, 1);
+    }
+    assert_int_equal(count_matches(st, 12, 20, 0, 0, store_size(st)), 1);
+    assert_int_equal(count_matches(st, 0, 20, 30, 0, store_size(st)), 10);
+    for (term_id s = 10; s < 20; s++) {
+        store_add(st, s, 20, 31, 1);
+        store_add(st, s, 21, 31, 1);
+    }
+    uint32_t all = store_size(st);
+    assert_int_equal(count_matches(st, 12, 20, 0, 0, all), 2);
+    assert_int_equal(count_matches(st, 12, 21, 0, 0, all), 2); /* 21 first asked for now */
+    assert_int_equal(count_matches(st, 0, 21, 30, 0, all), 10);
+    assert_int_equal(count_matches(st, 0, 21, 31, 0, all), 10);
+    assert_int_equal(count_matches(st, 12, 21, 0, 20, all), 1); /* only the second one is in range */
+    assert_int_equal(store_count(st, 0, 21, 31, 0, 20), 0);
+    assert_int_equal(store_count(st, 0, 21, 31, 20, all), 10);
+    assert_int_equal(store_estimate(st, 13, 21, 0), 2);
+    store_iter it;
+    store_match(st, 0, 21, 30, 0, all, &it);
+    uint32_t n, last = 0, seen = 0;
+    while (store_next(&it, &n)) {
+        assert_true(seen == 0 || n > last);
+        last = n;
+        seen++;
+    }
+    assert_int_equal(seen, 10);
+    store_add(st, 12, 21, 32, 1);
+    assert_int_equal(count_matches(st, 12, 21, 0, 0, store_size(st)), 3);
+    store_free(st);
+}
+
+/* Batches hold what single steps would yield, also when the bucket grows between two batches. */
+static void batches_match_single_steps(void **state) {
+    (void)state;
+    store *st = store_new();
+    for (term_id o = 100; o < 200; o++)
+        store_add(st, 1, 2, o, 1);
+    store_iter it;
+    store_match(st, 1, 2, 0, 10, 90, &it);
+    store_entry batch[16];
+    uint32_t got, seen = 0;
+    while ((got = store_next_batch(&it, batch, 16)) > 0) {
+        for (uint32_t i = 0; i < got; i++) {
+            assert_int_equal(batch[i].n, 10 + seen);
+            assert_memory_equal(&batch[i].t, store_triple(st, batch[i].n), sizeof(triple));
+            seen++;
+        }
+        for (term_id o = 1000 + seen * 10; o < 1010 + seen * 10; o++)
+            store_add(st, 1, 2, o, 1);
+    }
+    assert_int_equal(seen, 80);
+    store_match(st, 0, 0, 0, 5, 8, &it);
+    assert_int_equal(store_next_batch(&it, batch, 16), 3);
+    assert_int_equal(batch[2].n, 7);
+    assert_int_equal(store_next_batch(&it, batch, 16), 0);
+    store_free(st);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(add_deduplicates),          cmocka_unit_test(graphs_are_recorded),
         cmocka_unit_test(every_pattern_shape_matches), cmocka_unit_test(ranges_restrict_matches),
-        cmocka_unit_test(iteration_survives_insertion),
+        cmocka_unit_test(iteration_survives_insertion), cmocka_unit_test(predicates_asked_late_see_every_triple),
+        cmocka_unit_test(batches_match_single_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
