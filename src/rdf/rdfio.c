@@ -424,6 +424,7 @@ int rdf_parse(rdfio *io, store *st, enum rdf_syntax syntax, const char *data, si
     size_t n;
     if (rdf_parse_triples(io, syntax, data, len, base, source_name, &ts, &n, err) != 0)
         return -1;
+    store_reserve(st, (uint32_t)n);
     for (size_t i = 0; i < n; i++)
         store_add(st, ts[i].s, ts[i].p, ts[i].o, g);
     free(ts);

@@ -274,8 +274,7 @@ static void spo_insert(triple_entry *table, uint32_t cap, triple_entry entry) {
     table[i] = entry;
 }
 
-static void spo_grow(store *st) {
-    uint32_t cap = st->spo_cap ? st->spo_cap * 2 : 1024;
+static void spo_resize(store *st, uint32_t cap) {
     triple_entry *table = xcalloc_huge(cap, sizeof *table);
     for (uint32_t i = 0; i < st->spo_cap; i++)
         if (st->spo[i].s)
@@ -285,11 +284,26 @@ static void spo_grow(store *st) {
     st->spo_cap = cap;
 }
 
+void store_reserve(store *st, uint32_t more) {
+    uint64_t count = (uint64_t)st->count + more;
+    if (count * 2 > st->spo_cap) {
+        uint32_t cap = st->spo_cap ? st->spo_cap : 1024;
+        while ((uint64_t)cap < count * 2)
+            cap *= 2;
+        spo_resize(st, cap);
+    }
+    if (count > st->cap) {
+        st->cap = (uint32_t)count;
+        st->triples = prefer_huge_pages(xrealloc(st->triples, st->cap * sizeof *st->triples),
+                                        st->cap * sizeof *st->triples);
+    }
+}
+
 /* The one insertion path: record_source says whether a known triple also records g as a source. */
 static bool add_triple(store *st, uint64_t hash, term_id s, term_id p, term_id o, term_id g, bool record_source) {
     /* one probe finds the triple or the slot it goes to (the set grows first, so that slot stays valid) */
     if ((uint64_t)(st->count + 1) * 2 > st->spo_cap)
-        spo_grow(st);
+        spo_resize(st, st->spo_cap ? st->spo_cap * 2 : 1024);
     uint32_t slot = spo_slot(st, hash, s, p, o);
     if (st->spo[slot].s) {
         uint32_t existing = st->spo[slot].n;

@@ -38,6 +38,8 @@ uint64_t store_hash(term_id s, term_id p, term_id o);
 uint32_t store_add_batch(store *st, const triple *ts, const uint64_t *hashes, uint32_t n, term_id g);
 /* Hints that the triple with this hash is about to be added or looked up, so its slot is fetched early. */
 void store_prefetch(const store *st, uint64_t hash);
+/* Makes room for `more` triples beyond the current ones, so that adding them grows nothing. */
+void store_reserve(store *st, uint32_t more);
 uint32_t store_size(const store *st);
 const triple *store_triple(const store *st, uint32_t n);
 /* The number of (s,p,o) or UINT32_MAX when absent. */
