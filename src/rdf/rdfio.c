@@ -437,10 +437,13 @@ char *read_file(const char *path, size_t *len) {
         return NULL;
     buf b = {0};
     /* a regular file is read into one block of its size (appending in pieces copied a large input twice
-     * over into fresh pages); anything else, or a file that grows meanwhile, in pieces */
+     * over into fresh pages), on huge pages when large (a page fault per 2 MiB, not per 4 KiB); anything
+     * else, or a file that grows meanwhile, in pieces */
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        buf_reserve(&b, (size_t)st.st_size);
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        b.cap = (size_t)st.st_size + 1;
+        b.data = xmalloc_huge(b.cap);
+    }
     size_t n;
     while (b.data && b.len + 1 < b.cap && (n = fread(b.data + b.len, 1, b.cap - 1 - b.len, f)) > 0)
         b.len += n;
