@@ -56,8 +56,13 @@ typedef struct index {
 enum { POOL_CLASSES = 6, POOL_MAX_ENTRIES = 1u << (2 * POOL_CLASSES), POOL_FIRST_CHUNK = 64u << 10,
        POOL_LAST_CHUNK = 8u << 20 };
 
+/* A block given back to the pool holds the link to the next free block of its size. */
+typedef struct free_block {
+    struct free_block *next;
+} free_block;
+
 typedef struct entry_pool {
-    triple_entry *free_blocks[POOL_CLASSES + 1]; /* by class (cap 4^class), linked through their first bytes */
+    struct free_block *free_blocks[POOL_CLASSES + 1]; /* by class (cap 4^class) */
     char *chunk_at;
     size_t chunk_left, next_chunk;
     void **chunks;
@@ -109,12 +114,12 @@ static unsigned pool_class(uint32_t cap) { return (unsigned)__builtin_ctz(cap) /
 
 static triple_entry *pool_take(entry_pool *pool, uint32_t cap) {
     unsigned class = pool_class(cap);
-    triple_entry *block = pool->free_blocks[class];
-    if (block) {
-        memcpy(&pool->free_blocks[class], block, sizeof block);
-        return block;
+    free_block *spare = pool->free_blocks[class];
+    if (spare) {
+        pool->free_blocks[class] = spare->next;
+        return (triple_entry *)spare;
     }
-    size_t bytes = cap * sizeof *block;
+    size_t bytes = cap * sizeof(triple_entry);
     if (pool->chunk_left < bytes) {
         pool->next_chunk = pool->next_chunk ? pool->next_chunk : POOL_FIRST_CHUNK;
         if (pool->chunk_count == pool->chunk_cap) {
@@ -127,7 +132,7 @@ static triple_entry *pool_take(entry_pool *pool, uint32_t cap) {
         if (pool->next_chunk < POOL_LAST_CHUNK)
             pool->next_chunk *= 2;
     }
-    block = (triple_entry *)pool->chunk_at;
+    triple_entry *block = (triple_entry *)pool->chunk_at;
     pool->chunk_at += bytes;
     pool->chunk_left -= bytes;
     return block;
@@ -135,8 +140,9 @@ static triple_entry *pool_take(entry_pool *pool, uint32_t cap) {
 
 static void pool_give_back(entry_pool *pool, triple_entry *block, uint32_t cap) {
     unsigned class = pool_class(cap);
-    memcpy(block, &pool->free_blocks[class], sizeof block);
-    pool->free_blocks[class] = block;
+    free_block *spare = (free_block *)block;
+    spare->next = pool->free_blocks[class];
+    pool->free_blocks[class] = spare;
 }
 
 static void pool_free(entry_pool *pool) {
