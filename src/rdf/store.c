@@ -91,8 +91,8 @@ struct store {
 
 static uint64_t pair_key(uint32_t a, uint32_t b) { return (uint64_t)a << 32 | b; }
 
-/* One multiplication spreads o over the bits (s, p) do not cover, one mix the whole: a mix per part cost
- * a tenth of a large derivation's instructions, as every attempt and every rehash hashes a triple. */
+/* A multiplication spreads o over all 64 bits, one mix then mixes it with (s, p): a mix per part cost a
+ * tenth of a large derivation's instructions, as every attempt and every rehash hashes a triple. */
 static uint64_t spo_hash(term_id s, term_id p, term_id o) {
     return hash_mix64(pair_key(s, p) ^ (uint64_t)o * 0x9e3779b97f4a7c15ULL);
 }
