@@ -82,6 +82,17 @@ static int load_program(terms *t, store *st, rule_set *rs, const char *path, ter
     return 0;
 }
 
+/* The triples numbered [from, to) that are printed (rules loaded as data are not) into `into`; their count. */
+static size_t select_printed(const terms *t, const store *st, uint32_t from, uint32_t to, triple *into) {
+    size_t n = 0;
+    for (uint32_t i = from; i < to; i++) {
+        const triple *tr = store_triple(st, i);
+        if (!rule_statement(t, tr))
+            into[n++] = *tr;
+    }
+    return n;
+}
+
 /* N-Triples output goes to a writer thread as the rules run: the input (for --pass) at once, then each
  * round's derivations while the next round runs. Rules loaded as data are not printed. */
 typedef struct nt_output {
@@ -98,24 +109,13 @@ static void output_range(void *user, uint32_t from, uint32_t to) {
         o->selected_cap = to - from;
         o->selected = xrealloc(o->selected, o->selected_cap * sizeof *o->selected);
     }
-    size_t n = 0;
-    for (uint32_t i = from; i < to; i++) {
-        const triple *tr = store_triple(o->st, i);
-        if (!rule_statement(o->t, tr))
-            o->selected[n++] = *tr;
-    }
-    nt_stream_push(o->stream, o->selected, n);
+    nt_stream_push(o->stream, o->selected, select_printed(o->t, o->st, from, to, o->selected));
 }
 
 static int write_turtle(rdfio *io, terms *t, store *st, uint32_t from) {
     uint32_t total = store_size(st);
     triple *selected = xmalloc(((size_t)(total - from) + 1) * sizeof *selected);
-    size_t n = 0;
-    for (uint32_t i = from; i < total; i++) {
-        const triple *tr = store_triple(st, i);
-        if (!rule_statement(t, tr))
-            selected[n++] = *tr;
-    }
+    size_t n = select_printed(t, st, from, total, selected);
     buf out = {0};
     int rc = rdf_write_turtle(io, selected, n, NULL, &out);
     if (rc != 0)

@@ -2,6 +2,7 @@
 #include "rdf/buf.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,13 +17,15 @@ static void out_of_memory(void) {
 /* POPULATE_MIN: glibc maps blocks this large on their own, with untouched pages. */
 enum { HUGE_PAGE = 2u << 20, HUGE_ADVICE_MIN = 4u << 20, POPULATE_MIN = 128u << 10 };
 
+/* madvise over the whole pages of `page` bytes inside [p, p + n); false when there are none or it failed. */
+static bool advise_interior(void *p, size_t n, uintptr_t page, int advice) {
+    uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1), end = ((uintptr_t)p + n) & ~(page - 1);
+    return end > start && madvise((void *)start, end - start, advice) == 0;
+}
+
 void *prefer_huge_pages(void *p, size_t n) {
-    if (n < HUGE_ADVICE_MIN)
-        return p;
-    uintptr_t start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-    uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_PAGE - 1);
-    if (end > start)
-        madvise((void *)start, end - start, MADV_HUGEPAGE);
+    if (n >= HUGE_ADVICE_MIN)
+        advise_interior(p, n, HUGE_PAGE, MADV_HUGEPAGE);
     return p;
 }
 
@@ -42,8 +45,7 @@ void *xcalloc_huge(size_t n, size_t size) {
         return p;
     prefer_huge_pages(p, bytes);
 #ifdef MADV_POPULATE_WRITE
-    uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, end = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
-    if (end > start && madvise((void *)start, end - start, MADV_POPULATE_WRITE) == 0)
+    if (advise_interior(p, bytes, 4096, MADV_POPULATE_WRITE))
         return p;
 #endif
     /* a kernel without MADV_POPULATE_WRITE (before 5.14): the first write maps each page */

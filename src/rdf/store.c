@@ -341,10 +341,6 @@ bool store_add(store *st, term_id s, term_id p, term_id o, term_id g) {
     return add_triple(st, spo_hash(s, p, o), s, p, o, g, true);
 }
 
-bool store_add_new(store *st, term_id s, term_id p, term_id o, term_id g) {
-    return add_triple(st, spo_hash(s, p, o), s, p, o, g, false);
-}
-
 uint32_t store_add_batch(store *st, const triple *ts, const uint64_t *hashes, uint32_t n, term_id g) {
     /* Three passes so the cache misses of a batch overlap: the de-duplication slots (prefetched by the
      * caller) tell which triples are new; for those, the index slots they will update are prefetched;

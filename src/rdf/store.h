@@ -27,14 +27,12 @@ void store_free(store *st);
 /* Adds (s, p, o) from source graph g (a term id; 0 means no source). Returns true when the triple is
  * new to the union; either way g is recorded as one of its sources. */
 bool store_add(store *st, term_id s, term_id p, term_id o, term_id g);
-/* Adds (s, p, o) with source g only when absent from the union (a known triple keeps its sources):
- * what derivation needs, since re-deriving a known triple changes nothing a reader of sources cares for. */
-bool store_add_new(store *st, term_id s, term_id p, term_id o, term_id g);
 /* The hash of (s, p, o) in the de-duplication set: a caller that prefetches and then adds a triple
  * computes it once (derivation does, for every attempt). */
 uint64_t store_hash(term_id s, term_id p, term_id o);
-/* store_add_new for a batch of triples with their store_hash values, overlapping their memory accesses;
- * returns how many were new. */
+/* Adds each triple of a batch (with its store_hash value) with source g, only when absent from the union:
+ * a known triple keeps its sources, as re-deriving it changes nothing a reader of sources cares for. The
+ * batch's memory accesses overlap. Returns how many were new. */
 uint32_t store_add_batch(store *st, const triple *ts, const uint64_t *hashes, uint32_t n, term_id g);
 /* Hints that the triple with this hash is about to be added or looked up, so its slot is fetched early. */
 void store_prefetch(const store *st, uint64_t hash);

@@ -26,6 +26,14 @@ static uint32_t count_matches(store *st, term_id s, term_id p, term_id o, uint32
     return count;
 }
 
+/* A store of (1, 2, o) for o in [100, 100 + n), numbered 0 .. n - 1. */
+static store *store_of_objects(term_id n) {
+    store *st = store_new();
+    for (term_id o = 100; o < 100 + n; o++)
+        store_add(st, 1, 2, o, 1);
+    return st;
+}
+
 static void add_deduplicates(void **state) {
     (void)state;
     store *st = store_new();
@@ -86,9 +94,7 @@ static void every_pattern_shape_matches(void **state) {
 
 static void ranges_restrict_matches(void **state) {
     (void)state;
-    store *st = store_new();
-    for (term_id o = 100; o < 200; o++)
-        store_add(st, 1, 2, o, 1);
+    store *st = store_of_objects(100);
     assert_int_equal(count_matches(st, 1, 2, 0, 10, 20), 10);
     assert_int_equal(count_matches(st, 0, 2, 0, 95, 100), 5);
     assert_int_equal(count_matches(st, 0, 0, 0, 50, 60), 10);
@@ -100,9 +106,7 @@ static void ranges_restrict_matches(void **state) {
 
 static void iteration_survives_insertion(void **state) {
     (void)state;
-    store *st = store_new();
-    for (term_id o = 100; o < 110; o++)
-        store_add(st, 1, 2, o, 1);
+    store *st = store_of_objects(10);
     store_iter it;
     store_match(st, 1, 2, 0, 0, store_size(st), &it);
     uint32_t n, seen = 0;
@@ -158,9 +162,7 @@ static void predicates_asked_late_see_every_triple(void **state) {
 /* Batches hold what single steps would yield, also when the bucket grows between two batches. */
 static void batches_match_single_steps(void **state) {
     (void)state;
-    store *st = store_new();
-    for (term_id o = 100; o < 200; o++)
-        store_add(st, 1, 2, o, 1);
+    store *st = store_of_objects(100);
     store_iter it;
     store_match(st, 1, 2, 0, 10, 90, &it);
     store_entry batch[16];
