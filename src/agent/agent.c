@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "agent/plan.h"
@@ -11,6 +12,7 @@
 #include "agent/sentries.h"
 #include "http/http_client.h"
 #include "http/http_url.h"
+#include "n3/iri_resolve.h"
 #include "n3/n3_reader.h"
 #include "rdf/rdfio.h"
 #include "reason/reasoner.h"
@@ -21,6 +23,18 @@ typedef struct base_fact {
     triple t;
     term_id graph;
 } base_fact;
+
+/* The answer to a request that asked for it (ldgsm:reportTo), as the rules see it: a node with
+ * ldgsm:answerTo, answerKey, answerAttempt, answerStatus or answerFailure, answerLocation, answerBody.
+ * It is asserted in every iteration until one that read everything finds no rule awaiting it
+ * (`<answer> ldgsm:awaited true`): the write that takes an answer in may lose a race (412) and be made
+ * again, and an agent must not forget an answer before its rules have recorded it. */
+typedef struct answer {
+    term_id node;
+    triple *ts;
+    size_t n;
+    bool asserted; /* asserted in the iteration that just ran */
+} answer;
 
 struct agent {
     agent_options opt;
@@ -35,12 +49,12 @@ struct agent {
     strmap reported; /* "resource outcome" already reported, so a dead link is named once */
     unsigned held_streak;
     strmap warned_origins;
+    term_id default_timeout; /* --timeout as an xsd:dayTimeDuration: a call's T_E when its model gives none */
     sentry_table *sentries;
-    triple *outcomes;      /* task outcomes of the last iteration, asserted into the next one */
-    size_t outcome_count;  /* kept until the status no longer shows the task pending (a 412 may delay it) */
-    bool started;          /* the first iteration has run: pending tasks seen then are someone else's */
-    u64map sent_keys;      /* keys of the tasks this process sent and saw answered 2xx */
-    size_t unknown_tasks;  /* pending tasks of the last iteration that this process did not send */
+    answer *answers;       /* answers to requests with ldgsm:reportTo, asserted into later iterations */
+    size_t answer_count;
+    unsigned long answers_made; /* names answer nodes */
+    strmap incidents;      /* "subject\ttext" of the incidents rules derived in the last complete iteration */
     /* per iteration */
     store *wm;
     request *requests;
@@ -78,7 +92,6 @@ static term_id file_graph(terms *t, const char *path) {
 static void assign_strata(agent *a) {
     u64map late = {0}; /* predicates derived after the sentries */
     u64map_put(&late, a->v.holds_for, 1, NULL);
-    u64map_put(&late, a->v.task_outcome_unknown, 1, NULL);
     for (bool changed = true; changed;) {
         changed = false;
         for (unsigned i = 0; i < a->rules.count; i++) {
@@ -171,6 +184,11 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
         }
         add_fact(a, a->v.agent, a->v.instance, terms_iri_cstr(a->t, options->instances[i]), a->v.clock_graph);
     }
+    long timeout_ms = options->timeout_ms ? options->timeout_ms : 10000;
+    char duration[48];
+    int len = snprintf(duration, sizeof duration, "PT%ld.%03ldS", timeout_ms / 1000, timeout_ms % 1000);
+    a->default_timeout = terms_literal(a->t, duration, (size_t)len, terms_iri_cstr(a->t, NS_XSD "dayTimeDuration"),
+                                       NULL, 0);
     assign_strata(a);
     if (rule_set_layer_negation(&a->rules, error, error_len) != 0)
         goto fail;
@@ -237,8 +255,10 @@ void agent_free(agent *a) {
     strmap_free(&a->reported);
     strmap_free(&a->warned_origins);
     sentry_table_free(a->sentries);
-    free(a->outcomes);
-    u64map_free(&a->sent_keys);
+    for (size_t i = 0; i < a->answer_count; i++)
+        free(a->answers[i].ts);
+    free(a->answers);
+    strmap_free(&a->incidents);
     http_client_free(a->http);
     rule_set_free(&a->rules);
     free(a->facts);
@@ -276,6 +296,12 @@ static void report_once(agent *a, const char *resource, const char *what, const 
                 detail ? detail : "");
 }
 
+static term_id integer_term(terms *t, long value) {
+    char text[24];
+    int len = snprintf(text, sizeof text, "%ld", value);
+    return terms_literal(t, text, (size_t)len, T_XSD_INTEGER, NULL, 0);
+}
+
 /* Classifies one GET result (DESIGN section 2) and adds what it brought to working memory. */
 static void take_get_result(agent *a, doc_state *doc, const http_result *res, iteration_stats *stats) {
     doc->status = res->status;
@@ -288,6 +314,8 @@ static void take_get_result(agent *a, doc_state *doc, const http_result *res, it
     long s = res->status;
     if ((s >= 200 && s < 300) || s == 304) {
         doc->read = doc->found = true;
+        /* the rules see every answer's status (a 304 brings the representation a 200 brought) */
+        store_add(a->wm, doc->graph, a->v.http_status, integer_term(a->t, s == 304 ? 200 : s), a->v.derived_graph);
         if (res->etag) {
             doc->etag = xstrndup(res->etag, strlen(res->etag));
             doc->etag_kind = res->etag_kind;
@@ -316,8 +344,7 @@ static void take_get_result(agent *a, doc_state *doc, const http_result *res, it
     }
     if (s == 404 || s == 410) {
         doc->read = true;
-        term_id code = terms_literal(a->t, s == 404 ? "404" : "410", 3, T_XSD_INTEGER, NULL, 0);
-        store_add(a->wm, doc->graph, a->v.http_status, code, a->v.derived_graph);
+        store_add(a->wm, doc->graph, a->v.http_status, integer_term(a->t, s), a->v.derived_graph);
         return;
     }
     if (s == 406 || s == 415) {
@@ -444,8 +471,123 @@ static void print_write(FILE *out, const planned_write *w) {
     fputs("\n", out);
 }
 
-/* Sends the writes in parallel, then the tasks whose write returned 2xx. Returns failures. */
-static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, long *status, unsigned *sent) {
+/* The triples of an RDF answer body, as one formula (the empty formula when there is none or it is not
+ * RDF this agent parses; one that does not parse is reported). */
+static term_id answer_body(agent *a, const planned_write *w, const http_result *res) {
+    enum rdf_syntax syntax = res->content_type ? rdf_syntax_from_media_type(res->content_type) : RDF_SYNTAX_UNKNOWN;
+    if (!res->body.len || syntax == RDF_SYNTAX_UNKNOWN)
+        return terms_formula(a->t, NULL, 0);
+    store *tmp = store_new();
+    rdf_error err;
+    const char *base = res->final_url ? res->final_url : w->url;
+    term_id graph = terms_iri_cstr(a->t, base);
+    term_id body;
+    if (rdf_parse(a->io, tmp, syntax, res->body.data, res->body.len, base, graph, base, &err) != 0) {
+        log_msg(a->log, LOG_WARN, "%s %s: the answer's RDF does not parse, so it is kept without a body: %s",
+                w->method, w->url, err.message);
+        body = terms_formula(a->t, NULL, 0);
+    } else {
+        uint32_t n = store_size(tmp);
+        triple *ts = xmalloc((n ? n : 1) * sizeof *ts);
+        for (uint32_t i = 0; i < n; i++)
+            ts[i] = *store_triple(tmp, i);
+        body = terms_formula(a->t, ts, n);
+        free(ts);
+    }
+    store_free(tmp);
+    return body;
+}
+
+/* Keeps the answer to a request that asked for one (ldgsm:reportTo), to be asserted from the next
+ * iteration on. A request that was not sent because the agent is stopping has no answer. */
+static void record_answer(agent *a, const planned_write *w, const http_result *res) {
+    if (!w->report_to || res->failure == HTTP_FAIL_STOPPED)
+        return;
+    char name[48];
+    snprintf(name, sizeof name, "urn:ldgsm:answer:%lu", ++a->answers_made);
+    answer ans = {.node = terms_iri_cstr(a->t, name), .ts = xmalloc(8 * sizeof(triple))};
+    ans.ts[ans.n++] = (triple){ans.node, a->v.answer_to, w->report_to};
+    for (size_t h = 0; h < w->header_count; h++)
+        if (strcasecmp(w->headers[h].name, "Idempotency-Key") == 0) {
+            /* the key as the rules wrote it: the header's sf-string without its quotes */
+            const char *v = w->headers[h].value;
+            size_t len = strlen(v);
+            bool quoted = len >= 2 && v[0] == '"' && v[len - 1] == '"';
+            ans.ts[ans.n++] = (triple){ans.node, a->v.answer_key,
+                                       terms_literal(a->t, v + quoted, len - 2 * quoted, 0, NULL, 0)};
+        }
+    if (w->called_at)
+        ans.ts[ans.n++] = (triple){ans.node, a->v.answer_attempt, w->called_at};
+    if (res->failure == HTTP_FAIL_NONE) {
+        ans.ts[ans.n++] = (triple){ans.node, a->v.answer_status, integer_term(a->t, res->status)};
+        if (res->location) {
+            const char *base = res->final_url ? res->final_url : w->url;
+            buf location = {0};
+            iri_resolve(base, strlen(base), res->location, strlen(res->location), &location);
+            ans.ts[ans.n++] = (triple){ans.node, a->v.answer_location, terms_iri(a->t, location.data, location.len)};
+            buf_free(&location);
+        }
+    } else {
+        ans.ts[ans.n++] = (triple){ans.node, a->v.answer_failure, terms_string(a->t, http_failure_name(res->failure))};
+    }
+    ans.ts[ans.n++] = (triple){ans.node, a->v.answer_body, answer_body(a, w, res)};
+    log_msg(a->log, LOG_DEBUG, "answer <%s> to <%s> kept for the rules (%zu facts)", name,
+            terms_lex(a->t, w->report_to, NULL), ans.n);
+    a->answers = xrealloc(a->answers, (a->answer_count + 1) * sizeof *a->answers);
+    a->answers[a->answer_count++] = ans;
+}
+
+static void assert_answers(agent *a) {
+    for (size_t i = 0; i < a->answer_count; i++) {
+        for (size_t k = 0; k < a->answers[i].n; k++)
+            store_add(a->wm, a->answers[i].ts[k].s, a->answers[i].ts[k].p, a->answers[i].ts[k].o, a->v.derived_graph);
+        a->answers[i].asserted = true;
+    }
+}
+
+/* After an iteration that read everything it asked for: an answer no rule awaits any more was taken in
+ * (or belongs to nothing that waits) and is forgotten. */
+static void drop_taken_answers(agent *a) {
+    size_t kept = 0;
+    for (size_t i = 0; i < a->answer_count; i++) {
+        answer *ans = &a->answers[i];
+        if (ans->asserted && store_find(a->wm, ans->node, a->v.awaited, T_TRUE) == UINT32_MAX) {
+            free(ans->ts);
+            continue;
+        }
+        a->answers[kept++] = *ans;
+    }
+    a->answer_count = kept;
+}
+
+/* Says each incident the rules derived (`<instance> ldgsm:incident "what"`) once while it lasts: a stall
+ * is named, not repeated every iteration. */
+static void report_incidents(agent *a) {
+    strmap now = {0};
+    store_iter it;
+    store_match(a->wm, 0, a->v.incident, 0, 0, store_size(a->wm), &it);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&it, &n));) {
+        buf key = {0};
+        buf_printf(&key, "%s\t%s", terms_lex(a->t, tr->s, NULL), terms_lex(a->t, tr->o, NULL));
+        bool first;
+        strmap_put(&now, key.data, 1, &first);
+        if (first && !strmap_get(&a->incidents, key.data))
+            log_msg(a->log, LOG_WARN, "incident: <%s>: %s", terms_lex(a->t, tr->s, NULL), terms_lex(a->t, tr->o, NULL));
+        buf_free(&key);
+    }
+    strmap_free(&a->incidents);
+    a->incidents = now;
+}
+
+/* Calls the status documents show waiting for an answer or a deadline. */
+static unsigned count_calling(agent *a) {
+    return store_count(a->wm, 0, a->v.call_state, a->v.calling, 0, store_size(a->wm));
+}
+
+/* Sends ws[0..n) in parallel; ok[i] says which returned 2xx. Answers asked for are kept for the rules.
+ * Returns the failures. */
+static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsigned *sent) {
     if (!n)
         return 0;
     http_request *reqs = xcalloc(n, sizeof *reqs);
@@ -453,14 +595,15 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, long
     for (size_t i = 0; i < n; i++)
         reqs[i] = (http_request){.method = ws[i].method, .url = ws[i].url, .headers = ws[i].headers,
                                  .header_count = ws[i].header_count, .body = ws[i].body.data,
-                                 .body_len = ws[i].body.len, .send_when_stopping = ws[i].is_task};
+                                 .body_len = ws[i].body.len, .send_when_stopping = ws[i].is_task,
+                                 .timeout_ms = ws[i].timeout_ms};
     http_run(a->http, reqs, n, results);
     unsigned failed = 0;
     for (size_t i = 0; i < n; i++) {
         const http_result *res = &results[i];
         log_request(a, ws[i].method, ws[i].url, res, ws[i].why);
         ok[i] = res->failure == HTTP_FAIL_NONE && res->status >= 200 && res->status < 300;
-        status[i] = res->status;
+        record_answer(a, &ws[i], res);
         if (res->failure != HTTP_FAIL_STOPPED && res->failure != HTTP_FAIL_INVALID)
             (*sent)++;
         if (ok[i])
@@ -484,54 +627,6 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, long
     return failed;
 }
 
-static void record_outcome(agent *a, term_id key, long status) {
-    u64map_put(&a->sent_keys, key, 1, NULL);
-    char code[16];
-    int len = snprintf(code, sizeof code, "%ld", status);
-    triple outcome = {key, a->v.task_status, terms_literal(a->t, code, (size_t)len, T_XSD_INTEGER, NULL, 0)};
-    for (size_t i = 0; i < a->outcome_count; i++)
-        if (a->outcomes[i].s == key) {
-            a->outcomes[i] = outcome;
-            return;
-        }
-    a->outcomes = xrealloc(a->outcomes, (a->outcome_count + 1) * sizeof *a->outcomes);
-    a->outcomes[a->outcome_count++] = outcome;
-}
-
-/* Outcomes stay asserted until the status the rules read no longer shows their task pending: the write
- * that marks it sent may have lost a race (412) and is then made again. */
-static void drop_settled_outcomes(agent *a) {
-    size_t kept = 0;
-    for (size_t i = 0; i < a->outcome_count; i++)
-        if (store_find(a->wm, a->outcomes[i].s, a->v.task_state, a->v.pending) != UINT32_MAX)
-            a->outcomes[kept++] = a->outcomes[i];
-    a->outcome_count = kept;
-}
-
-/* A task the status says is pending but this process never saw answered was cut off by an earlier run
- * (killed between the activating write and the task): its outcome is unknown. It is reported, and
- * asserted as ldgsm:taskOutcomeUnknown so the GSM rules re-send it when that is safe (PUT, DELETE). */
-static size_t note_unknown_tasks(agent *a) {
-    size_t unknown = 0;
-    store_iter it;
-    store_match(a->wm, 0, a->v.task_state, a->v.pending, 0, store_size(a->wm), &it);
-    uint32_t n;
-    const triple *tr;
-    term_id *stages = NULL;
-    while ((tr = store_next(&it, &n)))
-        if (!u64map_get(&a->sent_keys, tr->s)) {
-            stages = xrealloc(stages, (unknown + 1) * sizeof *stages);
-            stages[unknown++] = tr->s;
-        }
-    for (size_t i = 0; i < unknown; i++) {
-        store_add(a->wm, stages[i], a->v.task_outcome_unknown, T_TRUE, a->v.derived_graph);
-        report_once(a, terms_lex(a->t, stages[i], NULL), "task outcome unknown",
-                    "the status says its task is pending, but this agent did not see it answered");
-    }
-    free(stages);
-    return unknown;
-}
-
 static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     if (a->opt.dry_run) {
         for (size_t i = 0; i < p->write_count; i++)
@@ -542,13 +637,7 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
         return;
     }
     bool *ok = xcalloc(p->write_count + 1, sizeof *ok);
-    long *statuses = xcalloc(p->write_count + 1, sizeof *statuses);
-    stats->failed += send_batch(a, p->writes, p->write_count, ok, statuses, &stats->sent);
-    /* a keyed request sent on its own (a task re-sent after a restart) reports its outcome like a task */
-    for (size_t w = 0; w < p->write_count; w++)
-        if (ok[w] && p->writes[w].key && !p->writes[w].composed)
-            record_outcome(a, p->writes[w].key, statuses[w]);
-    free(statuses);
+    stats->failed += send_batch(a, p->writes, p->write_count, ok, &stats->sent);
     /* tasks go only behind a composed write that returned 2xx */
     planned_write *ready = xcalloc(p->task_count + 1, sizeof *ready);
     size_t ready_count = 0;
@@ -563,13 +652,7 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
                     p->tasks[t].method, p->tasks[t].url, p->tasks[t].after);
     }
     bool *task_ok = xcalloc(ready_count + 1, sizeof *task_ok);
-    long *task_status = xcalloc(ready_count + 1, sizeof *task_status);
-    stats->failed += send_batch(a, ready, ready_count, task_ok, task_status, &stats->sent);
-    /* a task that returned 2xx is reported to the rules in the next iteration, under its key */
-    for (size_t t = 0; t < ready_count; t++)
-        if (task_ok[t] && ready[t].key)
-            record_outcome(a, ready[t].key, task_status[t]);
-    free(task_status);
+    stats->failed += send_batch(a, ready, ready_count, task_ok, &stats->sent);
     free(task_ok);
     free(ready);
     free(ok);
@@ -640,8 +723,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     for (size_t i = 0; i < a->fact_count; i++)
         store_add(a->wm, a->facts[i].t.s, a->facts[i].t.p, a->facts[i].t.o, a->facts[i].graph);
     assert_clock(a);
-    for (size_t i = 0; i < a->outcome_count; i++)
-        store_add(a->wm, a->outcomes[i].s, a->outcomes[i].p, a->outcomes[i].o, a->v.derived_graph);
+    store_add(a->wm, a->v.agent, a->v.default_timeout, a->default_timeout, a->v.clock_graph);
+    assert_answers(a);
 
     reasoner_options ropt = {.derived_graph = a->v.derived_graph, .log = a->log, .request_sink = on_request,
                              .request_sink_user = a, .max_fresh_nodes = a->opt.max_fresh_nodes,
@@ -667,14 +750,6 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     }
     if (rc == 0 && (draft_instance(a) || never_completes(a)))
         rc = -2;
-    /* only an agent that starts takes a pending task for one cut off: later, another agent's pending task
-     * is that agent's to finish (DESIGN section 5) */
-    if (rc == 0 && !a->started)
-        a->unknown_tasks = note_unknown_tasks(a);
-    if (rc == 0) {
-        a->started = true;
-        drop_settled_outcomes(a);
-    }
     double crawled = now_ms();
     if (rc == 0 && sentry_table_evaluate(a->sentries, r) != 0)
         rc = -1;
@@ -688,6 +763,12 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     report_late_gets(a, scanned);
     stats->derived = (unsigned)reasoner_get_stats(r)->derived;
     reasoner_free(r);
+    if (rc == 0) {
+        stats->calling = count_calling(a);
+        report_incidents(a);
+        if (!stats->gets_failed)
+            drop_taken_answers(a);
+    }
 
     if (rc == 0) {
         char **origins = xcalloc(a->opt.allow_origin_count + 1, sizeof *origins);
@@ -778,7 +859,7 @@ int agent_run(agent *a) {
         a->held_streak = held ? a->held_streak + 1 : 0;
         if (a->held_streak >= STUCK_AFTER)
             report_stuck(a);
-        if (a->opt.until_quiescent && rc == 0 && stats.unsafe == 0)
+        if (a->opt.until_quiescent && rc == 0 && stats.unsafe == 0 && stats.calling == 0)
             return 0;
         if (a->opt.until_complete && rc == 0 && all_complete(a)) {
             log_msg(a->log, LOG_INFO, "every workflow instance is complete");
@@ -793,7 +874,7 @@ int agent_run(agent *a) {
     }
     if (a->opt.until_quiescent && (stats.withheld || stats.conflicts))
         return 3;
-    if (a->opt.until_quiescent && a->unknown_tasks)
+    if (a->opt.until_quiescent && stats.calling)
         return 4;
     return 0;
 }

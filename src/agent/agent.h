@@ -62,6 +62,7 @@ typedef struct iteration_stats {
     unsigned long long bytes;
     unsigned triples_read, derived;
     unsigned unsafe, sent, withheld, conflicts, yielded, refused, failed;
+    unsigned calling; /* call records in the status documents read that wait for an answer or a deadline */
 } iteration_stats;
 
 typedef struct agent agent;
@@ -73,7 +74,7 @@ void agent_free(agent *a);
  * the run cannot go on (an instance document in the authors' draft vocabulary). */
 int agent_iterate(agent *a, iteration_stats *stats);
 /* The loop of iterations until --iterations, quiescence, completion or a stop signal; returns the exit
- * status (0; 3 when the run ended with withheld requests; 4 when it ended with a task pending). */
+ * status (0; 3 when the run ended with withheld requests; 4 when it ended with a call still calling). */
 int agent_run(agent *a);
 
 #endif

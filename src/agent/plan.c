@@ -3,12 +3,14 @@
  * composition with conditional headers, then tasks behind their writes. */
 #include "agent/plan.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "agent/body.h"
 #include "http/http_url.h"
+#include "reason/xsd_time.h"
 #include "rdf/strmap.h"
 
 const char *outcome_name(enum outcome o) {
@@ -330,6 +332,14 @@ static bool as_written(const plan_input *in, size_t i, planned_write *w) {
     return true;
 }
 
+/* ldgsm:requestTimeout of a request, in milliseconds (0: none, or not a positive day-time duration). */
+static long timeout_ms_of(const terms *t, term_id timeout) {
+    xsd_time d;
+    if (!timeout || !xsd_time_from_term(t, timeout, &d) || d.months || d.ms <= 0 || d.ms > LONG_MAX)
+        return 0;
+    return (long)d.ms;
+}
+
 /* --- the plan ------------------------------------------------------------------------------------------- */
 
 static bool origin_allowed(const plan_input *in, const char *url) {
@@ -551,10 +561,12 @@ void plan_make(const plan_input *in, plan *p) {
         if (!after && !r->key && is_write_method(r->method))
             add_condition(in, &w, find_doc(in, r->resource), false);
         w.key = r->key;
+        w.report_to = r->report_to;
+        w.called_at = r->called_at;
+        w.timeout_ms = timeout_ms_of(in->t, r->timeout);
         if (after) {
             w.is_task = true;
             w.after = after;
-            w.key = r->key;
             p->tasks = xrealloc(p->tasks, (p->task_count + 1) * sizeof *p->tasks);
             p->tasks[p->task_count++] = w;
         } else {

@@ -56,7 +56,10 @@ typedef struct planned_write {
     bool composed;        /* a composed update */
     bool is_task;
     char *after;          /* tasks: the document whose write must return 2xx first */
-    term_id key;          /* tasks: the ldgsm:key the outcome is reported under */
+    term_id key;          /* the ldgsm:key */
+    term_id report_to;    /* ldgsm:reportTo: the answer is reported to the rules under this node (0: not) */
+    term_id called_at;    /* ldgsm:calledAt: the attempt the answer belongs to (0: none) */
+    long timeout_ms;      /* ldgsm:requestTimeout, when it bounds the request below --timeout (0: none) */
     char *why;            /* the rules that asked, for logs */
 } planned_write;
 

@@ -180,7 +180,31 @@ static bool read_headers(const terms *t, const agent_vocab *v, store *wm, const 
         r->headers[r->header_count++] = (request_header){name, value};
     }
     free(items);
-    qsort(r->headers, r->header_count, sizeof *r->headers, header_cmp);
+    return true;
+}
+
+/* `ldgsm:idempotencyKey "K"` becomes the header `Idempotency-Key: "K"` (an sf-string, as the IETF draft
+ * writes it), unless the rule wrote that header itself. False, reported, when K cannot be sent. */
+static bool add_idempotency_key(const terms *t, term_id key, request *r, const log_sink *log) {
+    if (!key)
+        return true;
+    for (size_t i = 0; i < r->header_count; i++)
+        if (strcasecmp(r->headers[i].name, "Idempotency-Key") == 0)
+            return true;
+    size_t len = 0;
+    const char *text = terms_kind(t, key) == TERM_LITERAL ? terms_lex(t, key, &len) : "";
+    bool printable = len > 0 && len <= 255; /* what a server honouring the header accepts */
+    for (const char *c = text; *c; c++)
+        printable &= *c >= 0x20 && *c < 0x7f && *c != '"' && *c != '\\';
+    if (!printable) {
+        log_msg(log, LOG_WARN, "rule %s: the ldgsm:idempotencyKey of the request to <%s> is not a literal of 1 "
+                "to 255 printable ASCII characters without quotes; request skipped", r->rule->name, r->url);
+        return false;
+    }
+    buf value = {0};
+    buf_printf(&value, "\"%s\"", text);
+    r->headers = xrealloc(r->headers, (r->header_count + 1) * sizeof *r->headers);
+    r->headers[r->header_count++] = (request_header){xstrndup("Idempotency-Key", 15), buf_cstr(&value)};
     return true;
 }
 
@@ -222,11 +246,20 @@ size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, 
             r.priority = strtol(terms_lex(t, priority, NULL), &end, 10);
             r.has_priority = *end == '\0';
         }
+        r.report_to = head_value(ts, n, node, v->report_to);
+        r.called_at = head_value(ts, n, node, v->called_at);
+        r.timeout = head_value(ts, n, node, v->request_timeout);
         term_id headers = head_value(ts, n, node, v->headers);
         if (headers && !read_headers(t, v, wm, ts, n, headers, &r, log)) {
             request_free(&r);
             continue;
         }
+        if (!add_idempotency_key(t, head_value(ts, n, node, v->idempotency_key), &r, log)) {
+            request_free(&r);
+            continue;
+        }
+        if (r.header_count > 1)
+            qsort(r.headers, r.header_count, sizeof *r.headers, header_cmp);
         compute_identity(t, &r);
         if (*count == *cap) {
             *cap = *cap ? *cap * 2 : 16;

@@ -33,6 +33,9 @@ typedef struct request {
     request_header *headers;
     size_t header_count;
     term_id key, after, group;
+    term_id report_to;     /* ldgsm:reportTo: the node its answer is reported under (a call record) */
+    term_id called_at;     /* ldgsm:calledAt: the attempt, copied into the answer */
+    term_id timeout;       /* ldgsm:requestTimeout: a duration bounding this request below --timeout */
     long priority;
     bool has_priority;
     bool lenient;          /* GET with `ldgsm:lenient true`: a body that does not parse adds nothing, fails nothing */

@@ -17,8 +17,11 @@ typedef struct agent_vocab {
     term_id get, head, put, post, delete_, patch; /* httpm: */
     term_id update, add, key, after, group, priority, held_because, lenient, http_status, now, agent;
     term_id reads, holds_for;                                        /* ldgsm: sentries */
-    term_id instance, task_status, is_completed;                     /* ldgsm: workflows */
-    term_id task_state, pending, task_outcome_unknown;
+    term_id instance, is_completed, incident;                        /* ldgsm: workflows */
+    /* calls (DESIGN 6.1): what a request node carries, and the answer the agent reports back */
+    term_id idempotency_key, report_to, called_at, request_timeout, default_timeout;
+    term_id answer_to, answer_key, answer_attempt, answer_status, answer_failure, answer_location, answer_body;
+    term_id awaited, call_state, calling, exhausted;
     term_id sp_ask, sp_text;                                         /* SPIN */
     term_id artifact_instance, has_state, active, this_artifact;     /* gsm: */
     term_id stage, is_instance_of, has_milestone;

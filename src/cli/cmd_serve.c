@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,12 @@ static const char serve_usage[] =
     "ETags are strong (a hash of the stored bytes and the media type); every write honours If-Match\n"
     "and If-None-Match ('If-None-Match: *' is a create-only PUT). Path segments beginning with '.' are\n"
     "refused (400): such names are the store's.\n"
+    "A PUT, POST or DELETE with an Idempotency-Key header (\"KEY\" or a bare token, 1..255 characters;\n"
+    "400 otherwise) is executed once: sent again with the same method, path, Content-Type and body it\n"
+    "gets the first answer again (status, headers, body; 'Idempotent-Replayed: true') without being\n"
+    "executed, even if the resource has changed since; under another request the key gets 422, and\n"
+    "409 while the first is still executing. 2xx and 4xx answers are kept, 5xx answers are not (a\n"
+    "re-send executes again).\n"
     "\n"
     "options:\n"
     "  --host ADDR               address to listen on (default 127.0.0.1)\n"
@@ -52,13 +59,18 @@ static const char serve_usage[] =
     "  --require-conditional=PREFIX\n"
     "                            the same, only for paths beginning with PREFIX (repeatable)\n"
     "  --max-body BYTES          largest request body; larger ones get 413 (default 16777216)\n"
+    "  --idempotency-ttl SECONDS\n"
+    "                            keep an Idempotency-Key's answer this long (default 86400); with --data\n"
+    "                            the answers are kept durably in DIR/.idempotency and read back on start\n"
+    "  --idempotency-max N       keep at most N keys' answers, dropping the oldest (default 100000)\n"
     "  --threads N               request threads (default: the CPUs this process may run on)\n"
     "  --no-access-log           leave out the per-request lines on standard error\n"
     "  -h, --help                this text\n"
     "\n"
     "The first line on standard output is the base URL (e.g. http://127.0.0.1:8080/), printed once the\n"
     "server accepts requests. Standard error has one line per request (the access log): method, path,\n"
-    "status, body bytes, microseconds.\n"
+    "status, body bytes, microseconds, and for a write with an Idempotency-Key the key and whether the\n"
+    "answer was executed or replayed (or in-flight, mismatch, invalid).\n"
     "\n"
     "exit status: 0 stopped by a signal, 1 cannot start (port, data directory, fixtures), 2 usage error\n";
 
@@ -74,6 +86,8 @@ enum {
     OPT_MAX_BODY,
     OPT_THREADS,
     OPT_NO_ACCESS_LOG,
+    OPT_IDEMPOTENCY_TTL,
+    OPT_IDEMPOTENCY_MAX,
 };
 
 typedef struct serve_options {
@@ -118,6 +132,8 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         {"max-body", required_argument, NULL, OPT_MAX_BODY},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"no-access-log", no_argument, NULL, OPT_NO_ACCESS_LOG},
+        {"idempotency-ttl", required_argument, NULL, OPT_IDEMPOTENCY_TTL},
+        {"idempotency-max", required_argument, NULL, OPT_IDEMPOTENCY_MAX},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -177,6 +193,21 @@ static int parse_options(int argc, char **argv, serve_options *o) {
                 return 2;
             }
             o->server.threads = (unsigned)n;
+            break;
+        case OPT_IDEMPOTENCY_TTL:
+            if (!parse_number(optarg, UINT32_MAX, &n) || n == 0) {
+                fprintf(stderr, "ldgsm serve: --idempotency-ttl wants a positive number of seconds, not '%s'\n",
+                        optarg);
+                return 2;
+            }
+            o->server.idempotency_ttl = (unsigned long)n;
+            break;
+        case OPT_IDEMPOTENCY_MAX:
+            if (!parse_number(optarg, UINT32_MAX, &n) || n == 0) {
+                fprintf(stderr, "ldgsm serve: --idempotency-max wants a positive number of keys, not '%s'\n", optarg);
+                return 2;
+            }
+            o->server.idempotency_max_keys = (size_t)n;
             break;
         case 'h': fputs(serve_usage, stdout); exit(0);
         default: fputs(serve_usage, stderr); return 2;

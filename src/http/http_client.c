@@ -471,7 +471,10 @@ static bool start_transfer(transfer *t, bool stopping) {
     const http_request *rq = t->request;
     http_client *c = t->client;
     t->started_us = now_us();
-    t->deadline_us = t->started_us + (uint64_t)c->options.total_timeout_ms * 1000u;
+    long timeout_ms = c->options.total_timeout_ms;
+    if (rq->timeout_ms > 0 && rq->timeout_ms < timeout_ms)
+        timeout_ms = rq->timeout_ms;
+    t->deadline_us = t->started_us + (uint64_t)timeout_ms * 1000u;
     t->method = rq->method;
     t->url = rq->url ? http_url_without_fragment(rq->url) : NULL;
     const char *problem = request_problem(rq);

@@ -8,8 +8,9 @@
  *     handles per client); at most max_host_connections requests run to one origin at a time, further
  *     ones wait for a free place (here, not in libcurl: their timeouts start when they do). At most HTTP_MAX_IN_FLIGHT requests of a batch are handed
  *     to libcurl at once (which bounds the handle pool); the others start as those finish.
- *  3. Every request is bounded: connect_timeout_ms per connection attempt, total_timeout_ms from the
- *     start of the request to its last byte across all redirects, at most max_redirects redirects,
+ *  3. Every request is bounded: connect_timeout_ms per connection attempt, total_timeout_ms (or the
+ *     request's own shorter timeout_ms) from the start of the request to its last byte across all
+ *     redirects, at most max_redirects redirects,
  *     a body of at most max_body_bytes (checked while it streams in, so a larger one is never held).
  *  4. Headers of the origin table go only to requests whose URL has that origin, checked again at
  *     every redirect. Redirects are followed here rather than by libcurl, which would carry custom
@@ -66,6 +67,7 @@ typedef struct http_request {
     const char *body;
     size_t body_len;
     bool send_when_stopping; /* sent even when the stop flag is set (see http_options.stop) */
+    long timeout_ms;         /* > 0: this request's total timeout when shorter than the client's */
 } http_request;
 
 enum http_failure {

@@ -84,9 +84,8 @@ static int write_new_file(const char *file, const char *data, size_t len, char *
     return 0;
 }
 
-/* Writes data to a temporary file in dir and renames it onto final (design note 1). */
-static int replace_file(const char *dir, const char *final, const char *data, size_t len, char *message,
-                        size_t size) {
+int ldp_disk_replace_file(const char *dir, const char *final, const char *data, size_t len, char *message,
+                          size_t size) {
     buf tmp = {0};
     temp_name(dir, &tmp);
     int rc = write_new_file(buf_cstr(&tmp), data, len, message, size);
@@ -104,7 +103,7 @@ int ldp_disk_write_resource(const char *root, const char *path, const char *data
                             size_t size) {
     char *final = fs_path(root, path);
     char *dir = parent_of(final);
-    int rc = replace_file(dir, final, data, len, message, size);
+    int rc = ldp_disk_replace_file(dir, final, data, len, message, size);
     free(dir);
     free(final);
     return rc;
@@ -117,7 +116,7 @@ int ldp_disk_write_container_triples(const char *root, const char *path, const c
     buf_printf(&final, "%s/" LDP_DISK_CONTAINER_FILE, dir);
     int rc;
     if (len > 0)
-        rc = replace_file(dir, buf_cstr(&final), data, len, message, size);
+        rc = ldp_disk_replace_file(dir, buf_cstr(&final), data, len, message, size);
     else if (unlink(buf_cstr(&final)) != 0 && errno != ENOENT)
         rc = fail(message, size, "cannot remove", final.data);
     else
@@ -235,6 +234,10 @@ typedef struct walk {
 
 static int walk_container(walk *w, const char *path);
 
+static bool is_idempotency_dir(const char *path, const char *name) {
+    return strcmp(path, "/") == 0 && strcmp(name, LDP_DISK_IDEMPOTENCY_DIR) == 0;
+}
+
 static int walk_entry(walk *w, const char *dir, const char *path, const char *name) {
     buf file = {0}, member = {0};
     buf_printf(&file, "%s/%s", dir, name);
@@ -243,7 +246,7 @@ static int walk_entry(walk *w, const char *dir, const char *path, const char *na
     if (name[0] == '.') {
         if (w->owned && strncmp(name, LDP_DISK_TMP_PREFIX, strlen(LDP_DISK_TMP_PREFIX)) == 0)
             remove_tree(file.data);
-        else if (strcmp(name, LDP_DISK_CONTAINER_FILE) != 0 && w->visitor->skipped)
+        else if (strcmp(name, LDP_DISK_CONTAINER_FILE) != 0 && !is_idempotency_dir(path, name) && w->visitor->skipped)
             w->visitor->skipped(w->visitor->user, file.data, "names beginning with '.' are not served");
     } else if (has_control(name) || strlen(name) > LDP_NAME_MAX || strlen(path) + strlen(name) + 1 > LDP_PATH_MAX) {
         if (w->visitor->skipped)

@@ -10,7 +10,9 @@
  *     away before its contents are removed.
  *  3. Membership is the directory listing; there is no index to get out of step with the files.
  *  4. Every name the store does not own begins with '.'; temporary names begin with LDP_DISK_TMP_PREFIX
- *     and whatever a crash leaves of them is removed when the data directory is next walked.
+ *     and whatever a crash leaves of them is removed when the data directory is next walked. The root's
+ *     LDP_DISK_IDEMPOTENCY_DIR holds the server's Idempotency-Key records (ldp_idempotency.h); the walk
+ *     passes over it.
  * Paths passed here are decoded store paths ("/c/x", "/c/d/"), checked by ldp_path_decode. */
 #ifndef LDGSM_LDP_DISK_H
 #define LDGSM_LDP_DISK_H
@@ -20,9 +22,14 @@
 
 #define LDP_DISK_CONTAINER_FILE ".container.ttl"
 #define LDP_DISK_TMP_PREFIX ".tmp."
+#define LDP_DISK_IDEMPOTENCY_DIR ".idempotency"
 
 /* Each returns 0, or -1 with message (size bytes) naming the file and the error. */
 
+/* Replaces (or creates) file, in directory dir, with data as design note 1 says (for the server's own
+ * files; resources go through ldp_disk_write_resource). */
+int ldp_disk_replace_file(const char *dir, const char *file, const char *data, size_t len, char *message,
+                          size_t size);
 /* Replaces (or creates) the resource at path with data, atomically and durably. */
 int ldp_disk_write_resource(const char *root, const char *path, const char *data, size_t len, char *message,
                             size_t size);

@@ -1,5 +1,6 @@
 /* ldp_server.c: libmicrohttpd request handling for the LDP server: request state, the methods
- * (GET/HEAD, OPTIONS, PUT, POST, DELETE) built on ldp_store, cached responses, the access log. */
+ * (GET/HEAD, OPTIONS, PUT, POST, DELETE) built on ldp_store, cached responses, writes made once under
+ * an Idempotency-Key (ldp_idempotency), the access log. */
 #include "ldp/ldp_server.h"
 
 #include <arpa/inet.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ldp/ldp_idempotency.h"
 #include "ldp/ldp_link.h"
 #include "ldp/ldp_path.h"
 
@@ -26,12 +28,14 @@ struct ldp_server {
     struct MHD_Daemon *daemon;
     ldp_store *store;
     ldp_rdf *rdf;
+    ldp_idem *idempotency;
 };
 
 enum method { M_GET, M_HEAD, M_OPTIONS, M_PUT, M_POST, M_DELETE, M_OTHER };
 
 /* One request's state, from its first call to the access-log line. */
 typedef struct request {
+    ldp_server *server;
     struct timespec start;
     enum method method;
     char method_name[16];
@@ -42,6 +46,9 @@ typedef struct request {
     bool body_too_large;
     int status;
     size_t bytes_sent;
+    char *idempotency_key;           /* a write's parsed Idempotency-Key; NULL when none */
+    ldp_idem_record *reserved;       /* the key's reservation while this request executes */
+    const char *idempotency_outcome; /* for the access log (design note 3); NULL when no key */
 } request;
 
 #define ALLOW_RESOURCE "GET, HEAD, OPTIONS, PUT, DELETE"
@@ -67,6 +74,56 @@ static void add_type_headers(struct MHD_Response *response, const char *path) {
     MHD_add_response_header(response, "Accept-Put", LDP_ACCEPTED_TYPES);
 }
 
+typedef struct answer_capture {
+    ldp_idem_answer *answer;
+    const char *base_url;
+} answer_capture;
+
+static enum MHD_Result capture_header(void *user, enum MHD_ValueKind kind, const char *name, const char *value) {
+    answer_capture *capture = user;
+    (void)kind;
+    size_t base_len = strlen(capture->base_url);
+    if (strcasecmp(name, "Location") == 0 && strncmp(value, capture->base_url, base_len) == 0)
+        value += base_len; /* design note 4 */
+    ldp_idem_answer_add_header(capture->answer, name, value);
+    return MHD_YES;
+}
+
+/* Design note 4: the answer of a write executed under an Idempotency-Key is stored (durably with a data
+ * directory) before it is queued, so before any of it is sent. */
+static void store_answer(request *r, int status, struct MHD_Response *response, const char *body, size_t len) {
+    if (!r->reserved)
+        return;
+    ldp_idem_answer answer = {.status = status};
+    answer_capture capture = {&answer, r->server->base_url};
+    MHD_get_response_headers(response, capture_header, &capture);
+    buf_append(&answer.body, body, len);
+    ldp_idem_finish(r->server->idempotency, r->reserved, &answer);
+    r->reserved = NULL;
+}
+
+/* A stored answer sent again. */
+static enum MHD_Result respond_replayed(request *r, struct MHD_Connection *c, const ldp_idem_answer *stored) {
+    struct MHD_Response *response = MHD_create_response_from_buffer(
+        stored->body.len, stored->body.len ? stored->body.data : "", MHD_RESPMEM_MUST_COPY);
+    size_t offset = 0;
+    const char *name, *value;
+    while (ldp_idem_answer_next_header(stored, &offset, &name, &value)) {
+        if (strcasecmp(name, "Location") == 0 && value[0] == '/') {
+            buf location = {0};
+            buf_printf(&location, "%s%s", r->server->base_url, value);
+            MHD_add_response_header(response, name, buf_cstr(&location));
+            buf_free(&location);
+        } else {
+            MHD_add_response_header(response, name, value);
+        }
+    }
+    MHD_add_response_header(response, "Idempotent-Replayed", "true");
+    enum MHD_Result result = queue(r, c, stored->status, response, stored->body.len);
+    MHD_destroy_response(response);
+    return result;
+}
+
 /* A plain-text error (or short message) response; extra header name/value may be NULL. */
 static enum MHD_Result respond_text(request *r, struct MHD_Connection *c, int status, const char *message,
                                     const char *header, const char *value) {
@@ -78,6 +135,7 @@ static enum MHD_Result respond_text(request *r, struct MHD_Connection *c, int st
     MHD_add_response_header(response, "Content-Type", "text/plain; charset=utf-8");
     if (header)
         MHD_add_response_header(response, header, value);
+    store_answer(r, status, response, text.data, text.len);
     enum MHD_Result result = queue(r, c, status, response, text.len);
     MHD_destroy_response(response);
     return result;
@@ -93,6 +151,7 @@ static enum MHD_Result respond_empty(request *r, struct MHD_Connection *c, int s
         MHD_add_response_header(response, "Location", location);
     if (typed_path)
         add_type_headers(response, typed_path);
+    store_answer(r, status, response, NULL, 0);
     enum MHD_Result result = queue(r, c, status, response, 0);
     MHD_destroy_response(response);
     return result;
@@ -316,8 +375,9 @@ static enum method method_of(const char *name) {
     return M_OTHER;
 }
 
-static request *request_new(const char *url, const char *method) {
+static request *request_new(ldp_server *s, const char *url, const char *method) {
     request *r = xcalloc(1, sizeof *r);
+    r->server = s;
     clock_gettime(CLOCK_MONOTONIC, &r->start);
     r->method = method_of(method);
     snprintf(r->method_name, sizeof r->method_name, "%s", method);
@@ -328,6 +388,39 @@ static request *request_new(const char *url, const char *method) {
 }
 
 static bool has_body(enum method m) { return m == M_PUT || m == M_POST; }
+
+static enum MHD_Result count_idempotency_keys(void *user, enum MHD_ValueKind kind, const char *name,
+                                              const char *value) {
+    (void)kind;
+    (void)value;
+    if (strcasecmp(name, "Idempotency-Key") == 0)
+        ++*(unsigned *)user;
+    return MHD_YES;
+}
+
+/* Takes a write's Idempotency-Key into r; false (and a 400 in *result) when it is malformed. */
+static bool take_idempotency_key(struct MHD_Connection *c, request *r, enum MHD_Result *result) {
+    const char *value = header(c, "Idempotency-Key");
+    if (!value)
+        return true;
+    char key[LDP_IDEM_KEY_MAX + 1];
+    const char *why;
+    unsigned lines = 0;
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_idempotency_keys, &lines);
+    if (lines > 1)
+        why = "one key only";
+    else if (ldp_idem_parse_key(value, key, &why) == 0) {
+        r->idempotency_key = xstrndup(key, strlen(key));
+        return true;
+    }
+    r->idempotency_outcome = "invalid";
+    buf text = {0};
+    buf_printf(&text, "Bad Request: Idempotency-Key: %s (send 1 to %d printable characters as \"KEY\")", why,
+               LDP_IDEM_KEY_MAX);
+    *result = respond_text(r, c, 400, buf_cstr(&text), NULL, NULL);
+    buf_free(&text);
+    return false;
+}
 
 /* Design note 2, first part: what can be answered before the body arrives. */
 static enum MHD_Result answer_early(ldp_server *s, struct MHD_Connection *c, request *r, bool *answered) {
@@ -348,11 +441,14 @@ static enum MHD_Result answer_early(ldp_server *s, struct MHD_Connection *c, req
     const char *length = header(c, "Content-Length");
     if (has_body(r->method) && length && strtoull(length, NULL, 10) > s->config.max_body)
         return respond_text(r, c, 413, "Content Too Large", NULL, NULL);
+    enum MHD_Result result = MHD_YES;
+    if (write && !take_idempotency_key(c, r, &result))
+        return result;
     *answered = false;
     return MHD_YES;
 }
 
-static enum MHD_Result dispatch(ldp_server *s, struct MHD_Connection *c, request *r) {
+static enum MHD_Result execute(ldp_server *s, struct MHD_Connection *c, request *r) {
     switch (r->method) {
     case M_GET:
     case M_HEAD: return handle_get(s, c, r);
@@ -364,6 +460,40 @@ static enum MHD_Result dispatch(ldp_server *s, struct MHD_Connection *c, request
     }
 }
 
+/* Design note 4. */
+static enum MHD_Result dispatch(ldp_server *s, struct MHD_Connection *c, request *r) {
+    if (!r->idempotency_key)
+        return execute(s, c, r);
+    uint8_t fingerprint[LDP_IDEM_FINGERPRINT_SIZE];
+    ldp_idem_fingerprint(r->method_name, r->path, header(c, "Content-Type"), r->body.data, r->body.len,
+                         fingerprint);
+    ldp_idem_answer stored = {0};
+    enum ldp_idem_verdict verdict = ldp_idem_begin(s->idempotency, r->idempotency_key, fingerprint, &r->reserved,
+                                                   &stored);
+    if (verdict == LDP_IDEM_EXECUTE) {
+        r->idempotency_outcome = "executed";
+        return execute(s, c, r);
+    }
+    if (verdict == LDP_IDEM_REPLAY) {
+        r->idempotency_outcome = "replayed";
+        enum MHD_Result result = respond_replayed(r, c, &stored);
+        ldp_idem_answer_clear(&stored);
+        return result;
+    }
+    if (verdict == LDP_IDEM_MISMATCH) {
+        r->idempotency_outcome = "mismatch";
+        return respond_text(r, c, 422,
+                            "Unprocessable Content: this Idempotency-Key was used for another request (its method, "
+                            "path, Content-Type or body differ); send a new request under a new key",
+                            NULL, NULL);
+    }
+    r->idempotency_outcome = "in-flight";
+    return respond_text(r, c, 409,
+                        "Conflict: the request with this Idempotency-Key is still being executed; send it again "
+                        "later to get its answer",
+                        "Retry-After", "1");
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload_data, size_t *upload_data_size,
                                   void **request_state) {
@@ -373,7 +503,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (!r) {
         /* libmicrohttpd closes the connection after a response queued in this first call, so only
          * refusals (which should not read a body anyway) answer here; the rest waits for the next. */
-        r = request_new(url, method);
+        r = request_new(s, url, method);
         *request_state = r;
         bool answered;
         enum MHD_Result result = answer_early(s, c, r, &answered);
@@ -394,6 +524,24 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return dispatch(s, c, r);
 }
 
+/* Design note 3's Idempotency-Key field (empty without a key): the key as an sf-string, the outcome. */
+static void describe_idempotency(const request *r, char *out, size_t size) {
+    out[0] = '\0';
+    if (!r->idempotency_outcome)
+        return;
+    if (!r->idempotency_key) {
+        snprintf(out, size, " idempotency-key=%s", r->idempotency_outcome);
+        return;
+    }
+    size_t n = (size_t)snprintf(out, size, " idempotency-key=\"");
+    for (const char *p = r->idempotency_key; *p && n + 2 < size; p++) {
+        if (*p == '"' || *p == '\\')
+            out[n++] = '\\';
+        out[n++] = *p;
+    }
+    snprintf(out + n, size - n, "\" %s", r->idempotency_outcome);
+}
+
 /* Design note 3. */
 static void on_completed(void *cls, struct MHD_Connection *c, void **request_state,
                          enum MHD_RequestTerminationCode termination) {
@@ -410,10 +558,13 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **request_sta
     for (const char *p = r->raw_path; *p && n < sizeof path - 1; p++)
         path[n++] = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
     path[n] = '\0';
+    char idempotency[2 * LDP_IDEM_KEY_MAX + 64];
+    describe_idempotency(r, idempotency, sizeof idempotency);
     if (s->config.access_log)
-        fprintf(s->config.access_log, "%s %s %d %zu %lldus%s\n", r->method_name, path, r->status, r->bytes_sent,
-                micros, termination == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (aborted)");
+        fprintf(s->config.access_log, "%s %s %d %zu %lldus%s%s\n", r->method_name, path, r->status, r->bytes_sent,
+                micros, termination == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (aborted)", idempotency);
     buf_free(&r->body);
+    free(r->idempotency_key);
     free(r->raw_path);
     free(r->path);
     free(r);
@@ -480,6 +631,10 @@ const char *ldp_server_base_url(const ldp_server *s) { return s->base_url; }
 int ldp_server_start(ldp_server *s, ldp_store *store, ldp_rdf *rdf, char *message, size_t size) {
     s->store = store;
     s->rdf = rdf;
+    ldp_idem_config idempotency = {ldp_store_data_dir(store), (int64_t)s->config.idempotency_ttl,
+                                   s->config.idempotency_max_keys, s->config.log, NULL};
+    if (!(s->idempotency = ldp_idem_open(&idempotency, message, size)))
+        return -1;
     unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
     s->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, s, MHD_OPTION_LISTEN_SOCKET,
@@ -500,5 +655,6 @@ void ldp_server_free(ldp_server *s) {
         MHD_stop_daemon(s->daemon);
     else if (s->listen_fd >= 0)
         close(s->listen_fd);
+    ldp_idem_free(s->idempotency);
     free(s);
 }

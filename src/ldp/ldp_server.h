@@ -4,13 +4,21 @@
  * NOTES ON THE DESIGN
  *  1. Reads never parse: each snapshot caches a ready response per media type (built on the first
  *     GET that asks for it), shared by every connection until a write replaces the snapshot.
- *  2. Writes are checked in this order: path (400), method (405), token (401), size (413),
- *     media type (415), interaction model (400), then the store's own checks (400, 404, 405, 409,
- *     412, 428).
+ *  2. Writes are checked in this order: path (400), method (405), token (401), size (413), the
+ *     Idempotency-Key's form (400), then, once the body is in, the key's table (note 4), media type
+ *     (415), interaction model (400), then the store's own checks (400, 404, 405, 409, 412, 428).
  *  3. Every request ends with one access-log line on the configured stream (one stdio call, so lines of
  *     concurrent requests never interleave): method, path, status, body bytes sent, microseconds from the
- *     request line to the last byte handed to the kernel. It is kept apart from the diagnostics sink so
- *     that an embedding program (ldgsm demo) can drop it without losing warnings.
+ *     request line to the last byte handed to the kernel, " (aborted)" when the client left early, and,
+ *     for a write with an Idempotency-Key, ' idempotency-key="KEY" OUTCOME' (KEY as an sf-string;
+ *     OUTCOME executed, replayed, in-flight or mismatch) or " idempotency-key=invalid". It is kept apart
+ *     from the diagnostics sink so that an embedding program (ldgsm demo) can drop it without losing
+ *     warnings.
+ *  4. A write (PUT, POST, DELETE) with an Idempotency-Key is executed once (ldp_idempotency.h): a re-send
+ *     of the same request gets the stored answer with "Idempotent-Replayed: true", another request under
+ *     the key 422, a re-send while the first is executing 409 with Retry-After. A stored Location is kept
+ *     relative to the base URL, so a replay after a restart on another port names the resource where it
+ *     is. Reads ignore the header.
  * The server is started in two steps so that a caller can learn the base URL (--port 0) before the
  * store is opened with it, and serve only once the store is loaded. */
 #ifndef LDGSM_LDP_SERVER_H
@@ -35,6 +43,8 @@ typedef struct ldp_server_config {
     size_t conditional_prefix_count;
     const log_sink *log;      /* diagnostics */
     FILE *access_log;         /* one line per request; NULL: none */
+    unsigned long idempotency_ttl;  /* seconds an Idempotency-Key's answer is kept; 0: the default */
+    size_t idempotency_max_keys;    /* most answers kept, the oldest dropped first; 0: the default */
 } ldp_server_config;
 
 typedef struct ldp_server ldp_server;
@@ -45,7 +55,8 @@ ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size
 const char *ldp_server_base_url(const ldp_server *server);
 /* What snapshots must call to free the variants this server caches in them (ldp_store_config). */
 ldp_variant_free_fn ldp_server_variant_free(void);
-/* Starts serving store (its RDF work goes through rdf). Returns 0, or -1 with message. */
+/* Starts serving store (its RDF work goes through rdf), with the Idempotency-Key answers kept in the
+ * store's data directory read back. Returns 0, or -1 with message. */
 int ldp_server_start(ldp_server *server, ldp_store *store, ldp_rdf *rdf, char *message, size_t size);
 /* Stops serving (in-flight requests finish) and frees the server. */
 void ldp_server_free(ldp_server *server);

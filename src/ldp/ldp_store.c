@@ -241,6 +241,8 @@ void ldp_store_free(ldp_store *s) {
     free(s);
 }
 
+const char *ldp_store_data_dir(const ldp_store *s) { return s->data_dir; }
+
 ldp_doc *ldp_store_get(ldp_store *s, const char *path) {
     pthread_mutex_lock(&s->lock);
     node *n = find(s, path, strlen(path));

@@ -38,6 +38,8 @@ typedef struct ldp_store_config {
 /* Opens the store, reading the data directory back when there is one. NULL with message on failure. */
 ldp_store *ldp_store_open(const ldp_store_config *config, char *message, size_t size);
 void ldp_store_free(ldp_store *store);
+/* The data directory the store was opened with, or NULL when it keeps everything in memory. */
+const char *ldp_store_data_dir(const ldp_store *store);
 
 /* The current snapshot of path, retained for the caller (ldp_doc_release); NULL when absent. */
 ldp_doc *ldp_store_get(ldp_store *store, const char *path);

@@ -12,7 +12,20 @@
  *     bracket expressions, which N3 programs written for EYE use. An invalid pattern, or a string
  *     holding a NUL character, makes the relation false.
  *  5. An empty list is an empty list term or rdf:nil.
- *  6. Enumerations (list:member, list:in) emit each distinct item once and stop when emit says so. */
+ *  6. Enumerations (list:member, list:in) emit each distinct item once and stop when emit says so.
+ *  7. The math: comparisons and math:sum, difference, product and quotient take xsd:dateTime and the
+ *     duration types as well as numbers (xsd_time.h: values, range, order, arithmetic, output forms):
+ *     two dateTimes or two durations compare; (dateTime duration...) and (duration duration...) math:sum;
+ *     (dateTime dateTime), (dateTime duration), (duration duration) math:difference; (duration number)
+ *     and (number duration) math:product; (duration number) and (duration duration) math:quotient. A
+ *     list mixing numbers with times, or a malformed time, has no solution. A computed time equals a
+ *     bound object when their values are equal (the same instant in another timezone).
+ *  8. time: (the N3 builtins report) on a dateTime subject: year, month, day, hour, minute, second (the
+ *     integer fields as written, in the dateTime's own timezone), timeZone ("Z" or "-05:00"; none for
+ *     a dateTime without one), inSeconds (seconds since the epoch as an xsd:decimal, or a
+ *     dayTimeDuration's seconds; with only the object bound, the dateTime of that many seconds). There
+ *     is deliberately no time:currentTime, localTime or gmTime: the agent's clock triple is the only time
+ *     a rule sees, so a run's result depends on its input alone. */
 #include "reason/builtins.h"
 
 #include <nettle/base16.h>
@@ -24,6 +37,7 @@
 #include "rdf/buf.h"
 #include "rdf/hashmap.h"
 #include "reason/numeric.h"
+#include "reason/xsd_time.h"
 
 #define NS_TIME "http://www.w3.org/2000/10/swap/time#"
 
@@ -73,6 +87,18 @@ static void emit_number(terms *t, term_id subject, term_id object, const number 
     if (!object)
         emit(user, subject, number_to_term(t, result));
     else if (number_from_term(t, object, &expected) && number_compare(result, &expected) == NUMBER_EQUAL)
+        emit(user, subject, object);
+}
+
+/* A time function's result (NOTES 1 and 7, by value). */
+static void emit_time(terms *t, term_id subject, term_id object, const xsd_time *result, builtin_emit emit,
+                      void *user) {
+    xsd_time expected;
+    enum number_order order;
+    if (!object)
+        emit(user, subject, xsd_time_to_term(t, result));
+    else if (xsd_time_from_term(t, object, &expected) && xsd_time_compare(result, &expected, &order) &&
+             order == NUMBER_EQUAL)
         emit(user, subject, object);
 }
 
@@ -168,13 +194,22 @@ static void log_dtlit(terms *t, term_id subject, term_id object, builtin_emit em
 #define ORDERS(a, b, c) ((1u << (a)) | (1u << (b)) | (1u << (c)))
 #define ORDER(a) (1u << (a))
 
-/* A numeric comparison holding when the order of subject to object is one of `accepted` (a bit set
- * of enum number_order). NaN is unordered: only math:notEqualTo holds for it. */
+/* A comparison of two numbers or two times holding when the order of subject to object is one of
+ * `accepted` (a bit set of enum number_order). NaN, and durations of different kinds, are unordered:
+ * only math:notEqualTo holds for them. */
 static void math_compare(terms *t, term_id subject, term_id object, unsigned accepted, builtin_emit emit,
                          void *user) {
     number a, b;
-    if (subject && object && number_from_term(t, subject, &a) && number_from_term(t, object, &b) &&
-        (accepted & ORDER(number_compare(&a, &b))))
+    xsd_time x, y;
+    enum number_order order;
+    if (!subject || !object)
+        return;
+    if (number_from_term(t, subject, &a) && number_from_term(t, object, &b))
+        order = number_compare(&a, &b);
+    else if (!xsd_time_from_term(t, subject, &x) || !xsd_time_from_term(t, object, &y) ||
+             !xsd_time_compare(&x, &y, &order))
+        return;
+    if (accepted & ORDER(order))
         emit(user, subject, object);
 }
 
@@ -231,20 +266,78 @@ static void math_binary(terms *t, term_id subject, term_id object, number_op *op
         emit_number(t, subject, object, &result, emit, user);
 }
 
+typedef bool time_op(const xsd_time *a, const xsd_time *b, xsd_time *out);
+
+/* op folded left over a non-empty list of times (an empty list is math_fold's). */
+static void time_fold(terms *t, term_id subject, term_id object, time_op *op, builtin_emit emit, void *user) {
+    const term_id *items;
+    size_t n;
+    xsd_time acc;
+    if (!subject || !list_of(t, subject, &items, &n) || n == 0 || !xsd_time_from_term(t, items[0], &acc))
+        return;
+    for (size_t i = 1; i < n; i++) {
+        xsd_time item;
+        if (!xsd_time_from_term(t, items[i], &item) || !op(&acc, &item, &acc))
+            return;
+    }
+    emit_time(t, subject, object, &acc, emit, user);
+}
+
+/* The two items of a two-item list. */
+static bool pair_of(const terms *t, term_id subject, term_id *first, term_id *second) {
+    const term_id *items;
+    size_t n;
+    if (!subject || !list_of(t, subject, &items, &n) || n != 2)
+        return false;
+    *first = items[0];
+    *second = items[1];
+    return true;
+}
+
+/* (duration number) scaled, or with `either_order` also (number duration). */
+static void time_scale(terms *t, term_id subject, term_id object, bool divide, bool either_order,
+                       builtin_emit emit, void *user) {
+    term_id first, second;
+    xsd_time duration, result;
+    number factor;
+    if (!pair_of(t, subject, &first, &second))
+        return;
+    bool found = xsd_time_from_term(t, first, &duration) && number_from_term(t, second, &factor);
+    if (!found && either_order)
+        found = number_from_term(t, first, &factor) && xsd_time_from_term(t, second, &duration);
+    if (found && xsd_duration_scale(&duration, &factor, divide, &result))
+        emit_time(t, subject, object, &result, emit, user);
+}
+
+/* The number and the time versions each reject the other's values, so at most one of them emits. */
 static void math_sum(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
     math_fold(t, subject, object, 0, number_add, emit, user);
+    time_fold(t, subject, object, xsd_time_add, emit, user);
 }
 
 static void math_product(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
     math_fold(t, subject, object, 1, number_multiply, emit, user);
+    time_scale(t, subject, object, false, true, emit, user);
 }
 
 static void math_difference(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    const term_id *items;
+    size_t n;
     math_binary(t, subject, object, number_subtract, emit, user);
+    if (subject && list_of(t, subject, &items, &n) && n == 2)
+        time_fold(t, subject, object, xsd_time_subtract, emit, user);
 }
 
+/* (duration duration) math:quotient is the ratio of two durations of one kind. */
 static void math_quotient(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    term_id first, second;
+    xsd_time a, b;
+    number ratio;
     math_binary(t, subject, object, number_divide, emit, user);
+    time_scale(t, subject, object, true, false, emit, user);
+    if (pair_of(t, subject, &first, &second) && xsd_time_from_term(t, first, &a) &&
+        xsd_time_from_term(t, second, &b) && xsd_duration_ratio(&a, &b, &ratio))
+        emit_number(t, subject, object, &ratio, emit, user);
 }
 
 static void math_exponentiation(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
@@ -255,6 +348,63 @@ static void math_sqrt(terms *t, term_id subject, term_id object, builtin_emit em
     number a, result;
     if (subject && number_from_term(t, subject, &a) && number_sqrt(&a, &result))
         emit_number(t, subject, object, &result, emit, user);
+}
+
+/* ---- time: ---- */
+
+/* One calendar field of a dateTime (NOTES 8), an xsd:integer. */
+static void time_field(terms *t, term_id subject, term_id object, enum xsd_field field, builtin_emit emit,
+                       void *user) {
+    xsd_time datetime;
+    int fields[XSD_FIELDS];
+    if (!subject || !xsd_time_from_term(t, subject, &datetime) || datetime.kind != XSD_DATETIME)
+        return;
+    xsd_datetime_fields(&datetime, fields);
+    number value = number_integer(fields[field]);
+    emit_number(t, subject, object, &value, emit, user);
+}
+
+static void time_year(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    time_field(t, subject, object, XSD_YEAR, emit, user);
+}
+
+static void time_month(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    time_field(t, subject, object, XSD_MONTH, emit, user);
+}
+
+static void time_day(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    time_field(t, subject, object, XSD_DAY, emit, user);
+}
+
+static void time_hour(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    time_field(t, subject, object, XSD_HOUR, emit, user);
+}
+
+static void time_minute(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    time_field(t, subject, object, XSD_MINUTE, emit, user);
+}
+
+static void time_second(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    time_field(t, subject, object, XSD_SECOND, emit, user);
+}
+
+static void time_time_zone(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    xsd_time datetime;
+    char zone[XSD_ZONE_TEXT];
+    if (subject && xsd_time_from_term(t, subject, &datetime) && datetime.kind == XSD_DATETIME &&
+        xsd_datetime_zone(&datetime, zone))
+        emit_result(subject, object, terms_string(t, zone), emit, user);
+}
+
+static void time_in_seconds(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    xsd_time value;
+    number seconds;
+    if (subject) {
+        if (xsd_time_from_term(t, subject, &value) && xsd_time_seconds(&value, &seconds))
+            emit_number(t, subject, object, &seconds, emit, user);
+    } else if (number_from_term(t, object, &seconds) && xsd_datetime_from_seconds(&seconds, &value)) {
+        emit(user, xsd_time_to_term(t, &value), object);
+    }
 }
 
 /* ---- string: ---- */
@@ -665,6 +815,15 @@ static const builtin BUILTINS[] = {
     {NS_MATH "quotient", BUILTIN_SUBJECT_IN, math_quotient},
     {NS_MATH "exponentiation", BUILTIN_SUBJECT_IN, math_exponentiation},
     {NS_MATH "sqrt", BUILTIN_SUBJECT_IN, math_sqrt},
+
+    {NS_TIME "year", BUILTIN_SUBJECT_IN, time_year},
+    {NS_TIME "month", BUILTIN_SUBJECT_IN, time_month},
+    {NS_TIME "day", BUILTIN_SUBJECT_IN, time_day},
+    {NS_TIME "hour", BUILTIN_SUBJECT_IN, time_hour},
+    {NS_TIME "minute", BUILTIN_SUBJECT_IN, time_minute},
+    {NS_TIME "second", BUILTIN_SUBJECT_IN, time_second},
+    {NS_TIME "timeZone", BUILTIN_SUBJECT_IN, time_time_zone},
+    {NS_TIME "inSeconds", BUILTIN_EITHER_IN, time_in_seconds},
 
     {NS_STRING "concatenation", BUILTIN_SUBJECT_IN, string_concatenation},
     {NS_STRING "contains", BUILTIN_BOTH_IN, string_contains},

@@ -1,12 +1,13 @@
-/* builtins.h: N3 builtins (log:, math:, string:, list:, crypto:) under their standard names.
+/* builtins.h: N3 builtins (log:, math:, time:, string:, list:, crypto:) under their standard names.
  *
  * A builtin is a relation between its subject and object. The engine calls it once per binding with
  * each position either a ground term or 0 (an unbound variable, or a list still holding one); the
  * builtin emits every (subject, object) pair that holds with those bindings (a test emits its inputs
  * unchanged when true; a function emits the computed object, or its inputs when the bound object is
  * that value). Type errors (a non-numeric math argument) are not errors: the relation simply does not
- * hold and nothing is emitted. builtins.c lists the semantics (strings, regexes, result equality),
- * numeric.h the number types, precision and canonical forms. */
+ * hold and nothing is emitted. builtins.c lists the semantics (strings, regexes, result equality, which
+ * builtins take dateTimes and durations), numeric.h the number types, precision and canonical forms,
+ * xsd_time.h the dateTime and duration values. */
 #ifndef LDGSM_REASON_BUILTINS_H
 #define LDGSM_REASON_BUILTINS_H
 

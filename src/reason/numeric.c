@@ -52,7 +52,7 @@ static double to_double(const number *n) {
     return n->kind == NUMBER_DOUBLE ? n->real : (double)n->coeff / (double)POW10[n->scale];
 }
 
-static uint64_t magnitude(int64_t v) { return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; }
+uint64_t int64_magnitude(int64_t v) { return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; }
 
 /* ---- reading literals ---- */
 
@@ -219,7 +219,7 @@ bool number_from_term(const terms *t, term_id id, number *out) {
 /* ---- canonical lexical forms ---- */
 
 static void format_decimal(const number *n, char *out, size_t cap) {
-    uint64_t mag = magnitude(n->coeff);
+    uint64_t mag = int64_magnitude(n->coeff);
     const char *sign = n->coeff < 0 ? "-" : "";
     uint64_t unit = (uint64_t)POW10[n->scale];
     if (n->scale == 0)
@@ -443,3 +443,40 @@ bool number_power(const number *base, const number *exponent, number *out) {
 }
 
 bool number_sqrt(const number *a, number *out) { return double_result(sqrt(to_double(a)), a, NULL, out); }
+
+/* ---- integers scaled by a number ---- */
+
+/* floor(num / den) for den > 0. */
+static wide wide_floor_div(wide num, wide den) {
+    wide q = num / den;
+    return (num % den != 0 && num < 0) ? q - 1 : q;
+}
+
+bool number_scale_to_integer(int64_t value, const number *factor, bool divide, int64_t *out) {
+    if (!is_exact(factor)) {
+        double x = divide ? (double)value / factor->real : (double)value * factor->real;
+        if (!isfinite(x))
+            return false;
+        double r = floor(x);
+        if (x - r >= 0.5) /* not floor(x + 0.5): that rounds 0.49999999999999994 up */
+            r += 1;
+        if (r < -9223372036854775808.0 || r >= 9223372036854775808.0)
+            return false;
+        *out = (int64_t)r;
+        return true;
+    }
+    /* value * coeff / 10^scale, or value * 10^scale / coeff: |value| < 2^63 and 10^18 < 2^60 */
+    wide num = divide ? (wide)value * wide_pow10(factor->scale) : (wide)value * factor->coeff;
+    wide den = divide ? (wide)factor->coeff : wide_pow10(factor->scale);
+    if (den == 0)
+        return false;
+    if (den < 0) {
+        num = -num;
+        den = -den;
+    }
+    wide rounded = wide_floor_div(2 * num + den, 2 * den); /* floor(num / den + 1/2) */
+    if (rounded > INT64_MAX || rounded < INT64_MIN)
+        return false;
+    *out = (int64_t)rounded;
+    return true;
+}

@@ -43,6 +43,8 @@ bool number_from_term(const terms *t, term_id id, number *out);
 term_id number_to_term(terms *t, const number *n);
 
 number number_integer(int64_t value);
+/* |v| as an unsigned value, defined for INT64_MIN as well. */
+uint64_t int64_magnitude(int64_t v);
 enum number_order number_compare(const number *a, const number *b);
 
 /* Each returns false when the operation has no result (NOTES 4); *out is then untouched. */
@@ -55,5 +57,9 @@ bool number_divide(const number *a, const number *b, number *out);
 bool number_power(const number *base, const number *exponent, number *out);
 /* Always a double. */
 bool number_sqrt(const number *a, number *out);
+/* value * factor, or with `divide` value / factor, rounded to an integer as XPath's fn:round rounds
+ * (a half toward positive infinity), exactly for an integer or decimal factor. False when the result
+ * is not finite or does not fit 64 bits, or on division by zero. (Durations times numbers, xsd_time.h.) */
+bool number_scale_to_integer(int64_t value, const number *factor, bool divide, int64_t *out);
 
 #endif

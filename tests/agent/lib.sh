@@ -1,26 +1,95 @@
 # lib.sh: shared helpers of the agent's shell tests: a `ldgsm serve --memory` on a free loopback port,
 # stopped by PID when the test exits; checks that count and report failures.
+#
+# Every wait is bounded by $wait_limit seconds (LDGSM_TEST_WAIT overrides it): a request, a server's
+# start or stop, a command that must end. A regression that hangs then fails the test with a message
+# instead of stalling it until ctest's TIMEOUT.
 ldgsm=${1:?usage: $0 path/to/ldgsm}
+agent_tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d /tmp/ldgsm-agent-test.XXXXXX)
+wait_limit=${LDGSM_TEST_WAIT:-30}
 server_pid=
+proxy_pid=
 failures=0
 passes=0
+
+# Every curl of a test gives up after $wait_limit seconds (a server that accepts and never answers).
+curl() { command curl --max-time "$wait_limit" "$@"; }
+
+# running PID: the process has not ended (a zombie, not yet waited for, still answers kill -0). Read
+# from /proc without a fork: polling loops call it every few milliseconds.
+running() {
+  local stat
+  read -r stat 2>/dev/null < "/proc/$1/stat" || return 1
+  stat=${stat##*) }
+  [ "${stat%% *}" != Z ]
+}
+
+# await_pid PID: waits for a process the test started to end, at most $wait_limit seconds; one that
+# does not is killed and fails the test. Returns its exit status.
+await_pid() {
+  local _
+  for _ in $(seq 1 $((wait_limit * 10))); do
+    running "$1" || break
+    sleep 0.1
+  done
+  if running "$1"; then
+    echo "FAIL: process $1 did not end within ${wait_limit}s: killed"
+    failures=$((failures + 1))
+    kill -KILL "$1" 2>/dev/null
+  fi
+  wait "$1" 2>/dev/null
+}
+stop_pid() { kill -"${2:-TERM}" "$1" 2>/dev/null; await_pid "$1"; } # PID [SIGNAL]: default TERM
+
+# bounded COMMAND...: runs a command that must end by itself; killed after $wait_limit seconds, which
+# fails the test with a message. Returns the command's status (124 when it was killed).
+bounded() {
+  timeout -k 5 "$wait_limit" "$@"
+  local rc=$?
+  if [ $rc = 124 ] || [ $rc = 137 ]; then
+    echo "FAIL: did not end within ${wait_limit}s: $*"
+    failures=$((failures + 1))
+  fi
+  return $rc
+}
+
 cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  [ -n "$proxy_pid" ] && stop_pid "$proxy_pid"
+  [ -n "$server_pid" ] && stop_pid "$server_pid"
   rm -rf "$work"
 }
 trap cleanup EXIT
 [ -n "${KEEP:-}" ] && trap - EXIT
 
+# wait_for_line OUT ERR PID WHAT: waits (bounded) for the first line of OUT, written by the process PID
+# once it listens, and sets $line to it; exits the test naming WHAT and showing ERR when none comes.
+wait_for_line() {
+  local _
+  for _ in $(seq 1 $((wait_limit * 20))); do
+    line=$(head -n 1 "$1" 2>/dev/null)
+    case $line in http://*) return 0 ;; esac
+    running "$3" || break
+    sleep 0.05
+  done
+  echo "$4 did not start: $(cat "$2")"; exit 1
+}
+
 start_server() { # [extra serve options]
   "$ldgsm" serve --memory --port 0 "$@" > "$work/serve.out" 2> "$work/serve.log" &
   server_pid=$!
-  for _ in $(seq 1 100); do
-    base=$(head -n 1 "$work/serve.out" 2>/dev/null)
-    case $base in http://*) return 0 ;; esac
-    sleep 0.05
-  done
-  echo "server did not start: $(cat "$work/serve.log")"; exit 1
+  wait_for_line "$work/serve.out" "$work/serve.log" "$server_pid" "the server"
+  base=$line
+}
+
+# start_proxy [record_proxy.py options]: tests/agent/record_proxy.py in front of the server: its base
+# URL is $pbase, its log of what was sent (method, path, status, If-Match, If-None-Match, ETag served)
+# $work/proxy.log.
+start_proxy() {
+  python3 "$agent_tests/record_proxy.py" "$base" "$work/proxy.log" "$@" > "$work/proxy.out" 2> "$work/proxy.err" &
+  proxy_pid=$!
+  wait_for_line "$work/proxy.out" "$work/proxy.err" "$proxy_pid" "the recording proxy"
+  pbase=$line
 }
 
 # The server logs a request after answering it; waiting for the line keeps a test's later

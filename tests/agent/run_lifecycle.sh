@@ -16,8 +16,7 @@ for sig in INT TERM; do
   "$ldgsm" run -p "$work/prog.n3" -n 50 > /dev/null 2> "$work/run.log" &
   pid=$!
   sleep 0.5
-  kill -$sig $pid
-  wait $pid
+  stop_pid $pid $sig
   status=$?
   check "SIG$sig ends the run with exit 0" [ "$status" = 0 ]
   check "SIG$sig: the agent iterated before it" grep -q '^iteration:' "$work/run.log"
@@ -33,13 +32,13 @@ cat > "$work/held.n3" <<EOF
 { } => { [] http:mthd httpm:GET ; http:requestURI <http://127.0.0.1:1/sensor> } .
 { } => { [] http:mthd httpm:PUT ; http:requestURI <${base}out> ; http:body { <${base}out#it> :v 1 . } } .
 EOF
-"$ldgsm" run -p "$work/held.n3" -n 0 --iterations 11 > /dev/null 2> "$work/held.log"
+bounded "$ldgsm" run -p "$work/held.n3" -n 0 --iterations 11 > /dev/null 2> "$work/held.log"
 check "a held write is never sent" [ "$(curl -s -o /dev/null -w '%{http_code}' "${base}out")" = 404 ]
 check "the failing resource is reported once, not every iteration" \
   [ "$(grep -c '^warning: GET http://127.0.0.1:1/sensor' "$work/held.log")" = 1 ]
 check "after 10 held iterations a stuck line names it" grep -q 'stuck: 10 iterations.*127.0.0.1:1/sensor' "$work/held.log"
 check "one stuck line per iteration from the tenth on" [ "$(grep -c 'stuck:' "$work/held.log")" = 2 ]
-"$ldgsm" run -p "$work/held.n3" -n 0 --iterations 1 --on-incomplete proceed > /dev/null 2>&1
+bounded "$ldgsm" run -p "$work/held.n3" -n 0 --iterations 1 --on-incomplete proceed > /dev/null 2>&1
 check "--on-incomplete proceed writes anyway" [ "$(curl -s -o /dev/null -w '%{http_code}' "${base}out")" = 200 ]
 
 finish

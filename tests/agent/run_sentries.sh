@@ -30,7 +30,7 @@ program() { # extra rules
 $1
 EOF
 }
-run_agent() { : > "$work/serve.log"; "$ldgsm" run -p "$work/prog.n3" -n 0 "$@" > /dev/null 2> "$work/run.log"; }
+run_agent() { : > "$work/serve.log"; bounded "$ldgsm" run -p "$work/prog.n3" -n 0 "$@" > /dev/null 2> "$work/run.log"; }
 
 program ""
 run_agent --iterations 1

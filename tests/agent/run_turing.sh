@@ -30,7 +30,7 @@ load_word() { # container word: the word and one blank, head on the first cell i
 run_machine() { # container: runs to quiescence (at most 60 iterations); log in $work/run.log
   echo "<urn:tm:run> <http://example.org/tm#container> <$base$1/> ." > "$work/where.ttl"
   : > "$work/serve.log"
-  "$ldgsm" run -p "$turing/tm.n3" -p "$turing/anbn.n3" -i "$work/where.ttl" -n 0 --until quiescent \
+  bounded "$ldgsm" run -p "$turing/tm.n3" -p "$turing/anbn.n3" -i "$work/where.ttl" -n 0 --until quiescent \
     --iterations 60 > /dev/null 2> "$work/run.log"
   run_status=$?
 }

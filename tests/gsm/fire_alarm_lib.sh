@@ -51,10 +51,11 @@ play() {
   local agent=$!
   exec 7> "$work/steps.fifo"
   local deadline=$((SECONDS + 60))
-  while [ $SECONDS -lt $deadline ] && [ $seen -lt 80 ] && kill -0 $agent 2>/dev/null; do
+  while [ $SECONDS -lt $deadline ] && [ $seen -lt 80 ] && running $agent; do
     echo >&7
     seen=$((seen + 1))
-    while [ "$(grep -c '^iteration:' "$work/agent.log")" -lt $seen ] && kill -0 $agent 2>/dev/null; do sleep 0.002; done
+    while [ "$(grep -c '^iteration:' "$work/agent.log")" -lt $seen ] && running $agent &&
+      [ $SECONDS -lt $deadline ]; do sleep 0.002; done
     local line; line=$(status_line)
     if [ "$line" != "$last" ]; then echo "$line" >> "$work/lines"; last=$line; fi
     local quiescent=0
@@ -85,8 +86,9 @@ play() {
       step=$((step + 1))
     fi
   done
+  [ $SECONDS -lt $deadline ] || echo "the scenario did not end within 60 s"
   exec 7>&-
-  wait $agent 2>/dev/null
+  await_pid $agent
 }
 
 # Is "$2" an ordered subsequence of the lines of file $1?

@@ -24,14 +24,14 @@ rows() {
   }' "$1"
 }
 
-check "--help describes the command" grep -q -- '--late-sensor' <("$ldgsm" demo --help)
-"$ldgsm" demo --no-such-option > /dev/null 2>&1
+check "--help describes the command" grep -q -- '--late-sensor' <(bounded "$ldgsm" demo --help)
+bounded "$ldgsm" demo --no-such-option > /dev/null 2>&1
 check "an unknown option is a usage error (exit 2)" [ $? = 2 ]
 
 for variant in together late; do
   args=(-n 0 -v)
   [ $variant = late ] && args+=(--late-sensor)
-  "$ldgsm" demo "${args[@]}" > "$work/out" 2> "$work/err"
+  bounded "$ldgsm" demo "${args[@]}" > "$work/out" 2> "$work/err"
   status=$?
   what="door sensor $([ $variant = late ] && echo 'one poll late' || echo 'read together')"
   check "$what: exit 0" [ $status = 0 ]
@@ -68,7 +68,7 @@ for variant in together late; do
 done
 
 # Without -v, no agent log line comes with the table.
-"$ldgsm" demo -n 0 > "$work/out" 2> "$work/err"
+bounded "$ldgsm" demo -n 0 > "$work/out" 2> "$work/err"
 status=$?
 check "without --verbose: exit 0" [ $status = 0 ]
 check "without --verbose: nothing on standard error" [ ! -s "$work/err" ]
@@ -84,13 +84,13 @@ cp "$model" "$work/model.orig"
 # SFA without its task: the alarm never rings, m1 is never achieved, line 3 never comes.
 grep -v 'gsm:hasHttpRequest <#ring-the-alarm>' "$work/model.orig" |
   sed 's/gsm:hasMilestone <#m1> ;/gsm:hasMilestone <#m1> ./' > "$model"
-LDGSM_HOME="$home" "$ldgsm" demo -n 0 > "$work/out" 2> "$work/err"
+LDGSM_HOME="$home" bounded "$ldgsm" demo -n 0 > "$work/out" 2> "$work/err"
 status=$?
 check "a missing Fig. 2 line: non-zero exit" [ $status != 0 ]
 check "a missing Fig. 2 line: named" grep -q "without showing Fig. 2's line 3" "$work/err"
 # A sentry that does not parse holds the artifact's writes: the workflow never rests, the demo stalls.
 sed 's/dev:ringing true }"""/dev:ringing true """/' "$work/model.orig" > "$model"
-LDGSM_HOME="$home" "$ldgsm" demo -n 0 > "$work/out" 2> "$work/err"
+LDGSM_HOME="$home" bounded "$ldgsm" demo -n 0 > "$work/out" 2> "$work/err"
 status=$?
 check "a stall: non-zero exit" [ $status != 0 ]
 check "a stall: reported with what the scenario waits for" \

@@ -17,7 +17,7 @@ active inactive f f"
 
 put status/old '@prefix d: <http://tok450s.lan:8080/ldbbc/gsm-vocab.ttl#> .
 <#it> a d:StageInstance ; d:isInstanceOf <../models/fire-alarm#root> ; d:hasState d:uninitialized .' > /dev/null
-"$ldgsm" run --instance "${base}status/old#it" --compat authors-draft -n 0 --iterations 3 > /dev/null 2> "$work/old.log"
+bounded "$ldgsm" run --instance "${base}status/old#it" --compat authors-draft -n 0 --iterations 3 > /dev/null 2> "$work/old.log"
 status=$?
 check "a draft-vocabulary instance is refused (exit 1)" [ $status = 1 ]
 check "the message shows what to write" grep -q "isInstanceOf> <${base}models/fire-alarm#root>" "$work/old.log"

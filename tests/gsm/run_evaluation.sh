@@ -31,13 +31,13 @@ put status/order2 '@prefix gsm: <http://purl.org/gsm/vocab#> .
 
 ok=1
 for i in $(seq 1 60); do
-  "$ldgsm" run --instance "${base}status/order1#it" --instance "${base}status/order2#it" -n 0 --iterations 1 \
+  bounded "$ldgsm" run --instance "${base}status/order1#it" --instance "${base}status/order2#it" -n 0 --iterations 1 \
     >> "$work/agent.log" 2>&1
   invariants status/order1 || ok=0
   invariants status/order2 || ok=0
 done
 check "GSM-1 and GSM-2 hold after every iteration" [ $ok = 1 ]
-"$ldgsm" run --instance "${base}status/order1#it" --instance "${base}status/order2#it" -n 0 --iterations 3 \
+bounded "$ldgsm" run --instance "${base}status/order1#it" --instance "${base}status/order2#it" -n 0 --iterations 3 \
   --until complete > /dev/null 2> "$work/final.log"
 check "both instances complete (--until complete exits 0)" grep -q "every workflow instance is complete" "$work/final.log"
 for doc in order1 order2; do

@@ -28,6 +28,6 @@ for late in 0 1; do
   # GSM-1 (an active stage has no achieved milestone) and GSM-2 (an inactive root has no active stage)
   check "$what: GSM-1 in every status" ! grep -qE '^active [a-z]+ T|^[a-z]+ active [Tf] T' "$work/lines"
   if [ $failures -gt 0 ]; then echo "status lines:"; cat "$work/lines"; echo "steps:"; cat "$work/steps"; fi
-  kill "$server_pid"; wait "$server_pid" 2>/dev/null; server_pid=
+  stop_pid "$server_pid"; server_pid=
 done
 finish

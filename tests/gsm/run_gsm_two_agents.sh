@@ -14,8 +14,7 @@ cycles=4
 agent_pids=()
 stop_agents() {
   local pid
-  for pid in "${agent_pids[@]}"; do kill "$pid" 2>/dev/null; done
-  for pid in "${agent_pids[@]}"; do wait "$pid" 2>/dev/null; done
+  for pid in "${agent_pids[@]}"; do stop_pid "$pid"; done
   agent_pids=()
 }
 trap 'stop_agents; gsm_cleanup' EXIT
@@ -69,21 +68,8 @@ for _ in $(seq 1 60); do # the agents mark the last tasks sent (a pending one sh
   grep -q '/p' "$work/track.out" || break
   sleep 0.03
 done
-# stop_by_term PID: SIGTERM, then at most ~30 s for it to exit (SIGKILL after); sets rc to its exit
-# status, or "hung" when it had to be killed. (A zombie still answers kill -0: ps tells it apart.)
-stop_by_term() {
-  kill "$1" 2>/dev/null
-  for _ in $(seq 1 300); do
-    case $(ps -o stat= -p "$1" 2>/dev/null) in ''|Z*) break ;; esac
-    sleep 0.1
-  done
-  case $(ps -o stat= -p "$1" 2>/dev/null) in
-    ''|Z*) wait "$1"; rc=$? ;;
-    *) kill -9 "$1"; wait "$1" 2>/dev/null; rc=hung ;;
-  esac
-}
-for agent in A B; do
-  stop_by_term "${agent_pids[0]}"; agent_pids=("${agent_pids[@]:1}")
+for agent in A B; do # SIGTERM; one that does not exit within $wait_limit s is killed (tests/agent/lib.sh)
+  stop_pid "${agent_pids[0]}"; rc=$?; agent_pids=("${agent_pids[@]:1}")
   check "agent $agent exits 0 on SIGTERM (exit status: $rc)" [ "$rc" = 0 ]
 done
 

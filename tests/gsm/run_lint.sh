@@ -17,6 +17,13 @@ trap 'rm -rf "$work"' EXIT
 failures=0
 passes=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# ldgsm lint, killed after LDGSM_TEST_WAIT seconds (default 30) so that a hang fails with a message.
+lint() {
+  local rc=0
+  timeout -k 5 "${LDGSM_TEST_WAIT:-30}" "$ldgsm" lint "$@" || rc=$?
+  [ $rc = 124 ] && echo "ldgsm lint $*: did not end within ${LDGSM_TEST_WAIT:-30}s" >&2
+  return $rc
+}
 ok() { passes=$((passes + 1)); }
 
 # Runs one case: $1 the folder to run in, $2... the files.
@@ -27,7 +34,7 @@ run_case() {
   expected_exit=$(cd "$dir" && sed -n 's/^# exit: //p' "$@" | head -n 1)
   (cd "$dir" && sed -n 's/^# expect: //p' "$@") | LC_ALL=C sort > "$work/expected"
   # shellcheck disable=SC2086 # args is a list of options
-  (cd "$dir" && "$ldgsm" lint $args "$@") > "$work/out" 2> "$work/err"
+  (cd "$dir" && lint $args "$@") > "$work/out" 2> "$work/err"
   local status=$?
   grep -v '^ldgsm lint: ' "$work/out" | LC_ALL=C sort > "$work/actual"
   if [ -z "$expected_exit" ]; then
@@ -71,7 +78,7 @@ for models in "$root"/ldp-fixtures/*/models; do
   fixture=$(basename "$(dirname "$models")")
   compat=()
   [ "$fixture" = draft-vocab ] && compat=(--compat authors-draft)
-  "$ldgsm" lint "${compat[@]}" "$models"/* > "$work/out" 2>&1
+  lint "${compat[@]}" "$models"/* > "$work/out" 2>&1
   status=$?
   if [ $status -ne 0 ] || grep -q ': error: ' "$work/out"; then
     fail "fixture $fixture: exit $status"; cat "$work/out"
@@ -83,7 +90,7 @@ done
 [ -d "$root/ldp-fixtures/evaluation/models" ] || fail "ldp-fixtures/evaluation/models is missing"
 
 # The summary counts findings and files.
-(cd "$here/lint-cases" && "$ldgsm" lint no-guard.ttl clean.ttl) > "$work/out"
+(cd "$here/lint-cases" && lint no-guard.ttl clean.ttl) > "$work/out"
 if [ "$(tail -n 1 "$work/out")" = "ldgsm lint: 0 errors, 2 warnings in 2 files" ]; then ok; else
   fail "summary: $(tail -n 1 "$work/out")"; fi
 
@@ -94,14 +101,14 @@ expect_exit() { # expected-status description command...
   local status=$?
   if [ "$status" = "$want" ]; then ok; else fail "$what: exit $status, expected $want"; cat "$work/out" "$work/err"; fi
 }
-expect_exit 0 "--help" "$ldgsm" lint --help
+expect_exit 0 "--help" lint --help
 if grep -q -- '--compat authors-draft' "$work/out" && grep -q 'exit status' "$work/out"; then ok; else
   fail "--help does not document the options"; fi
-expect_exit 2 "no files" "$ldgsm" lint
-expect_exit 2 "unknown compat mode" "$ldgsm" lint --compat linked-data-fu "$here/lint-cases/clean.ttl"
+expect_exit 2 "no files" lint
+expect_exit 2 "unknown compat mode" lint --compat linked-data-fu "$here/lint-cases/clean.ttl"
 grep -q "unknown --compat mode 'linked-data-fu'" "$work/err" || fail "unknown compat mode: $(cat "$work/err")"
-expect_exit 2 "unknown option" "$ldgsm" lint --frobnicate "$here/lint-cases/clean.ttl"
-expect_exit 1 "missing file" "$ldgsm" lint "$work/no-such-model.ttl"
+expect_exit 2 "unknown option" lint --frobnicate "$here/lint-cases/clean.ttl"
+expect_exit 1 "missing file" lint "$work/no-such-model.ttl"
 grep -q "^$work/no-such-model.ttl: error: cannot read: No such file or directory$" "$work/out" ||
   fail "missing file: $(cat "$work/out")"
 

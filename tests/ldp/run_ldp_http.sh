@@ -14,7 +14,7 @@ LDP='http://www.w3.org/ns/ldp#'
 TTL=(-H 'Content-Type: text/turtle')
 
 # ---------------------------------------------------------------- --help
-"$BIN" serve --help >"$WORK/help"
+ldp_bounded "$BIN" serve --help >"$WORK/help"
 for flag in --host --port --data --memory --fixtures --fixtures-overwrite --token --require-conditional \
     --max-body --threads; do
     check_grep "--help documents $flag" "^  $flag" "$WORK/help"
@@ -22,10 +22,10 @@ done
 check_grep "--help gives the default host" "default 127.0.0.1" "$WORK/help"
 check_grep "--help gives the default body limit" "default 16777216" "$WORK/help"
 rc=0
-"$BIN" serve --port 70000 2>/dev/null || rc=$?
+ldp_bounded "$BIN" serve --port 70000 2>/dev/null || rc=$?
 check "a bad --port is a usage error" 2 "$rc"
 rc=0
-"$BIN" serve --data "$WORK/x" --memory 2>/dev/null || rc=$?
+ldp_bounded "$BIN" serve --port 0 --data "$WORK/x" --memory 2>/dev/null || rc=$?
 check "--data with --memory is a usage error" 2 "$rc"
 
 # ---------------------------------------------------------------- the root container
@@ -332,7 +332,7 @@ ldp_stop "$PID"
 
 printf '<#it> <http://ex/p> "broken .\n' >"$WORK/fixtures/devices/broken"
 rc=0
-"$BIN" serve --port 0 --memory --fixtures "$WORK/fixtures" >"$WORK/broken.out" 2>"$WORK/broken.err" || rc=$?
+ldp_bounded "$BIN" serve --port 0 --memory --fixtures "$WORK/fixtures" >"$WORK/broken.out" 2>"$WORK/broken.err" || rc=$?
 check "a fixture that is not Turtle stops the server" 1 "$rc"
 check_grep "the error names the fixture file and line" 'devices/broken:1' "$WORK/broken.err"
 

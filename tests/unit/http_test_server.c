@@ -29,6 +29,7 @@ typedef struct test_route {
     char *path;
     unsigned status; /* 0: close without answering */
     char *content_type, *body, *etag;
+    char *location; /* a Location header (test_server_route_location), or NULL */
 } test_route;
 
 struct test_server {
@@ -146,7 +147,7 @@ static const test_route *route_for(test_server *s, const char *method, const cha
 static enum MHD_Result respond_route(struct MHD_Connection *c, const test_route *r) {
     if (r->status == 0)
         return MHD_NO;
-    const char *headers[5] = {NULL};
+    const char *headers[7] = {NULL};
     size_t h = 0;
     if (r->content_type) {
         headers[h++] = "Content-Type";
@@ -155,6 +156,10 @@ static enum MHD_Result respond_route(struct MHD_Connection *c, const test_route 
     if (r->etag) {
         headers[h++] = "ETag";
         headers[h++] = r->etag;
+    }
+    if (r->location) {
+        headers[h++] = "Location";
+        headers[h++] = r->location;
     }
     return respond_text(c, r->status, r->body ? r->body : "", headers);
 }
@@ -340,6 +345,7 @@ void test_server_stop(test_server *s) {
         free(r->content_type);
         free(r->body);
         free(r->etag);
+        free(r->location);
     }
     free(s->routes);
     pthread_cond_destroy(&s->changed);
@@ -415,16 +421,29 @@ void test_server_route(test_server *s, const char *method, const char *path, uns
         free(r->content_type);
         free(r->body);
         free(r->etag);
+        free(r->location);
+        r->location = NULL;
     } else {
         s->routes = xrealloc(s->routes, (s->route_count + 1) * sizeof *s->routes);
         r = &s->routes[s->route_count++];
         r->method = copy_or_null(method);
         r->path = copy_or_null(path);
+        r->location = NULL;
     }
     r->status = status;
     r->content_type = copy_or_null(content_type);
     r->body = copy_or_null(body);
     r->etag = copy_or_null(etag);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void test_server_route_location(test_server *s, const char *method, const char *path, const char *location) {
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; i < s->route_count; i++)
+        if (same_or_null(s->routes[i].method, method) && strcmp(s->routes[i].path, path) == 0) {
+            free(s->routes[i].location);
+            s->routes[i].location = copy_or_null(location);
+        }
     pthread_mutex_unlock(&s->lock);
 }
 

@@ -55,6 +55,8 @@ const char *test_server_body(test_server *server, size_t index, size_t *len);
  * Status 0 closes the connection without answering. Setting a route again replaces it. */
 void test_server_route(test_server *server, const char *method, const char *path, unsigned status,
                        const char *content_type, const char *body, const char *etag);
+/* The route set for method and path also answers with this Location header. */
+void test_server_route_location(test_server *server, const char *method, const char *path, const char *location);
 /* Requests received so far with this method and URL path. */
 size_t test_server_count(test_server *server, const char *method, const char *path);
 /* Index of the first request received with this method and URL path at or after index `from`, or -1. */

@@ -14,11 +14,14 @@
 
 #include "agent_test_harness.c"
 
-/* GETs /doc; PUTs /saw when the GET was answered with a status a rule can read; PUTs /always every
- * iteration (no group: withheld by any failed GET without group under hold). */
+/* GETs /doc; PUTs /saw when the GET was answered with a 4xx status a rule can read (or with data);
+ * PUTs /always every iteration (no group: withheld by any failed GET without group under hold); PUTs
+ * /ok when the rules saw the GET answered 200. */
 static const char classify_program[] =
     "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/doc> } .\n"
-    "{ <@A/doc> ldgsm:httpStatus ?code . } => { [] http:mthd httpm:PUT ; http:requestURI <@A/saw> ;\n"
+    "{ <@A/doc> ldgsm:httpStatus 200 . } => { [] http:mthd httpm:PUT ; http:requestURI <@A/ok> } .\n"
+    "{ <@A/doc> ldgsm:httpStatus ?code . ?code <http://www.w3.org/2000/10/swap/math#notLessThan> 400 . }\n"
+    "  => { [] http:mthd httpm:PUT ; http:requestURI <@A/saw> ;\n"
     "    http:body { <@A/saw#it> :status ?code . } } .\n"
     "{ <@A/doc#it> :state \"on\" . } => { [] http:mthd httpm:PUT ; http:requestURI <@A/saw> ;\n"
     "    http:body { <@A/saw#it> :state \"on\" . } } .\n"
@@ -28,6 +31,7 @@ static void classify_setup(fixture *f) {
     write_program(f, classify_program);
     set_route(f, f->a, "PUT", "/saw", 201, NULL, NULL, NULL);
     set_route(f, f->a, "PUT", "/always", 201, NULL, NULL, NULL);
+    set_route(f, f->a, "PUT", "/ok", 201, NULL, NULL, NULL);
 }
 
 /* The GET was an answer or adds nothing: /always goes, nothing is withheld. */
@@ -53,7 +57,9 @@ static void data_is_read(void **state) {
     assert_int_equal(iterate_once(f), 0);
     assert_not_held(f);
     assert_int_equal(f->stats.triples_read, 1);
-    assert_int_equal(f->stats.sent, 2);
+    assert_int_equal(f->stats.sent, 3);
+    /* the rules see the status of a GET that brought data too */
+    assert_int_equal(test_server_count(f->a, "PUT", "/ok"), 1);
     char *body = body_of(f->a, "PUT", "/saw");
     char *nt = turtle_as_ntriples(body, "http://x.test/saw");
     assert_non_null(strstr(nt, "<http://x.test/saw#it> <http://ex.org/state> \"on\""));

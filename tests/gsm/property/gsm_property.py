@@ -9,11 +9,14 @@ instance, it checks:
      (gsm_status.transition_violations);
   3. that the change is exactly the table's step for the sentry values this environment gives (a small
      simulator of the table with close wins: the generator knows every sentry, so it evaluates them);
+  4. that a finished workflow (the root inactive and completed, a root milestone achieved) stays so,
+     even when the invalidating sentry of its milestone comes true;
 and, at the end, that every task was sent once per activation (the server's log against the
 activations seen) and that no write was withheld, refused, in conflict or failed. Well-formed models
 must also pass `ldgsm lint` (exit 0).
 
-Models: a root (a milestone or none) with 2 to 7 stages nested up to depth 3, each with 1 or 2
+Models: a root (a milestone or none; half the root milestones get an invalidating sentry, which the rules
+must ignore, and finish sooner so that it comes true afterwards) with 2 to 7 stages nested up to depth 3, each with 1 or 2
 guards of 1 or 2 conditions and 1 or 2 milestones, most with a task (a PUT). Sentries are conjunctions of
 atoms over environment resources (integers 0..3 compared with >=, <, =, != in a FILTER; booleans as
 constant patterns) and over other stages' milestones in this workflow (gsm:thisArtifactInstance),
@@ -29,6 +32,7 @@ The seed is printed first (and on failure, with how to reproduce); GSM_PROPERTY_
 import os
 import random
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -40,6 +44,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gsm_status as gs  # noqa: E402
 
 ENV = "https://example.org/env#"
+# Seconds any one wait may take (a server's start or stop, a request, an iteration, the agent's exit):
+# a regression that hangs fails with a message instead of stalling the run. LDGSM_TEST_WAIT overrides.
+WAIT = int(os.environ.get("LDGSM_TEST_WAIT", "30"))
 OPS = {"ge": ">=", "lt": "<", "eq": "=", "ne": "!="}
 COMPLEMENT = {"ge": "lt", "lt": "ge", "eq": "ne", "ne": "eq"}
 TEST = {"ge": lambda a, b: a >= b, "lt": lambda a, b: a < b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
@@ -68,16 +75,20 @@ class GenModel:
                                       "guards": [], "milestones": [], "task": rng.random() < 0.7}
         for s in self.stages:
             count = (1 if rng.random() < 0.5 else 0) if s == "root" else rng.randint(1, 2)
+            # A root milestone is final (DESIGN section 5): half the roots get an invalidating sentry,
+            # which the rules must ignore, and finish early enough for it to come true afterwards.
+            final_test = s == "root" and rng.random() < 0.5
             if count:
                 # a root milestone ends the workflow: its closing boolean rarely comes true
-                self.env["c_" + s], self.flip["c_" + s] = False, (0.05 if s == "root" else 0.3)
+                self.env["c_" + s] = False
+                self.flip["c_" + s] = 0.3 if s != "root" or final_test else 0.05
             for j in range(count):
                 m = "%s-m%d" % (s, j)
                 self.stages[s]["milestones"].append(m)
                 atom = self.int_atom(rng, pool)
                 achieving = [("b", "c_" + s, True), atom]
                 if s == "root":
-                    invalidating = None
+                    invalidating = [("i", atom[1], COMPLEMENT[atom[2]], atom[3])] if final_test else None
                 elif well_formed:
                     invalidating = [("i", atom[1], COMPLEMENT[atom[2]], atom[3])] if rng.random() < 0.7 else None
                 else:
@@ -262,6 +273,24 @@ def step_differences(gm, expected, snap, iri):
     return out
 
 
+def root_final(gm, snap, iri):
+    """The root stage is inactive and completed with a milestone achieved: the workflow is finished."""
+    return (snap.state(iri("root")), snap.completed(iri("root"))) == ("inactive", True) and \
+        any(snap.achieved(iri("root"), iri(m)) for m in gm.stages["root"]["milestones"])
+
+
+def root_finality(gm, before, after, iri):
+    """A finished workflow stays finished whatever its sentries say (a root milestone is final)."""
+    if not root_final(gm, before, iri):
+        return []
+    lost = [m for m in gm.stages["root"]["milestones"]
+            if before.achieved(iri("root"), iri(m)) and not after.achieved(iri("root"), iri(m))]
+    if lost or (after.state(iri("root")), after.completed(iri("root"))) != ("inactive", True):
+        return ["the finished root changed: it is %s, completed %s; milestones unachieved: %s"
+                % (after.state(iri("root")), after.completed(iri("root")), ", ".join(lost) or "none")]
+    return []
+
+
 # --- self-test of the checks ------------------------------------------------------------------------------
 
 def self_test():
@@ -331,19 +360,27 @@ class Server:
         self.log_path = os.path.join(work, "serve.log")
         self.proc = subprocess.Popen([ldgsm, "serve", "--memory", "--port", "0"], stdout=subprocess.PIPE,
                                      stderr=open(self.log_path, "w"), text=True)
-        self.base = self.proc.stdout.readline().strip()
+        ready, _, _ = select.select([self.proc.stdout], [], [], WAIT)
+        self.base = self.proc.stdout.readline().strip() if ready else ""
         if not self.base.startswith("http://"):
             raise RuntimeError("ldgsm serve did not start: " + open(self.log_path).read())
 
     def put(self, path, text):
         req = urllib.request.Request(self.base + path, data=text.encode(), method="PUT",
                                      headers={"Content-Type": "text/turtle"})
-        with urllib.request.urlopen(req, timeout=10) as resp:
+        with urllib.request.urlopen(req, timeout=WAIT) as resp:
             resp.read()
 
     def stop(self):
+        """SIGTERM; False when the server had to be killed."""
         self.proc.terminate()
-        self.proc.wait(timeout=20)
+        try:
+            self.proc.wait(timeout=WAIT)
+            return True
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            return False
 
 
 class Agent:
@@ -356,11 +393,12 @@ class Agent:
         self.done, self.offset = 0, 0
 
     def iterate(self):
-        """Runs one iteration; its log, or None when the agent did not finish it within 120 s."""
+        """Runs one iteration; its log, or None when the agent did not finish it within WAIT seconds."""
         self.proc.stdin.write(b"\n")
         self.proc.stdin.flush()
         self.done += 1
-        for _ in range(12000):
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
             with open(self.log_path) as f:
                 text = f.read()
             if text.count("\niteration:") + text.startswith("iteration:") >= self.done:
@@ -375,7 +413,7 @@ class Agent:
         if self.proc.poll() is None:
             self.proc.stdin.close()
             try:
-                self.proc.wait(timeout=60)
+                self.proc.wait(timeout=WAIT)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
@@ -414,6 +452,7 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep):
         for inst in instances:
             args += ["--instance", inst]
         cache = {}
+        final_steps = challenged = 0  # steps from a completed root; of those, with its invalidating sentry true
         prev = [gs.read_instance(inst, cache)[1] for inst in instances]  # uninitialized: set-up is checked
         history = [[] for _ in models]
         activations = [dict.fromkeys(gm.stages, 0) for gm in models]
@@ -432,6 +471,11 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep):
                 problems = gs.invariant_violations(model, snap)
                 problems += gs.transition_violations(model, prev[i], snap)
                 problems += step_differences(gm, simulate(gm, gm.env, prev[i], iris[i]), snap, iris[i])
+                problems += root_finality(gm, prev[i], snap, iris[i])
+                if root_final(gm, prev[i], iris[i]):
+                    final_steps += 1
+                    challenged += any(holds(gm.milestones[m]["invalidating"], gm.env, prev[i], iris[i])
+                                      for m in gm.stages["root"]["milestones"] if gm.milestones[m]["invalidating"])
                 for s in gm.stages:
                     if prev[i].state(iris[i](s)) == "inactive" and snap.state(iris[i](s)) == "active":
                         activations[i][s] += 1
@@ -448,7 +492,8 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep):
                         server.put("p%d/env/%s" % (i, v), env_text(gm.env[v]))
         if agent.stop() != 0:
             failures.append("the agent exits %s at the end of its input" % agent.proc.returncode)
-        server.stop()
+        if not server.stop():
+            failures.append("the server did not stop within %d s of SIGTERM" % WAIT)
         served = open(server.log_path).read()
         total_activations = 0
         for i, gm in enumerate(models):
@@ -460,8 +505,9 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep):
                 if sent != activations[i][s]:
                     failures.append("model p%d: %s's task was sent %d times for %d activations"
                                     % (i, s, sent, activations[i][s]))
-        stats = "%d models (%d free) x %d iterations, %d activations" % (
-            len(models), n_free, iterations, total_activations)
+        stats = "%d models (%d free) x %d iterations, %d activations, %d steps from a completed root (%d with " \
+            "an invalidating sentry of its milestone true)" % (
+                len(models), n_free, iterations, total_activations, final_steps, challenged)
         if failures:
             shown = sorted({int(m) for m in re.findall(r"model p(\d+)", " ".join(failures))})[:3]
             print("FAIL: seed %d: %s" % (seed, stats))

@@ -364,9 +364,9 @@ def transition_violations(model, a, b):
         if s in a.stages and ta != tb:
             if tb == "pending" and s not in opened:
                 out.append("%s: taskState %s -> pending without an activation" % (local(s), ta))
-            elif tb == "sent" and ta != "pending":
-                out.append("%s: taskState %s -> sent" % (local(s), ta))
-            elif tb not in ("pending", "sent"):
+            elif tb in ("sent", "failed") and ta != "pending":
+                out.append("%s: taskState %s -> %s" % (local(s), ta, tb))
+            elif tb not in ("pending", "sent", "failed"):
                 out.append("%s: taskState %s -> %s" % (local(s), ta, tb))
     return out
 

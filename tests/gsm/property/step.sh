@@ -14,20 +14,22 @@ agent_iterations=0 # "iteration:" lines expected in $work/agent.log
 gsm_cleanup() { # stops the agent, then what tests/agent/lib.sh's cleanup stops (KEEP=1 keeps $work)
   agent_stop
   if [ -z "${KEEP:-}" ]; then cleanup; return; fi
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  [ -n "$proxy_pid" ] && stop_pid "$proxy_pid"
+  [ -n "$server_pid" ] && stop_pid "$server_pid"
   echo "kept $work"
 }
 trap gsm_cleanup EXIT
 
-# put_model NAME [SED-SCRIPT]: PUTs tests/gsm/models/NAME.ttl at /models/NAME (edited by SED-SCRIPT,
-# e.g. to name a port) and an instance document /status/NAME of its #root; sets $instance.
+# put_model NAME [SED-SCRIPT [AS]]: PUTs tests/gsm/models/NAME.ttl at /models/AS (edited by SED-SCRIPT,
+# e.g. to name a port; AS defaults to NAME, so one model file can be published twice, edited two ways)
+# and an instance document /status/AS of its #root; sets $instance.
 put_model() {
-  local text
+  local text as=${3:-$1}
   text=$(sed -e "${2:-}" "$gsm_dir/models/$1.ttl")
-  [ "$(put "models/$1" "$text")" = 201 ] || { echo "cannot PUT the model $1"; exit 1; }
-  put "status/$1" "@prefix gsm: <http://purl.org/gsm/vocab#> .
-<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/$1#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
-  instance="${base}status/$1#it"
+  [ "$(put "models/$as" "$text")" = 201 ] || { echo "cannot PUT the model $as"; exit 1; }
+  put "status/$as" "@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/$as#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
+  instance="${base}status/$as#it"
 }
 
 # setenv NAME VALUE...: the environment resource /env/NAME holds <#it> env:value VALUE.
@@ -46,12 +48,13 @@ agent_start() {
   agent_started=1
   exec 7> "$work/agent.fifo"
 }
-# agent_stop: ends its input, so it stops after the current iteration; returns its exit status.
+# agent_stop: ends its input, so it stops after the current iteration (killed, failing the test, when
+# it does not within $wait_limit seconds); returns its exit status.
 agent_stop() {
   [ -n "$agent_pid" ] || return 0
   exec 7>&-
   local rc=0
-  wait "$agent_pid" || rc=$?
+  await_pid "$agent_pid" || rc=$?
   agent_pid=
   return $rc
 }
@@ -67,7 +70,7 @@ step() {
     echo >&7
     for _ in $(seq 1 3000); do # at most ~30 s
       [ "$(grep -c '^iteration:' "$work/agent.log")" -ge $agent_iterations ] && break
-      kill -0 "$agent_pid" 2>/dev/null || break
+      running "$agent_pid" || break
       sleep 0.01
     done
     tail -n +$((before + 1)) "$work/agent.log" > "$work/last.log"

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The rules of seed 000 as rules/gsm-call.n3 runs them (DESIGN section 6.1; tests/gsm/models/calls.ttl),
+# one section per rule, named after it: Operation Call, Response (Success), a failed attempt, Timeout retry
+# (exactly 1 + N_MT sends of one alternative, none before its deadline), Timeout no-retry (rebind: the
+# alternatives in order, a fresh budget and key), exhausted (visible to sentries, one incident line), a late
+# answer to an earlier attempt of the same alternative (accepted), and an answer to an earlier alternative
+# after the rebind (orphaned). Every send is counted at a service honouring Idempotency-Key.
+set -u
+. "$(dirname "$0")/../agent/lib.sh"
+. "$(dirname "$0")/property/step.sh"
+. "$(dirname "$0")/call_lib.sh"
+status_name=calls
+configure '{"/a": {"fail": 1}, "/r1": {"fail": 100}, "/r2": {"fail": 100}, "/h": {"hang": 0.6}}'
+start_service
+start_server
+put_model calls "s/SVC_PORT/$service_port/"
+setenv gA false gF false gH false gR false over false
+step
+
+echo "# Operation Call"
+setenv gA true
+step
+expect "A opens" A=active
+check "the record is calling" [ "$(call_state A)" = calling ]
+check "with alternative 1" [ "$(field A alternative)" = 1 ]
+check "and the full budget N_MT = 2" [ "$(field A retriesLeft)" = 2 ]
+check "T_C is the activation" [ "$(field A calledAt)" = "$(field A activatedAt)" ]
+check "the deadline is T_C + T_E" [ "$(seconds_between "$(field A calledAt)" "$(field A deadline)")" = 0.4 ]
+check "alternative 1 was sent once" [ "$(executed /a)" = 1 ]
+check "with the record's Idempotency-Key" [ "$(keys_of /a)" = "$(field A idempotencyKey)" ]
+check "the stage's task is pending" [ "$(task_state A)" = pending ]
+
+echo "# a failed attempt ends at once; no send before the deadline"
+called=$(field A calledAt)
+step
+check "the failure (500) is recorded" [ "$(field A lastFailure)" = 500 ]
+check "for this attempt" [ "$(field A failedAttempt)" = "$called" ]
+step 2
+check "no re-send before the deadline" [ "$(executed /a)" = 1 ]
+
+echo "# Timeout, retry; Response (Success)"
+sleep 4
+step
+check "re-sent once the deadline passed" [ "$(executed /a)" = 2 ]
+check "with the same key" [ "$(keys_of /a | wc -l)" = 1 ]
+check "one retry fewer" [ "$(field A retriesLeft)" = 1 ]
+step
+check "the 2xx answers the call" [ "$(call_state A)" = answered ]
+check "its status is kept" [ "$(field A answerStatus)" = 204 ]
+check "the stage's task is sent" [ "$(task_state A)" = sent ]
+step
+expect "a sentry reads the answer: A's milestone is achieved" A=inactive/c mA=T
+
+echo "# Timeout, no-retry, non-empty stack (rebind); exhausted"
+setenv gR true
+for _ in $(seq 1 40); do
+  step
+  [ "$(field R alternative)" = 2 ] && [ -z "${rebound:-}" ] && rebound=$(field R retriesLeft)
+  [ "$(call_state R)" = exhausted ] && break
+  sleep 0.35
+done
+check "alternative 1 was executed exactly 1 + N_MT = 3 times" [ "$(executed /r1)" = 3 ]
+check "alternative 2 too" [ "$(executed /r2)" = 3 ]
+check "alternative 1 under one key, alternative 2 under another" \
+  [ "$(keys_of /r1 | wc -l)-$(keys_of /r2 | wc -l)-$(keys_of /r1)" != "1-1-$(keys_of /r2)" ]
+check "in order: every send of /r1 before the first of /r2" \
+  [ "$(grep -n ' /r[12] ' "$work/service.log" | cut -d' ' -f2 | uniq | tr '\n' ' ')" = "/r1 /r2 " ]
+check "the rebind starts with a fresh budget" [ "${rebound:-}" = 2 ]
+check "the call is exhausted" [ "$(call_state R)" = exhausted ]
+check "the stage's task failed" [ "$(task_state R)" = failed ]
+step
+check "one incident line names the instance, the stage and the alternatives tried" \
+  [ "$(grep -c "incident: <${instance}>: the call of stage <${base}models/calls#R> is exhausted; alternatives tried: 1 <http://127.0.0.1:$service_port/r1>, 2 <http://127.0.0.1:$service_port/r2>" "$work/agent.log")" = 1 ]
+step
+expect "the failure is visible to sentries: R's failure milestone closes it" R=inactive/c R-failed=T
+check "nothing is sent after the call is exhausted" [ "$(executed /r2)" = 3 ]
+
+echo "# a late answer to an earlier attempt of the same alternative is accepted"
+setenv gH true
+step   # attempt 1: the service takes 0.6 s, the request gives up at T_E = 0.4 s
+check "attempt 1 got no answer within T_E" grep -q "^warning: POST http://127.0.0.1:$service_port/h: outcome unknown (timeout)" "$work/last.log"
+step
+check "the failure is recorded" [ "$(field H lastFailure)" = timeout ]
+sleep 1
+step   # attempt 2, same key: the service finished attempt 1 meanwhile and answers with its result
+check "the re-send is not executed again" [ "$(executed /h)" = 1 ]
+check "the service answered it with attempt 1's answer" [ "$(executed /h replayed)" = 1 ]
+step
+check "that answer answers the call" [ "$(call_state H)" = answered ]
+
+echo "# an answer to an earlier alternative after the rebind is orphaned"
+configure '{"/f": {"status": 201}}'
+setenv gF true
+step   # F opens and /f answers 201; the agent will record it in its next iteration
+# meanwhile another agent rebound the call (its write won): the record now waits for another key
+curl -s -D "$work/h" -H 'Accept: application/n-triples' "${base}status/calls" > "$work/status.nt"
+etag=$(grep -i '^etag:' "$work/h" | cut -d' ' -f2 | tr -d '\r')
+key=$(field F idempotencyKey)
+sed -i "s/\"$key\"/\"another-agents-key\"/" "$work/status.nt"
+code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT -H "If-Match: $etag" -H 'Content-Type: application/n-triples' \
+  --data-binary @"$work/status.nt" "${base}status/calls")
+check "the other agent's rebind is in place" [ "$code" = 204 ]
+step
+check "the answer is reported as orphaned" grep -q "incident: <${instance}>: an answer (201) to an earlier alternative of the call <$(record_of F)> came after the rebind: orphaned, not used" "$work/last.log"
+check "and not used" [ "$(call_state F)" = calling ]
+
+echo "# --until quiescent does not end while a call is calling"
+agent_stop
+configure '{"/a": {"hang": 3}, "/f": {"hang": 3}, "/h": {"hang": 3}, "/r1": {"hang": 3}}'
+put "status/calls2" "@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/calls#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
+# a second instance: set-up, every stage opens and calls (no answer within 0.3 s), the failures are
+# recorded, and the fourth iteration has nothing to send until a retry delay is over: its calls are calling
+"$ldgsm" run --instance "${base}status/calls2#it" -n 0 --until quiescent --iterations 4 --timeout 300 > /dev/null 2> "$work/q.log"
+rc=$?
+check "the run ends with exit 4 (a call still calling), not 0" [ $rc = 4 ]
+check "its last iteration had nothing to send" grep -q 'unsafe 0:' <(grep '^iteration:' "$work/q.log" | tail -n 1)
+gsm_finish

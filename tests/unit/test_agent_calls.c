@@ -1,0 +1,160 @@
+/* test_agent_calls.c: what the agent does for calls (DESIGN section 6.1) whatever rules drive them, against
+ * an in-process server: `ldgsm:idempotencyKey` becomes the Idempotency-Key header (an sf-string), a rule's
+ * own header is kept, a key no server accepts skips the request; the answer to a request with
+ * `ldgsm:reportTo` is asserted into the next iterations (status, Location, the RDF it carried, the key and
+ * the attempt; a failure's kind) and kept exactly while a rule derives `ldgsm:awaited true`; an incident a
+ * rule derives is printed once while it lasts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "agent_test_harness.c"
+
+static void key_becomes_the_header(void **state) {
+    fixture *f = *state;
+    write_program(f, "{ } => { [] http:mthd httpm:POST ; http:requestURI <@A/t/> ; ldgsm:idempotencyKey \"k-1\" } .\n"
+                     "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/own> ; ldgsm:idempotencyKey \"k-2\" ;\n"
+                     "    http:headers ( [ http:fieldName \"Idempotency-Key\" ; http:fieldValue \"\\\"mine\\\"\" ] ) } .\n");
+    set_route(f, f->a, "POST", "/t/", 201, NULL, NULL, NULL);
+    set_route(f, f->a, "PUT", "/own", 204, NULL, NULL, NULL);
+    assert_int_equal(iterate_once(f), 0);
+    assert_string_equal(header_of(f->a, "POST", "/t/", "Idempotency-Key"), "\"k-1\"");
+    assert_string_equal(header_of(f->a, "PUT", "/own", "Idempotency-Key"), "\"mine\"");
+}
+
+static void unusable_key_skips_the_request(void **state) {
+    fixture *f = *state;
+    char program[1024];
+    char long_key[300];
+    memset(long_key, 'k', 256);
+    long_key[256] = '\0';
+    snprintf(program, sizeof program,
+             "{ } => { [] http:mthd httpm:POST ; http:requestURI <@A/quote/> ; ldgsm:idempotencyKey \"a\\\"b\" } .\n"
+             "{ } => { [] http:mthd httpm:POST ; http:requestURI <@A/long/> ; ldgsm:idempotencyKey \"%s\" } .\n"
+             "{ } => { [] http:mthd httpm:POST ; http:requestURI <@A/fine/> ; ldgsm:idempotencyKey \"%.255s\" } .\n",
+             long_key, long_key);
+    write_program(f, program);
+    set_route(f, f->a, "POST", "/fine/", 201, NULL, NULL, NULL);
+    assert_int_equal(iterate_once(f), 0);
+    assert_int_equal(test_server_count(f->a, "POST", "/quote/"), 0);
+    assert_int_equal(test_server_count(f->a, "POST", "/long/"), 0);
+    assert_int_equal(test_server_count(f->a, "POST", "/fine/"), 1);
+    assert_int_equal(logged_count(f, "ldgsm:idempotencyKey of the request to"), 2);
+}
+
+/* Iteration 1 POSTs /t/ and PUTs /down (503), both reporting to <@A/rec#c>; later iterations PUT /seen with
+ * what the answers said, and, when `awaited` is set, keep the answers awaited. */
+static const char answers_program[] =
+    "{ <@A/flag#it> :first true . } => { [] http:mthd httpm:POST ; http:requestURI <@A/t/> ; ldgsm:reportTo <@A/rec#c> ;\n"
+    "    ldgsm:idempotencyKey \"k-1\" ; ldgsm:calledAt \"T1\" } .\n"
+    "{ <@A/flag#it> :first true . } => { [] http:mthd httpm:PUT ; http:requestURI <@A/down> ; ldgsm:reportTo <@A/rec#c> ;\n"
+    "    ldgsm:calledAt \"T2\" } .\n"
+    "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/flag> } .\n"
+    "{ ?x ldgsm:answerTo <@A/rec#c> ; ldgsm:answerKey \"k-1\" ; ldgsm:answerAttempt \"T1\" ; ldgsm:answerStatus ?code ;\n"
+    "     ldgsm:answerLocation ?where . }\n"
+    "=> { [] http:mthd httpm:PUT ; http:requestURI <@A/seen> ; http:body { <@A/seen#it> :code ?code ; :where ?where } } .\n"
+    "{ ?x ldgsm:answerTo <@A/rec#c> ; ldgsm:answerKey \"k-1\" ; ldgsm:answerBody ?f . }\n"
+    "=> { [] http:mthd httpm:PUT ; http:requestURI <@A/body> ; http:body ?f } .\n"
+    "{ ?x ldgsm:answerTo <@A/rec#c> ; ldgsm:answerAttempt \"T2\" ; ldgsm:answerStatus ?code . }\n"
+    "=> { [] http:mthd httpm:PUT ; http:requestURI <@A/seen-down> ; http:body { <@A/seen-down#it> :code ?code } } .\n"
+    "{ <@A/flag#it> :awaited true . ?x ldgsm:answerTo <@A/rec#c> . } => { ?x ldgsm:awaited true } .\n";
+
+static void answers_reach_the_rules(void **state) {
+    fixture *f = *state;
+    write_program(f, answers_program);
+    set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/first> true .", "\"f1\"");
+    set_route(f, f->a, "POST", "/t/", 201, "text/turtle", "<#x> <http://ex.org/made> <#order> .", NULL);
+    test_server_route_location(f->a, "POST", "/t/", "/t/1");
+    set_route(f, f->a, "PUT", "/down", 503, NULL, NULL, NULL);
+    set_route(f, f->a, "PUT", "/seen", 204, NULL, NULL, NULL);
+    set_route(f, f->a, "PUT", "/body", 204, NULL, NULL, NULL);
+    set_route(f, f->a, "PUT", "/seen-down", 204, NULL, NULL, NULL);
+    agent *a = new_agent(f);
+    assert_int_equal(agent_iterate(a, &f->stats), 0);
+    assert_int_equal(test_server_count(f->a, "PUT", "/seen"), 0);
+    set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/awaited> true .", "\"f2\"");
+    assert_int_equal(agent_iterate(a, &f->stats), 0);
+    char *seen = expand_bases(f, "@A/seen"), *made = expand_bases(f, "@A/body");
+    char *body = body_of(f->a, "PUT", "/seen");
+    char *nt = turtle_as_ntriples(body, seen);
+    assert_non_null(strstr(nt, "<http://ex.org/code> \"201\"^^<http://www.w3.org/2001/XMLSchema#integer>"));
+    assert_non_null(strstr(nt, "<http://ex.org/where> <http://127.0.0.1:"));
+    assert_non_null(strstr(nt, "/t/1>"));
+    free(nt);
+    free(body);
+    body = body_of(f->a, "PUT", "/body"); /* the answer's RDF, its IRIs resolved against the request */
+    nt = turtle_as_ntriples(body, made);
+    assert_non_null(strstr(nt, "/t/#x> <http://ex.org/made> <http://127.0.0.1:"));
+    assert_non_null(strstr(nt, "/t/#order>"));
+    free(nt);
+    free(body);
+    free(seen);
+    free(made);
+    body = body_of(f->a, "PUT", "/seen-down");
+    assert_non_null(strstr(body, "503"));
+    free(body);
+    /* awaited: kept for the third iteration (the PUTs are the same, so the server sees them again) */
+    assert_int_equal(agent_iterate(a, &f->stats), 0);
+    assert_int_equal(test_server_count(f->a, "PUT", "/seen"), 2);
+    /* no longer awaited: the third iteration dropped them, the fourth sees none */
+    set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/other> true .", "\"f3\"");
+    assert_int_equal(agent_iterate(a, &f->stats), 0);
+    assert_int_equal(agent_iterate(a, &f->stats), 0);
+    assert_int_equal(test_server_count(f->a, "PUT", "/seen"), 3);
+    assert_int_equal(test_server_count(f->a, "PUT", "/seen-down"), 3);
+    agent_free(a);
+}
+
+static void no_connection_is_reported_as_a_failure(void **state) {
+    fixture *f = *state;
+    write_program(f, "{ <@A/flag#it> :first true . } => { [] http:mthd httpm:PUT ; http:requestURI <@B/gone> ;\n"
+                     "    ldgsm:reportTo <@A/rec#c> } .\n"
+                     "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/flag> } .\n"
+                     "{ ?x ldgsm:answerTo <@A/rec#c> ; ldgsm:answerFailure ?why . }\n"
+                     "=> { [] http:mthd httpm:PUT ; http:requestURI <@A/seen> ; http:body { <@A/seen#it> :why ?why } } .\n");
+    set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/first> true .", "\"f1\"");
+    set_route(f, f->a, "PUT", "/seen", 204, NULL, NULL, NULL);
+    test_server_stop(f->b); /* nothing listens at @B any more */
+    agent *a = new_agent(f);
+    assert_int_equal(agent_iterate(a, &f->stats), 0);
+    f->b = test_server_start(); /* for the teardown */
+    set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/later> true .", "\"f2\"");
+    assert_int_equal(agent_iterate(a, &f->stats), 0);
+    char *body = body_of(f->a, "PUT", "/seen");
+    assert_non_null(strstr(body, "connect failure"));
+    free(body);
+    agent_free(a);
+}
+
+static void incident_said_once_while_it_lasts(void **state) {
+    fixture *f = *state;
+    write_program(f, "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/flag> } .\n"
+                     "{ <@A/flag#it> :stuck true . } => { <@A/w#it> ldgsm:incident \"the call is exhausted\" } .\n");
+    set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/stuck> true .", "\"f1\"");
+    agent *a = new_agent(f);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(agent_iterate(a, &f->stats), 0);
+    assert_int_equal(logged_count(f, "incident: <"), 1);
+    assert_true(logged(f, "/w#it>: the call is exhausted"));
+    set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/stuck> false .", "\"f2\"");
+    assert_int_equal(agent_iterate(a, &f->stats), 0);
+    set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/stuck> true .", "\"f3\"");
+    assert_int_equal(agent_iterate(a, &f->stats), 0);
+    assert_int_equal(logged_count(f, "incident: <"), 2); /* it came back: said again */
+    agent_free(a);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(key_becomes_the_header, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(unusable_key_skips_the_request, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(answers_reach_the_rules, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(no_connection_is_reported_as_a_failure, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(incident_said_once_while_it_lasts, fixture_setup, fixture_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
