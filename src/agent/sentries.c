@@ -138,6 +138,10 @@ size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_
     const triple *tr;
     while ((tr = store_next(&it, &n))) {
         term_id node = tr->s;
+        /* a condition whose truth rules assert themselves (ldgsm:holdsFor) has no query to evaluate; it is
+         * an sp:Ask only by the ontology's ranges */
+        if (store_find(wm, node, T_RDF_TYPE, s->v->rule_condition) != UINT32_MAX)
+            continue;
         const char *etag = etag_of(user, store_first_graph(wm, n));
         bool inserted;
         uint32_t *slot = u64map_put(&s->by_node, node, (uint32_t)s->count, &inserted);

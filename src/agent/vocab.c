@@ -46,6 +46,7 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->calling = terms_iri_cstr(t, NS_LDGSM "calling");
     v->exhausted = terms_iri_cstr(t, NS_LDGSM "exhausted");
     v->holds_for = terms_iri_cstr(t, NS_LDGSM "holdsFor");
+    v->rule_condition = terms_iri_cstr(t, NS_LDGSM "RuleCondition");
     v->sp_ask = terms_iri_cstr(t, NS_SP "Ask");
     v->sp_text = terms_iri_cstr(t, NS_SP "text");
     v->artifact_instance = terms_iri_cstr(t, NS_GSM "ArtifactInstance");

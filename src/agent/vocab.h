@@ -16,7 +16,7 @@ typedef struct agent_vocab {
     term_id mthd, request_uri, body, headers, field_name, field_value;
     term_id get, head, put, post, delete_, patch; /* httpm: */
     term_id update, add, key, after, group, priority, held_because, lenient, http_status, now, agent;
-    term_id reads, holds_for;                                        /* ldgsm: sentries */
+    term_id reads, holds_for, rule_condition;                        /* ldgsm: sentries */
     term_id instance, is_completed, incident;                        /* ldgsm: workflows */
     /* calls (DESIGN 6.1): what a request node carries, and the answer the agent reports back */
     term_id idempotency_key, report_to, called_at, request_timeout, default_timeout;

@@ -8,7 +8,7 @@
 #include "agent/agent.h"
 
 typedef struct shipped_files {
-    char *paths[8];
+    char *paths[10];
     size_t count;
 } shipped_files;
 

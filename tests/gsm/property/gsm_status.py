@@ -21,6 +21,7 @@ CLI (the shell tests):
 A snapshot is keyed by model terms: stage instances by their stage model, milestone instances by
 (stage model, milestone model), so two snapshots compare whatever the fragments are named.
 """
+import hashlib
 import json
 import re
 import sys
@@ -28,7 +29,8 @@ import urllib.request
 
 GSM = "http://purl.org/gsm/vocab#"
 LDGSM = "https://w3id.org/ldgsm#"
-RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDF_TYPE = RDF + "type"
 HTTP = "http://www.w3.org/2011/http#"
 
 _TERM = r'(<[^>]*>|_:[^\s]+|"(?:[^"\\]|\\.)*"(?:\^\^<[^>]*>|@[A-Za-z0-9-]+)?)'
@@ -105,25 +107,53 @@ class Model:
         def objs(s, p):
             return [o for (s2, p2, o) in triples if s2 == s and p2 == p]
 
+        def rdf_list(node):
+            items = []
+            while node and node != RDF + "nil" and len(items) < 1000:
+                items += objs(node, RDF + "first")
+                rest = objs(node, RDF + "rest")
+                node = rest[0] if rest else None
+            return items
+
+        def part(stage, name):
+            """A synthetic part rules/gsm-alternatives.n3 gives a stage with alternatives or an alternative."""
+            h = hashlib.sha1(stage.encode()).hexdigest()[:12]
+            return stage.split("#", 1)[0] + "#ldgsm-" + name + "-" + h
+
         self.root = root
         self.children, self.parent, self.milestones = {}, {}, {}
         self.conditions, self.achieving, self.invalidating, self.task = {}, {}, {}, {}
+        alternative_parts = {}  # alternative stage -> (its "gave way" milestone, its sentry, its turn condition)
         todo = [root]
         while todo:
             s = todo.pop()
             if s in self.children:
                 continue
-            self.children[s] = objs(s, GSM + "hasChildStage")
+            alternatives = [a for l in objs(s, LDGSM + "alternativeStages") for a in rdf_list(l)]
+            self.children[s] = objs(s, GSM + "hasChildStage") + [a for a in alternatives
+                                                                 if a not in objs(s, GSM + "hasChildStage")]
             for c in self.children[s]:
                 self.parent[c] = s
                 todo.append(c)
             self.milestones[s] = objs(s, GSM + "hasMilestone")
             self.conditions[s] = [c for g in objs(s, GSM + "hasGuard") for c in objs(g, GSM + "hasCondition")]
+            if alternatives:
+                failed = part(s, "all-failed")
+                self.milestones[s].append(failed)
+                self.achieving[failed], self.invalidating[failed] = [part(s, "last-gave-way")], []
+            for a in alternatives:
+                alternative_parts[a] = (part(a, "gave-way"), part(a, "stuck"), part(a, "its-turn"))
             requests = objs(s, GSM + "hasHttpRequest")
             self.task[s] = requests[0] if requests else None
+            if s in alternative_parts:
+                gave_way, stuck, turn = alternative_parts[s]
+                self.milestones[s].append(gave_way)
+                self.achieving[gave_way], self.invalidating[gave_way] = [stuck], []
+                self.conditions[s].append(turn)
             for m in self.milestones[s]:
-                self.achieving[m] = objs(m, GSM + "hasAchievingSentry")
-                self.invalidating[m] = objs(m, GSM + "hasInvalidatingSentry")
+                if m not in self.achieving:
+                    self.achieving[m] = objs(m, GSM + "hasAchievingSentry")
+                    self.invalidating[m] = objs(m, GSM + "hasInvalidatingSentry")
         self.stages = sorted(self.children)
 
     def ancestors(self, s):
