@@ -834,14 +834,40 @@ static void pause_ms(agent *a, long ms) {
     }
 }
 
-/* Every instance's root stage is completed, as its document said in this iteration. */
-static bool all_complete(agent *a) {
+/* An exhausted call whose stage is still open: the instance's failure, which no milestone handled. */
+static bool visibly_failed(agent *a, term_id root) {
+    store_iter it;
+    store_match(a->wm, 0, a->v.call_state, a->v.exhausted, 0, store_size(a->wm), &it);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&it, &n));) {
+        if (store_find(a->wm, tr->s, a->v.in_artifact_instance, root) == UINT32_MAX)
+            continue;
+        store_iter stages;
+        store_match(a->wm, tr->s, a->v.of_stage, 0, 0, store_size(a->wm), &stages);
+        uint32_t m;
+        for (const triple *st; (st = store_next(&stages, &m));)
+            if (store_find(a->wm, st->o, a->v.has_state, a->v.active) != UINT32_MAX)
+                return true;
+    }
+    return false;
+}
+
+/* --until complete: 0 when every instance's root stage is completed, as its document said in this
+ * iteration; 5 when the rest are failed (an exhausted call left open) and nothing more is to be done
+ * (the iteration sent nothing and no call is calling); -1 while the run goes on. */
+static int completion(agent *a, const iteration_stats *stats) {
+    size_t failed = 0;
     for (size_t i = 0; i < a->opt.instance_count; i++) {
         term_id root = terms_iri_cstr(a->t, a->opt.instances[i]);
-        if (store_find(a->wm, root, a->v.is_completed, T_TRUE) == UINT32_MAX)
-            return false;
+        if (store_find(a->wm, root, a->v.is_completed, T_TRUE) != UINT32_MAX)
+            continue;
+        if (stats->unsafe || stats->calling || !visibly_failed(a, root))
+            return -1;
+        failed++;
+        log_msg(a->log, LOG_ERROR, "--until complete: instance <%s> failed: a call is exhausted and no milestone "
+                "closed its stage", a->opt.instances[i]);
     }
-    return true;
+    return failed ? 5 : 0;
 }
 
 int agent_run(agent *a) {
@@ -861,10 +887,11 @@ int agent_run(agent *a) {
             report_stuck(a);
         if (a->opt.until_quiescent && rc == 0 && stats.unsafe == 0 && stats.calling == 0)
             return 0;
-        if (a->opt.until_complete && rc == 0 && all_complete(a)) {
+        int ended = a->opt.until_complete && rc == 0 ? completion(a, &stats) : -1;
+        if (ended == 0)
             log_msg(a->log, LOG_INFO, "every workflow instance is complete");
-            return 0;
-        }
+        if (ended >= 0)
+            return ended;
         if ((a->opt.iterations && done >= a->opt.iterations) || (a->opt.stop && *a->opt.stop))
             break;
         if (!a->opt.step)

@@ -74,7 +74,8 @@ void agent_free(agent *a);
  * the run cannot go on (an instance document in the authors' draft vocabulary). */
 int agent_iterate(agent *a, iteration_stats *stats);
 /* The loop of iterations until --iterations, quiescence, completion or a stop signal; returns the exit
- * status (0; 3 when the run ended with withheld requests; 4 when it ended with a call still calling). */
+ * status (0; 3 when the run ended with withheld requests; 4 when it ended with a call still calling; 5
+ * when --until complete found the instances not complete failed, with nothing more to do). */
 int agent_run(agent *a);
 
 #endif

@@ -55,6 +55,8 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->stage = terms_iri_cstr(t, NS_GSM "Stage");
     v->is_instance_of = terms_iri_cstr(t, NS_GSM "isInstanceOf");
     v->has_milestone = terms_iri_cstr(t, NS_GSM "hasMilestone");
+    v->in_artifact_instance = terms_iri_cstr(t, NS_GSM "inArtifactInstance");
+    v->of_stage = terms_iri_cstr(t, NS_LDGSM "ofStage");
     v->this_artifact = terms_iri_cstr(t, NS_GSM "thisArtifactInstance");
     v->derived_graph = terms_iri_cstr(t, "urn:ldgsm:derived");
     v->clock_graph = terms_iri_cstr(t, "urn:ldgsm:clock");

@@ -115,4 +115,15 @@ put "status/calls2" "@prefix gsm: <http://purl.org/gsm/vocab#> .
 rc=$?
 check "the run ends with exit 4 (a call still calling), not 0" [ $rc = 4 ]
 check "its last iteration had nothing to send" grep -q 'unsafe 0:' <(grep '^iteration:' "$work/q.log" | tail -n 1)
+
+echo "# --until complete ends (exit 5) when the rest of the instances failed"
+setenv gA false gH false gR false
+configure '{"/f": {"fail": 100}}'
+put "status/calls3" "@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/calls#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
+# F's call fails 1 + 2 times and is exhausted; F's only milestone waits for an answer: nothing closes it
+bounded "$ldgsm" run --instance "${base}status/calls3#it" -n 50 --until complete > /dev/null 2> "$work/c.log"
+rc=$?
+check "the run ends with exit 5" [ $rc = 5 ]
+check "naming the failed instance" grep -q "instance <${base}status/calls3#it> failed: a call is exhausted" "$work/c.log"
 gsm_finish
