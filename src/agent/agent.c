@@ -875,7 +875,7 @@ int agent_run(agent *a) {
     iteration_stats stats = {0};
     for (;;) {
         char line[64];
-        if (a->opt.step && !fgets(line, sizeof line, stdin))
+        if ((a->opt.stop && *a->opt.stop) || (a->opt.step && !fgets(line, sizeof line, stdin)))
             break;
         int rc = agent_iterate(a, &stats);
         if (rc == -2)

@@ -238,13 +238,14 @@ int cmd_run(int argc, char **argv) {
     }
     log_sink log = {.write = log_to_stderr, .threshold = opt.verbose ? LOG_DEBUG : LOG_INFO};
     char error[1024];
+    /* before loading: a stop signal while the rules load ends the run cleanly, before its first iteration */
+    cli_catch_stop_signals();
     agent *a = agent_new(&opt, &log, error, sizeof error);
     if (!a) {
         fprintf(stderr, "ldgsm run: %s\n", error);
         status = 1;
         goto done;
     }
-    cli_catch_stop_signals();
     status = agent_run(a);
     agent_free(a);
 done:

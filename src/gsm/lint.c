@@ -3,9 +3,11 @@
  *
  * NOTES ON THE DESIGN
  *  1. The model's shape is read from the triples alone, not from rdf:type: a stage is anything typed
- *     gsm:Stage or used as one (subject of hasChildStage, hasGuard, hasMilestone, hasHttpRequest; a
- *     described object of hasChildStage), a milestone likewise. An untyped model runs, so it lints too.
- *  2. A root is a stage that is no stage's child. The structure is walked from each root with an
+ *     gsm:Stage or used as one (subject of hasChildStage, hasGuard, hasMilestone, hasHttpRequest,
+ *     ldgsm:alternativeStages; a described object of hasChildStage or member of alternativeStages), a
+ *     milestone likewise. An untyped model runs, so it lints too.
+ *  2. A root is a stage that is no stage's child; a stage's alternative stages are its children, as the
+ *     rules of gsm-alternatives.n3 make them. The structure is walked from each root with an
  *     explicit stack (a deep or cyclic model cannot exhaust the C stack); a stage met twice under one root,
  *     or on its own path, is reported and not descended into again, so a shared subtree is one message.
  *     Stages no root reaches lie on cycles; they are walked afterwards to report the cycle.
@@ -27,7 +29,9 @@
 #include "rdf/hashmap.h"
 #include "rdf/store.h"
 #include "rdf/strmap.h"
+#include "reason/numeric.h"
 #include "reason/sentry_ast.h"
+#include "reason/xsd_time.h"
 
 #define NS_GSM "http://purl.org/gsm/vocab#"
 #define NS_SP "http://spinrdf.org/sp#"
@@ -54,6 +58,8 @@ typedef struct lint_vocab {
         has_http_request;
     term_id sp_ask, sp_text;
     term_id mthd, request_uri, headers, body, field_name;
+    term_id call, alternatives, timeout, retries, backoff, retry_delay, result_in, alternative_stages;
+    term_id xsd_duration, xsd_day_time_duration, xsd_year_month_duration;
     term_id draft_has_task, draft_has_http_request;
 } lint_vocab;
 
@@ -119,6 +125,17 @@ static void vocab_init(lint_vocab *v, terms *t) {
     v->headers = ns_term(t, NS_HTTP, "headers");
     v->body = ns_term(t, NS_HTTP, "body");
     v->field_name = ns_term(t, NS_HTTP, "fieldName");
+    v->call = ns_term(t, NS_LDGSM, "Call");
+    v->alternatives = ns_term(t, NS_LDGSM, "alternatives");
+    v->timeout = ns_term(t, NS_LDGSM, "timeout");
+    v->retries = ns_term(t, NS_LDGSM, "retries");
+    v->backoff = ns_term(t, NS_LDGSM, "backoff");
+    v->retry_delay = ns_term(t, NS_LDGSM, "retryDelay");
+    v->result_in = ns_term(t, NS_LDGSM, "resultIn");
+    v->alternative_stages = ns_term(t, NS_LDGSM, "alternativeStages");
+    v->xsd_duration = ns_term(t, NS_XSD, "duration");
+    v->xsd_day_time_duration = ns_term(t, NS_XSD, "dayTimeDuration");
+    v->xsd_year_month_duration = ns_term(t, NS_XSD, "yearMonthDuration");
     v->draft_has_task = ns_term(t, NS_DRAFT, "hasTask");
     v->draft_has_http_request = ns_term(t, NS_DRAFT, "hasHttpRequest");
 }
@@ -192,7 +209,8 @@ static size_t file_of_term(gsm_lint *l, term_id term) {
 static void show_predicate(const gsm_lint *l, term_id p, buf *out) {
     static const struct {
         const char *prefix, *ns;
-    } known[] = {{"gsm:", NS_GSM}, {"sp:", NS_SP}, {"http:", NS_HTTP}, {"ldgsm:", NS_LDGSM}, {"rdf:", NS_RDF}};
+    } known[] = {{"gsm:", NS_GSM}, {"sp:", NS_SP}, {"http:", NS_HTTP}, {"ldgsm:", NS_LDGSM}, {"rdf:", NS_RDF},
+                 {"xsd:", NS_XSD}};
     const char *iri = terms_lex(l->t, p, NULL);
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         size_t len = strlen(known[i].ns);
@@ -494,6 +512,20 @@ static term_id first_object(gsm_lint *l, term_id s, term_id p) {
     return tr ? tr->o : 0;
 }
 
+/* The items of an rdf:first/rest list, or -1 when `list` is not one (a broken or cyclic chain). */
+static int list_items(gsm_lint *l, term_id list, u32vec *out) {
+    out->len = 0;
+    uint32_t limit = store_size(l->st);
+    for (uint32_t steps = 0; list != T_RDF_NIL; steps++) {
+        term_id item = first_object(l, list, T_RDF_FIRST);
+        if (!item || steps > limit)
+            return -1;
+        u32vec_push(out, item);
+        list = first_object(l, list, T_RDF_REST);
+    }
+    return 0;
+}
+
 /* Adds a term to an ordered set (a vector plus a membership map). */
 static void set_add(u32vec *v, u64map *in, term_id term) {
     bool inserted;
@@ -502,30 +534,77 @@ static void set_add(u32vec *v, u64map *in, term_id term) {
         u32vec_push(v, term);
 }
 
+/* The nodes a stage's ldgsm:alternativeStages lists name, in order, repeats kept. A broken list gives the
+ * members before the break, as the rules of gsm-alternatives.n3 read it. */
+static void alternative_stages(gsm_lint *l, term_id stage, u32vec *out) {
+    u32vec lists = {0}, items = {0};
+    out->len = 0;
+    objects(l, stage, l->v.alternative_stages, &lists);
+    for (uint32_t i = 0; i < lists.len; i++) {
+        list_items(l, lists.data[i], &items);
+        for (uint32_t k = 0; k < items.len; k++)
+            if (terms_kind(l->t, items.data[k]) != TERM_LITERAL)
+                u32vec_push(out, items.data[k]);
+    }
+    u32vec_free(&lists);
+    u32vec_free(&items);
+}
+
+/* A stage's children, each once: what gsm:hasChildStage names and its alternative stages (the rules
+ * derive gsm:hasChildStage for those; a model may also state it). */
+static void child_stages(gsm_lint *l, term_id stage, u32vec *out) {
+    u32vec alternatives = {0};
+    u64map seen = {0};
+    bool inserted;
+    objects(l, stage, l->v.has_child_stage, out);
+    for (uint32_t i = 0; i < out->len; i++)
+        u64map_put(&seen, out->data[i], 1, &inserted);
+    alternative_stages(l, stage, &alternatives);
+    for (uint32_t i = 0; i < alternatives.len; i++) {
+        u64map_put(&seen, alternatives.data[i], 1, &inserted);
+        if (inserted)
+            u32vec_push(out, alternatives.data[i]);
+    }
+    u32vec_free(&alternatives);
+    u64map_free(&seen);
+}
+
 typedef struct model {
     u32vec stages, milestones;
     u64map is_stage, is_milestone, is_child;
+    u64map is_alternative; /* a stage some ldgsm:alternativeStages lists */
 } model;
 
 /* Reads the model's shape (note 1) in the store's order, so messages come out in document order. */
 static void model_read(gsm_lint *l, model *m) {
     const lint_vocab *v = &l->v;
+    u32vec members = {0};
     uint32_t size = store_size(l->st);
     for (uint32_t n = 0; n < size; n++) {
         triple tr = *store_triple(l->st, n);
+        bool inserted;
         if ((tr.p == T_RDF_TYPE && tr.o == v->stage) || tr.p == v->has_child_stage || tr.p == v->has_guard ||
-            tr.p == v->has_milestone || tr.p == v->has_http_request)
+            tr.p == v->has_milestone || tr.p == v->has_http_request || tr.p == v->alternative_stages)
             set_add(&m->stages, &m->is_stage, tr.s);
         if (tr.p == v->has_child_stage && described(l, tr.o)) {
             set_add(&m->stages, &m->is_stage, tr.o);
-            bool inserted;
             u64map_put(&m->is_child, tr.o, 1, &inserted);
+        }
+        if (tr.p == v->alternative_stages) {
+            list_items(l, tr.o, &members);
+            for (uint32_t i = 0; i < members.len; i++)
+                if (terms_kind(l->t, members.data[i]) != TERM_LITERAL && described(l, members.data[i])) {
+                    set_add(&m->stages, &m->is_stage, members.data[i]);
+                    u64map_put(&m->is_child, members.data[i], 1, &inserted);
+                    u64map_put(&m->is_alternative, members.data[i], 1, &inserted);
+                }
         }
         if ((tr.p == T_RDF_TYPE && tr.o == v->milestone) || tr.p == v->has_achieving || tr.p == v->has_invalidating)
             set_add(&m->milestones, &m->is_milestone, tr.s);
         if (tr.p == v->has_milestone && described(l, tr.o))
             set_add(&m->milestones, &m->is_milestone, tr.o);
     }
+    u32vec_free(&members);
 }
 
 static void model_free(model *m) {
@@ -534,6 +613,7 @@ static void model_free(model *m) {
     u64map_free(&m->is_stage);
     u64map_free(&m->is_milestone);
     u64map_free(&m->is_child);
+    u64map_free(&m->is_alternative);
 }
 
 static bool is_root(const model *m, term_id stage) {
@@ -568,14 +648,21 @@ static void check_references(gsm_lint *l) {
     }
 }
 
-/* A stage below a root opens only through a guard condition (set-up opens a root). */
+/* A stage below a root opens only through a guard condition (set-up opens a root, the rules give an
+ * alternative stage its turn as its guard). */
 static void check_guards(gsm_lint *l, const model *m) {
     u32vec guards = {0}, conditions = {0};
     for (uint32_t i = 0; i < m->stages.len; i++) {
         term_id stage = m->stages.data[i];
         objects(l, stage, l->v.has_guard, &guards);
-        if (!is_root(m, stage) && guards.len == 0)
+        if (u64map_get(&m->is_alternative, stage)) {
+            if (guards.len)
+                report_in(l, file_of_term(l, stage), LINT_WARNING, stage,
+                          "alternative stage has a guard of its own: it adds to the turn the rules give it "
+                          "(a disjunction), so the stage may open out of turn");
+        } else if (!is_root(m, stage) && guards.len == 0) {
             report_in(l, file_of_term(l, stage), LINT_WARNING, stage, "stage has no guard: it never opens");
+        }
         for (uint32_t g = 0; g < guards.len; g++) {
             objects(l, guards.data[g], l->v.has_condition, &conditions);
             if (conditions.len == 0 && described(l, guards.data[g]))
@@ -809,7 +896,7 @@ static void walk_from(gsm_lint *l, term_id top, u64map *reached) {
         }
         stack[depth] = (walk_frame){stage, {0}, 0};
         path[depth] = stage;
-        objects(l, stage, l->v.has_child_stage, &stack[depth].children);
+        child_stages(l, stage, &stack[depth].children);
         u64map_put(&parent_under_top, stage, parent, &inserted);
         *u64map_put(&on_path, stage, 1, &inserted) = 1;
         u64map_put(reached, stage, 1, &inserted);
@@ -867,7 +954,12 @@ static void check_structure(gsm_lint *l, const model *m) {
             continue;
         walk_from(l, stage, &reached);
         objects(l, stage, l->v.has_milestone, &milestones);
-        if (milestones.len == 0)
+        /* the rules give a stage with alternatives the milestone "all alternatives failed" */
+        if (milestones.len == 0 && first_object(l, stage, l->v.alternative_stages))
+            report_in(l, file_of_term(l, stage), LINT_WARNING, stage,
+                      "root stage has no milestone of its own: an instance of it completes only when all its "
+                      "alternatives fail");
+        else if (milestones.len == 0)
             report_in(l, file_of_term(l, stage), LINT_WARNING, stage,
                       "root stage has no milestone: an instance of it never completes");
     }
@@ -879,21 +971,9 @@ static void check_structure(gsm_lint *l, const model *m) {
     u32vec_free(&milestones);
 }
 
-/* The items of an rdf:first/rest list, or -1 when `list` is not one (a broken or cyclic chain). */
-static int list_items(gsm_lint *l, term_id list, u32vec *out) {
-    out->len = 0;
-    uint32_t limit = store_size(l->st);
-    for (uint32_t steps = 0; list != T_RDF_NIL; steps++) {
-        term_id item = first_object(l, list, T_RDF_FIRST);
-        if (!item || steps > limit)
-            return -1;
-        u32vec_push(out, item);
-        list = first_object(l, list, T_RDF_REST);
-    }
-    return 0;
-}
-
-/* DESIGN section 5, "Tasks": a task's body is a literal, sent as written with the Content-Type it gives. */
+/* DESIGN section 5, "Tasks": a task's body is a literal, sent as written with the Content-Type it gives.
+ * The call rules send only a request that has a method, a URI, headers and a body (gsm-call.n3, Operation
+ * Call); a 202's result is polled at the request's ldgsm:resultIn. */
 static void check_task(gsm_lint *l, term_id task) {
     const lint_vocab *v = &l->v;
     size_t file = file_of_term(l, task);
@@ -923,22 +1003,245 @@ static void check_task(gsm_lint *l, term_id task) {
                       "\"Content-Type\" ; http:fieldValue ... ] ))");
     }
     u32vec_free(&items);
+    term_id result_in = first_object(l, task, v->result_in);
+    if (result_in && terms_kind(l->t, result_in) != TERM_IRI) {
+        char *shown = show(l, result_in, file);
+        report_in(l, file, LINT_ERROR, task,
+                  "ldgsm:resultIn %s is not an IRI: it names the resource polled for the result of a 202", shown);
+        free(shown);
+    }
 }
 
-static void check_tasks(gsm_lint *l, const model *m) {
-    u64map checked = {0};
-    u32vec tasks = {0};
-    for (uint32_t i = 0; i < m->stages.len; i++) {
-        objects(l, m->stages.data[i], l->v.has_http_request, &tasks);
-        for (uint32_t k = 0; k < tasks.len; k++) {
-            bool inserted;
-            u64map_put(&checked, tasks.data[k], 1, &inserted);
-            if (inserted && described(l, tasks.data[k]))
-                check_task(l, tasks.data[k]);
+/* The value of a property a node gives at most once (0 when it gives none); a second value is an error,
+ * since the rules would apply every value. */
+static term_id single_value(gsm_lint *l, term_id node, term_id property, size_t file) {
+    store_iter it;
+    uint32_t n;
+    store_match(l->st, node, property, 0, 0, store_size(l->st), &it);
+    const triple *tr = store_next(&it, &n);
+    if (!tr)
+        return 0;
+    term_id value = tr->o;
+    if (store_next(&it, &n)) {
+        buf p = {0};
+        show_predicate(l, property, &p);
+        report_in(l, file, LINT_ERROR, node, "%s is given more than once: the rules would apply every value",
+                  buf_cstr(&p));
+        buf_free(&p);
+    }
+    return value;
+}
+
+/* A time limit (a call's ldgsm:timeout and ldgsm:retryDelay, a stage's ldgsm:timeout) is an
+ * xsd:dayTimeDuration, read as the engine's time builtins read it: a timeout positive, a delay not
+ * negative. */
+static void check_duration(gsm_lint *l, term_id node, term_id property, bool positive) {
+    const lint_vocab *v = &l->v;
+    size_t file = file_of_term(l, node);
+    term_id value = single_value(l, node, property, file);
+    if (!value)
+        return;
+    buf p = {0};
+    show_predicate(l, property, &p);
+    char *shown = show(l, value, file);
+    bool literal = terms_kind(l->t, value) == TERM_LITERAL;
+    term_id datatype = literal ? terms_datatype(l->t, value) : 0;
+    size_t len = 0;
+    const char *lex = literal ? terms_lex(l->t, value, &len) : NULL;
+    xsd_time duration;
+    bool read = xsd_time_from_term(l->t, value, &duration);
+    if (read && duration.kind == XSD_DAYTIME_DURATION) {
+        if (positive && duration.ms <= 0)
+            report_in(l, file, LINT_ERROR, node, "%s %s is not positive: the limit is over as soon as it starts",
+                      buf_cstr(&p), shown);
+        else if (duration.ms < 0)
+            report_in(l, file, LINT_ERROR, node, "%s %s is negative", buf_cstr(&p), shown);
+    } else if (read && duration.kind != XSD_DATETIME) {
+        report_in(l, file, LINT_ERROR, node,
+                  "%s %s counts months, which have no fixed length: write an xsd:dayTimeDuration", buf_cstr(&p),
+                  shown);
+    } else if (datatype == v->xsd_duration || datatype == v->xsd_day_time_duration ||
+               datatype == v->xsd_year_month_duration) {
+        buf type = {0};
+        show_predicate(l, datatype, &type);
+        report_in(l, file, LINT_ERROR, node,
+                  "%s %s is not a well-formed %s (e.g. \"PT5S\", \"PT0.5S\", \"PT1M30S\")", buf_cstr(&p), shown,
+                  buf_cstr(&type));
+        buf_free(&type);
+    } else if (literal && (datatype == 0 || datatype == T_XSD_STRING) && !terms_lang(l->t, value) &&
+               xsd_duration_parse(lex, len, XSD_DAYTIME_DURATION, &duration)) {
+        report_in(l, file, LINT_ERROR, node, "%s %s has no datatype: write %s^^xsd:dayTimeDuration", buf_cstr(&p),
+                  shown, shown);
+    } else {
+        report_in(l, file, LINT_ERROR, node, "%s %s is not an xsd:dayTimeDuration (e.g. \"PT5S\"^^xsd:dayTimeDuration)",
+                  buf_cstr(&p), shown);
+    }
+    free(shown);
+    buf_free(&p);
+}
+
+/* A call's budget (DESIGN section 6.1): N_MT re-sends, a non-negative integer, and a backoff factor of at
+ * least 1 on T_E and the retry delay. A plain request may give them too. */
+static void check_call_parameters(gsm_lint *l, term_id task) {
+    const lint_vocab *v = &l->v;
+    size_t file = file_of_term(l, task);
+    check_duration(l, task, v->timeout, true);
+    check_duration(l, task, v->retry_delay, false);
+    number value;
+    term_id retries = single_value(l, task, v->retries, file);
+    if (retries && !(number_from_term(l->t, retries, &value) && value.kind == NUMBER_INTEGER && value.coeff >= 0)) {
+        char *shown = show(l, retries, file);
+        report_in(l, file, LINT_ERROR, task,
+                  "ldgsm:retries %s is not a non-negative integer (the re-sends of an alternative after its first "
+                  "send)",
+                  shown);
+        free(shown);
+    }
+    term_id backoff = single_value(l, task, v->backoff, file);
+    number one = number_integer(1);
+    enum number_order order = NUMBER_UNORDERED;
+    if (backoff && number_from_term(l->t, backoff, &value))
+        order = number_compare(&value, &one);
+    if (backoff && order != NUMBER_EQUAL && order != NUMBER_GREATER) {
+        char *shown = show(l, backoff, file);
+        report_in(l, file, LINT_ERROR, task,
+                  "ldgsm:backoff %s is not a number of at least 1 (the factor on the timeout and the retry delay "
+                  "per re-send)",
+                  shown);
+        free(shown);
+    }
+}
+
+/* The call's parameters hold for every alternative; the rules do not read them on an alternative. */
+static void check_alternative_parameters(gsm_lint *l, term_id request) {
+    const lint_vocab *v = &l->v;
+    const term_id parameters[] = {v->timeout, v->retries, v->backoff, v->retry_delay};
+    for (size_t i = 0; i < sizeof parameters / sizeof parameters[0]; i++)
+        if (first_object(l, request, parameters[i])) {
+            buf p = {0};
+            show_predicate(l, parameters[i], &p);
+            report_in(l, file_of_term(l, request), LINT_WARNING, request,
+                      "%s on an alternative is ignored: the call's own parameters apply to every alternative",
+                      buf_cstr(&p));
+            buf_free(&p);
+        }
+}
+
+/* The members of a list a model gives as ldgsm:alternatives or ldgsm:alternativeStages: a proper,
+ * non-empty list of described nodes; `out` gets the members fit to check further. */
+static void check_member_list(gsm_lint *l, term_id owner, term_id property, term_id list, const char *member,
+                              u32vec *out) {
+    size_t file = file_of_term(l, owner);
+    buf p = {0};
+    show_predicate(l, property, &p);
+    u32vec items = {0};
+    out->len = 0;
+    if (terms_kind(l->t, list) == TERM_LITERAL || list_items(l, list, &items) != 0) {
+        char *shown = show(l, list, file);
+        report_in(l, file, LINT_ERROR, owner, "%s %s is not a list (write %s ( <#first> <#second> ))", buf_cstr(&p),
+                  shown, buf_cstr(&p));
+        free(shown);
+    } else if (items.len == 0) {
+        report_in(l, file, LINT_ERROR, owner, "%s is empty: there is no %s to run", buf_cstr(&p), member);
+    } else {
+        for (uint32_t i = 0; i < items.len; i++) {
+            char *shown = show(l, items.data[i], file);
+            if (terms_kind(l->t, items.data[i]) == TERM_LITERAL)
+                report_in(l, file, LINT_ERROR, owner, "%s %s is a literal, not a node of the model", member, shown);
+            else if (!described(l, items.data[i]))
+                report_in(l, file, LINT_ERROR, owner, "%s %s is not described in the model's documents", member,
+                          shown);
+            else
+                u32vec_push(out, items.data[i]);
+            free(shown);
         }
     }
+    u32vec_free(&items);
+    buf_free(&p);
+}
+
+/* Every stage's task: a request, or an ldgsm:Call whose alternatives are requests (DESIGN section 6.1). A
+ * node is checked once however many stages or calls name it. */
+static void check_tasks(gsm_lint *l, const model *m) {
+    const lint_vocab *v = &l->v;
+    u64map is_task = {0}, checked = {0};
+    u32vec tasks = {0}, named = {0}, requests = {0};
+    bool inserted;
+    for (uint32_t i = 0; i < m->stages.len; i++) {
+        objects(l, m->stages.data[i], v->has_http_request, &named);
+        for (uint32_t k = 0; k < named.len; k++)
+            set_add(&tasks, &is_task, named.data[k]);
+    }
+    for (uint32_t i = 0; i < tasks.len; i++) {
+        term_id task = tasks.data[i];
+        if (!described(l, task))
+            continue; /* reported as a dangling reference */
+        size_t file = file_of_term(l, task);
+        check_call_parameters(l, task);
+        term_id list = single_value(l, task, v->alternatives, file);
+        store_iter it;
+        uint32_t n;
+        store_match(l->st, task, T_RDF_TYPE, v->call, 0, store_size(l->st), &it);
+        bool typed_call = store_next(&it, &n) != NULL;
+        bool request = first_object(l, task, v->mthd) != 0;
+        requests.len = 0;
+        if (list) {
+            if (request)
+                report_in(l, file, LINT_ERROR, task,
+                          "task has both http:mthd and ldgsm:alternatives: the rules would send it as a request "
+                          "and as a call");
+            check_member_list(l, task, v->alternatives, list, "alternative", &requests);
+        } else if (typed_call && !request) {
+            report_in(l, file, LINT_ERROR, task,
+                      "call has no ldgsm:alternatives (a list of http:Request nodes): it never sends anything");
+        } else {
+            u32vec_push(&requests, task);
+        }
+        for (uint32_t r = 0; r < requests.len; r++) {
+            u64map_put(&checked, requests.data[r], 1, &inserted);
+            if (!inserted)
+                continue;
+            check_task(l, requests.data[r]);
+            if (!u64map_get(&is_task, requests.data[r]))
+                check_alternative_parameters(l, requests.data[r]);
+        }
+    }
+    u64map_free(&is_task);
     u64map_free(&checked);
     u32vec_free(&tasks);
+    u32vec_free(&named);
+    u32vec_free(&requests);
+}
+
+/* Sub-workflow alternatives (DESIGN section 6.1): a stage's ldgsm:alternativeStages is one proper,
+ * non-empty list of stages, each listed once (the rules give each one turn and one "gave way" milestone);
+ * a stage's own ldgsm:timeout is a positive dayTimeDuration. */
+static void check_alternative_stages(gsm_lint *l, const model *m) {
+    u32vec members = {0};
+    for (uint32_t i = 0; i < m->stages.len; i++) {
+        term_id stage = m->stages.data[i];
+        size_t file = file_of_term(l, stage);
+        check_duration(l, stage, l->v.timeout, true);
+        term_id list = single_value(l, stage, l->v.alternative_stages, file);
+        if (!list)
+            continue;
+        check_member_list(l, stage, l->v.alternative_stages, list, "alternative stage", &members);
+        u64map listed = {0};
+        for (uint32_t k = 0; k < members.len; k++) {
+            bool inserted;
+            u64map_put(&listed, members.data[k], 1, &inserted);
+            if (inserted)
+                continue;
+            char *shown = show(l, members.data[k], file);
+            report_in(l, file, LINT_ERROR, stage,
+                      "stage %s is listed twice in ldgsm:alternativeStages: an alternative has one turn and one "
+                      "\"gave way\" milestone",
+                      shown);
+            free(shown);
+        }
+        u64map_free(&listed);
+    }
+    u32vec_free(&members);
 }
 
 static int entry_order(const void *a, const void *b) {
@@ -983,6 +1286,7 @@ void gsm_lint_check(gsm_lint *l) {
         check_milestones(l, &m);
         check_milestone_sentries(l, &m);
         check_tasks(l, &m);
+        check_alternative_stages(l, &m);
         model_free(&m);
     }
     finish_messages(l);

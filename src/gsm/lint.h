@@ -3,21 +3,37 @@
  * it), and all of them form one model. The checks and their severities:
  *
  *   error    a stage, guard or milestone property whose object is described in no loaded document
- *   warning  a non-root stage without a guard condition (it never opens; a root is opened by set-up)
+ *   warning  a non-root stage without a guard condition (it never opens; a root is opened by set-up, an
+ *            alternative stage by the turn the rules give it)
  *   error    a milestone without an achieving sentry
  *   error    a sentry (object of hasCondition, hasAchievingSentry, hasInvalidatingSentry) that is not an
  *            sp:Ask or does not parse (SPIN RDF, or sp:text through rasqal)
- *   error    a stage model occurring twice under one root (two hasChildStage paths, or a cycle)
+ *   error    a stage model occurring twice under one root (two hasChildStage paths, or a cycle); the
+ *            members of a stage's ldgsm:alternativeStages are its children here and in every check
  *   warning  a milestone model shared by several stages
  *   error    one sentry both achieving and invalidating a milestone (the paper's 4.3.1)
  *   warning  an achieving and an invalidating sentry of one milestone that ask the same query
  *   error    a descendant's guard condition that is an achieving sentry of an ancestor's milestone (4.3.2,
  *            the paper's Eq. (2) of 6.1: the ancestor closes whenever the descendant could open)
  *   warning  the same, where the two are different nodes asking the same query
- *   warning  a root stage without milestones (an instance never completes)
+ *   warning  a root stage without milestones (an instance never completes; with alternative stages it
+ *            completes only when all of them fail)
  *   warning  a root milestone with an invalidating sentry (ignored: completion is final)
- *   error    a task (hasHttpRequest) without http:mthd or http:requestURI, with a body that is not a
- *            literal, with a body but no Content-Type header, or whose http:headers is not a list
+ *   error    a task (hasHttpRequest), or an alternative of a call, without http:mthd, http:requestURI or
+ *            http:body (the call rules send only a request with all three), with a body that is not a
+ *            literal, with a body but no Content-Type header, whose http:headers is not a list, or whose
+ *            ldgsm:resultIn is not an IRI
+ *   error    an ldgsm:Call (DESIGN section 6.1) without ldgsm:alternatives, with both alternatives and
+ *            http:mthd, or whose alternatives are not a proper non-empty list of described nodes
+ *   error    a task's ldgsm:timeout that is not a positive xsd:dayTimeDuration, its ldgsm:retryDelay a
+ *            negative or no dayTimeDuration (malformed, untyped, counting months), its ldgsm:retries not a
+ *            non-negative integer, its ldgsm:backoff not a number of at least 1; any of these, or
+ *            ldgsm:alternatives, given twice
+ *   warning  a call parameter given on an alternative (the rules read the call's own)
+ *   error    a stage's ldgsm:alternativeStages that is not one proper non-empty list of described nodes,
+ *            or lists a stage twice; a stage's own ldgsm:timeout that is not a positive dayTimeDuration
+ *   warning  an alternative stage with a guard of its own (the rules give it its turn as its guard; its
+ *            own guard adds to the turn, so it may open out of turn)
  *
  * Each message names the file where its term is described: "FILE: error: <term>: what". A term whose IRI
  * lies beside that file is shown relative to it (`<#s1>`, `<other.ttl#m2>`), other IRIs in full, a blank

@@ -14,7 +14,7 @@ configure '{"/a": {"fail": 1}, "/r1": {"fail": 100}, "/r2": {"fail": 100}, "/h":
 start_service
 start_server
 put_model calls "s/SVC_PORT/$service_port/"
-setenv gA false gF false gH false gR false over false
+setenv gA false gF false gH false gR false gD false over false
 step
 
 echo "# Operation Call"
@@ -74,6 +74,14 @@ check "one incident line names the instance, the stage and the alternatives trie
 step
 expect "the failure is visible to sentries: R's failure milestone closes it" R=inactive/c R-failed=T
 check "nothing is sent after the call is exhausted" [ "$(executed /r2)" = 3 ]
+
+echo "# a request without headers or body (a DELETE) is a call too"
+setenv gD true
+step
+step
+check "D's DELETE was executed once" [ "$(executed /d)" = 1 ]
+check "with the record's key" [ "$(keys_of /d)" = "$(field D idempotencyKey)" ]
+check "and answered the call" [ "$(call_state D)" = answered ]
 
 echo "# a late answer to an earlier attempt of the same alternative is accepted"
 setenv gH true

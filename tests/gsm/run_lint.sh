@@ -68,7 +68,13 @@ for finding in 'is not described in' 'is a literal, not a node' 'stage has no gu
   'both achieves and invalidates' 'ask the same query' 'is also the achieving sentry' 'asks the same query as' \
   'root stage has no milestone' 'completion is final' 'task has no http:mthd' 'task has no http:requestURI' \
   "http:body is not a literal" 'no Content-Type header' 'http:headers is not a list' 'draft vocabulary' \
-  'no stage is described'; do
+  'no stage is described' 'ldgsm:resultIn' 'is not a well-formed xsd:' \
+  'is not an xsd:dayTimeDuration' 'has no datatype: write' 'counts months' 'is not positive' 'is negative' \
+  'is not a non-negative integer' 'is not a number of at least 1' 'is given more than once' 'is not a list (write' \
+  'is empty: there is no' 'alternative <' 'alternative "' 'alternative stage <' 'alternative stage "' \
+  'call has no ldgsm:alternatives' 'both http:mthd and ldgsm:alternatives' 'on an alternative is ignored' \
+  'listed twice in ldgsm:alternativeStages' 'alternative stage has a guard of its own' \
+  'completes only when all its alternatives fail'; do
   if grep -rqF -- "$finding" "$here"/lint-cases; then ok; else fail "no case expects '$finding'"; fi
 done
 
