@@ -134,4 +134,6 @@ bounded "$ldgsm" run --instance "${base}status/calls3#it" -n 50 --until complete
 rc=$?
 check "the run ends with exit 5" [ $rc = 5 ]
 check "naming the failed instance" grep -q "instance <${base}status/calls3#it> failed: a call is exhausted" "$work/c.log"
+check "no blank node of the model (its [ ... ] guards) was taken for a resource to GET" \
+  ! grep -q 'without an IRI as http:requestURI' "$work/agent.log"
 gsm_finish
