@@ -10,6 +10,7 @@ behaves is read from the JSON file CONFIG at every request (a test rewrites it b
   status C   then answer C (default 204; 202 with "result": "/path" answers 202 with that Location)
   reset N    the first N executions close the connection without an answer
   hang S     every execution waits S seconds before answering
+  get TEXT   a GET answers 200 with this Turtle (a result resource); without it a GET answers 404
 A path without an entry answers 204. A request with an Idempotency-Key is executed once: a repeat with
 the same method, path and body replays the stored answer, a different request with the key gets 422, a
 repeat while the first is still executing gets 409. Every request is one line of LOG, flushed at once:
@@ -101,7 +102,16 @@ def main(argv):
         do_PUT = do_POST = do_DELETE = do_PATCH = handle_any
 
         def do_GET(self):
-            self.answer(404)
+            text = config_for(self.path).get("get")
+            if text is None:
+                return self.answer(404)
+            body = text.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/turtle")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return None
 
         def log_message(self, *args):
             pass

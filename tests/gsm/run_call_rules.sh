@@ -10,11 +10,12 @@ set -u
 . "$(dirname "$0")/property/step.sh"
 . "$(dirname "$0")/call_lib.sh"
 status_name=calls
-configure '{"/a": {"fail": 1}, "/r1": {"fail": 100}, "/r2": {"fail": 100}, "/h": {"hang": 0.6}}'
+configure '{"/a": {"fail": 1}, "/r1": {"fail": 100}, "/r2": {"fail": 100}, "/h": {"hang": 0.6}, "/w": {"hang": 0.3},
+  "/y": {"status": 202, "result": "/results/y"}}'
 start_service
 start_server
 put_model calls "s/SVC_PORT/$service_port/"
-setenv gA false gF false gH false gR false gD false over false
+setenv gA false gF false gH false gR false gD false gW false gY false over false
 step
 
 echo "# Operation Call"
@@ -82,6 +83,28 @@ step
 check "D's DELETE was executed once" [ "$(executed /d)" = 1 ]
 check "with the record's key" [ "$(keys_of /d)" = "$(field D idempotencyKey)" ]
 check "and answered the call" [ "$(call_state D)" = answered ]
+
+echo "# an answer and a passed deadline in one iteration: the answer wins"
+setenv gW true
+step   # W's service answers after 0.3 s, within T_E = 0.4 s; the agent records it in its next iteration
+sleep 0.3 # ... by which time the deadline has passed too
+step
+check "the answer answered the call" [ "$(call_state W)" = answered ]
+check "the re-send the deadline asked for yielded to it" grep -q "^warning: PUT http://127.0.0.1:$service_port/w yielded" "$work/last.log"
+check "W's service was called once" [ "$(executed /w)" = 1 ]
+
+echo "# a 202 answer: the call waits for the result resource it names"
+setenv gY true
+step
+step
+check "the 202 names where the result will be" [ "$(field Y resultIn)" = "http://127.0.0.1:$service_port/results/y" ]
+step
+check "the result is polled; its 404 means not yet" [ "$(call_state Y)" = calling ]
+configure '{"/h": {"hang": 0.6}, "/y": {"status": 202, "result": "/results/y"},
+  "/results/y": {"get": "<#it> <https://example.org/env#made> true ."}}'
+step
+check "a 2xx there answers the call" [ "$(call_state Y)" = answered ]
+check "Y's service was called once" [ "$(executed /y)" = 1 ]
 
 echo "# a late answer to an earlier attempt of the same alternative is accepted"
 setenv gH true
