@@ -471,8 +471,25 @@ static void print_write(FILE *out, const planned_write *w) {
     fputs("\n", out);
 }
 
+/* True when an answer's triple may be kept beside its call record: it says nothing about the document the
+ * record is in (prefix: that document's IRI and '#') and uses no gsm: or ldgsm: term, so a service cannot
+ * change a workflow's state by what it answers. */
+static bool answer_triple_allowed(const agent *a, const triple *tr, const char *prefix, size_t prefix_len) {
+    const term_id parts[3] = {tr->s, tr->p, tr->o};
+    for (int k = 0; k < 3; k++) {
+        if (terms_kind(a->t, parts[k]) != TERM_IRI)
+            continue;
+        const char *iri = terms_lex(a->t, parts[k], NULL);
+        if (strncmp(iri, prefix, prefix_len) == 0 || strncmp(iri, NS_GSM, strlen(NS_GSM)) == 0 ||
+            strncmp(iri, NS_LDGSM, strlen(NS_LDGSM)) == 0)
+            return false;
+    }
+    return true;
+}
+
 /* The triples of an RDF answer body, as one formula (the empty formula when there is none or it is not
- * RDF this agent parses; one that does not parse is reported). */
+ * RDF this agent parses; one that does not parse is reported). Triples about the workflow's own status
+ * are dropped and reported (answer_triple_allowed). */
 static term_id answer_body(agent *a, const planned_write *w, const http_result *res) {
     enum rdf_syntax syntax = res->content_type ? rdf_syntax_from_media_type(res->content_type) : RDF_SYNTAX_UNKNOWN;
     if (!res->body.len || syntax == RDF_SYNTAX_UNKNOWN)
@@ -487,12 +504,21 @@ static term_id answer_body(agent *a, const planned_write *w, const http_result *
                 w->method, w->url, err.message);
         body = terms_formula(a->t, NULL, 0);
     } else {
-        uint32_t n = store_size(tmp);
+        char *doc = http_url_without_fragment(terms_lex(a->t, w->report_to, NULL));
+        buf prefix = {0};
+        buf_printf(&prefix, "%s#", doc ? doc : "");
+        uint32_t n = store_size(tmp), kept = 0;
         triple *ts = xmalloc((n ? n : 1) * sizeof *ts);
         for (uint32_t i = 0; i < n; i++)
-            ts[i] = *store_triple(tmp, i);
-        body = terms_formula(a->t, ts, n);
+            if (answer_triple_allowed(a, store_triple(tmp, i), prefix.data, prefix.len))
+                ts[kept++] = *store_triple(tmp, i);
+        if (kept < n)
+            log_msg(a->log, LOG_WARN, "%s %s: %u triples of the answer speak of the workflow's status (its document "
+                    "or the gsm: and ldgsm: terms); they are not kept", w->method, w->url, n - kept);
+        body = terms_formula(a->t, ts, kept);
         free(ts);
+        buf_free(&prefix);
+        free(doc);
     }
     store_free(tmp);
     return body;

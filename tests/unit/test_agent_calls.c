@@ -2,7 +2,8 @@
  * an in-process server: `ldgsm:idempotencyKey` becomes the Idempotency-Key header (an sf-string), a rule's
  * own header is kept, a key no server accepts skips the request; the answer to a request with
  * `ldgsm:reportTo` is asserted into the next iterations (status, Location, the RDF it carried, the key and
- * the attempt; a failure's kind) and kept exactly while a rule derives `ldgsm:awaited true`; an incident a
+ * the attempt; a failure's kind; never triples about the record's own document or in the gsm: and ldgsm:
+ * vocabularies) and kept exactly while a rule derives `ldgsm:awaited true`; an incident a
  * rule derives is printed once while it lasts. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -67,7 +68,11 @@ static void answers_reach_the_rules(void **state) {
     fixture *f = *state;
     write_program(f, answers_program);
     set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/first> true .", "\"f1\"");
-    set_route(f, f->a, "POST", "/t/", 201, "text/turtle", "<#x> <http://ex.org/made> <#order> .", NULL);
+    /* with two triples a service may not write into the status: one about the record's document, one with
+     * an ldgsm: term */
+    set_route(f, f->a, "POST", "/t/", 201, "text/turtle",
+              "<#x> <http://ex.org/made> <#order> . <@A/rec#s> <http://ex.org/state> 1 .\n"
+              "<#x> <https://w3id.org/ldgsm#callState> <https://w3id.org/ldgsm#answered> .", NULL);
     test_server_route_location(f->a, "POST", "/t/", "/t/1");
     set_route(f, f->a, "PUT", "/down", 503, NULL, NULL, NULL);
     set_route(f, f->a, "PUT", "/seen", 204, NULL, NULL, NULL);
@@ -90,6 +95,9 @@ static void answers_reach_the_rules(void **state) {
     nt = turtle_as_ntriples(body, made);
     assert_non_null(strstr(nt, "/t/#x> <http://ex.org/made> <http://127.0.0.1:"));
     assert_non_null(strstr(nt, "/t/#order>"));
+    assert_null(strstr(nt, "/rec#s>"));
+    assert_null(strstr(nt, "callState"));
+    assert_true(logged(f, "2 triples of the answer speak of the workflow's status"));
     free(nt);
     free(body);
     free(seen);
