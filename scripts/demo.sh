@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # README command 1: installs what is missing, builds into build/, and runs the demo: the GSM paper's
-# fire-alarm workflow on the embedded LDP server, printed as a table like its Fig. 2 (`ldgsm demo`;
-# arguments are passed on, e.g. --late-sensor, --verbose, --interval 0; see build/ldgsm demo --help).
+# fire-alarm workflow on the embedded LDP server, printed as a table like its Fig. 2 (`ldgsm demo`), then
+# the procurement workflow whose order call is retried and rebound to a second supplier
+# (`ldgsm demo --suppliers`, a few seconds). Arguments select one run and are passed on, e.g.
+# --late-sensor, --suppliers --no-supplier-b, --verbose, --interval 0; see build/ldgsm demo --help.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)" > /dev/null
-exec build/ldgsm demo "$@"
+if [ $# -gt 0 ]; then
+  exec build/ldgsm demo "$@"
+fi
+build/ldgsm demo
+echo
+exec build/ldgsm demo --suppliers

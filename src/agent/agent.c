@@ -33,6 +33,7 @@ typedef struct answer {
     term_id node;
     triple *ts;
     size_t n;
+    char *doc;     /* the document of the node reported to (identity), whose reading decides its fate */
     bool asserted; /* asserted in the iteration that just ran */
 } answer;
 
@@ -255,8 +256,10 @@ void agent_free(agent *a) {
     strmap_free(&a->reported);
     strmap_free(&a->warned_origins);
     sentry_table_free(a->sentries);
-    for (size_t i = 0; i < a->answer_count; i++)
+    for (size_t i = 0; i < a->answer_count; i++) {
         free(a->answers[i].ts);
+        free(a->answers[i].doc);
+    }
     free(a->answers);
     strmap_free(&a->incidents);
     http_client_free(a->http);
@@ -492,7 +495,8 @@ static bool answer_triple_allowed(const agent *a, const triple *tr, const char *
  * are dropped and reported (answer_triple_allowed). */
 static term_id answer_body(agent *a, const planned_write *w, const http_result *res) {
     enum rdf_syntax syntax = res->content_type ? rdf_syntax_from_media_type(res->content_type) : RDF_SYNTAX_UNKNOWN;
-    if (!res->body.len || syntax == RDF_SYNTAX_UNKNOWN)
+    /* only a success's body is the answer: an error page is not data */
+    if (!res->body.len || syntax == RDF_SYNTAX_UNKNOWN || res->status < 200 || res->status >= 300)
         return terms_formula(a->t, NULL, 0);
     store *tmp = store_new();
     rdf_error err;
@@ -531,7 +535,8 @@ static void record_answer(agent *a, const planned_write *w, const http_result *r
         return;
     char name[48];
     snprintf(name, sizeof name, "urn:ldgsm:answer:%lu", ++a->answers_made);
-    answer ans = {.node = terms_iri_cstr(a->t, name), .ts = xmalloc(8 * sizeof(triple))};
+    answer ans = {.node = terms_iri_cstr(a->t, name), .ts = xmalloc(8 * sizeof(triple)),
+                  .doc = http_url_identity(terms_lex(a->t, w->report_to, NULL))};
     ans.ts[ans.n++] = (triple){ans.node, a->v.answer_to, w->report_to};
     for (size_t h = 0; h < w->header_count; h++)
         if (strcasecmp(w->headers[h].name, "Idempotency-Key") == 0) {
@@ -571,14 +576,17 @@ static void assert_answers(agent *a) {
     }
 }
 
-/* After an iteration that read everything it asked for: an answer no rule awaits any more was taken in
- * (or belongs to nothing that waits) and is forgotten. */
+/* An answer no rule awaits, in an iteration that read the document it is reported to, was taken in (or
+ * belongs to nothing that waits) and is forgotten; one whose document was not read is kept. */
 static void drop_taken_answers(agent *a) {
     size_t kept = 0;
     for (size_t i = 0; i < a->answer_count; i++) {
         answer *ans = &a->answers[i];
-        if (ans->asserted && store_find(a->wm, ans->node, a->v.awaited, T_TRUE) == UINT32_MAX) {
+        const doc_state *doc = ans->doc ? find_doc(a, ans->doc) : NULL;
+        bool read = !ans->doc || (doc && doc->found); /* a node in no document: read whenever rules run */
+        if (ans->asserted && read && store_find(a->wm, ans->node, a->v.awaited, T_TRUE) == UINT32_MAX) {
             free(ans->ts);
+            free(ans->doc);
             continue;
         }
         a->answers[kept++] = *ans;
@@ -792,8 +800,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     if (rc == 0) {
         stats->calling = count_calling(a);
         report_incidents(a);
-        if (!stats->gets_failed)
-            drop_taken_answers(a);
+        drop_taken_answers(a);
     }
 
     if (rc == 0) {

@@ -475,7 +475,7 @@ void plan_make(const plan_input *in, plan *p) {
         uint32_t first = writes.head[g];
         bool clash = strmap_get(&updates.index, resource) != NULL;
         for (uint32_t i = writes.next[first]; i != UINT32_MAX && !clash; i = writes.next[i])
-            clash = strcmp(in->requests[i].identity, in->requests[first].identity) != 0;
+            clash = strcmp(in->requests[i].effect, in->requests[first].effect) != 0;
         if (!clash)
             continue;
         for (uint32_t i = first; i != UINT32_MAX; i = writes.next[i])

@@ -100,11 +100,13 @@ static void append_body_text(const terms *t, term_id body, buf *out) {
     }
 }
 
-static void compute_identity(const terms *t, request *r) {
+/* The identity; without_key leaves out the Idempotency-Key header (what a write does to its resource). */
+static char *identity_text(const terms *t, const request *r, bool without_key) {
     buf id = {0};
     buf_printf(&id, "%s %s\n", r->method, r->resource);
     for (size_t i = 0; i < r->header_count; i++)
-        buf_printf(&id, "%s: %s\n", r->headers[i].name, r->headers[i].value);
+        if (!without_key || strcasecmp(r->headers[i].name, "Idempotency-Key") != 0)
+            buf_printf(&id, "%s: %s\n", r->headers[i].name, r->headers[i].value);
     buf_puts(&id, "body:\n");
     append_body_text(t, r->body, &id);
     if (r->kind == REQUEST_UPDATE) {
@@ -118,7 +120,12 @@ static void compute_identity(const terms *t, request *r) {
         buf_puts(&id, "key ");
         rdf_write_term_nt(t, r->key, &id);
     }
-    r->identity = buf_cstr(&id);
+    return buf_cstr(&id);
+}
+
+static void compute_identity(const terms *t, request *r) {
+    r->identity = identity_text(t, r, false);
+    r->effect = identity_text(t, r, true);
 }
 
 /* The object of (subject, predicate) in working memory, or 0. */
@@ -184,13 +191,11 @@ static bool read_headers(const terms *t, const agent_vocab *v, store *wm, const 
 }
 
 /* `ldgsm:idempotencyKey "K"` becomes the header `Idempotency-Key: "K"` (an sf-string, as the IETF draft
- * writes it), unless the rule wrote that header itself. False, reported, when K cannot be sent. */
+ * writes it), replacing one the headers name: a call's key must differ per activation and alternative, a
+ * key written in a model would not. False, reported, when K cannot be sent. */
 static bool add_idempotency_key(const terms *t, term_id key, request *r, const log_sink *log) {
     if (!key)
         return true;
-    for (size_t i = 0; i < r->header_count; i++)
-        if (strcasecmp(r->headers[i].name, "Idempotency-Key") == 0)
-            return true;
     size_t len = 0;
     const char *text = terms_kind(t, key) == TERM_LITERAL ? terms_lex(t, key, &len) : "";
     bool printable = len > 0 && len <= 255; /* what a server honouring the header accepts */
@@ -203,6 +208,16 @@ static bool add_idempotency_key(const terms *t, term_id key, request *r, const l
     }
     buf value = {0};
     buf_printf(&value, "\"%s\"", text);
+    size_t kept = 0;
+    for (size_t i = 0; i < r->header_count; i++) {
+        if (strcasecmp(r->headers[i].name, "Idempotency-Key") == 0) {
+            free(r->headers[i].name);
+            free(r->headers[i].value);
+            continue;
+        }
+        r->headers[kept++] = r->headers[i];
+    }
+    r->header_count = kept;
     r->headers = xrealloc(r->headers, (r->header_count + 1) * sizeof *r->headers);
     r->headers[r->header_count++] = (request_header){xstrndup("Idempotency-Key", 15), buf_cstr(&value)};
     return true;
@@ -281,5 +296,6 @@ void request_free(request *r) {
     }
     free(r->headers);
     free(r->identity);
+    free(r->effect);
     memset(r, 0, sizeof *r);
 }

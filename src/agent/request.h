@@ -41,6 +41,8 @@ typedef struct request {
     bool lenient;          /* GET with `ldgsm:lenient true`: a body that does not parse adds nothing, fails nothing */
     const rule *rule;      /* the rule whose head asked for it */
     char *identity;        /* equal strings <=> the same request (DESIGN section 2, "Identity") */
+    char *effect;          /* the identity without the Idempotency-Key: equal for two writes that do the
+                              same to their resource (they do not conflict) */
 } request;
 
 /* Appends to *out every request node of `head` (an instantiated request-rule head). A node that cannot be

@@ -1,7 +1,8 @@
 /* cmd_demo.c: `ldgsm demo`: the fire-alarm workflow (DESIGN section 5) end to end in one process: the
  * embedded LDP server with ldp-fixtures/fire-alarm on a free loopback port, the agent run iteration by
  * iteration with the shipped GSM rules, and the scenario of gsm/demo.h playing the devices between the
- * iterations and printing the run table. */
+ * iterations and printing the run table. With --suppliers, the procurement workflow of
+ * ldp-fixtures/suppliers instead (DESIGN section 6.1), played by gsm/demo_suppliers.h. */
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/shipped.h"
 #include "gsm/demo.h"
+#include "gsm/demo_suppliers.h"
 #include "http/http_client.h"
 #include "ldp/ldp_fixtures.h"
 #include "ldp/ldp_path.h"
@@ -23,10 +25,11 @@
 #include "ldp/ldp_store.h"
 #include "rdf/buf.h"
 
-enum { DEMO_MAX_ITERATIONS = 100, DEFAULT_INTERVAL_MS = 200 };
+enum { DEMO_MAX_ITERATIONS = 100, DEFAULT_INTERVAL_MS = 200, DEFAULT_TIME_LIMIT_S = 30, WAIT_POLL_MS = 50 };
 
 static const char demo_usage[] =
     "usage: ldgsm demo [--late-sensor] [--interval MS] [--verbose]\n"
+    "       ldgsm demo --suppliers [--no-supplier-b] [--time-limit S] [--interval MS] [--verbose]\n"
     "\n"
     "Runs the GSM paper's fire-alarm workflow (its Fig. 1 and 2, as DESIGN.md section 5 reconstructs them)\n"
     "end to end, in this one process: the embedded LDP server on a free 127.0.0.1 port serving\n"
@@ -44,16 +47,32 @@ static const char demo_usage[] =
     "of the stages SFA (Start Fire Alarm) and CD (Close Doors), and whether the milestones m1 (alarm on)\n"
     "and m2b (all doors closed) are achieved (T) or not (f).\n"
     "\n"
+    "With --suppliers, the procurement workflow of ldp-fixtures/suppliers (DESIGN.md section 6.1, instance\n"
+    "status/order1) instead: its \"Order online\" stage places the order by a call to supplier A's shop,\n"
+    "which is down (every send fails), retried twice 0.5 s and 1 s after the failures, then rebound to\n"
+    "supplier B's shop, which takes it; the demo plays the warehouse (the goods arrive once it is told to\n"
+    "expect them) and the clerk (a phone order is confirmed once a request is in the inbox). With\n"
+    "--no-supplier-b, B's shop is gone too (404, not retried): the call is exhausted and the alternative\n"
+    "stage \"Order by phone\" runs. One row per change shows the stages Order, Order online, Order by\n"
+    "phone and Receive, the order call's record (alternative, retries left, state, last failure) and what\n"
+    "happened; the run ends when the workflow is complete, with a summary. While the call waits for a\n"
+    "deadline, the iterations are at least 50 ms apart.\n"
+    "\n"
     "options:\n"
     "      --late-sensor    the door sensor shows the doors one poll (one agent iteration) after they\n"
     "                       changed (default: at once)\n"
+    "      --suppliers      the procurement workflow with its supplier call (see above)\n"
+    "      --no-supplier-b  with --suppliers: supplier B's shop is gone too\n"
+    "      --time-limit S   with --suppliers: fail when the workflow is not complete after S seconds\n"
+    "                       (default 30)\n"
     "  -n, --interval MS    pause between iterations, so the table can be watched (default 200; 0: none)\n"
     "  -v, --verbose        show the agent's log lines (one per request and per iteration)\n"
     "  -h, --help           this text\n"
     "\n"
     "The fixtures and the rules are found in $LDGSM_HOME, beside the binary, or in the source tree.\n"
-    "exit status: 0 the scenario ended with Fig. 2's lines shown and the workflow complete; 1 it stalled\n"
-    "(not over within 100 iterations), failed, or was stopped by SIGINT or SIGTERM; 2 usage error\n";
+    "exit status: 0 the scenario ended with the workflow complete (the fire alarm: with Fig. 2's lines\n"
+    "shown); 1 it stalled (the fire alarm: not over within 100 iterations; --suppliers: not complete\n"
+    "within --time-limit), failed, or was stopped by SIGINT or SIGTERM; 2 usage error\n";
 
 /* ---- the environment's requests (gsm/demo.h's demo_io over the HTTP client) ---------------------- */
 
@@ -62,12 +81,12 @@ typedef struct demo_http {
     const char *base; /* ends in '/' */
 } demo_http;
 
-/* GET (turtle NULL, the body appended to *body) or PUT (turtle given) of base + path; 2xx or -1. */
-static int demo_http_request(demo_http *h, const char *path, const char *turtle, buf *body, char *message,
-                             size_t size) {
+/* GET (the body appended to *body), PUT (turtle given) or DELETE of base + path: 0 (2xx); 1 for a GET
+ * answered 404; -1 otherwise. */
+static int demo_http_request(demo_http *h, const char *method, const char *path, const char *turtle, buf *body,
+                             char *message, size_t size) {
     buf url = {0};
     buf_printf(&url, "%s%s", h->base, path);
-    const char *method = turtle ? "PUT" : "GET";
     http_header header = turtle ? (http_header){"Content-Type", "text/turtle"}
                                 : (http_header){"Accept", "text/turtle"};
     http_request request = {.method = method, .url = buf_cstr(&url), .headers = &header, .header_count = 1,
@@ -82,7 +101,7 @@ static int demo_http_request(demo_http *h, const char *path, const char *turtle,
     } else if (result.status / 100 != 2) {
         snprintf(message, size, "%s %s answered %ld%s%.200s", method, url.data, result.status,
                  result.body.len ? ": " : "", result.body.len ? result.body.data : "");
-        rc = -1;
+        rc = result.status == 404 && body ? 1 : -1;
     } else if (body && result.body.len) {
         buf_append(body, result.body.data, result.body.len);
     }
@@ -92,11 +111,15 @@ static int demo_http_request(demo_http *h, const char *path, const char *turtle,
 }
 
 static int demo_http_get(void *user, const char *path, buf *turtle, char *message, size_t size) {
-    return demo_http_request(user, path, NULL, turtle, message, size);
+    return demo_http_request(user, "GET", path, NULL, turtle, message, size);
 }
 
 static int demo_http_put(void *user, const char *path, const char *turtle, char *message, size_t size) {
-    return demo_http_request(user, path, turtle, NULL, message, size);
+    return demo_http_request(user, "PUT", path, turtle, NULL, message, size);
+}
+
+static int demo_http_delete(void *user, const char *path, char *message, size_t size) {
+    return demo_http_request(user, "DELETE", path, NULL, NULL, message, size);
 }
 
 /* ---- logging ------------------------------------------------------------------------------------ */
@@ -113,7 +136,9 @@ static void log_to_stream(void *user, enum log_level level, const char *message)
 
 typedef struct demo_settings {
     bool late_sensor;
+    bool suppliers, no_supplier_b;
     long interval_ms;
+    long time_limit_s; /* --suppliers */
     int verbose;
 } demo_settings;
 
@@ -209,7 +234,48 @@ static int play(const demo_settings *settings, agent *a, demo *d) {
     return 1;
 }
 
-/* Starts the server, the agent on its status/alarm1#it and the scenario; plays; stops. */
+/* play for --suppliers: the environment reacts after every iteration, and the run is bounded by time, as
+ * the call's retries wait on the agent's clock. An iteration that changed nothing (the workflow waits for
+ * a deadline) is followed by a pause of at least WAIT_POLL_MS. */
+static int play_suppliers(const demo_settings *settings, agent *a, suppliers_demo *d) {
+    char message[1024];
+    if (suppliers_demo_start(d, message, sizeof message) != 0) {
+        fprintf(stderr, "ldgsm demo: %s\n", message);
+        return 1;
+    }
+    double limit = demo_seconds(CLOCK_MONOTONIC) + (double)settings->time_limit_s;
+    for (unsigned i = 0; !cli_stop_requested; i++) {
+        if (demo_seconds(CLOCK_MONOTONIC) > limit) {
+            fprintf(stderr, "ldgsm demo: the workflow is not complete after %ld s; it waits: %s\n",
+                    settings->time_limit_s, suppliers_demo_waiting_for(d));
+            return 1;
+        }
+        if (i) {
+            long pause = settings->interval_ms;
+            if (suppliers_demo_idle(d) && pause < WAIT_POLL_MS)
+                pause = WAIT_POLL_MS;
+            pause_ms(pause);
+        }
+        double began = demo_seconds(CLOCK_REALTIME);
+        iteration_stats stats = {0};
+        if (agent_iterate(a, &stats) == -2) {
+            fputs("ldgsm demo: the agent refused the instance\n", stderr);
+            return 1;
+        }
+        enum demo_progress progress = suppliers_demo_after_iteration(d, began, message, sizeof message);
+        if (progress == DEMO_FAILED) {
+            fprintf(stderr, "ldgsm demo: %s\n", message);
+            return 1;
+        }
+        if (progress == DEMO_OVER)
+            return 0;
+    }
+    fputs("ldgsm demo: stopped by a signal before the workflow completed\n", stderr);
+    return 1;
+}
+
+/* Starts the server, the agent on the scenario's instance (status/alarm1#it; --suppliers: status/order1#it)
+ * and the scenario; plays; stops. */
 static int serve_and_play(const demo_settings *settings, agent_options *opt, const char *fixtures) {
     log_sink server_log = {.write = log_to_stream, .user = stderr, .threshold = LOG_WARN};
     log_sink agent_log = {.write = log_to_stream, .user = stderr,
@@ -221,7 +287,10 @@ static int serve_and_play(const demo_settings *settings, agent_options *opt, con
         return 1;
     buf base = {0}, instance = {0};
     buf_printf(&base, "%s/", ldp_server_base_url(server.server));
-    buf_printf(&instance, "%s%s%s", base.data, DEMO_INSTANCE_PATH, DEMO_INSTANCE_FRAGMENT);
+    if (settings->suppliers)
+        buf_printf(&instance, "%s%s%s", base.data, SUPPLIERS_INSTANCE_PATH, SUPPLIERS_INSTANCE_FRAGMENT);
+    else
+        buf_printf(&instance, "%s%s%s", base.data, DEMO_INSTANCE_PATH, DEMO_INSTANCE_FRAGMENT);
     char *instances[] = {buf_cstr(&instance)};
     opt->instances = instances;
     opt->instance_count = 1;
@@ -231,17 +300,21 @@ static int serve_and_play(const demo_settings *settings, agent_options *opt, con
     http_options http_opt = http_options_default();
     http_opt.log = &agent_log;
     demo_http io_state = {http_client_new(&http_opt), buf_cstr(&base)};
-    demo_io io = {demo_http_get, demo_http_put, &io_state};
+    demo_io io = {demo_http_get, demo_http_put, demo_http_delete, &io_state};
     demo_options demo_opt = {.base = buf_cstr(&base), .late_sensor = settings->late_sensor, .out = stdout};
-    demo *d = demo_new(&demo_opt, &io);
+    suppliers_options suppliers_opt = {.base = buf_cstr(&base), .no_supplier_b = settings->no_supplier_b,
+                                       .out = stdout};
+    demo *d = settings->suppliers ? NULL : demo_new(&demo_opt, &io);
+    suppliers_demo *sd = settings->suppliers ? suppliers_demo_new(&suppliers_opt, &io) : NULL;
     if (!a)
         fprintf(stderr, "ldgsm demo: %s\n", message);
     else if (io_state.client)
-        status = play(settings, a, d);
+        status = sd ? play_suppliers(settings, a, sd) : play(settings, a, d);
     /* The server's threads end before the agent and the demo free their raptor worlds: freeing the last
      * one cleans libxml2 up, and a server thread alive then would leak libxml2's per-thread state. */
     demo_server_stop(&server);
     demo_free(d);
+    suppliers_demo_free(sd);
     http_client_free(io_state.client);
     agent_free(a);
     opt->instances = NULL;
@@ -252,21 +325,35 @@ static int serve_and_play(const demo_settings *settings, agent_options *opt, con
 }
 
 int cmd_demo(int argc, char **argv) {
-    enum { OPT_LATE_SENSOR = 256 };
+    enum { OPT_LATE_SENSOR = 256, OPT_SUPPLIERS, OPT_NO_SUPPLIER_B, OPT_TIME_LIMIT };
     static const struct option options[] = {
         {"late-sensor", no_argument, NULL, OPT_LATE_SENSOR},
+        {"suppliers", no_argument, NULL, OPT_SUPPLIERS},
+        {"no-supplier-b", no_argument, NULL, OPT_NO_SUPPLIER_B},
+        {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
         {"interval", required_argument, NULL, 'n'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    demo_settings settings = {.interval_ms = DEFAULT_INTERVAL_MS};
+    demo_settings settings = {.interval_ms = DEFAULT_INTERVAL_MS, .time_limit_s = DEFAULT_TIME_LIMIT_S};
+    bool time_limit_given = false;
     optind = 1;
     int c;
     while ((c = getopt_long(argc, argv, "n:vh", options, NULL)) != -1) {
         char *end = NULL;
         switch (c) {
         case OPT_LATE_SENSOR: settings.late_sensor = true; break;
+        case OPT_SUPPLIERS: settings.suppliers = true; break;
+        case OPT_NO_SUPPLIER_B: settings.no_supplier_b = true; break;
+        case OPT_TIME_LIMIT:
+            settings.time_limit_s = strtol(optarg, &end, 10);
+            if (*end || !*optarg || settings.time_limit_s < 1 || settings.time_limit_s > 3600) {
+                fprintf(stderr, "ldgsm demo: --time-limit needs seconds (1 to 3600), not '%s'\n", optarg);
+                return 2;
+            }
+            time_limit_given = true;
+            break;
         case 'n':
             settings.interval_ms = strtol(optarg, &end, 10);
             if (*end || !*optarg || settings.interval_ms < 0 || settings.interval_ms > 60000) {
@@ -283,10 +370,18 @@ int cmd_demo(int argc, char **argv) {
         fprintf(stderr, "ldgsm demo: unexpected argument '%s'\n\n%s", argv[optind], demo_usage);
         return 2;
     }
-    char *fixtures = shipped_path("ldp-fixtures/fire-alarm");
+    if (settings.suppliers ? settings.late_sensor : settings.no_supplier_b || time_limit_given) {
+        fprintf(stderr, "ldgsm demo: %s\n\n%s",
+                settings.suppliers ? "--late-sensor is an option of the fire-alarm demo, not of --suppliers"
+                                   : "--no-supplier-b and --time-limit need --suppliers",
+                demo_usage);
+        return 2;
+    }
+    const char *fixtures_dir = settings.suppliers ? "ldp-fixtures/suppliers" : "ldp-fixtures/fire-alarm";
+    char *fixtures = shipped_path(fixtures_dir);
     if (!fixtures) {
-        fputs("ldgsm demo: cannot find ldp-fixtures/fire-alarm (set LDGSM_HOME to the directory holding "
-              "ldp-fixtures/, rules/ and ontology/)\n", stderr);
+        fprintf(stderr, "ldgsm demo: cannot find %s (set LDGSM_HOME to the directory holding ldp-fixtures/, "
+                "rules/ and ontology/)\n", fixtures_dir);
         return 1;
     }
     agent_options opt = {.verbose = settings.verbose, .stop = &cli_stop_requested};

@@ -14,13 +14,8 @@
  * one iteration late), and the alarm stops once the sensor shows every door closed. */
 #include "gsm/demo.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "rdf/rdfio.h"
-#include "rdf/store.h"
-#include "rdf/term.h"
 
 #define NS_GSM "http://purl.org/gsm/vocab#"
 #define NS_LDGSM "https://w3id.org/ldgsm#"
@@ -150,41 +145,33 @@ struct demo {
     unsigned iterations, alarm_told, doors_told;
 };
 
-static term_id iri(demo *d, const char *prefix, const char *rest) {
-    buf b = {0};
-    buf_printf(&b, "%s%s", prefix, rest);
-    term_id id = terms_iri(d->t, b.data, b.len);
-    buf_free(&b);
-    return id;
-}
-
 demo *demo_new(const demo_options *options, const demo_io *io) {
     demo *d = xcalloc(1, sizeof *d);
     d->opt = *options;
     d->io = *io;
     d->t = terms_new();
     d->rdf = rdfio_new(d->t);
-    d->instance = iri(d, options->base, DEMO_INSTANCE_PATH DEMO_INSTANCE_FRAGMENT);
+    d->instance = demo_iri(d->t, options->base, DEMO_INSTANCE_PATH DEMO_INSTANCE_FRAGMENT);
     for (int p = 0; p < P_COUNT; p++) {
         buf b = {0};
         buf_printf(&b, "%s%s#%s", options->base, MODEL_PATH, parts[p].fragment);
         d->model[p] = terms_iri(d->t, b.data, b.len);
         buf_free(&b);
     }
-    d->is_instance_of = iri(d, NS_GSM, "isInstanceOf");
-    d->in_artifact_instance = iri(d, NS_GSM, "inArtifactInstance");
-    d->has_state = iri(d, NS_GSM, "hasState");
-    d->active = iri(d, NS_GSM, "active");
-    d->inactive = iri(d, NS_GSM, "inactive");
-    d->is_achieved = iri(d, NS_GSM, "isAchieved");
-    d->is_completed = iri(d, NS_LDGSM, "isCompleted");
-    d->obscuration = iri(d, NS_DEV, "obscuration");
-    d->ringing = iri(d, NS_DEV, "ringing");
-    d->door_state = iri(d, NS_DEV, "state");
-    d->shows = iri(d, NS_DEV, "shows");
-    d->closed = iri(d, NS_DEV, "closed");
-    d->smoke_it = iri(d, options->base, SMOKE_PATH "#it");
-    d->alarm_it = iri(d, options->base, ALARM_PATH "#it");
+    d->is_instance_of = demo_iri(d->t, NS_GSM, "isInstanceOf");
+    d->in_artifact_instance = demo_iri(d->t, NS_GSM, "inArtifactInstance");
+    d->has_state = demo_iri(d->t, NS_GSM, "hasState");
+    d->active = demo_iri(d->t, NS_GSM, "active");
+    d->inactive = demo_iri(d->t, NS_GSM, "inactive");
+    d->is_achieved = demo_iri(d->t, NS_GSM, "isAchieved");
+    d->is_completed = demo_iri(d->t, NS_LDGSM, "isCompleted");
+    d->obscuration = demo_iri(d->t, NS_DEV, "obscuration");
+    d->ringing = demo_iri(d->t, NS_DEV, "ringing");
+    d->door_state = demo_iri(d->t, NS_DEV, "state");
+    d->shows = demo_iri(d->t, NS_DEV, "shows");
+    d->closed = demo_iri(d->t, NS_DEV, "closed");
+    d->smoke_it = demo_iri(d->t, options->base, SMOKE_PATH "#it");
+    d->alarm_it = demo_iri(d->t, options->base, ALARM_PATH "#it");
     for (int i = 0; i < DOORS; i++) {
         buf b = {0};
         buf_printf(&b, "%s%s#%s", options->base, DOORS_PATH, door_names[i]);
@@ -211,40 +198,15 @@ const char *demo_waiting_for(const demo *d) {
 
 /* ---- reading ------------------------------------------------------------------------------------ */
 
-/* GETs path and parses it (relative IRIs against base + path) into a new store; NULL with message. */
+/* GETs path and parses it into a new store; NULL with message. */
 static store *read_document(demo *d, const char *path, char *message, size_t size) {
-    buf body = {0};
-    if (d->io.get(d->io.user, path, &body, message, size) != 0) {
-        buf_free(&body);
-        return NULL;
-    }
-    buf base = {0};
-    buf_printf(&base, "%s%s", d->opt.base, path);
-    store *st = store_new();
-    rdf_error err;
-    if (rdf_parse(d->rdf, st, RDF_TURTLE, body.len ? body.data : "", body.len, buf_cstr(&base), 0, path, &err) != 0) {
-        snprintf(message, size, "%s", err.message);
-        store_free(st);
-        st = NULL;
-    }
-    buf_free(&base);
-    buf_free(&body);
-    return st;
-}
-
-/* The first object of (s, p), or 0. */
-static term_id object_of(store *st, term_id s, term_id p) {
-    store_iter it;
-    store_match(st, s, p, 0, 0, store_size(st), &it);
-    uint32_t n;
-    const triple *tr = store_next(&it, &n);
-    return tr ? tr->o : 0;
+    return demo_read(&d->io, d->rdf, d->opt.base, path, NULL, message, size);
 }
 
 /* The object of (s, p) a device document must hold; 0 with message (when *rc is still 0) otherwise. */
 static term_id required(demo *d, store *st, const char *path, term_id s, term_id p, int *rc, char *message,
                         size_t size) {
-    term_id o = object_of(st, s, p);
+    term_id o = demo_object(st, s, p);
     if (!o && *rc == 0) {
         snprintf(message, size, "%s does not say <%s> <%s>", path, terms_lex(d->t, s, NULL),
                  terms_lex(d->t, p, NULL));
@@ -301,7 +263,7 @@ static int read_status(demo *d, status *out, char *message, size_t size) {
     if (!st)
         return -1;
     *out = (status){0};
-    term_id root_state = object_of(st, d->instance, d->has_state);
+    term_id root_state = demo_object(st, d->instance, d->has_state);
     out->set_up = root_state == d->active || root_state == d->inactive;
     for (int p = 0; p < P_COUNT; p++) {
         term_id node = node_of(d, st, (enum part)p);
@@ -309,12 +271,12 @@ static int read_status(demo *d, status *out, char *message, size_t size) {
             continue;
         part_status *ps = &out->p[p];
         if (parts[p].stage) {
-            term_id state = object_of(st, node, d->has_state);
+            term_id state = demo_object(st, node, d->has_state);
             ps->present = state == d->active || state == d->inactive;
             ps->active = state == d->active;
-            ps->completed = object_of(st, node, d->is_completed) == T_TRUE;
+            ps->completed = demo_object(st, node, d->is_completed) == T_TRUE;
         } else {
-            term_id achieved = object_of(st, node, d->is_achieved);
+            term_id achieved = demo_object(st, node, d->is_achieved);
             ps->present = achieved == T_TRUE || achieved == T_FALSE;
             ps->achieved = achieved == T_TRUE;
         }
@@ -335,37 +297,25 @@ static void cell_text(const status *s, enum part p, char *out, size_t size) {
         snprintf(out, size, "%s", ps->achieved ? "T" : "f");
 }
 
-/* One row with the current status: what happened is wrapped over continuation lines at spaces. */
+/* The table: what happened, then Fig. 2's status columns. */
+static demo_table table_of(const demo *d) {
+    static const int widths[COLUMN_COUNT] = {STAGE_WIDTH, STAGE_WIDTH, MILESTONE_WIDTH, MILESTONE_WIDTH};
+    return (demo_table){d->opt.out, WHAT_WIDTH, COLUMN_COUNT, widths};
+}
+
+/* One row with the current status, labelled with a Fig. 2 line when line is not 0. */
 static void print_row(demo *d, int line, const char *what) {
     char cells[COLUMN_COUNT][32];
-    for (int c = 0; c < COLUMN_COUNT; c++)
+    const char *cell_texts[COLUMN_COUNT];
+    for (int c = 0; c < COLUMN_COUNT; c++) {
         cell_text(&d->status, columns[c], cells[c], sizeof cells[c]);
+        cell_texts[c] = cells[c];
+    }
     char label[8] = "";
     if (line)
         snprintf(label, sizeof label, "%d", line);
-    bool first = true;
-    do {
-        int width = first ? WHAT_WIDTH : WHAT_WIDTH - 2;
-        size_t n = strlen(what);
-        if (n > (size_t)width) {
-            n = (size_t)width;
-            while (n > 0 && what[n] != ' ')
-                n--;
-            if (n == 0)
-                n = (size_t)width;
-        }
-        if (first)
-            fprintf(d->opt.out, "%4s | %-*.*s | %-*s | %-*s | %-*s | %s\n", label, width, (int)n, what, STAGE_WIDTH,
-                    cells[0], STAGE_WIDTH, cells[1], MILESTONE_WIDTH, cells[2], cells[3]);
-        else
-            fprintf(d->opt.out, "     |   %-*.*s | %*s | %*s | %*s |\n", width, (int)n, what, STAGE_WIDTH, "",
-                    STAGE_WIDTH, "", MILESTONE_WIDTH, "");
-        what += n;
-        while (*what == ' ')
-            what++;
-        first = false;
-    } while (*what);
-    fflush(d->opt.out);
+    demo_table table = table_of(d);
+    demo_table_row(&table, label, what, cell_texts);
 }
 
 /* The Fig. 2 line a row shows, when it is the next one expected (0 otherwise). */
@@ -386,25 +336,12 @@ static void environment_row(demo *d, const char *what) {
     buf_free(&b);
 }
 
-/* Appends one phrase to a row's "what happened", after "; " when it is not the first. */
-static void phrase(buf *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void phrase(buf *what, const char *fmt, ...) {
-    char text[160];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(text, sizeof text, fmt, args);
-    va_end(args);
-    if (what->len)
-        buf_puts(what, "; ");
-    buf_puts(what, text);
-}
-
 /* The row of one agent iteration: its transitions (old -> d->status) and the tasks seen in the devices. */
 static void report_iteration(demo *d, const status *old, const devices *before) {
     const status *now = &d->status;
     buf what = {0};
     if (!old->set_up && now->set_up)
-        phrase(&what, "set-up: stages inactive, milestones unachieved");
+        demo_phrase(&what, "set-up: stages inactive, milestones unachieved");
     if (old->set_up && now->set_up) {
         static const enum part stages[] = {P_SFA, P_CD, P_ROOT};
         for (int i = 0; i < 3; i++) {
@@ -412,40 +349,40 @@ static void report_iteration(demo *d, const status *old, const devices *before) 
             bool achieved = !old->p[m].achieved && now->p[m].achieved;
             bool closed = old->p[s].active && !now->p[s].active;
             if (s == P_ROOT && achieved)
-                phrase(&what, "%s achieved: the workflow is complete", parts[m].name);
+                demo_phrase(&what, "%s achieved: the workflow is complete", parts[m].name);
             else if (achieved && closed)
-                phrase(&what, "%s achieved, %s closes", parts[m].name, parts[s].name);
+                demo_phrase(&what, "%s achieved, %s closes", parts[m].name, parts[s].name);
             else if (achieved)
-                phrase(&what, "%s achieved", parts[m].name);
+                demo_phrase(&what, "%s achieved", parts[m].name);
             else if (closed)
-                phrase(&what, "%s closes", parts[s].name);
+                demo_phrase(&what, "%s closes", parts[s].name);
         }
         for (int m = 0; m < P_COUNT; m++)
             if (!parts[m].stage && old->p[m].achieved && !now->p[m].achieved)
-                phrase(&what, "%s invalidated", parts[m].name);
+                demo_phrase(&what, "%s invalidated", parts[m].name);
         for (int s = 0; s < P_COUNT; s++) {
             if (!parts[s].stage)
                 continue;
             if (!old->p[s].active && now->p[s].active)
-                phrase(&what, "%s opens", parts[s].name);
+                demo_phrase(&what, "%s opens", parts[s].name);
             else if (old->p[s].completed && !now->p[s].completed && !now->p[s].active &&
                      !(old->p[parts[s].other].achieved && !now->p[parts[s].other].achieved))
-                phrase(&what, "%s may run again", parts[s].name);
+                demo_phrase(&what, "%s may run again", parts[s].name);
         }
     }
     if (!before->ringing && d->devices.ringing) {
-        phrase(&what, "task: the alarm rings");
+        demo_phrase(&what, "task: the alarm rings");
         d->alarm_told++;
     }
     bool doors_closed_now = false;
     for (int i = 0; i < DOORS; i++)
         doors_closed_now |= !before->door_closed[i] && d->devices.door_closed[i];
     if (doors_closed_now) {
-        phrase(&what, "task: the doors close");
+        demo_phrase(&what, "task: the doors close");
         d->doors_told++;
     }
     if (!what.len && !status_equal(old, now))
-        phrase(&what, "the status changed");
+        demo_phrase(&what, "the status changed");
     if (what.len)
         print_row(d, take_line(d, false), buf_cstr(&what));
     buf_free(&what);
@@ -621,32 +558,12 @@ int demo_start(demo *d, char *message, size_t size) {
             d->opt.base, d->opt.base, DEMO_INSTANCE_PATH, DEMO_INSTANCE_FRAGMENT,
             d->status.set_up ? "already set up" : "uninitialized",
             d->opt.late_sensor ? "one poll late" : "at once");
-    fprintf(out, "line | %-*s | %-*s | %-*s | %-*s | %s\n", WHAT_WIDTH, "what happened", STAGE_WIDTH,
-            parts[columns[0]].name, STAGE_WIDTH, parts[columns[1]].name, MILESTONE_WIDTH, parts[columns[2]].name,
-            parts[columns[3]].name);
-    buf rule = {0};
-    buf_puts(&rule, "-----+");
-    const int widths[] = {WHAT_WIDTH, STAGE_WIDTH, STAGE_WIDTH, MILESTONE_WIDTH, MILESTONE_WIDTH};
-    for (int i = 0; i < 5; i++) {
-        for (int k = 0; k < widths[i] + 2; k++)
-            buf_putc(&rule, '-');
-        if (i < 4)
-            buf_putc(&rule, '+');
-    }
-    fprintf(out, "%s\n", buf_cstr(&rule));
-    buf_free(&rule);
-    fflush(out);
+    const char *names[COLUMN_COUNT];
+    for (int c = 0; c < COLUMN_COUNT; c++)
+        names[c] = parts[columns[c]].name;
+    demo_table table = table_of(d);
+    demo_table_head(&table, "line", "what happened", names);
     return 0;
-}
-
-/* "once", "twice", "3 times". */
-static const char *times(unsigned n, char *out, size_t size) {
-    if (n == 1)
-        return "once";
-    if (n == 2)
-        return "twice";
-    snprintf(out, size, "%u times", n);
-    return out;
 }
 
 /* The scenario ended: it must have shown every Fig. 2 line and completed the workflow. */
@@ -668,7 +585,8 @@ static enum demo_progress finish(demo *d, char *message, size_t size) {
     fprintf(d->opt.out,
             "\nThe scenario is over after %u iterations: Fig. 2's lines 1 to 6 were shown in order; the alarm\n"
             "was told to ring %s and the doors to close %s (once per activation); the workflow is complete.\n",
-            d->iterations, times(d->alarm_told, alarm, sizeof alarm), times(d->doors_told, doors, sizeof doors));
+            d->iterations, demo_times(d->alarm_told, alarm, sizeof alarm),
+            demo_times(d->doors_told, doors, sizeof doors));
     fflush(d->opt.out);
     return DEMO_OVER;
 }

@@ -13,8 +13,9 @@
  *  2. Fig. 2's lines are matched in order: a row is labelled with the next expected line when its status
  *     columns are that line's (lines 1-4 and 6 are the agent's rows, line 5 the environment's), so a run
  *     shows the lines as an ordered subsequence of its rows, with other changes between them.
- *  3. Reads and writes go through demo_io, so this layer knows no HTTP. Resources are named by paths
- *     relative to the server's base ("devices/alarm"), as the fixtures (ldp-fixtures/fire-alarm) lay them out.
+ *  3. Reads and writes go through demo_io (gsm/demo_common.h), so this layer knows no HTTP. Resources are
+ *     named by paths relative to the server's base ("devices/alarm"), as the fixtures
+ *     (ldp-fixtures/fire-alarm) lay them out.
  *
  * The agent's tasks are seen in the devices: an iteration after which the alarm rings that did not before
  * told it to ring; one after which a door is closed that was open closed the doors. */
@@ -25,15 +26,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "rdf/buf.h"
-
-typedef struct demo_io {
-    /* GETs path as Turtle, appending its body to *turtle: 0, or -1 with message. */
-    int (*get)(void *user, const char *path, buf *turtle, char *message, size_t size);
-    /* PUTs the Turtle text at path: 0 (2xx), or -1 with message. */
-    int (*put)(void *user, const char *path, const char *turtle, char *message, size_t size);
-    void *user;
-} demo_io;
+#include "gsm/demo_common.h"
 
 typedef struct demo_options {
     const char *base;  /* the server's base URL, ending in '/' */
@@ -44,8 +37,6 @@ typedef struct demo_options {
 /* The instance the demo plays, relative to the base: the fixtures' status/alarm1. */
 #define DEMO_INSTANCE_PATH "status/alarm1"
 #define DEMO_INSTANCE_FRAGMENT "#it"
-
-enum demo_progress { DEMO_GOING_ON, DEMO_OVER, DEMO_FAILED };
 
 typedef struct demo demo;
 

@@ -564,23 +564,26 @@ int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t fro
     R->reported = store_size(R->st);
     if (fixpoint(R, rs, stratum, from) != 0)
         return -1;
-    /* Stratified negation: each layer's negation rules once over what the lower layers closed, then the
-     * other rules again on what they derived. */
+    /* Stratified negation: each layer's negation rules over what the lower layers closed, then the other
+     * rules on what they derived, until the layer adds nothing: a negation rule may read (positively) what
+     * another of its layer derives. What they negate is closed below, so evaluating again only adds. */
     unsigned top = 0;
     for (unsigned i = 0; i < rs->count; i++)
         if (rs->rules[i]->has_negation && rs->rules[i]->stratum == stratum && rs->rules[i]->layer > top)
             top = rs->rules[i]->layer;
     for (unsigned layer = 1; layer <= top; layer++) {
-        uint32_t mark = store_size(R->st);
-        for (unsigned i = 0; i < rs->count; i++) {
-            const rule *r = rs->rules[i];
-            if (!r->disabled && r->stratum == stratum && r->has_negation && r->layer == layer &&
-                !evaluate(R, r, 0, mark, true))
+        for (uint32_t mark = 0; mark != store_size(R->st);) {
+            mark = store_size(R->st);
+            for (unsigned i = 0; i < rs->count; i++) {
+                const rule *r = rs->rules[i];
+                if (!r->disabled && r->stratum == stratum && r->has_negation && r->layer == layer &&
+                    !evaluate(R, r, 0, mark, true))
+                    return -1;
+            }
+            report_derived(R);
+            if (store_size(R->st) > mark && fixpoint(R, rs, stratum, mark) != 0)
                 return -1;
         }
-        report_derived(R);
-        if (store_size(R->st) > mark && fixpoint(R, rs, stratum, mark) != 0)
-            return -1;
     }
     return 0;
 }

@@ -383,11 +383,11 @@ unsigned rule_set_add_program(rule_set *rs, terms *t, const n3_doc *doc, const c
 
 /* The highest layer among the rules of `stratum` deriving predicate p (0 when none does); a head with a
  * variable predicate derives every predicate. */
-static unsigned producer_layer(const rule_set *rs, int stratum, pos_code p, const rule *except) {
+static unsigned producer_layer(const rule_set *rs, int stratum, pos_code p) {
     unsigned layer = 0;
     for (unsigned i = 0; i < rs->count; i++) {
         const rule *r = rs->rules[i];
-        if (r->disabled || r->stratum != stratum || r->is_request || r == except)
+        if (r->disabled || r->stratum != stratum || r->is_request)
             continue;
         for (unsigned h = 0; h < r->head_count; h++) {
             pos_code hp = r->head_codes[h].pos[1];
@@ -398,22 +398,16 @@ static unsigned producer_layer(const rule_set *rs, int stratum, pos_code p, cons
     return layer;
 }
 
-/* A rule's layer is at least that of every rule deriving what it reads. A negation rule is evaluated once
- * per layer, all of one layer together, so it must come after every layer deriving what it reads, be it
- * under log:notIncludes or plainly: a negation rule reading what another one derives runs one layer
- * later. */
 static unsigned layer_needed(const rule_set *rs, const rule *r) {
     unsigned need = r->has_negation ? 1 : 0;
     for (unsigned b = 0; b < r->body_count; b++) {
         const rule_atom *a = &r->body[b];
         if (a->kind == ATOM_MATCH) {
-            unsigned l = producer_layer(rs, r->stratum, a->pos[1], r);
-            if (r->has_negation && l > 0)
-                l++;
+            unsigned l = producer_layer(rs, r->stratum, a->pos[1]);
             need = l > need ? l : need;
         } else if (a->kind == ATOM_NOT) {
             for (unsigned k = 0; k < a->groups[0].count; k++) {
-                unsigned l = producer_layer(rs, r->stratum, a->groups[0].atoms[k].pos[1], NULL) + 1;
+                unsigned l = producer_layer(rs, r->stratum, a->groups[0].atoms[k].pos[1]) + 1;
                 need = l > need ? l : need;
             }
         }

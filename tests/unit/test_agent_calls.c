@@ -1,9 +1,10 @@
 /* test_agent_calls.c: what the agent does for calls (DESIGN section 6.1) whatever rules drive them, against
- * an in-process server: `ldgsm:idempotencyKey` becomes the Idempotency-Key header (an sf-string), a rule's
- * own header is kept, a key no server accepts skips the request; the answer to a request with
+ * an in-process server: `ldgsm:idempotencyKey` becomes the Idempotency-Key header (an sf-string), replacing
+ * one the headers give, a key no server accepts skips the request; the answer to a request with
  * `ldgsm:reportTo` is asserted into the next iterations (status, Location, the RDF it carried, the key and
  * the attempt; a failure's kind; never triples about the record's own document or in the gsm: and ldgsm:
- * vocabularies) and kept exactly while a rule derives `ldgsm:awaited true`; an incident a
+ * vocabularies) and kept while a rule derives `ldgsm:awaited true` or the record's document was not read;
+ * an incident a
  * rule derives is printed once while it lasts. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,7 +25,9 @@ static void key_becomes_the_header(void **state) {
     set_route(f, f->a, "PUT", "/own", 204, NULL, NULL, NULL);
     assert_int_equal(iterate_once(f), 0);
     assert_string_equal(header_of(f->a, "POST", "/t/", "Idempotency-Key"), "\"k-1\"");
-    assert_string_equal(header_of(f->a, "PUT", "/own", "Idempotency-Key"), "\"mine\"");
+    /* a call's key replaces one the model's headers give */
+    assert_string_equal(header_of(f->a, "PUT", "/own", "Idempotency-Key"), "\"k-2\"");
+    assert_int_equal(test_server_header_count(f->a, (size_t)test_server_find(f->a, "PUT", "/own", 0), "Idempotency-Key"), 1);
 }
 
 static void unusable_key_skips_the_request(void **state) {
@@ -47,6 +50,26 @@ static void unusable_key_skips_the_request(void **state) {
     assert_int_equal(logged_count(f, "ldgsm:idempotencyKey of the request to"), 2);
 }
 
+/* Two calls PUT the same body to one device under their own keys: the same write, no conflict; with
+ * different bodies they still conflict (DESIGN section 2). */
+static void keys_do_not_make_writes_conflict(void **state) {
+    fixture *f = *state;
+    write_program(f, "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/dev> ; ldgsm:idempotencyKey \"k-1\" ;\n"
+                     "    http:body { <@A/dev#it> :on true } } .\n"
+                     "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/dev> ; ldgsm:idempotencyKey \"k-2\" ;\n"
+                     "    http:body { <@A/dev#it> :on true } } .\n"
+                     "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/other> ; ldgsm:idempotencyKey \"k-3\" ;\n"
+                     "    http:body { <@A/other#it> :on true } } .\n"
+                     "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/other> ; ldgsm:idempotencyKey \"k-4\" ;\n"
+                     "    http:body { <@A/other#it> :on false } } .\n");
+    set_route(f, f->a, "PUT", "/dev", 204, NULL, NULL, NULL);
+    set_route(f, f->a, "PUT", "/other", 204, NULL, NULL, NULL);
+    assert_int_equal(iterate_once(f), 0);
+    assert_int_equal(test_server_count(f->a, "PUT", "/dev"), 2);
+    assert_int_equal(test_server_count(f->a, "PUT", "/other"), 0);
+    assert_int_equal(f->stats.conflicts, 2);
+}
+
 /* Iteration 1 POSTs /t/ and PUTs /down (503), both reporting to <@A/rec#c>; later iterations PUT /seen with
  * what the answers said, and, when `awaited` is set, keep the answers awaited. */
 static const char answers_program[] =
@@ -55,6 +78,7 @@ static const char answers_program[] =
     "{ <@A/flag#it> :first true . } => { [] http:mthd httpm:PUT ; http:requestURI <@A/down> ; ldgsm:reportTo <@A/rec#c> ;\n"
     "    ldgsm:calledAt \"T2\" } .\n"
     "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/flag> } .\n"
+    "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/rec> ; ldgsm:group <@A/rec> } .\n"
     "{ ?x ldgsm:answerTo <@A/rec#c> ; ldgsm:answerKey \"k-1\" ; ldgsm:answerAttempt \"T1\" ; ldgsm:answerStatus ?code ;\n"
     "     ldgsm:answerLocation ?where . }\n"
     "=> { [] http:mthd httpm:PUT ; http:requestURI <@A/seen> ; http:body { <@A/seen#it> :code ?code ; :where ?where } } .\n"
@@ -68,6 +92,7 @@ static void answers_reach_the_rules(void **state) {
     fixture *f = *state;
     write_program(f, answers_program);
     set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/first> true .", "\"f1\"");
+    set_route(f, f->a, "GET", "/rec", 200, "text/turtle", "<#c> <http://ex.org/x> 1 .", "\"r1\"");
     /* with two triples a service may not write into the status: one about the record's document, one with
      * an ldgsm: term */
     set_route(f, f->a, "POST", "/t/", 201, "text/turtle",
@@ -108,12 +133,17 @@ static void answers_reach_the_rules(void **state) {
     /* awaited: kept for the third iteration (the PUTs are the same, so the server sees them again) */
     assert_int_equal(agent_iterate(a, &f->stats), 0);
     assert_int_equal(test_server_count(f->a, "PUT", "/seen"), 2);
-    /* no longer awaited: the third iteration dropped them, the fourth sees none */
+    /* no longer awaited, but the document of the record they are reported to was not read: kept */
     set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/other> true .", "\"f3\"");
+    set_route(f, f->a, "GET", "/rec", 500, NULL, NULL, NULL);
     assert_int_equal(agent_iterate(a, &f->stats), 0);
+    set_route(f, f->a, "GET", "/rec", 200, "text/turtle", "<#c> <http://ex.org/x> 1 .", "\"r2\"");
     assert_int_equal(agent_iterate(a, &f->stats), 0);
-    assert_int_equal(test_server_count(f->a, "PUT", "/seen"), 3);
-    assert_int_equal(test_server_count(f->a, "PUT", "/seen-down"), 3);
+    assert_int_equal(test_server_count(f->a, "PUT", "/seen"), 4);
+    /* read and not awaited: that iteration dropped them, the next sees none */
+    assert_int_equal(agent_iterate(a, &f->stats), 0);
+    assert_int_equal(test_server_count(f->a, "PUT", "/seen"), 4);
+    assert_int_equal(test_server_count(f->a, "PUT", "/seen-down"), 4);
     agent_free(a);
 }
 
@@ -160,6 +190,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(key_becomes_the_header, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(unusable_key_skips_the_request, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(keys_do_not_make_writes_conflict, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(answers_reach_the_rules, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(no_connection_is_reported_as_a_failure, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(incident_said_once_while_it_lasts, fixture_setup, fixture_teardown),
