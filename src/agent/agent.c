@@ -474,10 +474,22 @@ static void print_write(FILE *out, const planned_write *w) {
     fputs("\n", out);
 }
 
-/* True when an answer's triple may be kept beside its call record: it says nothing about the document the
- * record is in (prefix: that document's IRI and '#') and uses no gsm: or ldgsm: term, so a service cannot
- * change a workflow's state by what it answers. */
-static bool answer_triple_allowed(const agent *a, const triple *tr, const char *prefix, size_t prefix_len) {
+enum { ANSWER_MAX_TRIPLES = 1000 }; /* kept of one answer: it goes into the status document */
+
+/* True when an answer's triple may be kept beside its call record: its subject is a blank node or a
+ * resource of the answering service's own documents (`own`: the request's and the Location's, as
+ * identities), and it says nothing about the document the record is in (prefix: that document's IRI and
+ * '#') and uses no gsm: or ldgsm: term. So a service can neither change a workflow's state nor vouch for
+ * other resources (which sentries would read) by what it answers. */
+static bool answer_triple_allowed(const agent *a, const triple *tr, const char *prefix, size_t prefix_len,
+                                  char *const own[2]) {
+    if (terms_kind(a->t, tr->s) != TERM_BNODE) {
+        char *subject = http_url_identity(terms_lex(a->t, tr->s, NULL));
+        bool mine = subject && ((own[0] && strcmp(subject, own[0]) == 0) || (own[1] && strcmp(subject, own[1]) == 0));
+        free(subject);
+        if (!mine)
+            return false;
+    }
     const term_id parts[3] = {tr->s, tr->p, tr->o};
     for (int k = 0; k < 3; k++) {
         if (terms_kind(a->t, parts[k]) != TERM_IRI)
@@ -491,8 +503,8 @@ static bool answer_triple_allowed(const agent *a, const triple *tr, const char *
 }
 
 /* The triples of an RDF answer body, as one formula (the empty formula when there is none or it is not
- * RDF this agent parses; one that does not parse is reported). Triples about the workflow's own status
- * are dropped and reported (answer_triple_allowed). */
+ * RDF this agent parses; one that does not parse is reported). Triples answer_triple_allowed refuses, and
+ * those past ANSWER_MAX_TRIPLES, are dropped and reported. */
 static term_id answer_body(agent *a, const planned_write *w, const http_result *res) {
     enum rdf_syntax syntax = res->content_type ? rdf_syntax_from_media_type(res->content_type) : RDF_SYNTAX_UNKNOWN;
     /* only a success's body is the answer: an error page is not data */
@@ -509,19 +521,26 @@ static term_id answer_body(agent *a, const planned_write *w, const http_result *
         body = terms_formula(a->t, NULL, 0);
     } else {
         char *doc = http_url_without_fragment(terms_lex(a->t, w->report_to, NULL));
-        buf prefix = {0};
+        buf prefix = {0}, location = {0};
         buf_printf(&prefix, "%s#", doc ? doc : "");
+        if (res->location)
+            iri_resolve(base, strlen(base), res->location, strlen(res->location), &location);
+        char *own[2] = {http_url_identity(base), location.len ? http_url_identity(buf_cstr(&location)) : NULL};
         uint32_t n = store_size(tmp), kept = 0;
         triple *ts = xmalloc((n ? n : 1) * sizeof *ts);
-        for (uint32_t i = 0; i < n; i++)
-            if (answer_triple_allowed(a, store_triple(tmp, i), prefix.data, prefix.len))
+        for (uint32_t i = 0; i < n && kept < ANSWER_MAX_TRIPLES; i++)
+            if (answer_triple_allowed(a, store_triple(tmp, i), prefix.data, prefix.len, own))
                 ts[kept++] = *store_triple(tmp, i);
         if (kept < n)
-            log_msg(a->log, LOG_WARN, "%s %s: %u triples of the answer speak of the workflow's status (its document "
-                    "or the gsm: and ldgsm: terms); they are not kept", w->method, w->url, n - kept);
+            log_msg(a->log, LOG_WARN, "%s %s: %u triples of the answer are not kept (beyond %d, or not about the "
+                    "service's own resources, or about the workflow's status)", w->method, w->url, n - kept,
+                    ANSWER_MAX_TRIPLES);
         body = terms_formula(a->t, ts, kept);
         free(ts);
         buf_free(&prefix);
+        buf_free(&location);
+        free(own[0]);
+        free(own[1]);
         free(doc);
     }
     store_free(tmp);
@@ -867,8 +886,31 @@ static void pause_ms(agent *a, long ms) {
     }
 }
 
-/* An exhausted call whose stage is still open: the instance's failure, which no milestone handled. */
+/* An achieved "all alternatives failed" milestone (rules/gsm-alternatives.n3) of the instance, of its
+ * root stage only when only_root. */
+static bool alternatives_failed(agent *a, term_id root, bool only_root) {
+    store_iter it;
+    store_match(a->wm, 0, a->v.in_artifact_instance, root, 0, store_size(a->wm), &it);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&it, &n));) {
+        store_iter models;
+        store_match(a->wm, tr->s, a->v.is_instance_of, 0, 0, store_size(a->wm), &models);
+        uint32_t m;
+        const triple *mt = store_next(&models, &m);
+        term_id model = mt ? mt->o : 0;
+        if (model && store_find(a->wm, model, T_RDF_TYPE, a->v.all_alternatives_failed) != UINT32_MAX &&
+            store_find(a->wm, tr->s, a->v.is_achieved, T_TRUE) != UINT32_MAX &&
+            (!only_root || store_find(a->wm, tr->s, a->v.of_stage, root) != UINT32_MAX))
+            return true;
+    }
+    return false;
+}
+
+/* An exhausted call whose stage is still open, or a stage whose alternatives all failed: the instance's
+ * failure. */
 static bool visibly_failed(agent *a, term_id root) {
+    if (alternatives_failed(a, root, false))
+        return true;
     store_iter it;
     store_match(a->wm, 0, a->v.call_state, a->v.exhausted, 0, store_size(a->wm), &it);
     uint32_t n;
@@ -886,19 +928,22 @@ static bool visibly_failed(agent *a, term_id root) {
 }
 
 /* --until complete: 0 when every instance's root stage is completed, as its document said in this
- * iteration; 5 when the rest are failed (an exhausted call left open) and nothing more is to be done
- * (the iteration sent nothing and no call is calling); -1 while the run goes on. */
+ * iteration; 5 when the others failed (visibly_failed; a root completed by its own "all alternatives
+ * failed" milestone counts as failed) and nothing more is to be done (the iteration sent nothing and no
+ * call is calling); -1 while the run goes on. */
 static int completion(agent *a, const iteration_stats *stats) {
     size_t failed = 0;
     for (size_t i = 0; i < a->opt.instance_count; i++) {
         term_id root = terms_iri_cstr(a->t, a->opt.instances[i]);
-        if (store_find(a->wm, root, a->v.is_completed, T_TRUE) != UINT32_MAX)
+        bool completed = store_find(a->wm, root, a->v.is_completed, T_TRUE) != UINT32_MAX;
+        if (completed && !alternatives_failed(a, root, true))
             continue;
-        if (stats->unsafe || stats->calling || !visibly_failed(a, root))
+        if (stats->unsafe || stats->calling || !(completed || visibly_failed(a, root)))
             return -1;
         failed++;
-        log_msg(a->log, LOG_ERROR, "--until complete: instance <%s> failed: a call is exhausted and no milestone "
-                "closed its stage", a->opt.instances[i]);
+        log_msg(a->log, LOG_ERROR, "--until complete: instance <%s> failed: %s", a->opt.instances[i],
+                completed ? "all of its root's alternatives failed"
+                          : "a call is exhausted with its stage open, or a stage's alternatives all failed");
     }
     return failed ? 5 : 0;
 }

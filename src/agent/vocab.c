@@ -57,6 +57,8 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->has_milestone = terms_iri_cstr(t, NS_GSM "hasMilestone");
     v->in_artifact_instance = terms_iri_cstr(t, NS_GSM "inArtifactInstance");
     v->of_stage = terms_iri_cstr(t, NS_LDGSM "ofStage");
+    v->is_achieved = terms_iri_cstr(t, NS_GSM "isAchieved");
+    v->all_alternatives_failed = terms_iri_cstr(t, NS_LDGSM "AllAlternativesFailed");
     v->this_artifact = terms_iri_cstr(t, NS_GSM "thisArtifactInstance");
     v->derived_graph = terms_iri_cstr(t, "urn:ldgsm:derived");
     v->clock_graph = terms_iri_cstr(t, "urn:ldgsm:clock");

@@ -24,7 +24,8 @@ typedef struct agent_vocab {
     term_id awaited, call_state, calling, exhausted;
     term_id sp_ask, sp_text;                                         /* SPIN */
     term_id artifact_instance, has_state, active, this_artifact;     /* gsm: */
-    term_id stage, is_instance_of, has_milestone, in_artifact_instance, of_stage;
+    term_id stage, is_instance_of, has_milestone, in_artifact_instance, of_stage, is_achieved;
+    term_id all_alternatives_failed;
     term_id derived_graph, clock_graph;
 } agent_vocab;
 

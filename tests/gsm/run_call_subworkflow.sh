@@ -50,4 +50,14 @@ check "W1 gives way after its 1 s timeout and W2 runs to the end: V is done" unt
 expect "W1 was closed, completed" W1=inactive/c
 check "the overdue stage was named in an incident line" grep -q "incident: .*stage <${base}models/subworkflow#W1> has been open longer than its timeout PT1S" "$work/agent.log"
 check "W1's answer stays in the status document" [ "$(call_state W1)" = answered ]
+
+echo "# --until complete ends (exit 5) once a stage's alternatives all failed and nothing is left to do"
+agent_stop
+setenv gS false gV false
+put "status/subworkflow2" "@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/subworkflow#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
+bounded "$ldgsm" run --instance "${base}status/subworkflow2#it" -n 50 --until complete > /dev/null 2> "$work/c.log"
+rc=$?
+check "the run ends with exit 5" [ $rc = 5 ]
+check "naming the failed instance" grep -q "instance <${base}status/subworkflow2#it> failed" "$work/c.log"
 gsm_finish

@@ -71,6 +71,6 @@ check "the workflow completes (exit 0)" [ $rc = 0 ]
 check "B answered 404 once: not retried" [ "$(grep -c '^POST .*/supplier-b/orders/ 404' "$work/agent2.log")" = 1 ]
 check "one incident line: the call is exhausted, naming both alternatives" \
   [ "$(grep -c "incident: <${base}status/order1#it>: the call of stage <${base}models/procurement#order-online> is exhausted; alternatives tried: 1 <http://127.0.0.1:9/orders/>, 2 <${base}supplier-b/orders/>" "$work/agent2.log")" = 1 ]
-check "the clerk was asked to phone: one request in the inbox" [ "$(members inbox/)" = 2 ]
+check "the clerk was asked to phone: the inbox holds the request and the clerk's confirmation" [ "$(members inbox/)" = 2 ]
 check "the order call stays exhausted in the status document" [ "$(call_field callState)" = "${LDGSM}exhausted" ]
 finish

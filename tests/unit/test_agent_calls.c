@@ -2,8 +2,8 @@
  * an in-process server: `ldgsm:idempotencyKey` becomes the Idempotency-Key header (an sf-string), replacing
  * one the headers give, a key no server accepts skips the request; the answer to a request with
  * `ldgsm:reportTo` is asserted into the next iterations (status, Location, the RDF it carried, the key and
- * the attempt; a failure's kind; never triples about the record's own document or in the gsm: and ldgsm:
- * vocabularies) and kept while a rule derives `ldgsm:awaited true` or the record's document was not read;
+ * the attempt; a failure's kind; only triples about the service's own resources, never about the
+ * record's document or in the gsm: and ldgsm: vocabularies) and kept while a rule derives `ldgsm:awaited true` or the record's document was not read;
  * an incident a
  * rule derives is printed once while it lasts. */
 #include <setjmp.h>
@@ -93,11 +93,13 @@ static void answers_reach_the_rules(void **state) {
     write_program(f, answers_program);
     set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/first> true .", "\"f1\"");
     set_route(f, f->a, "GET", "/rec", 200, "text/turtle", "<#c> <http://ex.org/x> 1 .", "\"r1\"");
-    /* with two triples a service may not write into the status: one about the record's document, one with
-     * an ldgsm: term */
+    /* with three triples a service may not write into the status: one about the record's document, one
+     * with an ldgsm: term, one about another resource */
     set_route(f, f->a, "POST", "/t/", 201, "text/turtle",
               "<#x> <http://ex.org/made> <#order> . <@A/rec#s> <http://ex.org/state> 1 .\n"
-              "<#x> <https://w3id.org/ldgsm#callState> <https://w3id.org/ldgsm#answered> .", NULL);
+              "<#x> <https://w3id.org/ldgsm#callState> <https://w3id.org/ldgsm#answered> .\n"
+              "<@A/sensor#it> <http://ex.org/value> true . [] <http://ex.org/note> \"kept\" .\n"
+              "</t/1#it> <http://ex.org/id> 1 .", NULL);
     test_server_route_location(f->a, "POST", "/t/", "/t/1");
     set_route(f, f->a, "PUT", "/down", 503, NULL, NULL, NULL);
     set_route(f, f->a, "PUT", "/seen", 204, NULL, NULL, NULL);
@@ -122,7 +124,10 @@ static void answers_reach_the_rules(void **state) {
     assert_non_null(strstr(nt, "/t/#order>"));
     assert_null(strstr(nt, "/rec#s>"));
     assert_null(strstr(nt, "callState"));
-    assert_true(logged(f, "2 triples of the answer speak of the workflow's status"));
+    assert_null(strstr(nt, "/sensor#it>")); /* another resource: a service does not vouch for it */
+    assert_non_null(strstr(nt, "\"kept\""));
+    assert_non_null(strstr(nt, "/t/1#it> <http://ex.org/id>")); /* the created resource (Location) */
+    assert_true(logged(f, "3 triples of the answer are not kept"));
     free(nt);
     free(body);
     free(seen);
