@@ -1169,6 +1169,10 @@ static void check_tasks(gsm_lint *l, const model *m) {
     bool inserted;
     for (uint32_t i = 0; i < m->stages.len; i++) {
         objects(l, m->stages.data[i], v->has_http_request, &named);
+        if (named.len > 1) /* one call record per stage: two tasks would fight over it every iteration */
+            report_in(l, file_of_term(l, m->stages.data[i]), LINT_ERROR, m->stages.data[i],
+                      "stage has %u gsm:hasHttpRequest: a stage has one task (an ldgsm:Call may list "
+                      "alternatives)", named.len);
         for (uint32_t k = 0; k < named.len; k++)
             set_add(&tasks, &is_task, named.data[k]);
     }

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <nettle/base16.h>
 #include <nettle/sha2.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -193,12 +194,11 @@ static void free_record(ldp_idem_record *r) {
     free(r);
 }
 
-static void hex_encode(const uint8_t *bytes, size_t n, buf *out) {
-    static const char digits[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        buf_putc(out, digits[bytes[i] >> 4]);
-        buf_putc(out, digits[bytes[i] & 15]);
-    }
+/* A SHA-256 digest in lower-case hex, appended to out. */
+static void digest_hex(const uint8_t digest[SHA256_DIGEST_SIZE], buf *out) {
+    char hex[BASE16_ENCODE_LENGTH(SHA256_DIGEST_SIZE)];
+    base16_encode_update(hex, SHA256_DIGEST_SIZE, digest);
+    buf_append(out, hex, sizeof hex);
 }
 
 /* A key's record file: dir/ + the SHA-256 of the key in hex (keys may hold '/' and other characters no
@@ -210,7 +210,7 @@ static void record_file(const ldp_idem *t, const char *key, buf *out) {
     sha256_update(&ctx, strlen(key), (const uint8_t *)key);
     sha256_digest(&ctx, sizeof digest, digest);
     buf_printf(out, "%s/", t->dir);
-    hex_encode(digest, sizeof digest, out);
+    digest_hex(digest, out);
 }
 
 /* Removes a record from the table, and a stored one from the age list and the disk. Called with the
@@ -291,7 +291,7 @@ enum ldp_idem_verdict ldp_idem_begin(ldp_idem *t, const char *key,
 static void serialize(const ldp_idem_record *r, buf *out) {
     buf_printf(out, RECORD_MAGIC "\nstored %lld\nstatus %d\nfingerprint ", (long long)r->stored_at,
                r->answer.status);
-    hex_encode(r->fingerprint, sizeof r->fingerprint, out);
+    digest_hex(r->fingerprint, out);
     buf_printf(out, "\nkey %zu\n", strlen(r->key));
     buf_puts(out, r->key);
     buf_printf(out, "\nheaders %zu\n", r->answer.headers.len);

@@ -250,13 +250,13 @@ static void test_call_parameters(void **state) {
 static void test_call_alternatives(void **state) {
     (void)state;
     static const lint_case cases[] = {
-        {"two alternatives, one listed by two calls, typed or not",
+        {"two alternatives, one listed by two calls, typed or not; the second call makes two tasks",
          TASK_MODEL "<#t> a ldgsm:Call ; ldgsm:alternatives ( <#ok> <#ok2> ) .\n"
                     "<#a> gsm:hasHttpRequest <#t2> . <#t2> ldgsm:alternatives ( <#ok2> ) .\n"
                     "<#ok2> http:mthd httpm:POST ; http:requestURI <http://ex.org/c/> ; http:body \"x\" ;\n"
                     "  http:headers ( [ http:fieldName \"Content-Type\" ; http:fieldValue \"text/plain\" ] ) ;\n"
                     "  ldgsm:resultIn <http://ex.org/result> .\n",
-         {NULL}},
+         {"error: <#a>: stage has 2 gsm:hasHttpRequest: a stage has one task (an ldgsm:Call may list alternatives)"}},
         {"a call without alternatives",
          TASK_MODEL "<#t> a ldgsm:Call ; ldgsm:timeout \"PT1S\"^^xsd:dayTimeDuration .\n",
          {"error: <#t>: call has no ldgsm:alternatives (a list of http:Request nodes): it never sends anything"}},
