@@ -26,7 +26,7 @@ seed=${CHAOS_SEED:-$(date +%s)}
 kills_wanted=${CHAOS_KILLS:-20}
 kills2_wanted=${CHAOS_KILLS2:-10}
 batch=${CHAOS_INSTANCES:-6} # instances per round (at least 5: one per role below)
-round_limit=60              # seconds a round's instances may take to end
+round_limit=$((wait_limit * 2)) # seconds a round's instances may take to end (LDGSM_TEST_WAIT scales it)
 echo "$(basename "$0"): seed $seed (replay: CHAOS_SEED=$seed)," \
   "$kills_wanted kills of one agent, $kills2_wanted beside a second"
 

@@ -8,7 +8,7 @@
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
 source_dir=$(cd "$(dirname "$0")/../.." && pwd)
-limit=20 # --time-limit: below lib.sh's bound, so that a stalled demo reports itself before being killed
+limit=$((wait_limit * 2 / 3)) # --time-limit: below lib.sh's bound, so that a stalled demo reports itself before being killed
 
 # rows OUT: one line per table row, "ITER|WHAT|Order|Order online|Order by phone|Receive|alternative|
 # retries|call|last failure", the wrapped "what happened" joined again; ITER is empty for "env:" rows.
