@@ -1,40 +1,150 @@
 #!/usr/bin/env bash
-# GSM at scale: n instances of the evaluation workflow (ldp-fixtures/evaluation) in one agent,
-# `ldgsm run --instance ... --interval 0 --until complete`, against `ldgsm serve --memory`; for each n the
-# time to complete every instance and the time per iteration per instance. Server on CPU 0, agent on CPU 1.
+# GSM at scale, two parts in one run against one `ldgsm serve --memory` (LDP server and task server on
+# CPU 0, agent on CPU 1), each agent run `ldgsm run --instance ... --interval 0 --until complete`:
+#  1. scale: n instances of the evaluation workflow (ldp-fixtures/evaluation) for each n: iterations,
+#     time to complete, time per iteration per instance;
+#  2. calls (issue 10): CALL_INSTANCES instances of the same workflow with a task on every stage
+#     (bench/gsm/tasks.ttl), once with tasks that always succeed and once with tasks whose first execution
+#     under each Idempotency-Key answers 500, the re-send 204, both against one task server
+#     (bench/gsm/task_server.c); the ratio of their times per iteration per instance.
+# Every figure is a median of RUNS runs; part 2 runs RUNS rounds of an ok and a flaky run back to back and
+# reports the median of the rounds' ratios. Each run writes fresh instances; a run that does not complete
+# every instance, or a task count other than expected, stops the benchmark.
 # usage: bench/gsm/run.sh [path/to/ldgsm] [N ...]     (default: build/ldgsm, n = 1 9 100 1000)
+# environment: RUNS=3, CALL_INSTANCES=1000, SKIP_SCALE=1, SKIP_CALLS=1
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 ldgsm=${1:-$root/build/ldgsm}; shift || true
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(1 9 100 1000)
+runs=${RUNS:-3}
+call_n=${CALL_INSTANCES:-1000}
 work=$(mktemp -d /tmp/ldgsm-bench-gsm.XXXXXX)
 cpus=$(nproc)
 pin_server=(); pin_agent=()
 if command -v taskset > /dev/null && [ "$cpus" -ge 2 ]; then pin_server=(taskset -c 0); pin_agent=(taskset -c 1); fi
+ticks=$(getconf CLK_TCK)
 
-"${pin_server[@]}" "$ldgsm" serve --memory --port 0 --fixtures "$root/ldp-fixtures/evaluation" > "$work/url" 2> /dev/null &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null' EXIT
-for _ in $(seq 1 100); do grep -q http "$work/url" 2>/dev/null && break; sleep 0.05; done
-base=$(head -n 1 "$work/url")
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done' EXIT
+# start_server NAME CMD...: runs CMD, which prints its port or URL on stdout's first line; sets $started
+start_server() {
+  local name=$1; shift
+  "$@" > "$work/$name.out" 2> "$work/$name.err" &
+  pids+=($!)
+  for _ in $(seq 1 100); do [ -s "$work/$name.out" ] && break; sleep 0.05; done
+  [ -s "$work/$name.out" ] || { echo "$name did not start (see $work/$name.err)" >&2; exit 1; }
+  started=$(head -n 1 "$work/$name.out")
+}
+cpu_seconds() { awk -v t="$ticks" '{ printf "%.2f", ($14 + $15) / t }' "/proc/$1/stat"; }
+median() {
+  sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
-echo "| instances | iterations | time to complete (s) | ms per iteration | ms per iteration per instance |"
-echo "| ---: | ---: | ---: | ---: | ---: |"
-for n in "${sizes[@]}"; do
-  args=()
+start_server ldp "${pin_server[@]}" "$ldgsm" serve --memory --port 0 --fixtures "$root/ldp-fixtures/evaluation"
+ldp_pid=${pids[-1]}
+base=$started
+
+# instances NAME N MODEL: writes N uninitialized instances of MODEL (a path under models/) in one curl
+instances() {
+  local name=$1 n=$2 model=$3 i
+  printf '@prefix gsm: <http://purl.org/gsm/vocab#> .\n<#it> a gsm:StageInstance ;
+    gsm:isInstanceOf <../%s#workflow> ; gsm:hasState gsm:uninitialized .\n' "$model" > "$work/instance.ttl"
   for i in $(seq 1 "$n"); do
-    printf '@prefix gsm: <http://purl.org/gsm/vocab#> .\n<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/evaluation#workflow> ; gsm:hasState gsm:uninitialized .' |
-      curl -s -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @- "${base}status/n$n-$i"
-    args+=(--instance "${base}status/n$n-$i#it")
+    printf 'url = "%sstatus/%s-%d"\noutput = "/dev/null"\n' "$base" "$name" "$i"
+  done > "$work/urls"
+  created=$(curl -s -X PUT -H 'Content-Type: text/turtle' --data-binary @"$work/instance.ttl" -w '%{http_code}\n' \
+    -K "$work/urls" | grep -c '^201$' || true)
+  [ "$created" -eq "$n" ] || { echo "$name: only $created of $n instances were created" >&2; exit 1; }
+  args=()
+  for i in $(seq 1 "$n"); do args+=(--instance "${base}status/$name-$i#it"); done
+}
+
+# agent NAME: runs the agent on the instances in args; sets $seconds (wall clock), $cpu (the agent's user +
+# system seconds, less disturbed than the wall clock by other load on a shared machine) and $iterations
+agent() {
+  local name=$1 TIMEFORMAT='%R %U %S' user system
+  { time "${pin_agent[@]}" "$ldgsm" run "${args[@]}" -n 0 --until complete --iterations 400 --timeout 60000 \
+      > /dev/null 2> "$work/agent-$name.log" ; } 2> "$work/time-$name" ||
+    { echo "$name: the agent failed (see $work/agent-$name.log)" >&2; exit 1; }
+  grep -q "every workflow instance is complete" "$work/agent-$name.log" || { echo "$name did not complete" >&2; exit 1; }
+  iterations=$(grep -c '^iteration:' "$work/agent-$name.log")
+  read -r seconds user system < "$work/time-$name"
+  cpu=$(awk -v u="$user" -v s="$system" 'BEGIN { print u + s }')
+}
+
+if [ -z "${SKIP_SCALE:-}" ]; then
+  echo "Scale: the evaluation workflow, median of $runs runs"
+  echo
+  echo "| instances | iterations | time to complete (s) | ms per iteration | ms per iteration per instance | agent CPU ms per iteration per instance |"
+  echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
+  for n in "${sizes[@]}"; do
+    : > "$work/scale-$n"
+    for r in $(seq 1 "$runs"); do
+      instances "n$n-r$r" "$n" models/evaluation
+      agent "n$n-r$r"
+      echo "$seconds $iterations $cpu" >> "$work/scale-$n"
+    done
+    t=$(cut -d' ' -f1 "$work/scale-$n" | median); it=$(cut -d' ' -f2 "$work/scale-$n" | median)
+    c=$(cut -d' ' -f3 "$work/scale-$n" | median)
+    awk -v n="$n" -v it="$it" -v t="$t" -v c="$c" 'BEGIN {
+      printf "| %d | %d | %.2f | %.1f | %.3f | %.3f |\n", n, it, t, t * 1000 / it, t * 1000 / it / n, c * 1000 / it / n }'
   done
-  start=$(date +%s.%N)
-  "${pin_agent[@]}" "$ldgsm" run "${args[@]}" -n 0 --until complete --iterations 400 --timeout 60000 \
-    > /dev/null 2> "$work/agent-$n.log" || { echo "n=$n: the agent failed (see $work/agent-$n.log)" >&2; exit 1; }
-  end=$(date +%s.%N)
-  grep -q "every workflow instance is complete" "$work/agent-$n.log" || { echo "n=$n did not complete" >&2; exit 1; }
-  iterations=$(grep -c '^iteration:' "$work/agent-$n.log")
-  awk -v n="$n" -v it="$iterations" -v s="$start" -v e="$end" 'BEGIN {
-    t = e - s; printf "| %d | %d | %.2f | %.1f | %.3f |\n", n, it, t, t * 1000 / it, t * 1000 / it / n }'
-done
-echo
+  echo
+fi
+
+if [ -z "${SKIP_CALLS:-}" ]; then
+  cc -std=c11 -O2 -Wall -Wextra -pthread "$root/bench/gsm/task_server.c" -lmicrohttpd -o "$work/task_server"
+  start_server tasks "${pin_server[@]}" "$work/task_server" 0
+  task_pid=${pids[-1]}
+  for mode in ok flaky; do
+    sed "s|<TASKS/|<http://127.0.0.1:$started/$mode/|" "$root/bench/gsm/tasks.ttl" |
+      curl -s -f -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @- "${base}models/tasks-$mode"
+  done
+  stats() { curl -s "http://127.0.0.1:$started/stats"; }
+  tasks=$((8 * call_n)) # tasks.ttl: one call per stage, 8 stages
+  # Rounds of one ok and one flaky run back to back (in turn ok first and flaky first), so that both runs
+  # of a round see about the same load; per run: seconds, iterations, agent CPU seconds, task executions,
+  # failed executions, task server and LDP server CPU seconds.
+  : > "$work/calls-ok"; : > "$work/calls-flaky"
+  for r in $(seq 1 "$runs"); do
+    order=(ok flaky); [ $((r % 2)) -eq 0 ] && order=(flaky ok)
+    for mode in "${order[@]}"; do
+      instances "$mode-r$r" "$call_n" "models/tasks-$mode"
+      read -r _ executed0 _ failed0 _ _ _ _ < <(stats)
+      task_cpu0=$(cpu_seconds "$task_pid"); ldp_cpu0=$(cpu_seconds "$ldp_pid")
+      agent "$mode-r$r"
+      read -r _ executed1 _ failed1 _ _ _ _ < <(stats)
+      executed=$((executed1 - executed0)); failed=$((failed1 - failed0))
+      want_failed=0; [ "$mode" = flaky ] && want_failed=$tasks
+      [ "$failed" -eq "$want_failed" ] && [ "$executed" -eq $((tasks + want_failed)) ] || {
+        echo "$mode run $r: $executed task executions, $failed failed;" \
+          "expected $((tasks + want_failed)), $want_failed" >&2
+        exit 1
+      }
+      echo "$seconds $iterations $cpu $executed $failed" \
+        "$(awk -v a="$task_cpu0" -v b="$(cpu_seconds "$task_pid")" 'BEGIN { print b - a }')" \
+        "$(awk -v a="$ldp_cpu0" -v b="$(cpu_seconds "$ldp_pid")" 'BEGIN { print b - a }')" >> "$work/calls-$mode"
+    done
+  done
+  echo "Calls: $call_n instances of the evaluation workflow with a task on each of its 8 stages, median of $runs runs"
+  echo
+  echo "| tasks | iterations | time to complete (s) | ms per iteration per instance | agent CPU ms per iteration per instance | task executions | failed (500) | task server CPU (s) | LDP server CPU (s) |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  for mode in ok flaky; do
+    f="$work/calls-$mode"
+    awk -v n="$call_n" '{ print $1 * 1000 / $2 / n, $3 * 1000 / $2 / n }' "$f" > "$work/per-$mode"
+    printf '| %s | %d | %.2f | %.3f | %.3f | %d | %d | %.2f | %.2f |\n' "$mode" "$(cut -d' ' -f2 "$f" | median)" \
+      "$(cut -d' ' -f1 "$f" | median)" "$(cut -d' ' -f1 "$work/per-$mode" | median)" "$(cut -d' ' -f2 "$work/per-$mode" | median)" \
+      "$(cut -d' ' -f4 "$f" | median)" "$(cut -d' ' -f5 "$f" | median)" "$(cut -d' ' -f6 "$f" | median)" "$(cut -d' ' -f7 "$f" | median)"
+  done
+  echo
+  # ratios flaky / ok of the time per iteration per instance, per round (wall clock, agent CPU)
+  paste -d' ' "$work/per-ok" "$work/per-flaky" | awk '{ print $3 / $1, $4 / $2 }' > "$work/ratios"
+  echo "rounds (ok s / flaky s; flaky / ok per iteration per instance):" \
+    "$(paste -d' ' "$work/calls-ok" "$work/calls-flaky" "$work/ratios" | awk '{ printf "%s%.1f / %.1f s: %.2fx", (NR > 1 ? "; " : ""), $1, $8, $15 }')"
+  awk -v wall="$(cut -d' ' -f1 "$work/ratios" | median)" -v cpu="$(cut -d' ' -f2 "$work/ratios" | median)" 'BEGIN {
+    printf "flaky / ok, ms per iteration per instance, median of the rounds: %.2fx (agent CPU: %.2fx); goal at most 1.5x: %s\n",
+      wall, cpu, wall <= 1.5 ? "met" : "not met" }'
+  echo
+fi
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); logs in $work"
