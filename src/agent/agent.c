@@ -50,6 +50,7 @@ struct agent {
     strmap reported; /* "resource outcome" already reported, so a dead link is named once */
     unsigned held_streak;
     strmap warned_origins;
+    identity_cache identities; /* request URIs' identities, kept across iterations */
     term_id default_timeout; /* --timeout as an xsd:dayTimeDuration: a call's T_E when its model gives none */
     sentry_table *sentries;
     answer *answers;       /* answers to requests with ldgsm:reportTo, asserted into later iterations */
@@ -255,6 +256,7 @@ void agent_free(agent *a) {
     free(a->requests);
     strmap_free(&a->reported);
     strmap_free(&a->warned_origins);
+    identity_cache_free(&a->identities);
     sentry_table_free(a->sentries);
     for (size_t i = 0; i < a->answer_count; i++) {
         free(a->answers[i].ts);
@@ -272,7 +274,8 @@ void agent_free(agent *a) {
 
 static void on_request(void *user, const rule *r, term_id head) {
     agent *a = user;
-    request_extract(a->t, &a->v, a->wm, head, r, a->log, &a->requests, &a->request_count, &a->request_cap);
+    request_extract(a->t, &a->v, a->wm, head, r, a->log, &a->identities, &a->requests, &a->request_count,
+                    &a->request_cap);
 }
 
 static void assert_clock(agent *a) {

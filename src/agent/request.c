@@ -223,8 +223,29 @@ static bool add_idempotency_key(const terms *t, term_id key, request *r, const l
     return true;
 }
 
+void identity_cache_free(identity_cache *c) {
+    for (size_t i = 0; i < c->count; i++)
+        free(c->texts[i]);
+    free(c->texts);
+    u64map_free(&c->slot_of);
+    *c = (identity_cache){0};
+}
+
+/* The identity of the URI term (text url), a copy the caller owns. */
+static char *identity_of(identity_cache *c, term_id uri, const char *url) {
+    bool inserted;
+    uint32_t *slot = u64map_put(&c->slot_of, uri, (uint32_t)c->count + 1, &inserted);
+    if (inserted) {
+        c->texts = xrealloc(c->texts, (c->count + 1) * sizeof *c->texts);
+        c->texts[c->count++] = http_url_identity(url);
+    }
+    const char *text = c->texts[*slot - 1];
+    return text ? xstrndup(text, strlen(text)) : NULL;
+}
+
 size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, const rule *origin,
-                       const log_sink *log, request **out, size_t *count, size_t *cap) {
+                       const log_sink *log, identity_cache *identities, request **out, size_t *count,
+                       size_t *cap) {
     size_t n, added = 0;
     const triple *ts = terms_formula_triples(t, head, &n);
     for (size_t i = 0; i < n; i++) {
@@ -243,7 +264,7 @@ size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, 
             continue;
         }
         r.uri_term = uri;
-        r.resource = http_url_identity(r.url);
+        r.resource = identity_of(identities, uri, r.url);
         r.kind = strcmp(r.method, "UPDATE") == 0 ? REQUEST_UPDATE
                  : (strcmp(r.method, "GET") == 0 || strcmp(r.method, "HEAD") == 0 ||
                     strcmp(r.method, "OPTIONS") == 0)
