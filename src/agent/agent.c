@@ -15,6 +15,7 @@
 #include "n3/iri_resolve.h"
 #include "n3/n3_reader.h"
 #include "rdf/rdfio.h"
+#include "reason/numeric.h"
 #include "reason/reasoner.h"
 
 enum { STUCK_AFTER = 10 };
@@ -303,9 +304,8 @@ static void report_once(agent *a, const char *resource, const char *what, const 
 }
 
 static term_id integer_term(terms *t, long value) {
-    char text[24];
-    int len = snprintf(text, sizeof text, "%ld", value);
-    return terms_literal(t, text, (size_t)len, T_XSD_INTEGER, NULL, 0);
+    number n = number_integer(value);
+    return number_to_term(t, &n);
 }
 
 /* Classifies one GET result (DESIGN section 2) and adds what it brought to working memory. */

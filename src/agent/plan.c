@@ -35,6 +35,9 @@ static bool has_header(const request *r, const char *name) {
     return false;
 }
 
+/* What a write does to its resource: its identity without the Idempotency-Key. */
+static const char *effect_of(const request *r) { return r->effect ? r->effect : r->identity; }
+
 static char *after_resource(const plan_input *in, const request *r) {
     if (!r->after || terms_kind(in->t, r->after) != TERM_IRI)
         return NULL;
@@ -475,7 +478,7 @@ void plan_make(const plan_input *in, plan *p) {
         uint32_t first = writes.head[g];
         bool clash = strmap_get(&updates.index, resource) != NULL;
         for (uint32_t i = writes.next[first]; i != UINT32_MAX && !clash; i = writes.next[i])
-            clash = strcmp(in->requests[i].effect, in->requests[first].effect) != 0;
+            clash = strcmp(effect_of(&in->requests[i]), effect_of(&in->requests[first])) != 0;
         if (!clash)
             continue;
         for (uint32_t i = first; i != UINT32_MAX; i = writes.next[i])

@@ -125,7 +125,9 @@ static char *identity_text(const terms *t, const request *r, bool without_key) {
 
 static void compute_identity(const terms *t, request *r) {
     r->identity = identity_text(t, r, false);
-    r->effect = identity_text(t, r, true);
+    for (size_t i = 0; i < r->header_count && !r->effect; i++) /* the crawl's GETs carry no key: no second text */
+        if (strcasecmp(r->headers[i].name, "Idempotency-Key") == 0)
+            r->effect = identity_text(t, r, true);
 }
 
 /* The object of (subject, predicate) in working memory, or 0. */

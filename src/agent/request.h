@@ -42,8 +42,8 @@ typedef struct request {
     bool lenient;          /* GET with `ldgsm:lenient true`: a body that does not parse adds nothing, fails nothing */
     const rule *rule;      /* the rule whose head asked for it */
     char *identity;        /* equal strings <=> the same request (DESIGN section 2, "Identity") */
-    char *effect;          /* the identity without the Idempotency-Key: equal for two writes that do the
-                              same to their resource (they do not conflict) */
+    char *effect;          /* the identity without the Idempotency-Key (NULL: it has none, the identity is
+                              it): equal for two writes that do the same to their resource (no conflict) */
 } request;
 
 /* Resource identities already worked out, by the IRI term of a request URI: the crawl asks for the same

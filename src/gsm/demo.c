@@ -391,11 +391,7 @@ static void report_iteration(demo *d, const status *old, const devices *before) 
 /* ---- writing the devices ------------------------------------------------------------------------ */
 
 static int put_device(demo *d, const char *path, const char *triples, char *message, size_t size) {
-    buf body = {0};
-    buf_printf(&body, "@prefix dev: <" NS_DEV "> .\n\n%s", triples);
-    int rc = d->io.put(d->io.user, path, buf_cstr(&body), message, size);
-    buf_free(&body);
-    return rc;
+    return demo_put(&d->io, path, "dev", NS_DEV, triples, message, size);
 }
 
 static int write_smoke(demo *d, double obscuration, char *message, size_t size) {

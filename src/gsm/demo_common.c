@@ -41,6 +41,15 @@ term_id demo_object(store *st, term_id s, term_id p) {
     return tr ? tr->o : 0;
 }
 
+int demo_put(const demo_io *io, const char *path, const char *name, const char *ns, const char *triples, char *message,
+             size_t size) {
+    buf body = {0};
+    buf_printf(&body, "@prefix %s: <%s> .\n\n%s", name, ns, triples);
+    int rc = io->put(io->user, path, buf_cstr(&body), message, size);
+    buf_free(&body);
+    return rc;
+}
+
 term_id demo_iri(terms *t, const char *prefix, const char *rest) {
     buf b = {0};
     buf_printf(&b, "%s%s", prefix, rest);

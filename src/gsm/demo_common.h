@@ -35,6 +35,9 @@ enum demo_progress { DEMO_GOING_ON, DEMO_OVER, DEMO_FAILED };
  * message). */
 store *demo_read(const demo_io *io, rdfio *rdf, const char *base, const char *path, bool *absent, char *message,
                  size_t size);
+/* PUTs the Turtle triples at path, after `@prefix name: <ns> .`: 0, or -1 with message. */
+int demo_put(const demo_io *io, const char *path, const char *name, const char *ns, const char *triples, char *message,
+             size_t size);
 /* The first object of (s, p), or 0. */
 term_id demo_object(store *st, term_id s, term_id p);
 /* The IRI prefix + rest, interned. */

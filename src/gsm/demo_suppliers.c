@@ -513,11 +513,7 @@ static void report_iteration(suppliers_demo *d, const status *old, double began)
 /* ---- the environment ---------------------------------------------------------------------------- */
 
 static int put_shop(suppliers_demo *d, const char *path, const char *triples, char *message, size_t size) {
-    buf body = {0};
-    buf_printf(&body, "@prefix shop: <" NS_SHOP "> .\n\n%s", triples);
-    int rc = d->io.put(d->io.user, path, buf_cstr(&body), message, size);
-    buf_free(&body);
-    return rc;
+    return demo_put(&d->io, path, "shop", NS_SHOP, triples, message, size);
 }
 
 /* The warehouse receives the goods once warehouse/expected says it expects them. */
