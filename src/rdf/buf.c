@@ -119,6 +119,25 @@ void buf_printf(buf *b, const char *fmt, ...) {
     va_end(args);
 }
 
+void buf_json_string(buf *b, const char *s) {
+    buf_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            buf_putc(b, '\\');
+            buf_putc(b, (char)*p);
+        } else if (*p == '\n') {
+            buf_puts(b, "\\n");
+        } else if (*p == '\t') {
+            buf_puts(b, "\\t");
+        } else if (*p < 0x20 || *p == 0x7f) {
+            buf_printf(b, "\\u%04x", *p);
+        } else {
+            buf_putc(b, (char)*p);
+        }
+    }
+    buf_putc(b, '"');
+}
+
 char *buf_cstr(buf *b) {
     buf_reserve(b, 0);
     b->data[b->len] = '\0';

@@ -16,6 +16,9 @@ void buf_append(buf *b, const void *data, size_t len);
 void buf_puts(buf *b, const char *s);
 void buf_putc(buf *b, char c);
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s as a JSON string, quotes included: " \\ and control characters escaped, other bytes as they are
+ * (the caller's text is UTF-8). */
+void buf_json_string(buf *b, const char *s);
 /* NUL-terminates without counting the NUL in len; returns data. */
 char *buf_cstr(buf *b);
 void buf_free(buf *b);
