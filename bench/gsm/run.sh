@@ -11,7 +11,8 @@
 # reports the median of the rounds' ratios. Each run writes fresh instances; a run that does not complete
 # every instance, or a task count other than expected, stops the benchmark.
 # usage: bench/gsm/run.sh [path/to/ldgsm] [N ...]     (default: build/ldgsm, n = 1 9 100 1000)
-# environment: RUNS=3, CALL_INSTANCES=1000, SKIP_SCALE=1, SKIP_CALLS=1
+# environment: RUNS=3, CALL_INSTANCES=1000, SKIP_SCALE=1, SKIP_CALLS=1, AGENT_OPTIONS (added to every
+# `ldgsm run`, e.g. "--history 0" to measure what the status documents' history costs)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 ldgsm=${1:-$root/build/ldgsm}; shift || true
@@ -63,7 +64,8 @@ instances() {
 # system seconds, less disturbed than the wall clock by other load on a shared machine) and $iterations
 agent() {
   local name=$1 TIMEFORMAT='%R %U %S' user system
-  { time "${pin_agent[@]}" "$ldgsm" run "${args[@]}" -n 0 --until complete --iterations 400 --timeout 60000 \
+  # shellcheck disable=SC2086 # AGENT_OPTIONS is a list of options
+  { time "${pin_agent[@]}" "$ldgsm" run "${args[@]}" ${AGENT_OPTIONS:-} -n 0 --until complete --iterations 400 --timeout 60000 \
       > /dev/null 2> "$work/agent-$name.log" ; } 2> "$work/time-$name" ||
     { echo "$name: the agent failed (see $work/agent-$name.log)" >&2; exit 1; }
   grep -q "every workflow instance is complete" "$work/agent-$name.log" || { echo "$name did not complete" >&2; exit 1; }

@@ -7,9 +7,11 @@
 #include <strings.h>
 #include <time.h>
 
+#include "agent/history.h"
 #include "agent/plan.h"
 #include "agent/request.h"
 #include "agent/sentries.h"
+#include "agent/trace.h"
 #include "http/http_client.h"
 #include "http/http_url.h"
 #include "n3/iri_resolve.h"
@@ -18,7 +20,7 @@
 #include "reason/numeric.h"
 #include "reason/reasoner.h"
 
-enum { STUCK_AFTER = 10 };
+enum { STUCK_AFTER = 10, DEFAULT_REMIND = 100 };
 
 typedef struct base_fact {
     triple t;
@@ -57,7 +59,10 @@ struct agent {
     answer *answers;       /* answers to requests with ldgsm:reportTo, asserted into later iterations */
     size_t answer_count;
     unsigned long answers_made; /* names answer nodes */
-    strmap incidents;      /* "subject\ttext" of the incidents rules derived in the last complete iteration */
+    strmap waits;          /* "kind\tsubject\ttext" -> the iteration it was last said in (report_waits) */
+    unsigned long iteration; /* iterations begun */
+    int ended_by_inspect;    /* the exit status the inspect callback asked for (0: none) */
+    unsigned waiting;        /* held and waiting lines true in the last iteration (report_waits) */
     /* per iteration */
     store *wm;
     request *requests;
@@ -65,6 +70,7 @@ struct agent {
     doc_state *docs;
     size_t doc_count, doc_cap;
     strmap doc_index; /* resource -> index in docs */
+    trace *trace;     /* --trace, or NULL */
 };
 
 static double now_ms(void) {
@@ -227,6 +233,8 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
         for (size_t o = 0; o < options->allow_origin_count; o++)
             http_client_add_origin_header(a->http, options->allow_origins[o], h->name, h->value);
     }
+    if (options->trace_path && !(a->trace = trace_open(options->trace_path, log, error, error_len)))
+        goto fail;
     return a;
 fail:
     agent_free(a);
@@ -264,12 +272,13 @@ void agent_free(agent *a) {
         free(a->answers[i].doc);
     }
     free(a->answers);
-    strmap_free(&a->incidents);
+    strmap_free(&a->waits);
     http_client_free(a->http);
     rule_set_free(&a->rules);
     free(a->facts);
     rdfio_free(a->io);
     terms_free(a->t);
+    trace_close(a->trace);
     free(a);
 }
 
@@ -279,7 +288,8 @@ static void on_request(void *user, const rule *r, term_id head) {
                     &a->request_cap);
 }
 
-static void assert_clock(agent *a) {
+/* Returns the clock asserted. */
+static term_id assert_clock(agent *a) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     struct tm tm;
@@ -289,6 +299,7 @@ static void assert_clock(agent *a) {
                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
     term_id now = terms_literal(a->t, stamp, (size_t)n, T_XSD_DATETIME, NULL, 0);
     store_add(a->wm, a->v.agent, a->v.now, now, a->v.clock_graph);
+    return now;
 }
 
 /* Says once per (resource, outcome) what a GET brought, so a dead sensor is not logged every poll. */
@@ -308,9 +319,26 @@ static term_id integer_term(terms *t, long value) {
     return number_to_term(t, &n);
 }
 
+/* `<X> ldgsm:readFailure "what"` for an IRI X a rule asked to GET whose document brought no data: it
+ * answered 404 or another status that is not 2xx, or brought no answer (no connection, a timeout), or RDF
+ * that does not parse. Rules then say why what they wait for is missing (rules/gsm-stalls.n3). */
+static void assert_read_failure(agent *a, const request *r, const doc_state *doc) {
+    if (doc->found || (doc->status == 0 && doc->failure == HTTP_FAIL_NONE))
+        return; /* read, or not answered yet */
+    char what[64];
+    if (doc->unparsable)
+        snprintf(what, sizeof what, "RDF that does not parse");
+    else if (doc->failure != HTTP_FAIL_NONE)
+        snprintf(what, sizeof what, "%s", http_failure_name(doc->failure));
+    else
+        snprintf(what, sizeof what, "answers %ld", doc->status);
+    store_add(a->wm, r->uri_term, a->v.read_failure, terms_string(a->t, what), a->v.derived_graph);
+}
+
 /* Classifies one GET result (DESIGN section 2) and adds what it brought to working memory. */
 static void take_get_result(agent *a, doc_state *doc, const http_result *res, iteration_stats *stats) {
     doc->status = res->status;
+    doc->failure = res->failure;
     if (res->failure != HTTP_FAIL_NONE) {
         doc->failed = true;
         /* keyed by the kind of failure: libcurl's message varies (it counts milliseconds) */
@@ -423,7 +451,7 @@ static void report_late_gets(agent *a, size_t scanned) {
 /* GETs every resource asked for and not yet fetched this iteration, in one parallel batch; returns how
  * many were made. */
 static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
-    size_t first_doc = a->doc_count;
+    size_t first_doc = a->doc_count, first_request = *scanned;
     for (; *scanned < a->request_count; (*scanned)++) {
         const request *r = &a->requests[*scanned];
         if (r->kind != REQUEST_SAFE || strcmp(r->method, "GET") != 0)
@@ -431,6 +459,7 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
         doc_state *known = find_doc(a, r->resource);
         if (known) {
             stats->gets_failed += note_asker(known, r);
+            assert_read_failure(a, r, known);
             continue;
         }
         strmap_put(&a->doc_index, r->resource, (uint32_t)a->doc_count, NULL);
@@ -456,9 +485,16 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     for (size_t i = 0; i < count; i++) {
         log_request(a, "GET", reqs[i].url, &results[i], a->docs[first_doc + i].asked_by);
         take_get_result(a, &a->docs[first_doc + i], &results[i], stats);
+        trace_get(a->trace, &a->docs[first_doc + i], &results[i]);
         if (a->docs[first_doc + i].failed)
             stats->gets_failed++;
         http_result_free(&results[i]);
+    }
+    for (size_t i = first_request; i < *scanned; i++) {
+        const request *r = &a->requests[i];
+        const doc_state *doc = r->kind == REQUEST_SAFE ? find_doc(a, r->resource) : NULL;
+        if (doc && doc >= &a->docs[first_doc])
+            assert_read_failure(a, r, doc);
     }
     stats->gets += (unsigned)count;
     free(reqs);
@@ -616,24 +652,40 @@ static void drop_taken_answers(agent *a) {
     a->answer_count = kept;
 }
 
-/* Says each incident the rules derived (`<instance> ldgsm:incident "what"`) once while it lasts: a stall
- * is named, not repeated every iteration. */
-static void report_incidents(agent *a) {
+/* Says what the rules say an instance waits for or suffered, one line per subject and cause: when it
+ * appears, and again every --remind iterations while it lasts, so that nothing waits silently and a
+ * long wait is not a line per poll. `ldgsm:heldBecause` (its writes are held), `ldgsm:waitsBecause` (it
+ * cannot go on) and `ldgsm:incident` (a failure it lives with) are the three kinds. */
+static void report_waits(agent *a) {
+    static const char *const kinds[] = {"held", "waiting", "incident"};
+    const term_id predicates[] = {a->v.held_because, a->v.waits_because, a->v.incident};
+    unsigned long remind = a->opt.remind_iterations ? a->opt.remind_iterations : DEFAULT_REMIND;
     strmap now = {0};
-    store_iter it;
-    store_match(a->wm, 0, a->v.incident, 0, 0, store_size(a->wm), &it);
-    uint32_t n;
-    for (const triple *tr; (tr = store_next(&it, &n));) {
-        buf key = {0};
-        buf_printf(&key, "%s\t%s", terms_lex(a->t, tr->s, NULL), terms_lex(a->t, tr->o, NULL));
-        bool first;
-        strmap_put(&now, key.data, 1, &first);
-        if (first && !strmap_get(&a->incidents, key.data))
-            log_msg(a->log, LOG_WARN, "incident: <%s>: %s", terms_lex(a->t, tr->s, NULL), terms_lex(a->t, tr->o, NULL));
-        buf_free(&key);
+    unsigned waiting = 0;
+    for (int k = 0; k < 3; k++) {
+        store_iter it;
+        store_match(a->wm, 0, predicates[k], 0, 0, store_size(a->wm), &it);
+        uint32_t n;
+        for (const triple *tr; (tr = store_next(&it, &n));) {
+            if (terms_kind(a->t, tr->o) != TERM_LITERAL)
+                continue;
+            buf key = {0};
+            buf_printf(&key, "%s\t%s\t%s", kinds[k], terms_lex(a->t, tr->s, NULL), terms_lex(a->t, tr->o, NULL));
+            const uint32_t *said = strmap_get(&a->waits, key.data);
+            uint32_t said_at = said ? *said : (uint32_t)a->iteration;
+            if (!said || a->iteration - said_at >= remind) {
+                log_msg(a->log, LOG_WARN, "%s: <%s>: %s", kinds[k], terms_lex(a->t, tr->s, NULL),
+                        terms_lex(a->t, tr->o, NULL));
+                said_at = (uint32_t)a->iteration;
+            }
+            strmap_put(&now, key.data, said_at, NULL);
+            waiting += k < 2;
+            buf_free(&key);
+        }
     }
-    strmap_free(&a->incidents);
-    a->incidents = now;
+    strmap_free(&a->waits);
+    a->waits = now;
+    a->waiting = waiting;
 }
 
 /* Calls the status documents show waiting for an answer or a deadline. */
@@ -662,19 +714,23 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
         record_answer(a, &ws[i], res);
         if (res->failure != HTTP_FAIL_STOPPED && res->failure != HTTP_FAIL_INVALID)
             (*sent)++;
-        if (ok[i])
+        if (ok[i]) {
+            trace_sent(a->trace, &ws[i], res, NULL);
             continue;
+        }
         failed++;
+        buf why = {0}; /* logged and traced */
         if (res->failure == HTTP_FAIL_NONE && res->status == 412)
-            log_msg(a->log, LOG_WARN, "%s %s: 412, another writer changed it first; the next iteration decides again",
-                    ws[i].method, ws[i].url);
+            buf_puts(&why, "412, another writer changed it first; the next iteration decides again");
         else if (res->failure == HTTP_FAIL_TIMEOUT || res->failure == HTTP_FAIL_RESET)
-            log_msg(a->log, LOG_WARN, "%s %s: outcome unknown (%s)", ws[i].method, ws[i].url,
-                    http_failure_name(res->failure));
+            buf_printf(&why, "outcome unknown (%s)", http_failure_name(res->failure));
         else if (res->failure == HTTP_FAIL_NONE)
-            log_msg(a->log, LOG_WARN, "%s %s answered %ld (rules %s)", ws[i].method, ws[i].url, res->status, ws[i].why);
+            buf_printf(&why, "answered %ld (rules %s)", res->status, ws[i].why);
         else
-            log_msg(a->log, LOG_WARN, "%s %s failed: %s", ws[i].method, ws[i].url, res->message);
+            buf_printf(&why, "failed: %s", res->message);
+        log_msg(a->log, LOG_WARN, "%s %s: %s", ws[i].method, ws[i].url, why.data);
+        trace_sent(a->trace, &ws[i], res, why.data);
+        buf_free(&why);
     }
     for (size_t i = 0; i < n; i++)
         http_result_free(&results[i]);
@@ -685,10 +741,14 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
 
 static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     if (a->opt.dry_run) {
-        for (size_t i = 0; i < p->write_count; i++)
+        for (size_t i = 0; i < p->write_count; i++) {
             print_write(a->opt.out, &p->writes[i]);
-        for (size_t i = 0; i < p->task_count; i++)
+            trace_unsent(a->trace, &p->writes[i], "dry-run", NULL);
+        }
+        for (size_t i = 0; i < p->task_count; i++) {
             print_write(a->opt.out, &p->tasks[i]);
+            trace_unsent(a->trace, &p->tasks[i], "dry-run", NULL);
+        }
         fflush(a->opt.out);
         return;
     }
@@ -701,11 +761,15 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
         bool write_ok = false;
         for (size_t w = 0; w < p->write_count; w++)
             write_ok |= ok[w] && p->writes[w].composed && strcmp(p->writes[w].doc, p->tasks[t].after) == 0;
-        if (write_ok)
+        if (write_ok) {
             ready[ready_count++] = p->tasks[t];
-        else
-            log_msg(a->log, LOG_WARN, "%s %s withheld: the write to %s it waits for did not succeed",
-                    p->tasks[t].method, p->tasks[t].url, p->tasks[t].after);
+            continue;
+        }
+        buf why = {0};
+        buf_printf(&why, "the write to %s it waits for did not succeed", p->tasks[t].after);
+        log_msg(a->log, LOG_WARN, "%s %s withheld: %s", p->tasks[t].method, p->tasks[t].url, why.data);
+        trace_unsent(a->trace, &p->tasks[t], "withheld", why.data);
+        buf_free(&why);
     }
     bool *task_ok = xcalloc(ready_count + 1, sizeof *task_ok);
     stats->failed += send_batch(a, ready, ready_count, task_ok, &stats->sent);
@@ -774,11 +838,12 @@ static bool draft_instance(agent *a) {
 int agent_iterate(agent *a, iteration_stats *stats) {
     double start = now_ms();
     *stats = (iteration_stats){0};
+    a->iteration++;
     clear_iteration(a);
     a->wm = store_new();
     for (size_t i = 0; i < a->fact_count; i++)
         store_add(a->wm, a->facts[i].t.s, a->facts[i].t.p, a->facts[i].t.o, a->facts[i].graph);
-    assert_clock(a);
+    trace_begin_iteration(a->trace, terms_lex(a->t, assert_clock(a), NULL));
     store_add(a->wm, a->v.agent, a->v.default_timeout, a->default_timeout, a->v.clock_graph);
     assert_answers(a);
 
@@ -812,24 +877,38 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     double sentried = now_ms();
     if (rc == 0 && reasoner_run(r, &a->rules, AFTER_SENTRIES_STRATUM) != 0)
         rc = -1;
+    stats->crawl_ms = crawled - start;
+    stats->sentries_ms = sentried - crawled;
+    stats->later_rules_ms = now_ms() - sentried;
     if (rc != 0 && reasoner_error(r))
         log_msg(a->log, LOG_ERROR, "iteration held: %s", reasoner_error(r));
-    log_msg(a->log, LOG_DEBUG, "phases: crawl %.1f ms, sentries %.1f ms, later rules %.1f ms", crawled - start,
-            sentried - crawled, now_ms() - sentried);
+    log_msg(a->log, LOG_DEBUG, "phases: crawl %.1f ms, sentries %.1f ms, later rules %.1f ms", stats->crawl_ms,
+            stats->sentries_ms, stats->later_rules_ms);
     report_late_gets(a, scanned);
     stats->derived = (unsigned)reasoner_get_stats(r)->derived;
     reasoner_free(r);
     if (rc == 0) {
         stats->calling = count_calling(a);
-        report_incidents(a);
+        report_waits(a);
         drop_taken_answers(a);
     }
 
-    if (rc == 0) {
+    if (rc == 0 && a->opt.inspect) {
+        int ended = a->opt.inspect(a->opt.inspect_user, a);
+        if (ended > 0)
+            a->ended_by_inspect = ended;
+    }
+    if (rc == 0 && !a->opt.observe) {
         char **origins = xcalloc(a->opt.allow_origin_count + 1, sizeof *origins);
         for (size_t i = 0; i < a->opt.allow_origin_count; i++)
             origins[i] = http_url_origin(a->opt.allow_origins[i]);
         size_t invalid = sentry_table_invalid(a->sentries);
+        u64map history_properties = {0};
+        store_iter tracked;
+        store_match(a->wm, 0, T_RDF_TYPE, a->v.history_property, 0, store_size(a->wm), &tracked);
+        uint32_t tn;
+        for (const triple *tr; (tr = store_next(&tracked, &tn));)
+            u64map_put(&history_properties, tr->s, 1, NULL);
         plan_input in = {.hold_all = invalid ? "an invalid sentry was met in this iteration" : NULL,
                          .t = a->t, .wm = a->wm, .io = a->io, .v = &a->v, .requests = a->requests,
                          .request_count = a->request_count, .docs = a->docs, .doc_count = a->doc_count,
@@ -837,15 +916,24 @@ int agent_iterate(agent *a, iteration_stats *stats) {
                          .hold = !a->opt.proceed_on_incomplete,
                          .allow_unconditional_status = a->opt.allow_unconditional_status,
                          .allow_origins = origins, .allow_origin_count = a->opt.allow_origin_count,
-                         .warned_origins = &a->warned_origins, .log = a->log};
+                         .warned_origins = &a->warned_origins, .log = a->log, .clock = store_first_object(a->wm, a->v.agent, a->v.now),
+                         .history_limit = a->opt.history < 0 ? 0
+                                          : a->opt.history ? (unsigned)a->opt.history : HISTORY_DEFAULT_LIMIT,
+                         .history_properties = &history_properties};
         plan p;
+        double planning = now_ms();
         plan_make(&in, &p);
+        stats->plan_ms = now_ms() - planning;
+        u64map_free(&history_properties);
+        trace_plan(a->trace, &in, &p);
         stats->unsafe = p.unsafe;
         stats->withheld = p.withheld;
         stats->conflicts = p.conflicts;
         stats->yielded = p.yielded;
         stats->refused = p.refused;
+        double sending = now_ms();
         send_plan(a, &p, stats);
+        stats->send_ms = now_ms() - sending;
         plan_free(&p);
         for (size_t i = 0; i < a->opt.allow_origin_count; i++)
             free(origins[i]);
@@ -860,6 +948,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     for (unsigned i = 0; i < a->rules.count; i++)
         a->rules.rules[i]->fired = a->rules.rules[i]->probed = 0;
     stats->elapsed_ms = now_ms() - start;
+    /* flushed before the iteration's log line: whoever sees that line can read the iteration's records */
+    trace_end_iteration(a->trace, stats, rc);
     log_msg(a->log, LOG_INFO,
             "iteration: %.1f ms, %u GETs (%u failed), %llu bytes, %u triples read, %u derived, unsafe %u: "
             "%u sent, %u withheld, %u conflicting, %u yielded, %u refused, %u failed",
@@ -961,13 +1051,15 @@ int agent_run(agent *a) {
         int rc = agent_iterate(a, &stats);
         if (rc == -2)
             return 1;
+        if (a->ended_by_inspect)
+            return a->ended_by_inspect;
         done++;
         bool held = rc != 0 || stats.withheld > 0 || stats.conflicts > 0;
         a->held_streak = held ? a->held_streak + 1 : 0;
         if (a->held_streak >= STUCK_AFTER)
             report_stuck(a);
         if (a->opt.until_quiescent && rc == 0 && stats.unsafe == 0 && stats.calling == 0)
-            return 0;
+            return a->waiting ? 6 : 0;
         int ended = a->opt.until_complete && rc == 0 ? completion(a, &stats) : -1;
         if (ended == 0)
             log_msg(a->log, LOG_INFO, "every workflow instance is complete");
@@ -984,5 +1076,29 @@ int agent_run(agent *a) {
         return 3;
     if (a->opt.until_quiescent && stats.calling)
         return 4;
+    bool stopped = a->opt.stop && *a->opt.stop;
+    if ((a->opt.until_quiescent || a->opt.until_complete) && !stopped && a->waiting)
+        return 6;
     return 0;
+}
+
+terms *agent_terms(agent *a) {
+    return a->t;
+}
+
+store *agent_memory(agent *a) {
+    return a->wm;
+}
+
+bool agent_read_outcome(agent *a, const char *iri, agent_read *out) {
+    char *identity = http_url_identity(iri);
+    const doc_state *doc = identity ? find_doc(a, identity) : NULL;
+    free(identity);
+    if (!doc)
+        return false;
+    bool answered = doc->failure == HTTP_FAIL_NONE;
+    *out = (agent_read){.status = answered ? doc->status : 0,
+                        .failure = answered ? NULL : http_failure_name(doc->failure),
+                        .unparsable = doc->unparsable, .etag = doc->etag};
+    return true;
 }

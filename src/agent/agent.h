@@ -20,6 +20,9 @@
 #include <stdio.h>
 
 #include "rdf/log.h"
+#include "rdf/store.h"
+
+struct agent;
 
 typedef struct agent_header_option {
     char *origin; /* NULL: the default origins (the --allow-origin ones, else every origin of a GET's start) */
@@ -39,6 +42,7 @@ typedef struct agent_options {
     unsigned long iterations;  /* 0: unbounded */
     bool until_quiescent;
     bool dry_run;
+    bool observe;              /* read only (ldgsm status): crawl, evaluate, derive; plan and send nothing */
     bool step;                 /* wait for a line on standard input before each iteration (EOF ends) */
     bool proceed_on_incomplete; /* failure policy proceed; default hold */
     bool allow_unconditional_status;
@@ -51,13 +55,23 @@ typedef struct agent_options {
     long timeout_ms;           /* per request, redirects included; 0: 10000 */
     unsigned max_fresh_nodes;  /* per iteration; 0: the reasoner's default (1,000,000) */
     unsigned max_derived;      /* per iteration; 0: the reasoner's default */
+    long history;              /* history entries a status document keeps (--history): 0 the default (100),
+                                  negative none */
+    unsigned long remind_iterations; /* a wait or incident lasting this long is said again (0: 100) */
     int verbose;
     FILE *out;                 /* log lines and --dry-run output (default stderr / stdout) */
+    const char *trace_path;    /* --trace: JSON Lines of every iteration and request (agent/trace.h); "-": stdout */
     const volatile sig_atomic_t *stop; /* set by a signal handler: finish this iteration, then exit */
+    /* Called in every iteration once working memory is derived, before the writes are planned (it may add
+     * `<group> ldgsm:heldBecause "why"` to hold a group's writes); returns 0, or an exit status > 0 that
+     * ends the run after this iteration. `ldgsm run` watches GSM instances with it (gsm/watch.h). */
+    int (*inspect)(void *user, struct agent *a);
+    void *inspect_user;
 } agent_options;
 
 typedef struct iteration_stats {
     double elapsed_ms;
+    double crawl_ms, sentries_ms, later_rules_ms, plan_ms, send_ms; /* the phases of agent.h's list */
     unsigned gets, gets_failed;
     unsigned long long bytes;
     unsigned triples_read, derived;
@@ -75,7 +89,26 @@ void agent_free(agent *a);
 int agent_iterate(agent *a, iteration_stats *stats);
 /* The loop of iterations until --iterations, quiescence, completion or a stop signal; returns the exit
  * status (0; 3 when the run ended with withheld requests; 4 when it ended with a call still calling; 5
- * when --until complete found the instances not complete failed, with nothing more to do). */
+ * when --until complete found the instances not complete failed, with nothing more to do; 6 when an
+ * --until run ended by itself with an instance held or waiting, as its held:/waiting: line says). */
 int agent_run(agent *a);
+
+/* What the last iteration left, for a reader of its state (ldgsm status); valid until the next
+ * agent_iterate or agent_free. The working memory holds what was read and derived, the sentries' results
+ * (`<sentry> ldgsm:holdsFor <instance>`) included. */
+terms *agent_terms(agent *a);
+store *agent_memory(agent *a);
+
+/* How the last iteration's GET of a document went. */
+typedef struct agent_read {
+    long status;         /* the answer's status code; 0 when there was no answer */
+    const char *failure; /* no answer: its kind (http_failure_name: "timeout", "connect failure", ...); else NULL */
+    bool unparsable;     /* answered with RDF that does not parse */
+    const char *etag;    /* the answer's ETag, or NULL */
+} agent_read;
+
+/* The outcome of the GET of iri's document (its identity, without the fragment) in the last iteration;
+ * false when the iteration did not GET it. */
+bool agent_read_outcome(agent *a, const char *iri, agent_read *out);
 
 #endif

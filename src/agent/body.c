@@ -40,7 +40,7 @@ int body_document(rdfio *io, terms *t, const triple *ts, size_t n, const char *t
                 terms_kind(t, parts[k]) == TERM_VAR)
                 return rdf_write_turtle(io, ts, n, target_url, out);
     }
-    rdf_write_turtle_lines(t, ts, n, target_url, out);
+    rdf_write_turtle_compact(t, ts, n, target_url, out);
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "agent/body.h"
+#include "agent/history.h"
 #include "http/http_url.h"
 #include "reason/xsd_time.h"
 #include "rdf/strmap.h"
@@ -49,11 +50,44 @@ static void report(const plan_input *in, const request *r, enum outcome o, const
             r->rule ? r->rule->name : "?");
 }
 
+/* A withheld request is said once per iteration, group and reason (report_withheld): an instance held
+ * back withholds all its requests at once, and one cause is one line. */
+static void note_withheld(plan *p, const request *r, const char *why) {
+    buf key = {0};
+    buf_printf(&key, "%u\t%s", (unsigned)r->group, why);
+    bool first;
+    uint32_t *count = strmap_put(&p->withheld_reasons, key.data, 0, &first);
+    (*count)++;
+    buf_free(&key);
+}
+
 static void set_outcome(const plan_input *in, plan *p, size_t i, enum outcome o, const char *why) {
     if (p->outcomes[i] != OUTCOME_SEND)
         return;
     p->outcomes[i] = o;
-    report(in, &in->requests[i], o, why);
+    p->reasons[i] = why;
+    if (o == OUTCOME_WITHHELD)
+        note_withheld(p, &in->requests[i], why);
+    else
+        report(in, &in->requests[i], o, why);
+}
+
+/* One line per group and reason; a reason the rules gave (`ldgsm:heldBecause`) is the agent's to say,
+ * once while it lasts, so here it is said only at -v. */
+static void report_withheld(const plan_input *in, plan *p, const u64map *held) {
+    for (uint32_t g = 0; g < p->withheld_reasons.count; g++) {
+        const char *key = p->withheld_reasons.keys[g];
+        char *tab;
+        term_id group = (term_id)strtoul(key, &tab, 10);
+        const char *why = tab + 1;
+        const uint32_t *because = group ? u64map_get(held, group) : NULL;
+        bool rules_said = because && strcmp(terms_lex(in->t, *because, NULL), why) == 0;
+        uint32_t count = p->withheld_reasons.values[g];
+        log_msg(in->log, rules_said ? LOG_DEBUG : LOG_WARN, "withheld: %u request%s%s%s%s: %s", count,
+                count == 1 ? "" : "s", group ? " of <" : "", group ? terms_lex(in->t, group, NULL) : "",
+                group ? ">" : "", why);
+    }
+    strmap_free(&p->withheld_reasons);
 }
 
 /* Drops every request sharing key (DESIGN: the loser of a priority collision yields whole). */
@@ -110,6 +144,7 @@ static void free_write(planned_write *w) {
     free(w->doc);
     free(w->after);
     free(w->why);
+    free(w->sources);
     buf_free(&w->body);
 }
 
@@ -276,14 +311,23 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
             next[next_count++] = *tr;
         }
     }
+    history_slot *changed = xmalloc((slot_count + 1) * sizeof *changed);
+    for (size_t i = 0; i < slot_count; i++)
+        changed[i] = (history_slot){slots[i].s, slots[i].p};
+    history_input history = {.t = in->t, .v = in->v, .doc_url = url, .clock = in->clock, .limit = in->history_limit,
+                             .tracked = in->history_properties};
+    history_record(&history, before, before_count, changed, slot_count, &next, &next_count);
+    free(changed);
     before_count = triples_canonical(before, before_count);
     next_count = triples_canonical(next, next_count);
     bool unchanged = doc->found && before_count == next_count &&
                      memcmp(before, next, next_count * sizeof *next) == 0;
     free(before);
     if (unchanged) {
-        for (size_t i = 0; i < live_count; i++)
+        for (size_t i = 0; i < live_count; i++) {
             p->outcomes[live[i]] = OUTCOME_UNCHANGED;
+            p->reasons[live[i]] = "the composed document is the document as read";
+        }
         free(url);
         goto done;
     }
@@ -291,6 +335,9 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
     w.url = url;
     w.doc = xstrndup(resource, strlen(resource));
     w.why = rules_of(in, live, live_count);
+    w.sources = xmalloc(live_count * sizeof *w.sources);
+    memcpy(w.sources, live, live_count * sizeof *w.sources);
+    w.source_count = live_count;
     if (body_document(in->io, in->t, next, next_count, url, &w.body) != 0) {
         for (size_t i = 0; i < live_count; i++)
             set_outcome(in, p, live[i], OUTCOME_REFUSED, "the composed document holds what Turtle cannot express");
@@ -322,6 +369,8 @@ static bool as_written(const plan_input *in, size_t i, planned_write *w) {
     w->url = http_url_without_fragment(r->url);
     w->doc = xstrndup(r->resource, strlen(r->resource));
     w->why = xstrndup(r->rule ? r->rule->name : "", r->rule ? strlen(r->rule->name) : 0);
+    w->sources = xmalloc(sizeof *w->sources);
+    w->sources[w->source_count++] = i;
     for (size_t h = 0; h < r->header_count; h++)
         add_header(w, r->headers[h].name, r->headers[h].value);
     if (r->body) {
@@ -427,6 +476,7 @@ void plan_make(const plan_input *in, plan *p) {
     *p = (plan){0};
     size_t n = in->request_count;
     p->outcomes = xcalloc(n ? n : 1, sizeof *p->outcomes);
+    p->reasons = xcalloc(n ? n : 1, sizeof *p->reasons);
     bool *unsafe = xcalloc(n ? n : 1, sizeof *unsafe);
     failed_gets failed;
     collect_failed(in, &failed);
@@ -453,7 +503,6 @@ void plan_make(const plan_input *in, plan *p) {
     }
     strmap_free(&identities);
     u64map_free(&failed.groups);
-    u64map_free(&failed.held);
 
     /* writes grouped by the resource they target; updates separately */
     grouping writes = {0}, updates = {0};
@@ -595,6 +644,8 @@ void plan_make(const plan_input *in, plan *p) {
         default: break;
         }
     }
+    report_withheld(in, p, &failed.held);
+    u64map_free(&failed.held);
     free(unsafe);
 }
 
@@ -606,5 +657,6 @@ void plan_free(plan *p) {
     free(p->writes);
     free(p->tasks);
     free(p->outcomes);
+    free(p->reasons);
     *p = (plan){0};
 }

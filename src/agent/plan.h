@@ -10,7 +10,8 @@
  *     triples of replaced (subject, predicate) slots go, body and ldgsm:add triples come, every other
  *     triple stays. A slot given two value sets is resolved by ldgsm:priority (the loser's ldgsm:key is
  *     dropped everywhere: "yielded") or, with equal priorities, withholds the whole composed write and the
- *     tasks waiting on it. A composed PUT equal to what was read is not sent.
+ *     tasks waiting on it. A composed PUT equal to what was read is not sent. A PUT that changes slots
+ *     appends their history entries (history.h), keeping the newest history_limit.
  *  4. Conditional headers: If-Match with a strong ETag read, If-None-Match: * for a 404; a document
  *     written by updates without a strong ETag is held unless allowed. POST is never conditional.
  *  5. A task (ldgsm:after <doc>) is only planned behind the composed write to doc; a task withheld for
@@ -36,6 +37,7 @@ typedef struct doc_state {
     bool unparsable; /* answered with RDF that does not parse */
     bool strict;    /* some request that asked for it is not lenient (an unparsable body fails it) */
     long status;
+    enum http_failure failure; /* why there was no answer (HTTP_FAIL_NONE: answered) */
     char *etag;
     enum http_etag_kind etag_kind;
     term_id *groups; /* the ldgsm:group of every request that asked for the GET */
@@ -61,6 +63,8 @@ typedef struct planned_write {
     term_id called_at;    /* ldgsm:calledAt: the attempt the answer belongs to (0: none) */
     long timeout_ms;      /* ldgsm:requestTimeout, when it bounds the request below --timeout (0: none) */
     char *why;            /* the rules that asked, for logs */
+    size_t *sources;      /* the requests it was made from (indexes into plan_input's requests) */
+    size_t source_count;
 } planned_write;
 
 typedef struct plan {
@@ -69,8 +73,10 @@ typedef struct plan {
     planned_write *tasks;  /* sent after their write returned 2xx */
     size_t task_count;
     enum outcome *outcomes; /* per request given */
+    const char **reasons;   /* per request given: why it is not sent, as logged (NULL when it is) */
     unsigned unsafe; /* distinct unsafe requests derived, not counting updates that change nothing */
     unsigned withheld, conflicts, yielded, refused;
+    strmap withheld_reasons; /* "group\treason" -> requests withheld for it, said once at the end */
 } plan;
 
 typedef struct plan_input {
@@ -89,6 +95,9 @@ typedef struct plan_input {
     char **allow_origins;           /* normalized; empty: every origin */
     size_t allow_origin_count;
     strmap *warned_origins;         /* origins already warned about missing strong ETags (kept across iterations) */
+    term_id clock;                  /* the iteration's ldgsm:now: the time of history entries */
+    unsigned history_limit;         /* history entries a composed write keeps in its document (0: none) */
+    const u64map *history_properties; /* predicates declared ldgsm:HistoryProperty in working memory */
     const log_sink *log;
 } plan_input;
 

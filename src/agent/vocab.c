@@ -22,6 +22,15 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->priority = terms_iri_cstr(t, NS_LDGSM "priority");
     v->http_status = terms_iri_cstr(t, NS_LDGSM "httpStatus");
     v->held_because = terms_iri_cstr(t, NS_LDGSM "heldBecause");
+    v->read_failure = terms_iri_cstr(t, NS_LDGSM "readFailure");
+    v->waits_because = terms_iri_cstr(t, NS_LDGSM "waitsBecause");
+    v->history_property = terms_iri_cstr(t, NS_LDGSM "HistoryProperty");
+    v->sequence = terms_iri_cstr(t, NS_LDGSM "sequence");
+    v->at = terms_iri_cstr(t, NS_LDGSM "at");
+    v->changed = terms_iri_cstr(t, NS_LDGSM "changed");
+    v->property = terms_iri_cstr(t, NS_LDGSM "property");
+    v->from = terms_iri_cstr(t, NS_LDGSM "from");
+    v->to = terms_iri_cstr(t, NS_LDGSM "to");
     v->lenient = terms_iri_cstr(t, NS_LDGSM "lenient");
     v->now = terms_iri_cstr(t, NS_LDGSM "now");
     v->agent = terms_iri_cstr(t, "urn:ldgsm:agent");

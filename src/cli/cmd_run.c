@@ -8,6 +8,7 @@
 #include "agent/agent.h"
 #include "cli/commands.h"
 #include "cli/shipped.h"
+#include "gsm/watch.h"
 #include "rdf/buf.h"
 
 static const char run_usage[] =
@@ -21,6 +22,12 @@ static const char run_usage[] =
     "With --instance, it runs Guard-Stage-Milestone workflows: the shipped ontology (ontology/gsm.ttl) and\n"
     "rules (rules/rdfs.n3, ldp-crawl.n3, gsm-setup.n3, gsm-fcr.n3) are loaded, found beside the binary or\n"
     "in the source tree; -p adds rules of your own (e.g. turning sensor readings into what a sentry asks).\n"
+    "Every model is checked by `ldgsm lint` as it is read: its warnings are printed, and an instance whose\n"
+    "model has an error is refused (nothing of it is written; exit 1 when every instance is refused).\n"
+    "Nothing waits silently: a held set-up, an unreadable instance, model or sentry input, a stage that\n"
+    "cycles, an exhausted call each give a line naming the instance and the cause (held:, waiting:,\n"
+    "cycling:, incident:), again every --remind iterations while it lasts; -v adds a progress line per\n"
+    "instance when its stages or milestones change.\n"
     "\n"
     "options:\n"
     "      --instance URI      a workflow instance, e.g. http://host/status/order1#it (repeatable)\n"
@@ -50,12 +57,20 @@ static const char run_usage[] =
     "      --max-derived N     per iteration, the same for derived triples (default 50000000)\n"
     "      --allow-unconditional-status\n"
     "                          let updates write documents that have no strong ETag\n"
+    "      --trace FILE        one JSON object per line for every GET, every unsafe request decided (its\n"
+    "                          rules, outcome and reason) and every iteration (phase timings, counts);\n"
+    "                          flushed at each iteration's end; '-' is standard output\n"
+    "      --history N         keep the last N transitions in each status document (default 100; 0: none)\n"
+    "      --remind N          say a wait or an incident that lasts again every N iterations (default 100)\n"
     "  -v, --verbose           more log lines\n"
     "  -h, --help              this text\n"
     "\n"
     "One log line per request (method, URI, status, ms) and per iteration go to standard error.\n"
     "SIGINT or SIGTERM finish the current iteration, then exit 0.\n"
-    "exit status: 0 done; 1 bad input; 2 usage error; 3 --until quiescent ended with requests withheld\n";
+    "exit status: 0 done; 1 bad input, or every instance's model rejected by lint; 2 usage error;\n"
+    "             3 --until quiescent ended with requests withheld; 4 ... with a call still calling;\n"
+    "             5 --until complete: an instance failed; 6 an --until run ended with an instance held or\n"
+    "             waiting (its held: or waiting: line says why)\n";
 
 static void push(char ***list, size_t *count, char *item) {
     *list = xrealloc(*list, (*count + 1) * sizeof **list);
@@ -85,6 +100,16 @@ static bool parse_header_option(const char *arg, agent_header_option *out) {
     return true;
 }
 
+static const char *etag_of_read(void *user, const char *iri) {
+    agent_read read;
+    return agent_read_outcome(user, iri, &read) ? read.etag : NULL;
+}
+
+/* Every iteration of a GSM run passes by the watcher (gsm/watch.h): lint, cycling stages, progress. */
+static int watch_instances(void *user, agent *a) {
+    return gsm_watch_iteration(user, agent_terms(a), agent_memory(a), etag_of_read, a);
+}
+
 static void log_to_stderr(void *user, enum log_level level, const char *message) {
     (void)user;
     static const char *const prefix[] = {"error: ", "warning: ", "", ""};
@@ -94,7 +119,8 @@ static void log_to_stderr(void *user, enum log_level level, const char *message)
 int cmd_run(int argc, char **argv) {
     shipped_files shipped = {0};
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
-           OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED };
+           OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_TRACE,
+           OPT_HISTORY, OPT_REMIND };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -114,6 +140,9 @@ int cmd_run(int argc, char **argv) {
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"max-fresh", required_argument, NULL, OPT_MAX_FRESH},
         {"max-derived", required_argument, NULL, OPT_MAX_DERIVED},
+        {"trace", required_argument, NULL, OPT_TRACE},
+        {"history", required_argument, NULL, OPT_HISTORY},
+        {"remind", required_argument, NULL, OPT_REMIND},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -210,6 +239,21 @@ int cmd_run(int argc, char **argv) {
                 opt.max_derived = (unsigned)v;
             break;
         }
+        case OPT_TRACE: opt.trace_path = optarg; break;
+        case OPT_HISTORY:
+        case OPT_REMIND: {
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || !*optarg || v > 1000000 || (c == OPT_REMIND && v == 0)) {
+                fprintf(stderr, "ldgsm run: %s needs a number%s, not '%s'\n", c == OPT_HISTORY ? "--history" : "--remind",
+                        c == OPT_HISTORY ? " from 0 to 1000000" : " from 1 to 1000000", optarg);
+                goto done;
+            }
+            if (c == OPT_HISTORY)
+                opt.history = v ? (long)v : -1;
+            else
+                opt.remind_iterations = v;
+            break;
+        }
         case 'v': opt.verbose++; break;
         case 'h': fputs(run_usage, stdout); status = 0; goto done;
         default: fputs(run_usage, stderr); goto done;
@@ -221,6 +265,10 @@ int cmd_run(int argc, char **argv) {
     }
     if (opt.until_complete && !opt.instance_count) {
         fputs("ldgsm run: --until complete needs --instance\n", stderr);
+        goto done;
+    }
+    if (opt.trace_path && strcmp(opt.trace_path, "-") == 0 && opt.dry_run) {
+        fputs("ldgsm run: --trace - and --dry-run would both write to standard output\n", stderr);
         goto done;
     }
     if (opt.compat_authors_draft && !opt.instance_count) {
@@ -240,14 +288,25 @@ int cmd_run(int argc, char **argv) {
     char error[1024];
     /* before loading: a stop signal while the rules load ends the run cleanly, before its first iteration */
     cli_catch_stop_signals();
+    gsm_watch *watch = NULL;
+    if (opt.instance_count) {
+        watch = gsm_watch_new(&(gsm_watch_options){.instances = (const char *const *)opt.instances,
+                                                   .instance_count = opt.instance_count,
+                                                   .compat_authors_draft = opt.compat_authors_draft,
+                                                   .verbose = opt.verbose > 0, .log = &log});
+        opt.inspect = watch_instances;
+        opt.inspect_user = watch;
+    }
     agent *a = agent_new(&opt, &log, error, sizeof error);
     if (!a) {
         fprintf(stderr, "ldgsm run: %s\n", error);
+        gsm_watch_free(watch);
         status = 1;
         goto done;
     }
     status = agent_run(a);
     agent_free(a);
+    gsm_watch_free(watch);
 done:
     for (size_t i = 0; i < opt.header_count; i++) {
         free(opt.headers[i].origin);

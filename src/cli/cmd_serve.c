@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/shipped.h"
+#include "gsm/page.h"
 #include "ldp/ldp_fixtures.h"
 #include "ldp/ldp_path.h"
 #include "ldp/ldp_rdf.h"
@@ -40,6 +42,9 @@ static const char serve_usage[] =
     "executed, even if the resource has changed since; under another request the key gets 422, and\n"
     "409 while the first is still executing. 2xx and 4xx answers are kept, 5xx answers are not (a\n"
     "re-send executes again).\n"
+    "GET /.well-known/ldgsm is a read-only HTML page of the workflow instances the server holds (each\n"
+    "with its state, its stages' states and, when the server holds its model, its drawing as `ldgsm draw`\n"
+    "makes it); it reloads itself every 2 seconds. Other methods on it get 405.\n"
     "\n"
     "options:\n"
     "  --host ADDR               address to listen on (default 127.0.0.1)\n"
@@ -236,6 +241,32 @@ static void free_options(serve_options *o) {
     free(o->prefixes);
 }
 
+#define PAGE_PATH "/.well-known/ldgsm"
+
+/* The page of workflow instances (src/gsm/page.h), from a view of the store's documents. */
+static void serve_page(void *user, const ldp_store_view *view, const char *base_url, ldp_route_answer *answer) {
+    gsm_page *page = user;
+    gsm_page_document *docs = xmalloc((view->count ? view->count : 1) * sizeof *docs);
+    size_t count = 0;
+    for (size_t i = 0; i < view->count; i++)
+        if (!view->docs[i]->is_container)
+            docs[count++] = (gsm_page_document){view->docs[i]->uri, view->docs[i]->turtle->data,
+                                                view->docs[i]->turtle->len};
+    buf base = {0};
+    buf_printf(&base, "%s/", base_url);
+    gsm_page_render(page, buf_cstr(&base), docs, count, &answer->body);
+    buf_free(&base);
+    free(docs);
+    size_t header_count;
+    const gsm_page_header *headers = gsm_page_headers(page, &header_count);
+    for (size_t i = 0; i < header_count; i++)
+        ldp_route_answer_header(answer, headers[i].name, headers[i].value);
+}
+
+/* The page parses under the server's RDF lock (src/gsm/page.h, design note 4). */
+static void rdf_acquire(void *rdf) { ldp_rdf_lock(rdf); }
+static void rdf_release(void *rdf) { ldp_rdf_unlock(rdf); }
+
 /* Serves until SIGINT or SIGTERM (blocked in every thread, taken here by sigwait). */
 static int serve(serve_options *o, const sigset_t *stop_signals) {
     char message[1024];
@@ -245,6 +276,11 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
         return 1;
     }
     ldp_rdf *rdf = ldp_rdf_new();
+    char *compat_rules = shipped_path("rules/compat-authors-draft.n3");
+    gsm_page_lock rdf_lock = {rdf_acquire, rdf_release, rdf};
+    gsm_page *page = gsm_page_new(compat_rules, &rdf_lock);
+    free(compat_rules);
+    ldp_server_add_route(server, PAGE_PATH, serve_page, page);
     ldp_store_config store_config = {o->data_dir, ldp_server_base_url(server), rdf, ldp_server_variant_free(),
                                      o->server.log};
     ldp_store *store = ldp_store_open(&store_config, message, sizeof message);
@@ -280,6 +316,7 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
     ldp_server_free(server);
     ldp_store_free(store);
     ldp_rdf_free(rdf);
+    gsm_page_free(page);
     return rc;
 }
 

@@ -16,6 +16,8 @@ static const char usage[] =
     "  run      run N3 request rules as a polling Read-Write Linked Data agent\n"
     "  serve    run the embedded LDP server\n"
     "  lint     check a GSM model: references, sentries, structure, disjointness (4.3)\n"
+    "  draw     draw a GSM model with Graphviz (SVG, PNG, dot), coloured by an instance's state\n"
+    "  status   show workflow instances as their models' trees, and why a stage waits\n"
     "\n"
     "`ldgsm <command> --help` describes each command's options.\n";
 
@@ -53,6 +55,10 @@ int main(int argc, char **argv) {
         return cmd_lint(argc - 1, argv + 1);
     if (strcmp(command, "serve") == 0)
         return cmd_serve(argc - 1, argv + 1);
+    if (strcmp(command, "draw") == 0)
+        return cmd_draw(argc - 1, argv + 1);
+    if (strcmp(command, "status") == 0)
+        return cmd_status(argc - 1, argv + 1);
     fprintf(stderr, "ldgsm: unknown command '%s'\n\n%s", command, usage);
     return 2;
 }

@@ -504,24 +504,16 @@ static void subjects(gsm_lint *l, term_id p, term_id o, u32vec *out) {
         u32vec_push(out, tr->s);
 }
 
-static term_id first_object(gsm_lint *l, term_id s, term_id p) {
-    store_iter it;
-    uint32_t n;
-    store_match(l->st, s, p, 0, 0, store_size(l->st), &it);
-    const triple *tr = store_next(&it, &n);
-    return tr ? tr->o : 0;
-}
-
 /* The items of an rdf:first/rest list, or -1 when `list` is not one (a broken or cyclic chain). */
 static int list_items(gsm_lint *l, term_id list, u32vec *out) {
     out->len = 0;
     uint32_t limit = store_size(l->st);
     for (uint32_t steps = 0; list != T_RDF_NIL; steps++) {
-        term_id item = first_object(l, list, T_RDF_FIRST);
+        term_id item = store_first_object(l->st, list, T_RDF_FIRST);
         if (!item || steps > limit)
             return -1;
         u32vec_push(out, item);
-        list = first_object(l, list, T_RDF_REST);
+        list = store_first_object(l->st, list, T_RDF_REST);
     }
     return 0;
 }
@@ -955,7 +947,7 @@ static void check_structure(gsm_lint *l, const model *m) {
         walk_from(l, stage, &reached);
         objects(l, stage, l->v.has_milestone, &milestones);
         /* the rules give a stage with alternatives the milestone "all alternatives failed" */
-        if (milestones.len == 0 && first_object(l, stage, l->v.alternative_stages))
+        if (milestones.len == 0 && store_first_object(l->st, stage, l->v.alternative_stages))
             report_in(l, file_of_term(l, stage), LINT_WARNING, stage,
                       "root stage has no milestone of its own: an instance of it completes only when all its "
                       "alternatives fail");
@@ -977,23 +969,23 @@ static void check_structure(gsm_lint *l, const model *m) {
 static void check_task(gsm_lint *l, term_id task) {
     const lint_vocab *v = &l->v;
     size_t file = file_of_term(l, task);
-    if (!first_object(l, task, v->mthd))
+    if (!store_first_object(l->st, task, v->mthd))
         report_in(l, file, LINT_ERROR, task, "task has no http:mthd");
-    if (!first_object(l, task, v->request_uri))
+    if (!store_first_object(l->st, task, v->request_uri))
         report_in(l, file, LINT_ERROR, task, "task has no http:requestURI");
-    term_id body = first_object(l, task, v->body);
+    term_id body = store_first_object(l->st, task, v->body);
     if (body && terms_kind(l->t, body) != TERM_LITERAL)
         report_in(l, file, LINT_ERROR, task,
                   "task's http:body is not a literal (a Turtle model cannot hold a formula: write the body as a "
                   "string)");
-    term_id headers = first_object(l, task, v->headers);
+    term_id headers = store_first_object(l->st, task, v->headers);
     u32vec items = {0};
     bool content_type = false;
     if (headers && list_items(l, headers, &items) != 0) {
         report_in(l, file, LINT_ERROR, task, "task's http:headers is not a list");
     } else {
         for (uint32_t i = 0; i < items.len; i++) {
-            term_id name = first_object(l, items.data[i], v->field_name);
+            term_id name = store_first_object(l->st, items.data[i], v->field_name);
             content_type |= name && terms_kind(l->t, name) == TERM_LITERAL &&
                             strcasecmp(terms_lex(l->t, name, NULL), "Content-Type") == 0;
         }
@@ -1003,7 +995,7 @@ static void check_task(gsm_lint *l, term_id task) {
                       "\"Content-Type\" ; http:fieldValue ... ] ))");
     }
     u32vec_free(&items);
-    term_id result_in = first_object(l, task, v->result_in);
+    term_id result_in = store_first_object(l->st, task, v->result_in);
     if (result_in && terms_kind(l->t, result_in) != TERM_IRI) {
         char *shown = show(l, result_in, file);
         report_in(l, file, LINT_ERROR, task,
@@ -1117,7 +1109,7 @@ static void check_alternative_parameters(gsm_lint *l, term_id request) {
     const lint_vocab *v = &l->v;
     const term_id parameters[] = {v->timeout, v->retries, v->backoff, v->retry_delay};
     for (size_t i = 0; i < sizeof parameters / sizeof parameters[0]; i++)
-        if (first_object(l, request, parameters[i])) {
+        if (store_first_object(l->st, request, parameters[i])) {
             buf p = {0};
             show_predicate(l, parameters[i], &p);
             report_in(l, file_of_term(l, request), LINT_WARNING, request,
@@ -1187,7 +1179,7 @@ static void check_tasks(gsm_lint *l, const model *m) {
         uint32_t n;
         store_match(l->st, task, T_RDF_TYPE, v->call, 0, store_size(l->st), &it);
         bool typed_call = store_next(&it, &n) != NULL;
-        bool request = first_object(l, task, v->mthd) != 0;
+        bool request = store_first_object(l->st, task, v->mthd) != 0;
         requests.len = 0;
         if (list) {
             if (request)

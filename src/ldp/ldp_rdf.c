@@ -28,6 +28,10 @@ void ldp_rdf_free(ldp_rdf *rdf) {
     free(rdf);
 }
 
+void ldp_rdf_lock(ldp_rdf *rdf) { pthread_mutex_lock(&rdf->lock); }
+
+void ldp_rdf_unlock(ldp_rdf *rdf) { pthread_mutex_unlock(&rdf->lock); }
+
 /* One operation's private term table and raptor world. */
 typedef struct rdf_session {
     terms *t;

@@ -34,6 +34,11 @@ enum ldp_rdf_result ldp_rdf_check_body(ldp_rdf *rdf, enum ldp_media media, const
                                        const char *base, const char *source_name, bool forbid_containment,
                                        buf *stored, char *message, size_t size);
 
+/* Holds the lock every operation here runs under, so that an embedding program's own raptor2 work (the
+ * page of src/gsm/page.h) never runs beside one. */
+void ldp_rdf_lock(ldp_rdf *rdf);
+void ldp_rdf_unlock(ldp_rdf *rdf);
+
 /* Serializes the stored Turtle (base: the resource's URI) in media `to`, a type other than Turtle.
  * Returns 0, or -1 with message. */
 int ldp_rdf_convert(ldp_rdf *rdf, const char *turtle, size_t len, const char *base, enum ldp_media to, buf *out,

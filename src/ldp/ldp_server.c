@@ -21,8 +21,16 @@
 #include "ldp/ldp_link.h"
 #include "ldp/ldp_path.h"
 
+typedef struct route {
+    char *path;
+    ldp_route_fn fn;
+    void *user;
+} route;
+
 struct ldp_server {
     ldp_server_config config;
+    route routes[LDP_SERVER_ROUTES_MAX]; /* design note 5 */
+    size_t route_count;
     int listen_fd;
     char base_url[300];
     struct MHD_Daemon *daemon;
@@ -42,6 +50,7 @@ typedef struct request {
     char *raw_path;
     char *path;             /* decoded; NULL when the path is bad */
     const char *path_problem;
+    const route *route;     /* the extra route the path names (design note 5), or NULL */
     buf body;
     bool body_too_large;
     int status;
@@ -54,6 +63,7 @@ typedef struct request {
 #define ALLOW_RESOURCE "GET, HEAD, OPTIONS, PUT, DELETE"
 #define ALLOW_CONTAINER "GET, HEAD, OPTIONS, POST, PUT, DELETE"
 #define ALLOW_ROOT "GET, HEAD, OPTIONS, POST, PUT"
+#define ALLOW_ROUTE "GET, HEAD"
 
 /* ---------------------------------------------------------------- responses */
 
@@ -365,6 +375,32 @@ static enum MHD_Result handle_delete(ldp_server *s, struct MHD_Connection *c, re
     return respond_outcome(s, c, r, &outcome);
 }
 
+/* Design note 5. */
+static enum MHD_Result handle_route(ldp_server *s, struct MHD_Connection *c, request *r) {
+    ldp_store_view view;
+    ldp_store_view_take(s->store, &view);
+    ldp_route_answer answer = {.status = 200};
+    r->route->fn(r->route->user, &view, s->base_url, &answer);
+    ldp_store_view_release(&view);
+    size_t len = answer.body.len;
+    /* The response takes over the body's memory (MHD frees it with free()). */
+    struct MHD_Response *response =
+        MHD_create_response_from_buffer(len, buf_cstr(&answer.body), MHD_RESPMEM_MUST_FREE);
+    for (size_t i = 0; i < answer.header_count; i++)
+        MHD_add_response_header(response, answer.headers[i].name, answer.headers[i].value);
+    enum MHD_Result result = queue(r, c, answer.status, response, len);
+    MHD_destroy_response(response);
+    return result;
+}
+
+void ldp_route_answer_header(ldp_route_answer *answer, const char *name, const char *value) {
+    if (answer->header_count < LDP_ROUTE_HEADERS_MAX) {
+        answer->headers[answer->header_count].name = name;
+        answer->headers[answer->header_count].value = value;
+        answer->header_count++;
+    }
+}
+
 /* ---------------------------------------------------------------- the request cycle */
 
 static enum method method_of(const char *name) {
@@ -384,6 +420,9 @@ static request *request_new(ldp_server *s, const char *url, const char *method) 
     r->raw_path = xstrndup(url, strnlen(url, LDP_PATH_MAX + 16));
     if (ldp_path_decode(url, &r->path, &r->path_problem) != 0)
         r->path = NULL;
+    for (size_t i = 0; i < s->route_count; i++)
+        if (strcmp(url, s->routes[i].path) == 0)
+            r->route = &s->routes[i];
     return r;
 }
 
@@ -425,6 +464,10 @@ static bool take_idempotency_key(struct MHD_Connection *c, request *r, enum MHD_
 /* Design note 2, first part: what can be answered before the body arrives. */
 static enum MHD_Result answer_early(ldp_server *s, struct MHD_Connection *c, request *r, bool *answered) {
     *answered = true;
+    if (r->route) {
+        *answered = r->method != M_GET && r->method != M_HEAD;
+        return *answered ? respond_text(r, c, 405, "Method Not Allowed", "Allow", ALLOW_ROUTE) : MHD_YES;
+    }
     if (!r->path) {
         buf text = {0};
         buf_printf(&text, "Bad Request: %s", r->path_problem);
@@ -449,6 +492,8 @@ static enum MHD_Result answer_early(ldp_server *s, struct MHD_Connection *c, req
 }
 
 static enum MHD_Result execute(ldp_server *s, struct MHD_Connection *c, request *r) {
+    if (r->route)
+        return handle_route(s, c, r);
     switch (r->method) {
     case M_GET:
     case M_HEAD: return handle_get(s, c, r);
@@ -628,6 +673,13 @@ ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size
 
 const char *ldp_server_base_url(const ldp_server *s) { return s->base_url; }
 
+int ldp_server_add_route(ldp_server *s, const char *path, ldp_route_fn fn, void *user) {
+    if (s->route_count == LDP_SERVER_ROUTES_MAX || path[0] != '/' || !strstr(path, "/."))
+        return -1;
+    s->routes[s->route_count++] = (route){xstrndup(path, strlen(path)), fn, user};
+    return 0;
+}
+
 int ldp_server_start(ldp_server *s, ldp_store *store, ldp_rdf *rdf, char *message, size_t size) {
     s->store = store;
     s->rdf = rdf;
@@ -656,5 +708,7 @@ void ldp_server_free(ldp_server *s) {
     else if (s->listen_fd >= 0)
         close(s->listen_fd);
     ldp_idem_free(s->idempotency);
+    for (size_t i = 0; i < s->route_count; i++)
+        free(s->routes[i].path);
     free(s);
 }

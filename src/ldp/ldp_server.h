@@ -19,6 +19,10 @@
  *     the key 422, a re-send while the first is executing 409 with Retry-After. A stored Location is kept
  *     relative to the base URL, so a replay after a restart on another port names the resource where it
  *     is. Reads ignore the header.
+ *  5. An embedding program may add read-only routes (ldp_server_add_route) at paths the store can never
+ *     hold (a segment beginning with '.', such as /.well-known/...), so that a route never hides a
+ *     resource. A route answers GET and HEAD from a view of the whole store taken for the request
+ *     (ldp_store_view: one consistent state, no lock held while the route works); other methods get 405.
  * The server is started in two steps so that a caller can learn the base URL (--port 0) before the
  * store is opened with it, and serve only once the store is loaded. */
 #ifndef LDGSM_LDP_SERVER_H
@@ -55,6 +59,32 @@ ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size
 const char *ldp_server_base_url(const ldp_server *server);
 /* What snapshots must call to free the variants this server caches in them (ldp_store_config). */
 ldp_variant_free_fn ldp_server_variant_free(void);
+enum { LDP_ROUTE_HEADERS_MAX = 8, LDP_SERVER_ROUTES_MAX = 4 };
+
+/* What a route answers: status 200, no header and an empty body on entry. Header strings need only
+ * live until the route returns. */
+typedef struct ldp_route_answer {
+    int status;
+    buf body;
+    size_t header_count;
+    struct {
+        const char *name, *value;
+    } headers[LDP_ROUTE_HEADERS_MAX];
+} ldp_route_answer;
+
+/* Adds a header to the answer (at most LDP_ROUTE_HEADERS_MAX; further ones are dropped). */
+void ldp_route_answer_header(ldp_route_answer *answer, const char *name, const char *value);
+
+/* Answers a GET or HEAD of the route's path from view (base_url: the server's, no trailing '/'). Called on
+ * request threads, several at once when requests overlap. */
+typedef void (*ldp_route_fn)(void *user, const ldp_store_view *view, const char *base_url,
+                             ldp_route_answer *answer);
+
+/* Serves path (compared with the request's path as sent; design note 5: it must have a segment beginning
+ * with '.') with fn. Call before ldp_server_start. Returns 0, or -1 when the path is not such a path or
+ * LDP_SERVER_ROUTES_MAX routes are taken. */
+int ldp_server_add_route(ldp_server *server, const char *path, ldp_route_fn fn, void *user);
+
 /* Starts serving store (its RDF work goes through rdf), with the Idempotency-Key answers kept in the
  * store's data directory read back. Returns 0, or -1 with message. */
 int ldp_server_start(ldp_server *server, ldp_store *store, ldp_rdf *rdf, char *message, size_t size);

@@ -251,6 +251,30 @@ ldp_doc *ldp_store_get(ldp_store *s, const char *path) {
     return doc;
 }
 
+static int doc_path_order(const void *a, const void *b) {
+    return strcmp((*(ldp_doc *const *)a)->path, (*(ldp_doc *const *)b)->path);
+}
+
+void ldp_store_view_take(ldp_store *s, ldp_store_view *view) {
+    pthread_mutex_lock(&s->lock);
+    view->count = s->node_count;
+    view->docs = xmalloc((view->count ? view->count : 1) * sizeof *view->docs);
+    size_t n = 0;
+    for (size_t i = 0; i < s->bucket_count; i++)
+        for (node *member = s->buckets[i]; member; member = member->next)
+            view->docs[n++] = ldp_doc_retain(node_doc(s, member));
+    pthread_mutex_unlock(&s->lock);
+    qsort(view->docs, view->count, sizeof *view->docs, doc_path_order);
+}
+
+void ldp_store_view_release(ldp_store_view *view) {
+    for (size_t i = 0; i < view->count; i++)
+        ldp_doc_release(view->docs[i]);
+    free(view->docs);
+    view->docs = NULL;
+    view->count = 0;
+}
+
 /* ---------------------------------------------------------------- writing */
 
 void ldp_outcome_clear(ldp_outcome *outcome) {

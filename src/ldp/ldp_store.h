@@ -44,6 +44,17 @@ const char *ldp_store_data_dir(const ldp_store *store);
 /* The current snapshot of path, retained for the caller (ldp_doc_release); NULL when absent. */
 ldp_doc *ldp_store_get(ldp_store *store, const char *path);
 
+/* A read-only view of the whole store at one moment: every resource's and container's snapshot,
+ * retained, in path order. It is taken under the tree lock, where writes are published, so a write is
+ * wholly in it or not at all, and it stays valid (and unchanged) while writers go on. */
+typedef struct ldp_store_view {
+    ldp_doc **docs;
+    size_t count;
+} ldp_store_view;
+
+void ldp_store_view_take(ldp_store *store, ldp_store_view *view);
+void ldp_store_view_release(ldp_store_view *view);
+
 typedef struct ldp_body {
     const char *data;
     size_t len;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <raptor2.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -633,29 +634,121 @@ static void write_relative_iri(const char *iri, size_t len, const char *base, si
     for (size_t i = common; i < base_len; i++)
         if (base[i] == '/')
             buf_puts(&rel, "../");
-    buf_append(&rel, iri + common, len - common);
+    buf_append(&rel, iri + common, len > common ? len - common : 0); /* common <= len; said for LTO */
     if (rel.len == 0 || rel.data[0] == '#')
         buf_puts(&rel, "./"); /* never confuse a path with the document itself */
     write_iri(rel.data, rel.len, out);
     buf_free(&rel);
 }
 
-void rdf_write_turtle_lines(const terms *t, const triple *ts, size_t n, const char *base, buf *out) {
-    size_t base_len = strlen(base);
-    for (size_t i = 0; i < n; i++) {
-        const term_id parts[3] = {ts[i].s, ts[i].p, ts[i].o};
-        for (int k = 0; k < 3; k++) {
-            size_t len;
-            const char *lex = terms_lex(t, parts[k], &len);
-            if (terms_kind(t, parts[k]) == TERM_IRI)
-                write_relative_iri(lex, len, base, base_len, out);
-            else
-                rdf_write_term_nt(t, parts[k], out);
-            buf_putc(out, k < 2 ? ' ' : '\n');
-        }
-        out->data[out->len - 1] = ' ';
-        buf_puts(out, ".\n");
+/* The namespaces a compact document abbreviates: those of status documents. */
+static const struct {
+    const char *prefix, *iri;
+    size_t iri_len;
+} compact_prefixes[] = {
+#define COMPACT_PREFIX(name, iri) {name, iri, sizeof iri - 1}
+    COMPACT_PREFIX("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
+    COMPACT_PREFIX("xsd", "http://www.w3.org/2001/XMLSchema#"),
+    COMPACT_PREFIX("gsm", "http://purl.org/gsm/vocab#"),
+    COMPACT_PREFIX("ldgsm", "https://w3id.org/ldgsm#"),
+#undef COMPACT_PREFIX
+};
+
+/* Writes iri as prefix:local when a compact prefix covers it and local is a plain name. */
+static bool write_prefixed(const char *iri, size_t len, buf *out) {
+    for (size_t k = 0; k < sizeof compact_prefixes / sizeof *compact_prefixes; k++) {
+        size_t ns = compact_prefixes[k].iri_len;
+        if (len <= ns || memcmp(iri, compact_prefixes[k].iri, ns) != 0)
+            continue;
+        const char *local = iri + ns;
+        size_t local_len = len - ns;
+        bool plain = isalpha((unsigned char)local[0]) || local[0] == '_';
+        for (size_t i = 1; i < local_len && plain; i++)
+            plain = isalnum((unsigned char)local[i]) || local[i] == '_' || local[i] == '-';
+        if (!plain)
+            return false;
+        buf_puts(out, compact_prefixes[k].prefix);
+        buf_putc(out, ':');
+        buf_append(out, local, local_len);
+        return true;
     }
+    return false;
+}
+
+static bool all_digits(const char *s, size_t len) {
+    size_t i = len && (s[0] == '-' || s[0] == '+');
+    if (i == len)
+        return false;
+    for (; i < len; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return false;
+    return true;
+}
+
+static void write_compact_term(const terms *t, term_id id, const char *base, size_t base_len, bool predicate,
+                               buf *out) {
+    size_t len;
+    const char *lex = terms_lex(t, id, &len);
+    switch (terms_kind(t, id)) {
+    case TERM_IRI:
+        if (predicate && id == T_RDF_TYPE)
+            buf_putc(out, 'a');
+        else if (!write_prefixed(lex, len, out))
+            write_relative_iri(lex, len, base, base_len, out);
+        return;
+    case TERM_LITERAL: {
+        term_id datatype = terms_datatype(t, id);
+        if (!terms_lang(t, id) && datatype == T_XSD_BOOLEAN && (strcmp(lex, "true") == 0 || strcmp(lex, "false") == 0)) {
+            buf_append(out, lex, len);
+            return;
+        }
+        if (!terms_lang(t, id) && datatype == T_XSD_INTEGER && all_digits(lex, len)) {
+            buf_append(out, lex, len);
+            return;
+        }
+        if (!terms_lang(t, id) && datatype && datatype != T_XSD_STRING) {
+            size_t dlen;
+            const char *dt = terms_lex(t, datatype, &dlen);
+            size_t mark = out->len;
+            write_string(lex, len, out);
+            buf_puts(out, "^^");
+            if (write_prefixed(dt, dlen, out))
+                return;
+            out->len = mark;
+        }
+        rdf_write_term_nt(t, id, out);
+        return;
+    }
+    default:
+        rdf_write_term_nt(t, id, out);
+    }
+}
+
+void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const char *base, buf *out) {
+    size_t base_len = strlen(base);
+    for (size_t k = 0; k < sizeof compact_prefixes / sizeof *compact_prefixes; k++)
+        buf_printf(out, "@prefix %s: <%s> .\n", compact_prefixes[k].prefix, compact_prefixes[k].iri);
+    for (size_t i = 0; i < n; i++) {
+        bool same_subject = i && ts[i].s == ts[i - 1].s;
+        bool same_predicate = same_subject && ts[i].p == ts[i - 1].p;
+        if (same_predicate) {
+            buf_puts(out, " ,\n        ");
+        } else if (same_subject) {
+            buf_puts(out, " ;\n    ");
+        } else {
+            if (i)
+                buf_puts(out, " .\n");
+            write_compact_term(t, ts[i].s, base, base_len, false, out);
+            buf_putc(out, ' ');
+        }
+        if (!same_predicate) {
+            write_compact_term(t, ts[i].p, base, base_len, true, out);
+            buf_putc(out, ' ');
+        }
+        write_compact_term(t, ts[i].o, base, base_len, false, out);
+    }
+    if (n)
+        buf_puts(out, " .\n");
 }
 
 static raptor_term *to_raptor_term(rdfio *io, term_id id) {

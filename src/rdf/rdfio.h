@@ -48,10 +48,13 @@ int rdf_parse_file(rdfio *io, store *st, const char *path, term_id g, rdf_error 
 
 /* Appends one term in N-Triples form (formulas as N3 { ... }; lists must be expanded by the caller). */
 void rdf_write_term_nt(const terms *t, term_id id, buf *out);
-/* Writes triples as Turtle in N-Triples' one-triple-per-line form, with IRIs relative to base (a document IRI
- * without fragment): what a PUT body needs, without raptor2's serializer on the agent's hot path. Lists
- * and formulas are not expected (documents read from servers hold neither). */
-void rdf_write_turtle_lines(const terms *t, const triple *ts, size_t n, const char *base, buf *out);
+/* Writes triples as compact Turtle, with IRIs relative to base (a document IRI without fragment): what a
+ * PUT body needs, without raptor2's serializer on the agent's hot path. The rdf, xsd, gsm and ldgsm
+ * namespaces are written as prefixes, rdf:type as `a`, booleans and integers bare, and consecutive
+ * triples of one subject (and predicate) grouped with ';' (and ','): sorted triples (canonical order) give
+ * a status document about half the bytes, and half the parsing for every reader, of one full triple per
+ * line. Lists and formulas are not expected (documents read from servers hold neither). */
+void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const char *base, buf *out);
 /* Serializes triples as Turtle through raptor2, with IRIs relative to base when base is given (no @base
  * line is written: the text is meant to be stored at base). */
 int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out);

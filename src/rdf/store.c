@@ -555,3 +555,11 @@ uint32_t store_estimate(store *st, term_id s, term_id p, term_id o) {
     const uint32_t *bucket = u64map_get(&x->key_to_bucket, index_key(ix, s, p, o));
     return bucket ? x->buckets[*bucket].len : 0;
 }
+
+term_id store_first_object(store *st, term_id s, term_id p) {
+    store_iter it;
+    store_match(st, s, p, 0, 0, store_size(st), &it);
+    uint32_t n;
+    const triple *tr = store_next(&it, &n);
+    return tr ? tr->o : 0;
+}

@@ -72,6 +72,8 @@ typedef struct store_entry {
 /* Up to max next matching triples, copied into out (so they stay valid while the caller adds triples);
  * 0 when done. For a join's inner loop: one call per batch, not per triple. */
 uint32_t store_next_batch(store_iter *it, store_entry *out, uint32_t max);
+/* The first object of (s, p), or 0 when there is none. */
+term_id store_first_object(store *st, term_id s, term_id p);
 /* The exact number of triples matching the pattern in [lo, hi), by two binary searches. */
 uint32_t store_count(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi);
 /* An upper bound of the matches of a pattern over all triples (bucket size), for join ordering. */

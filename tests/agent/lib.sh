@@ -76,6 +76,7 @@ wait_for_line() {
 }
 
 start_server() { # [extra serve options]
+  rm -f "$work/serve.out" # a restarted server: never read the last one's address
   "$ldgsm" serve --memory --port 0 "$@" > "$work/serve.out" 2> "$work/serve.log" &
   server_pid=$!
   wait_for_line "$work/serve.out" "$work/serve.log" "$server_pid" "the server"

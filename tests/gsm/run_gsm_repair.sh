@@ -15,7 +15,7 @@ instance_puts=$(served PUT /status/repair) # the test's own
 
 step 2
 check "set-up waits while X's model is missing" \
-  grep -q "set-up waits for a description of the stage model <${base}models/repair-x#X>" "$work/agent.log"
+  grep -q "set-up waits for the stage model <${base}models/repair-x#X>: its document cannot be read: answers 404" "$work/agent.log"
 check "the instance stays uninitialized" \
   grep -q 'uninitialized' <(get status/repair)
 check "nothing was written to the status document" [ "$(served PUT /status/repair)" = "$instance_puts" ]

@@ -145,6 +145,48 @@ static void ntriples_writer_round_trips(void **state) {
     free(ts);
 }
 
+/* The compact writer of PUT bodies: every triple comes back from the Turtle parser as it went in (relative
+ * IRIs against the document, prefixes, `a`, bare booleans and integers, ';' and ',' groups, strings that
+ * need escaping, a name no prefix can write), and grouping sorted triples shortens the text. */
+static void compact_turtle_round_trips(void **state) {
+    fixture *f = *state;
+    rdf_error err;
+    const char *doc = "@prefix gsm: <http://purl.org/gsm/vocab#> . @prefix ldgsm: <https://w3id.org/ldgsm#> .\n"
+                      "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> . @prefix ex: <http://ex.org/> .\n"
+                      "<http://h/s/d#it> a gsm:StageInstance, gsm:ArtifactInstance ; gsm:hasState gsm:active ;\n"
+                      "  ldgsm:isCompleted false ; ldgsm:retriesLeft 3, -2, \"007\"^^xsd:integer ;\n"
+                      "  ldgsm:at \"2026-11-26T12:00:00.000Z\"^^xsd:dateTime ; gsm:isInstanceOf <http://h/m/x#root> ;\n"
+                      "  ex:note \"a \\\"quoted\\\" line\\nbreak\"@en, \"plain\", \"1.5\"^^xsd:decimal ;\n"
+                      "  <https://w3id.org/ldgsm#odd.name> \"x\"^^<http://ex.org/type> ; ex:b [ ex:c true ] .\n"
+                      "<http://h/s/d#t-1> ldgsm:sequence 1 ; ldgsm:to gsm:active .\n";
+    assert_int_equal(parse(f, RDF_TURTLE, doc, NULL, &err), 0);
+    uint32_t n = store_size(f->st);
+    triple *ts = xmalloc(n * sizeof *ts);
+    for (uint32_t i = 0; i < n; i++)
+        ts[i] = *store_triple(f->st, i);
+    n = (uint32_t)triples_canonical(ts, n);
+    buf compact = {0}, lines = {0};
+    rdf_write_turtle_compact(f->t, ts, n, "http://h/s/d", &compact);
+    assert_non_null(strstr(buf_cstr(&compact), "<#it> a gsm:"));
+    assert_non_null(strstr(compact.data, "<../m/x#root>"));
+    store *back = store_new();
+    assert_int_equal(rdf_parse(f->io, back, RDF_TURTLE, compact.data, compact.len, "http://h/s/d", 0, "out", &err), 0);
+    assert_int_equal(store_size(back), n);
+    for (uint32_t i = 0; i < n; i++)
+        if (terms_kind(f->t, ts[i].s) != TERM_BNODE && terms_kind(f->t, ts[i].o) != TERM_BNODE &&
+            store_find(back, ts[i].s, ts[i].p, ts[i].o) == UINT32_MAX) {
+            buf_free(&lines);
+            rdf_write_ntriples(f->t, &ts[i], 1, &lines);
+            fail_msg("lost: %s in\n%s", buf_cstr(&lines), compact.data);
+        }
+    rdf_write_ntriples(f->t, ts, n, &lines);
+    assert_true(compact.len < lines.len * 2 / 3);
+    store_free(back);
+    buf_free(&compact);
+    buf_free(&lines);
+    free(ts);
+}
+
 static void lists_are_expanded_when_written(void **state) {
     fixture *f = *state;
     term_id a = terms_iri_cstr(f->t, "http://a"), p = terms_iri_cstr(f->t, "http://p");
@@ -289,6 +331,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(ntriples_writer_round_trips, setup, teardown),
         cmocka_unit_test_setup_teardown(lists_are_expanded_when_written, setup, teardown),
         cmocka_unit_test_setup_teardown(stream_writes_what_it_is_handed, setup, teardown),
+        cmocka_unit_test_setup_teardown(compact_turtle_round_trips, setup, teardown),
         cmocka_unit_test_setup_teardown(stream_reports_a_failed_write, setup, teardown),
         cmocka_unit_test_setup_teardown(large_documents_parse_in_two_threads, setup, teardown),
         cmocka_unit_test_setup_teardown(large_ntriples_parse_in_two_parts, setup, teardown),

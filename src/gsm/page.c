@@ -1,0 +1,320 @@
+/* page.c: the page of page.h: finds the instances among the documents, reads each one's shape with its
+ * model (shape.h), draws it (draw.h) and writes the HTML, escaping every text it did not write itself. */
+#define _GNU_SOURCE /* memmem */
+#include "gsm/page.h"
+
+#include <nettle/base64.h>
+#include <nettle/sha2.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gsm/draw.h"
+#include "gsm/shape.h"
+#include "rdf/rdfio.h"
+#include "rdf/store.h"
+#include "rdf/strmap.h"
+
+#define NS_GSM "http://purl.org/gsm/vocab#"
+#define REFRESH_SECONDS "2"
+#define MAX_INDENT 6
+
+/* The page's only style; the Content-Security-Policy allows it by its hash. */
+static const char stylesheet[] =
+    "body{font-family:Helvetica,Arial,sans-serif;margin:1.5em;color:#222}"
+    "h1{font-size:1.4em}h2{font-size:1.15em;margin-bottom:.3em}"
+    "section{border-top:1px solid #ccc;padding-top:.5em;margin-top:1.2em}"
+    "table{border-collapse:collapse;margin:.5em 0}td,th{padding:.15em .6em;text-align:left}"
+    "th{border-bottom:1px solid #999}.error{color:#a00}.note{color:#555}"
+    ".active{background:#b6e8b0}.inactive{background:#e0e0e0}.completed{background:#c6dcff}"
+    ".achieved{background:#ffd966}"
+    ".d1{padding-left:1.5em}.d2{padding-left:3em}.d3{padding-left:4.5em}.d4{padding-left:6em}"
+    ".d5{padding-left:7.5em}.d6{padding-left:9em}"
+    ".drawing svg{max-width:100%;height:auto}";
+
+enum { HEADER_COUNT = 6 };
+
+struct gsm_page {
+    char *compat_rules;
+    gsm_page_lock rdf_lock;
+    pthread_mutex_t lock; /* design note 4 */
+    char csp[256];
+    gsm_page_header headers[HEADER_COUNT];
+};
+
+gsm_page *gsm_page_new(const char *compat_rules, const gsm_page_lock *rdf_lock) {
+    gsm_page *p = xcalloc(1, sizeof *p);
+    p->compat_rules = compat_rules ? xstrndup(compat_rules, strlen(compat_rules)) : NULL;
+    if (rdf_lock)
+        p->rdf_lock = *rdf_lock;
+    pthread_mutex_init(&p->lock, NULL);
+    struct sha256_ctx sha;
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_init(&sha);
+    sha256_update(&sha, sizeof stylesheet - 1, (const uint8_t *)stylesheet);
+    sha256_digest(&sha, sizeof digest, digest);
+    char hash[BASE64_ENCODE_RAW_LENGTH(SHA256_DIGEST_SIZE) + 1];
+    base64_encode_raw(hash, sizeof digest, digest);
+    hash[BASE64_ENCODE_RAW_LENGTH(SHA256_DIGEST_SIZE)] = '\0';
+    snprintf(p->csp, sizeof p->csp,
+             "default-src 'none'; style-src 'sha256-%s'; base-uri 'none'; form-action 'none'; "
+             "frame-ancestors 'none'",
+             hash);
+    const gsm_page_header headers[HEADER_COUNT] = {
+        {"Content-Type", "text/html; charset=utf-8"},
+        {"Content-Security-Policy", p->csp},
+        {"X-Content-Type-Options", "nosniff"},
+        {"Cache-Control", "no-store"},
+        {"Referrer-Policy", "no-referrer"},
+        {"X-Frame-Options", "DENY"},
+    };
+    memcpy(p->headers, headers, sizeof headers);
+    return p;
+}
+
+void gsm_page_free(gsm_page *p) {
+    if (!p)
+        return;
+    pthread_mutex_destroy(&p->lock);
+    free(p->compat_rules);
+    free(p);
+}
+
+const gsm_page_header *gsm_page_headers(const gsm_page *p, size_t *count) {
+    *count = HEADER_COUNT;
+    return p->headers;
+}
+
+/* Text for HTML content and double-quoted attribute values. */
+static void html_text(buf *out, const char *text) {
+    for (const char *c = text; *c; c++) {
+        switch (*c) {
+        case '&': buf_puts(out, "&amp;"); break;
+        case '<': buf_puts(out, "&lt;"); break;
+        case '>': buf_puts(out, "&gt;"); break;
+        case '"': buf_puts(out, "&quot;"); break;
+        case '\'': buf_puts(out, "&#39;"); break;
+        default: buf_putc(out, *c);
+        }
+    }
+}
+
+/* ==== finding the instances (design note 1) ==== */
+
+typedef struct instance {
+    size_t doc;
+    char *iri;
+    size_t model_doc; /* the document of its gsm:isInstanceOf, or SIZE_MAX when the server holds none */
+    gsm_shape *shape; /* read with the documents; NULL when it could not be, with error */
+    char error[1024];
+} instance;
+
+typedef struct instance_list {
+    instance *items;
+    size_t count;
+} instance_list;
+
+/* The index of the document whose URI is iri without its fragment, or SIZE_MAX. */
+static size_t document_of(const strmap *by_uri, const char *iri) {
+    const char *hash = strchr(iri, '#');
+    uint32_t *index = strmap_get_n(by_uri, iri, hash ? (size_t)(hash - iri) : strlen(iri));
+    return index ? *index : SIZE_MAX;
+}
+
+static void find_in_document(terms *t, rdfio *io, const gsm_page_document *doc, size_t index,
+                             const strmap *by_uri, instance_list *out) {
+    /* Only a document that names the class can hold an instance: most of a server's documents are
+     * passed over without being parsed. */
+    if (!memmem(doc->turtle, doc->len, "StageInstance", strlen("StageInstance")))
+        return;
+    store *st = store_new();
+    rdf_error err;
+    if (rdf_parse(io, st, RDF_TURTLE, doc->turtle, doc->len, doc->uri, 0, doc->uri, &err) == 0) {
+        term_id stage_instance = terms_iri_cstr(t, NS_GSM "StageInstance");
+        term_id in_artifact = terms_iri_cstr(t, NS_GSM "inArtifactInstance");
+        term_id has_state = terms_iri_cstr(t, NS_GSM "hasState");
+        term_id uninitialized = terms_iri_cstr(t, NS_GSM "uninitialized");
+        term_id is_instance_of = terms_iri_cstr(t, NS_GSM "isInstanceOf");
+        store_iter it;
+        uint32_t n;
+        const triple *tr;
+        store_match(st, 0, T_RDF_TYPE, stage_instance, 0, store_size(st), &it);
+        while ((tr = store_next(&it, &n))) {
+            term_id x = tr->s;
+            bool set_up = store_find(st, x, in_artifact, x) != UINT32_MAX;
+            bool not_yet = store_find(st, x, has_state, uninitialized) != UINT32_MAX;
+            if (terms_kind(t, x) != TERM_IRI || !(set_up || not_yet))
+                continue;
+            const char *iri = terms_lex(t, x, NULL);
+            store_iter models;
+            uint32_t m;
+            store_match(st, x, is_instance_of, 0, 0, store_size(st), &models);
+            const triple *model = store_next(&models, &m);
+            size_t model_doc = model && terms_kind(t, model->o) == TERM_IRI
+                                   ? document_of(by_uri, terms_lex(t, model->o, NULL))
+                                   : SIZE_MAX;
+            out->items = xrealloc(out->items, (out->count + 1) * sizeof *out->items);
+            out->items[out->count++] = (instance){.doc = index, .iri = xstrndup(iri, strlen(iri)),
+                                                  .model_doc = model_doc};
+        }
+    }
+    store_free(st);
+}
+
+/* ==== one instance (design note 2) ==== */
+
+static void write_stage_rows(const gsm_shape *shape, buf *html) {
+    buf_puts(html, "<table><tr><th>stage</th><th>state</th><th>milestones</th></tr>\n");
+    for (size_t i = 0; i < shape->stage_count; i++) {
+        const gsm_shape_stage *stage = &shape->stages[i];
+        const char *word = gsm_shape_stage_word(shape, stage);
+        size_t indent = stage->depth < MAX_INDENT ? stage->depth : MAX_INDENT;
+        buf_printf(html, "<tr><td class=\"d%zu\">", indent);
+        html_text(html, stage->name);
+        buf_puts(html, "</td><td class=\"");
+        html_text(html, word);
+        buf_puts(html, "\">");
+        html_text(html, word);
+        buf_puts(html, "</td><td>");
+        bool first = true;
+        for (size_t m = 0; m < shape->milestone_count; m++) {
+            const gsm_shape_milestone *milestone = &shape->milestones[m];
+            if (milestone->stage != i)
+                continue;
+            buf_puts(html, first ? "" : ", ");
+            first = false;
+            buf_puts(html, milestone->achieved == 1 ? "<span class=\"achieved\">" : "<span>");
+            html_text(html, milestone->name);
+            buf_puts(html, milestone->achieved == 1 ? " (achieved)</span>" : "</span>");
+        }
+        buf_puts(html, "</td></tr>\n");
+    }
+    buf_puts(html, "</table>\n");
+}
+
+/* The picture as inline SVG: Graphviz's output from its <svg> element on (no XML prolog or DOCTYPE). */
+static void write_drawing(const gsm_shape *shape, buf *html) {
+    buf svg = {0};
+    char error[600];
+    if (gsm_draw(shape, GSM_DRAW_SVG, &svg, error, sizeof error) != 0) {
+        buf_puts(html, "<p class=\"error\">No drawing: ");
+        html_text(html, error);
+        buf_puts(html, "</p>\n");
+    } else {
+        const char *start = strstr(buf_cstr(&svg), "<svg");
+        buf_puts(html, "<div class=\"drawing\">");
+        if (start)
+            buf_append(html, start, svg.len - (size_t)(start - svg.data));
+        buf_puts(html, "</div>\n");
+    }
+    buf_free(&svg);
+}
+
+/* Reads the instance's shape from its document and its model's, when the server holds it. */
+static void read_instance(gsm_page *p, const gsm_page_document *docs, instance *in) {
+    const gsm_page_document *doc = &docs[in->doc];
+    gsm_shape *shape = gsm_shape_new(p->compat_rules);
+    int rc = gsm_shape_load(shape, doc->uri, doc->uri, RDF_TURTLE, doc->turtle, doc->len, in->error,
+                            sizeof in->error);
+    const gsm_page_document *model = in->model_doc != SIZE_MAX ? &docs[in->model_doc] : NULL;
+    if (rc == 0 && model && model != doc)
+        rc = gsm_shape_load(shape, model->uri, model->uri, RDF_TURTLE, model->turtle, model->len, in->error,
+                            sizeof in->error);
+    if (rc == 0)
+        rc = gsm_shape_build(shape, in->iri, in->error, sizeof in->error);
+    if (rc == 0)
+        in->shape = shape;
+    else
+        gsm_shape_free(shape);
+}
+
+static void write_instance(const gsm_page_document *docs, const instance *in, buf *html) {
+    buf_puts(html, "<section>\n<h2><a href=\"");
+    html_text(html, docs[in->doc].uri);
+    buf_puts(html, "\">");
+    html_text(html, in->iri);
+    buf_puts(html, "</a></h2>\n");
+    const gsm_shape *shape = in->shape;
+    if (!shape) {
+        buf_puts(html, "<p class=\"error\">");
+        html_text(html, in->error);
+        buf_puts(html, "</p>\n</section>\n");
+        return;
+    }
+    const gsm_shape_stage *root = &shape->stages[0];
+    buf_puts(html, "<p>Workflow <b>");
+    html_text(html, root->name);
+    buf_puts(html, "</b> (model ");
+    if (in->model_doc != SIZE_MAX) {
+        buf_puts(html, "<a href=\"");
+        html_text(html, docs[in->model_doc].uri);
+        buf_puts(html, "\">");
+        html_text(html, root->iri);
+        buf_puts(html, "</a>");
+    } else {
+        html_text(html, root->iri);
+    }
+    buf_puts(html, "): root state <b>");
+    html_text(html, gsm_shape_state_name(root->state));
+    buf_puts(html, root->completed == 1 ? "</b>, <b>completed</b>.</p>\n" : "</b>, not completed.</p>\n");
+    write_stage_rows(shape, html);
+    if (shape->has_model)
+        write_drawing(shape, html);
+    else
+        buf_puts(html, "<p class=\"note\">No drawing: this server does not hold the model's document.</p>\n");
+    buf_puts(html, "</section>\n");
+}
+
+/* ==== the page ==== */
+
+/* Design note 4: everything that parses RDF (raptor2, and rasqal through the shapes' sentries) runs
+ * here, under the embedding server's RDF lock; the drawing does not. */
+static void read_instances(gsm_page *p, const gsm_page_document *docs, size_t count, instance_list *found) {
+    if (p->rdf_lock.acquire)
+        p->rdf_lock.acquire(p->rdf_lock.user);
+    terms *t = terms_new();
+    rdfio *io = rdfio_new(t);
+    strmap by_uri = {0};
+    bool inserted;
+    for (size_t i = 0; i < count; i++)
+        strmap_put(&by_uri, docs[i].uri, (uint32_t)i, &inserted);
+    for (size_t i = 0; i < count; i++)
+        find_in_document(t, io, &docs[i], i, &by_uri, found);
+    strmap_free(&by_uri);
+    rdfio_free(io);
+    terms_free(t);
+    for (size_t i = 0; i < found->count; i++)
+        read_instance(p, docs, &found->items[i]);
+    if (p->rdf_lock.release)
+        p->rdf_lock.release(p->rdf_lock.user);
+}
+
+void gsm_page_render(gsm_page *p, const char *base_url, const gsm_page_document *docs, size_t count, buf *html) {
+    pthread_mutex_lock(&p->lock);
+    instance_list found = {0};
+    read_instances(p, docs, count, &found);
+    buf_puts(html, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                   "<meta http-equiv=\"refresh\" content=\"" REFRESH_SECONDS "\">\n"
+                   "<title>ldgsm: workflow instances</title>\n<style>");
+    buf_puts(html, stylesheet);
+    buf_puts(html, "</style></head>\n<body>\n<h1>Workflow instances on ");
+    html_text(html, base_url);
+    buf_printf(html, "</h1>\n<p class=\"note\">%zu instance%s; this page reloads every " REFRESH_SECONDS
+                     " seconds.</p>\n",
+               found.count, found.count == 1 ? "" : "s");
+    if (!found.count)
+        buf_puts(html, "<p>No workflow instance yet: an instance is a document holding "
+                       "<code>&lt;#it&gt; a gsm:StageInstance ; gsm:isInstanceOf &lt;model#root&gt; ; "
+                       "gsm:hasState gsm:uninitialized .</code></p>\n");
+    for (size_t i = 0; i < found.count; i++)
+        write_instance(docs, &found.items[i], html);
+    buf_puts(html, "</body></html>\n");
+    for (size_t i = 0; i < found.count; i++) {
+        free(found.items[i].iri);
+        gsm_shape_free(found.items[i].shape);
+    }
+    free(found.items);
+    pthread_mutex_unlock(&p->lock);
+}

@@ -1,0 +1,363 @@
+/* watch.c: the checks `ldgsm run` makes on its GSM instances every iteration (watch.h). */
+#include "gsm/watch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gsm/lint.h"
+#include "rdf/buf.h"
+#include "rdf/hashmap.h"
+#include "rdf/nt_writer.h"
+#include "rdf/strmap.h"
+
+#define NS_GSM "http://purl.org/gsm/vocab#"
+#define NS_LDGSM "https://w3id.org/ldgsm#"
+
+enum { PROGRESS_EVERY = 10, LINT_CACHE_MAX = 1000 };
+
+typedef struct vocab {
+    term_id is_instance_of, in_artifact_instance, has_state, active, is_achieved, has_guard, has_condition,
+        has_milestone, achieving, invalidating, label, held_because, reads, holds_for, serves, read_failure;
+    term_id graph; /* of the triples the watcher adds */
+} vocab;
+
+/* What the watcher remembers of one stage or milestone fragment between iterations. */
+typedef struct fragment_seen {
+    term_id value;      /* its state (stage) or achievement (milestone) in the last iteration */
+    char *opened_with;  /* a stage: what its sentries read when it last opened (NULL: not seen opening) */
+    bool cycling_said;
+} fragment_seen;
+
+typedef struct instance_seen {
+    term_id iri;
+    unsigned long unchanged; /* iterations since its fragments last changed */
+} instance_seen;
+
+struct gsm_watch {
+    gsm_watch_options opt;
+    bool vocab_ready;
+    vocab v;
+    instance_seen *instances;
+    u64map fragment_index; /* fragment term -> 1 + index in fragments */
+    fragment_seen *fragments;
+    size_t fragment_count;
+    strmap lint_results; /* a model version ("graph etag" lines) -> its lint error count */
+};
+
+gsm_watch *gsm_watch_new(const gsm_watch_options *options) {
+    gsm_watch *w = xcalloc(1, sizeof *w);
+    w->opt = *options;
+    w->instances = xcalloc(options->instance_count + 1, sizeof *w->instances);
+    return w;
+}
+
+void gsm_watch_free(gsm_watch *w) {
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->fragment_count; i++)
+        free(w->fragments[i].opened_with);
+    free(w->fragments);
+    u64map_free(&w->fragment_index);
+    strmap_free(&w->lint_results);
+    free(w->instances);
+    free(w);
+}
+
+static void vocab_init(gsm_watch *w, terms *t) {
+    if (w->vocab_ready)
+        return;
+    vocab *v = &w->v;
+    v->is_instance_of = terms_iri_cstr(t, NS_GSM "isInstanceOf");
+    v->in_artifact_instance = terms_iri_cstr(t, NS_GSM "inArtifactInstance");
+    v->has_state = terms_iri_cstr(t, NS_GSM "hasState");
+    v->active = terms_iri_cstr(t, NS_GSM "active");
+    v->is_achieved = terms_iri_cstr(t, NS_GSM "isAchieved");
+    v->has_guard = terms_iri_cstr(t, NS_GSM "hasGuard");
+    v->has_condition = terms_iri_cstr(t, NS_GSM "hasCondition");
+    v->has_milestone = terms_iri_cstr(t, NS_GSM "hasMilestone");
+    v->achieving = terms_iri_cstr(t, NS_GSM "hasAchievingSentry");
+    v->invalidating = terms_iri_cstr(t, NS_GSM "hasInvalidatingSentry");
+    v->label = terms_iri_cstr(t, "http://www.w3.org/2000/01/rdf-schema#label");
+    v->held_because = terms_iri_cstr(t, NS_LDGSM "heldBecause");
+    v->reads = terms_iri_cstr(t, NS_LDGSM "reads");
+    v->holds_for = terms_iri_cstr(t, NS_LDGSM "holdsFor");
+    v->serves = terms_iri_cstr(t, "urn:ldgsm:gsm#serves");
+    v->read_failure = terms_iri_cstr(t, NS_LDGSM "readFailure");
+    v->graph = terms_iri_cstr(t, "urn:ldgsm:watch");
+    for (size_t i = 0; i < w->opt.instance_count; i++)
+        w->instances[i].iri = terms_iri_cstr(t, w->opt.instances[i]);
+    w->vocab_ready = true;
+}
+
+/* "<iri> "label"" or "<iri>": how lines name a model term. */
+static void name_term(buf *out, terms *t, store *wm, const vocab *v, term_id x) {
+    term_id label = store_first_object(wm, x, v->label);
+    buf_printf(out, "<%s>", terms_lex(t, x, NULL));
+    if (label && terms_kind(t, label) == TERM_LITERAL)
+        buf_printf(out, " \"%s\"", terms_lex(t, label, NULL));
+}
+
+static int compare_strings(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* --- lint ------------------------------------------------------------------------------------------------ */
+
+/* The documents the model of instance a was read from: the source graphs of the triples about the model
+ * terms the crawl serves it (http(s) documents only; rule files and inputs are not the model). None while
+ * a part of the model could not be read: then the model is incomplete, set-up waits for it and
+ * rules/gsm-stalls.n3 says why, and lint would only echo the missing part. */
+static size_t model_documents(terms *t, store *wm, const vocab *v, term_id a, term_id **out) {
+    u64map seen = {0};
+    size_t count = 0;
+    *out = NULL;
+    store_iter served;
+    store_match(wm, 0, v->serves, a, 0, store_size(wm), &served);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&served, &n));) {
+        if (store_first_object(wm, tr->s, v->read_failure)) {
+            free(*out);
+            *out = NULL;
+            count = 0;
+            break;
+        }
+        store_iter about;
+        store_match(wm, tr->s, 0, 0, 0, store_size(wm), &about);
+        uint32_t m;
+        while (store_next(&about, &m)) {
+            term_id g = store_first_graph(wm, m);
+            if (!g || terms_kind(t, g) != TERM_IRI || strncmp(terms_lex(t, g, NULL), "http", 4) != 0)
+                continue;
+            bool first;
+            u64map_put(&seen, g, 1, &first);
+            if (!first)
+                continue;
+            *out = xrealloc(*out, (count + 1) * sizeof **out);
+            (*out)[count++] = g;
+        }
+    }
+    u64map_free(&seen);
+    return count;
+}
+
+/* Lints one version of a model (once: the result is kept by version); returns its error count. */
+static uint32_t lint_model(gsm_watch *w, terms *t, store *wm, const term_id *docs, size_t doc_count,
+                           watch_etag_fn etag_of, void *user, term_id instance) {
+    buf version = {0};
+    char **lines = xmalloc((doc_count + 1) * sizeof *lines);
+    for (size_t i = 0; i < doc_count; i++) {
+        const char *doc = terms_lex(t, docs[i], NULL);
+        const char *etag = etag_of(user, doc);
+        buf line = {0};
+        buf_printf(&line, "%s %s", doc, etag ? etag : "-");
+        lines[i] = buf_cstr(&line);
+    }
+    qsort(lines, doc_count, sizeof *lines, compare_strings);
+    for (size_t i = 0; i < doc_count; i++) {
+        buf_printf(&version, "%s\n", lines[i]);
+        free(lines[i]);
+    }
+    free(lines);
+    const uint32_t *known = strmap_get(&w->lint_results, buf_cstr(&version));
+    if (known) {
+        buf_free(&version);
+        return *known;
+    }
+    gsm_lint *l = gsm_lint_new(&(lint_options){.compat_authors_draft = w->opt.compat_authors_draft});
+    for (size_t i = 0; i < doc_count; i++) {
+        uint32_t count;
+        const uint32_t *indexes = store_graph_triples(wm, docs[i], &count);
+        triple *ts = xmalloc((count + 1) * sizeof *ts);
+        for (uint32_t k = 0; k < count; k++)
+            ts[k] = *store_triple(wm, indexes[k]);
+        buf text = {0};
+        rdf_write_ntriples(t, ts, count, &text);
+        const char *doc = terms_lex(t, docs[i], NULL);
+        gsm_lint_load_text(l, doc, doc, RDF_NTRIPLES, text.data ? text.data : "", text.len);
+        buf_free(&text);
+        free(ts);
+    }
+    gsm_lint_check(l);
+    uint32_t errors = (uint32_t)gsm_lint_count(l, LINT_ERROR);
+    for (size_t i = 0; i < gsm_lint_message_count(l); i++) {
+        const lint_message *m = gsm_lint_message(l, i);
+        log_msg(w->opt.log, m->severity == LINT_ERROR ? LOG_ERROR : LOG_WARN, "lint: <%s>'s model: %s",
+                terms_lex(t, instance, NULL), m->line);
+    }
+    gsm_lint_free(l);
+    if (w->lint_results.count >= LINT_CACHE_MAX)
+        strmap_free(&w->lint_results);
+    strmap_put(&w->lint_results, buf_cstr(&version), errors, NULL);
+    buf_free(&version);
+    return errors;
+}
+
+/* --- cycling --------------------------------------------------------------------------------------------- */
+
+static fragment_seen *fragment(gsm_watch *w, term_id f) {
+    bool first;
+    uint32_t *slot = u64map_put(&w->fragment_index, f, 0, &first);
+    if (first) {
+        w->fragments = xrealloc(w->fragments, (w->fragment_count + 1) * sizeof *w->fragments);
+        w->fragments[w->fragment_count] = (fragment_seen){0};
+        *slot = (uint32_t)++w->fragment_count;
+    }
+    return &w->fragments[*slot - 1];
+}
+
+/* Appends to *keys "iri etag" for every resource the sentries of (subject, p1, [p2]) name. */
+static void sentry_reads(terms *t, store *wm, const vocab *v, term_id sentry, watch_etag_fn etag_of, void *user,
+                         char ***keys, size_t *count) {
+    store_iter it;
+    store_match(wm, sentry, v->reads, 0, 0, store_size(wm), &it);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&it, &n));) {
+        const char *iri = terms_lex(t, tr->o, NULL);
+        const char *etag = etag_of(user, iri);
+        buf key = {0};
+        buf_printf(&key, "%s %s", iri, etag ? etag : "-");
+        *keys = xrealloc(*keys, (*count + 1) * sizeof **keys);
+        (*keys)[(*count)++] = buf_cstr(&key);
+    }
+}
+
+/* What the sentries of stage model s read, as one string: the resources they name with their ETags. */
+static char *stage_inputs(terms *t, store *wm, const vocab *v, term_id s, watch_etag_fn etag_of, void *user) {
+    char **keys = NULL;
+    size_t count = 0;
+    store_iter guards;
+    store_match(wm, s, v->has_guard, 0, 0, store_size(wm), &guards);
+    uint32_t n;
+    for (const triple *g; (g = store_next(&guards, &n));) {
+        store_iter conditions;
+        store_match(wm, g->o, v->has_condition, 0, 0, store_size(wm), &conditions);
+        uint32_t m;
+        for (const triple *c; (c = store_next(&conditions, &m));)
+            sentry_reads(t, wm, v, c->o, etag_of, user, &keys, &count);
+    }
+    store_iter milestones;
+    store_match(wm, s, v->has_milestone, 0, 0, store_size(wm), &milestones);
+    for (const triple *ms; (ms = store_next(&milestones, &n));) {
+        const term_id kinds[2] = {v->achieving, v->invalidating};
+        for (int k = 0; k < 2; k++) {
+            store_iter sentries;
+            store_match(wm, ms->o, kinds[k], 0, 0, store_size(wm), &sentries);
+            uint32_t m;
+            for (const triple *q; (q = store_next(&sentries, &m));)
+                sentry_reads(t, wm, v, q->o, etag_of, user, &keys, &count);
+        }
+    }
+    if (count)
+        qsort(keys, count, sizeof *keys, compare_strings);
+    buf all = {0};
+    for (size_t i = 0; i < count; i++) {
+        buf_printf(&all, "%s\n", keys[i]);
+        free(keys[i]);
+    }
+    free(keys);
+    return buf_cstr(&all);
+}
+
+/* The milestones of stage model s whose achieving and invalidating sentries both hold for instance a. */
+static void contradictory_milestones(terms *t, store *wm, const vocab *v, term_id s, term_id a, buf *out) {
+    store_iter milestones;
+    store_match(wm, s, v->has_milestone, 0, 0, store_size(wm), &milestones);
+    uint32_t n;
+    for (const triple *ms; (ms = store_next(&milestones, &n));) {
+        term_id achieving = store_first_object(wm, ms->o, v->achieving), invalidating = store_first_object(wm, ms->o, v->invalidating);
+        if (achieving && invalidating && store_find(wm, achieving, v->holds_for, a) != UINT32_MAX &&
+            store_find(wm, invalidating, v->holds_for, a) != UINT32_MAX) {
+            buf_puts(out, "; milestone ");
+            name_term(out, t, wm, v, ms->o);
+            buf_puts(out, ": its achieving and invalidating sentries both hold");
+        }
+    }
+}
+
+/* Compares instance a's fragments with the last iteration: names a stage that opens again on the same
+ * inputs, and collects the changes for the progress line. Returns how many fragments changed. */
+static unsigned watch_fragments(gsm_watch *w, terms *t, store *wm, term_id a, watch_etag_fn etag_of, void *user,
+                                buf *changes) {
+    const vocab *v = &w->v;
+    unsigned changed = 0;
+    store_iter it;
+    store_match(wm, 0, v->in_artifact_instance, a, 0, store_size(wm), &it);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&it, &n));) {
+        term_id f = tr->s, model = store_first_object(wm, f, v->is_instance_of);
+        term_id state = store_first_object(wm, f, v->has_state);
+        bool stage = state != 0;
+        term_id value = stage ? state : store_first_object(wm, f, v->is_achieved);
+        if (!model || !value)
+            continue;
+        fragment_seen *seen = fragment(w, f);
+        bool first_sight = !seen->value;
+        if (!first_sight && seen->value != value) {
+            changed++;
+            buf_puts(changes, changed > 1 ? "; " : "");
+            name_term(changes, t, wm, v, model);
+            const char *text = terms_lex(t, value, NULL);
+            if (!stage)
+                text = strcmp(text, "true") == 0 ? "achieved" : "not achieved";
+            else if (strrchr(text, '#'))
+                text = strrchr(text, '#') + 1;
+            buf_printf(changes, " %s", text);
+        }
+        bool opens = stage && value == v->active && (first_sight || seen->value != v->active);
+        seen->value = value;
+        if (!opens)
+            continue;
+        char *inputs = stage_inputs(t, wm, v, model, etag_of, user);
+        bool same = !first_sight && seen->opened_with && strcmp(seen->opened_with, inputs) == 0;
+        if (same && !seen->cycling_said) {
+            buf line = {0};
+            buf_printf(&line, "cycling: <%s>: stage ", terms_lex(t, a, NULL));
+            name_term(&line, t, wm, v, model);
+            buf_puts(&line, " opened again without a change in what its sentries read (it closes and re-opens, "
+                            "re-sending its task, until they change)");
+            contradictory_milestones(t, wm, v, model, a, &line);
+            log_msg(w->opt.log, LOG_WARN, "%s", buf_cstr(&line));
+            buf_free(&line);
+            seen->cycling_said = true;
+        } else if (!same) {
+            seen->cycling_said = false;
+        }
+        free(seen->opened_with);
+        seen->opened_with = inputs;
+    }
+    return changed;
+}
+
+int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of, void *user) {
+    vocab_init(w, t);
+    size_t refused = 0;
+    for (size_t i = 0; i < w->opt.instance_count; i++) {
+        instance_seen *inst = &w->instances[i];
+        term_id *docs;
+        size_t doc_count = model_documents(t, wm, &w->v, inst->iri, &docs);
+        uint32_t errors = doc_count ? lint_model(w, t, wm, docs, doc_count, etag_of, user, inst->iri) : 0;
+        free(docs);
+        if (errors) {
+            refused++;
+            char why[160];
+            snprintf(why, sizeof why, "its model is refused: ldgsm lint finds %u error%s in it (said when the "
+                     "model was read)", errors, errors == 1 ? "" : "s");
+            store_add(wm, inst->iri, w->v.held_because, terms_string(t, why), w->v.graph);
+            continue;
+        }
+        buf changes = {0};
+        unsigned changed = watch_fragments(w, t, wm, inst->iri, etag_of, user, &changes);
+        inst->unchanged = changed ? 0 : inst->unchanged + 1;
+        if (w->opt.verbose && changed)
+            log_msg(w->opt.log, LOG_INFO, "progress: <%s>: %s", w->opt.instances[i], buf_cstr(&changes));
+        else if (w->opt.verbose && inst->unchanged && inst->unchanged % PROGRESS_EVERY == 0)
+            log_msg(w->opt.log, LOG_INFO, "progress: <%s>: unchanged for %lu iterations", w->opt.instances[i],
+                    inst->unchanged);
+        buf_free(&changes);
+    }
+    if (refused && refused == w->opt.instance_count) {
+        log_msg(w->opt.log, LOG_ERROR, "every instance of this run has a model that ldgsm lint rejects: nothing to run");
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,48 @@
+/* watch.h: what `ldgsm run` checks about the GSM instances it runs, in every iteration, once working memory
+ * is derived and before any write is planned (DESIGN section 6.5: an agent never waits silently):
+ *
+ *   lint       every model an instance runs is checked by `ldgsm lint` (gsm/lint.h) as the agent read it:
+ *              each version of the model once (its documents and their ETags). Warnings are printed; a
+ *              model with an error is refused: the instance's writes are held
+ *              (`<instance> ldgsm:heldBecause "..."`) so no stage of it opens and no task is sent, and
+ *              when every instance of the run is refused the run ends with exit status 1.
+ *   cycling    a stage that opens again while nothing its sentries read has changed since it last opened
+ *              (the same ETags of the resources they name) cycles: opened, closed by a milestone, opened
+ *              again by the same inputs, re-sending its task each time. It is named once, with the
+ *              milestones whose achieving and invalidating sentries both hold.
+ *   progress   at -v, one line per instance when its stages or milestones changed, and every 10
+ *              iterations without change how long it has rested.
+ *
+ * The watcher keeps only what it needs to compare iterations (the last state seen per fragment); the
+ * workflow's state stays on the servers. */
+#ifndef LDGSM_GSM_WATCH_H
+#define LDGSM_GSM_WATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rdf/log.h"
+#include "rdf/store.h"
+#include "rdf/term.h"
+
+typedef struct gsm_watch gsm_watch;
+
+/* The ETag of the document of iri as read in this iteration, or NULL (not read, no ETag). */
+typedef const char *(*watch_etag_fn)(void *user, const char *iri);
+
+typedef struct gsm_watch_options {
+    const char *const *instances; /* the instance IRIs the run was started on */
+    size_t instance_count;
+    bool compat_authors_draft;    /* lint reads the authors' draft vocabulary */
+    bool verbose;                 /* progress lines */
+    const log_sink *log;
+} gsm_watch_options;
+
+gsm_watch *gsm_watch_new(const gsm_watch_options *options);
+void gsm_watch_free(gsm_watch *w);
+
+/* Checks one iteration's working memory (wm over terms t). Returns 0, or 1 when every instance is refused
+ * (the run ends). */
+int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of, void *user);
+
+#endif
