@@ -142,15 +142,6 @@ typedef struct demo_settings {
     int verbose;
 } demo_settings;
 
-static void pause_ms(long ms) {
-    while (ms > 0 && !cli_stop_requested) {
-        long slice = ms < 50 ? ms : 50;
-        struct timespec ts = {slice / 1000, (slice % 1000) * 1000000L};
-        nanosleep(&ts, NULL);
-        ms -= slice;
-    }
-}
-
 /* The embedded server, serving the fixtures on a free loopback port. */
 typedef struct demo_server {
     char *status_prefix;
@@ -211,7 +202,7 @@ static int play(const demo_settings *settings, agent *a, demo *d) {
     }
     for (unsigned i = 0; i < DEMO_MAX_ITERATIONS && !cli_stop_requested; i++) {
         if (i)
-            pause_ms(settings->interval_ms);
+            cli_pause_ms(settings->interval_ms);
         iteration_stats stats = {0};
         int rc = agent_iterate(a, &stats);
         if (rc == -2) { /* the instance was refused; the agent said why */
@@ -254,7 +245,7 @@ static int play_suppliers(const demo_settings *settings, agent *a, suppliers_dem
             long pause = settings->interval_ms;
             if (suppliers_demo_idle(d) && pause < WAIT_POLL_MS)
                 pause = WAIT_POLL_MS;
-            pause_ms(pause);
+            cli_pause_ms(pause);
         }
         double began = demo_seconds(CLOCK_REALTIME);
         iteration_stats stats = {0};

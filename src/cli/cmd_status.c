@@ -113,16 +113,6 @@ static int observe(agent *a, const agent_options *opt, unsigned history, bool js
     return status;
 }
 
-static void pause_ms(long ms) {
-    /* in slices, so that a stop signal ends the pause at once */
-    while (ms > 0 && !cli_stop_requested) {
-        long slice = ms < 50 ? ms : 50;
-        struct timespec ts = {slice / 1000, (slice % 1000) * 1000000L};
-        nanosleep(&ts, NULL);
-        ms -= slice;
-    }
-}
-
 static bool parse_count(const char *text, unsigned long *out) {
     char *end;
     *out = strtoul(text, &end, 10);
@@ -254,7 +244,7 @@ int cmd_status(int argc, char **argv) {
         }
         if (!watch || (count && ++reads >= count))
             break;
-        pause_ms((long)watch_ms);
+        cli_pause_ms((long)watch_ms);
     }
     buf_free(&shown);
     agent_free(a);

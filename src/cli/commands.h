@@ -17,5 +17,7 @@ int cmd_status(int argc, char **argv);
  * progress and exit. */
 extern volatile sig_atomic_t cli_stop_requested;
 void cli_catch_stop_signals(void);
+/* Sleeps ms milliseconds, or less when a stop signal comes. */
+void cli_pause_ms(long ms);
 
 #endif

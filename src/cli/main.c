@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/commands.h"
 
@@ -33,6 +34,16 @@ void cli_catch_stop_signals(void) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+void cli_pause_ms(long ms) {
+    /* in slices, so that a stop signal ends the pause at once */
+    while (ms > 0 && !cli_stop_requested) {
+        long slice = ms < 50 ? ms : 50;
+        struct timespec ts = {slice / 1000, (slice % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+        ms -= slice;
+    }
 }
 
 int main(int argc, char **argv) {

@@ -41,34 +41,26 @@ struct gsm_shape_rdf {
     u64map stage_index;              /* stage model term -> its entry */
 };
 
-static term_id ns_term(terms *t, const char *ns, const char *local) {
-    buf iri = {0};
-    buf_printf(&iri, "%s%s", ns, local);
-    term_id id = terms_iri(t, iri.data, iri.len);
-    buf_free(&iri);
-    return id;
-}
-
 static void vocab_init(shape_vocab *v, terms *t) {
-    v->stage = ns_term(t, NS_GSM, "Stage");
-    v->has_child_stage = ns_term(t, NS_GSM, "hasChildStage");
-    v->has_guard = ns_term(t, NS_GSM, "hasGuard");
-    v->has_milestone = ns_term(t, NS_GSM, "hasMilestone");
-    v->has_http_request = ns_term(t, NS_GSM, "hasHttpRequest");
-    v->alternative_stages = ns_term(t, NS_LDGSM, "alternativeStages");
-    v->has_condition = ns_term(t, NS_GSM, "hasCondition");
-    v->is_instance_of = ns_term(t, NS_GSM, "isInstanceOf");
-    v->is_achieved = ns_term(t, NS_GSM, "isAchieved");
-    v->has_state = ns_term(t, NS_GSM, "hasState");
-    v->in_artifact_instance = ns_term(t, NS_GSM, "inArtifactInstance");
-    v->of_stage = ns_term(t, NS_LDGSM, "ofStage");
-    v->is_completed = ns_term(t, NS_LDGSM, "isCompleted");
-    v->active = ns_term(t, NS_GSM, "active");
-    v->inactive = ns_term(t, NS_GSM, "inactive");
-    v->uninitialized = ns_term(t, NS_GSM, "uninitialized");
-    v->label = ns_term(t, NS_RDFS, "label");
-    v->sp_text = ns_term(t, NS_SP, "text");
-    v->sp_where = ns_term(t, NS_SP, "where");
+    v->stage = terms_iri_cstr(t, NS_GSM "Stage");
+    v->has_child_stage = terms_iri_cstr(t, NS_GSM "hasChildStage");
+    v->has_guard = terms_iri_cstr(t, NS_GSM "hasGuard");
+    v->has_milestone = terms_iri_cstr(t, NS_GSM "hasMilestone");
+    v->has_http_request = terms_iri_cstr(t, NS_GSM "hasHttpRequest");
+    v->alternative_stages = terms_iri_cstr(t, NS_LDGSM "alternativeStages");
+    v->has_condition = terms_iri_cstr(t, NS_GSM "hasCondition");
+    v->is_instance_of = terms_iri_cstr(t, NS_GSM "isInstanceOf");
+    v->is_achieved = terms_iri_cstr(t, NS_GSM "isAchieved");
+    v->has_state = terms_iri_cstr(t, NS_GSM "hasState");
+    v->in_artifact_instance = terms_iri_cstr(t, NS_GSM "inArtifactInstance");
+    v->of_stage = terms_iri_cstr(t, NS_LDGSM "ofStage");
+    v->is_completed = terms_iri_cstr(t, NS_LDGSM "isCompleted");
+    v->active = terms_iri_cstr(t, NS_GSM "active");
+    v->inactive = terms_iri_cstr(t, NS_GSM "inactive");
+    v->uninitialized = terms_iri_cstr(t, NS_GSM "uninitialized");
+    v->label = terms_iri_cstr(t, NS_RDFS "label");
+    v->sp_text = terms_iri_cstr(t, NS_SP "text");
+    v->sp_where = terms_iri_cstr(t, NS_SP "where");
 }
 
 const char *gsm_shape_state_name(enum gsm_shape_state state) {
