@@ -47,5 +47,11 @@ for doc in order1 order2; do
   check "$doc holds nothing of $other" ! grep -q "status/$other" <<< "$nt"
   check "$doc: 8 stage fragments" [ "$(grep -c "^<${base}status/$doc#s-[0-9a-f]*> <${GSM}isInstanceOf>" <<< "$nt")" = 8 ]
 done
+# `ldgsm status` reads any LDP server (this script also runs against Community Solid Server: css_gsm.sh)
+bounded "$ldgsm" status "${base}status/order1#it" > "$work/status.txt" 2> "$work/status.err"
+check "ldgsm status shows order1" [ $? = 0 ]
+check "status: the workflow by its label, complete" grep -q '^stage "Order to delivery": inactive, completed' "$work/status.txt"
+check "status: a stage by its label, completed" grep -q '^  stage "s1: receive order": inactive, completed' "$work/status.txt"
+check "status: the history's last transitions" grep -q 'Order to delivery: active -> inactive' "$work/status.txt"
 check "no write was ever withheld or in conflict" ! grep -qE 'withheld: [^0]|[1-9][0-9]* withheld|[1-9][0-9]* conflicting' "$work/agent.log"
 finish
