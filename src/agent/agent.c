@@ -728,7 +728,7 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
             buf_printf(&why, "answered %ld (rules %s)", res->status, ws[i].why);
         else
             buf_printf(&why, "failed: %s", res->message);
-        log_msg(a->log, LOG_WARN, "%s %s: %s", ws[i].method, ws[i].url, why.data);
+        log_msg(a->log, LOG_WARN, "%s %s: %s", ws[i].method, ws[i].url, buf_cstr(&why));
         trace_sent(a->trace, &ws[i], res, why.data);
         buf_free(&why);
     }

@@ -4,6 +4,7 @@
  * that base, seed fixtures, start serving, and only then print the base URL on standard output: a
  * script that has read the first line can use the server. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
@@ -22,6 +23,7 @@
 #include "ldp/ldp_rdf.h"
 #include "ldp/ldp_server.h"
 #include "ldp/ldp_store.h"
+#include "rdf/rdfio.h"
 
 static const char serve_usage[] =
     "usage: ldgsm serve [--host ADDR] [--port N] [--data DIR | --memory] [--fixtures DIR] [options]\n"
@@ -57,8 +59,11 @@ static const char serve_usage[] =
     "  --fixtures DIR            seed from DIR (an ldp-fixtures/NAME folder: a folder is a container, a\n"
     "                            file a Turtle resource) without replacing what --data already holds\n"
     "  --fixtures-overwrite      let --fixtures replace resources --data already holds (default: keep)\n"
-    "  --token T                 writes (PUT, POST, DELETE) need 'Authorization: Bearer T' (401\n"
-    "                            otherwise); reads stay open (default: no token, anyone may write)\n"
+    "  --token-file FILE         writes (PUT, POST, DELETE) need 'Authorization: Bearer T' (401\n"
+    "                            otherwise), T being FILE's first line; reads stay open (default: the\n"
+    "                            environment variable LDGSM_TOKEN when set, else no token: anyone may write)\n"
+    "  --token T                 the same with T given here, where anyone who can list processes sees it\n"
+    "                            (a warning says so); prefer --token-file or LDGSM_TOKEN\n"
     "  --require-conditional     answer 428 to a PUT or DELETE of an existing resource that has neither\n"
     "                            If-Match nor If-None-Match (default: off)\n"
     "  --require-conditional=PREFIX\n"
@@ -69,6 +74,12 @@ static const char serve_usage[] =
     "                            the answers are kept durably in DIR/.idempotency and read back on start\n"
     "  --idempotency-max N       keep at most N keys' answers, dropping the oldest (default 100000)\n"
     "  --threads N               request threads (default: the CPUs this process may run on)\n"
+    "  --max-connections-per-client N\n"
+    "                            open connections from one client address; more are closed as soon as\n"
+    "                            they are accepted (default 64)\n"
+    "  --max-connections N       open connections in all (at least one per thread); more wait in the\n"
+    "                            listen queue (default 1000)\n"
+    "  --idle-timeout SECONDS    close a connection idle this long (default 15)\n"
     "  --no-access-log           leave out the per-request lines on standard error\n"
     "  -h, --help                this text\n"
     "\n"
@@ -93,6 +104,10 @@ enum {
     OPT_NO_ACCESS_LOG,
     OPT_IDEMPOTENCY_TTL,
     OPT_IDEMPOTENCY_MAX,
+    OPT_TOKEN_FILE,
+    OPT_MAX_CONNECTIONS_PER_CLIENT,
+    OPT_MAX_CONNECTIONS,
+    OPT_IDLE_TIMEOUT,
 };
 
 typedef struct serve_options {
@@ -103,6 +118,8 @@ typedef struct serve_options {
     bool fixtures_overwrite;
     char **prefixes; /* decoded --require-conditional prefixes */
     size_t prefix_count;
+    const char *token_file;
+    char *token_from_file; /* what server.token points at when --token-file gave it */
 } serve_options;
 
 static bool parse_number(const char *text, unsigned long long max, unsigned long long *out) {
@@ -123,6 +140,39 @@ static unsigned available_cpus(void) {
     return 1;
 }
 
+/* Settles the write token: --token-file's first line, else --token (with a warning: it shows in the
+ * process list), else LDGSM_TOKEN. Returns 0, or -1 after printing why. */
+static int take_token(serve_options *o) {
+    if (o->token_file && o->server.token) {
+        fputs("ldgsm serve: --token and --token-file exclude each other\n", stderr);
+        return -1;
+    }
+    if (o->token_file) {
+        size_t len;
+        char *text = read_file(o->token_file, &len);
+        if (!text) {
+            fprintf(stderr, "ldgsm serve: --token-file %s: %s\n", o->token_file, strerror(errno));
+            return -1;
+        }
+        text[strcspn(text, "\r\n")] = '\0';
+        o->token_from_file = text;
+        o->server.token = text;
+        if (!*text) {
+            fprintf(stderr, "ldgsm serve: --token-file %s: the first line is empty\n", o->token_file);
+            return -1;
+        }
+    } else if (o->server.token) {
+        fputs("ldgsm serve: warning: --token shows the token in the process list; prefer --token-file or "
+              "LDGSM_TOKEN\n",
+              stderr);
+    } else {
+        const char *from_env = getenv("LDGSM_TOKEN");
+        if (from_env && *from_env)
+            o->server.token = from_env;
+    }
+    return 0;
+}
+
 /* Returns 0, or 2 after printing a usage error. */
 static int parse_options(int argc, char **argv, serve_options *o) {
     static const struct option long_options[] = {
@@ -139,6 +189,10 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         {"no-access-log", no_argument, NULL, OPT_NO_ACCESS_LOG},
         {"idempotency-ttl", required_argument, NULL, OPT_IDEMPOTENCY_TTL},
         {"idempotency-max", required_argument, NULL, OPT_IDEMPOTENCY_MAX},
+        {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+        {"max-connections-per-client", required_argument, NULL, OPT_MAX_CONNECTIONS_PER_CLIENT},
+        {"max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS},
+        {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -171,6 +225,25 @@ static int parse_options(int argc, char **argv, serve_options *o) {
                 return 2;
             }
             o->server.token = optarg;
+            break;
+        case OPT_TOKEN_FILE: o->token_file = optarg; break;
+        case OPT_MAX_CONNECTIONS_PER_CLIENT:
+        case OPT_MAX_CONNECTIONS:
+        case OPT_IDLE_TIMEOUT:
+            if (!parse_number(optarg, UINT32_MAX, &n) || n == 0) {
+                fprintf(stderr, "ldgsm serve: --%s wants a positive number, not '%s'\n",
+                        opt == OPT_IDLE_TIMEOUT      ? "idle-timeout"
+                        : opt == OPT_MAX_CONNECTIONS ? "max-connections"
+                                                     : "max-connections-per-client",
+                        optarg);
+                return 2;
+            }
+            if (opt == OPT_IDLE_TIMEOUT)
+                o->server.idle_timeout = (unsigned)n;
+            else if (opt == OPT_MAX_CONNECTIONS)
+                o->server.max_connections = (unsigned)n;
+            else
+                o->server.max_connections_per_client = (unsigned)n;
             break;
         case OPT_REQUIRE_CONDITIONAL:
             o->server.require_conditional = true;
@@ -230,6 +303,8 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         fputs("ldgsm serve: --fixtures-overwrite needs --fixtures\n", stderr);
         return 2;
     }
+    if (take_token(o) != 0)
+        return 2;
     o->server.conditional_prefixes = (const char *const *)o->prefixes;
     o->server.conditional_prefix_count = o->prefix_count;
     return 0;
@@ -239,6 +314,7 @@ static void free_options(serve_options *o) {
     for (size_t i = 0; i < o->prefix_count; i++)
         free(o->prefixes[i]);
     free(o->prefixes);
+    free(o->token_from_file);
 }
 
 #define PAGE_PATH "/.well-known/ldgsm"

@@ -15,7 +15,6 @@
 
 #include "ldp/ldp_path.h"
 #include "rdf/buf.h"
-#include "rdf/rdfio.h"
 
 /* root + decoded path, without a container's trailing '/'. */
 static char *fs_path(const char *root, const char *path) {
@@ -189,6 +188,44 @@ int ldp_disk_remove(const char *root, const char *path, char *message, size_t si
     return rc;
 }
 
+char *ldp_disk_read_file(const char *file, size_t *len) {
+    /* O_NONBLOCK: opening a planted FIFO must not wait for a writer. */
+    int fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    int rc = fstat(fd, &st);
+    if (rc != 0 || !S_ISREG(st.st_mode)) {
+        int saved = rc != 0 ? errno : EINVAL;
+        close(fd);
+        errno = saved;
+        return NULL;
+    }
+    buf b = {0};
+    char chunk[65536];
+    ssize_t n;
+    while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int saved = errno;
+            close(fd);
+            buf_free(&b);
+            errno = saved;
+            return NULL;
+        }
+        buf_append(&b, chunk, (size_t)n);
+    }
+    close(fd);
+    *len = b.len;
+    return buf_cstr(&b);
+}
+
+/* Why a name the walk cannot use is skipped, from its lstat. */
+static const char *unservable(const struct stat *st) {
+    return S_ISLNK(st->st_mode) ? "a symbolic link (not followed)" : "not a regular file or directory";
+}
+
 static bool has_control(const char *name) {
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
         if (*p < 0x20 || *p == 0x7f)
@@ -258,8 +295,11 @@ static int walk_entry(walk *w, const char *dir, const char *path, const char *na
         rc = walk_container(w, member.data);
     } else if (S_ISREG(st.st_mode)) {
         size_t len;
-        char *data = read_file(file.data, &len);
-        if (!data) {
+        char *data = ldp_disk_read_file(file.data, &len);
+        if (!data && (errno == ELOOP || errno == EINVAL)) {
+            if (w->visitor->skipped) /* replaced since the lstat */
+                w->visitor->skipped(w->visitor->user, file.data, "not a regular file");
+        } else if (!data) {
             rc = fail(w->message, w->size, "cannot read", file.data);
         } else {
             buf_printf(&member, "%s%s", path, name);
@@ -267,7 +307,7 @@ static int walk_entry(walk *w, const char *dir, const char *path, const char *na
             free(data);
         }
     } else if (w->visitor->skipped) {
-        w->visitor->skipped(w->visitor->user, file.data, "not a regular file or directory");
+        w->visitor->skipped(w->visitor->user, file.data, unservable(&st));
     }
     buf_free(&file);
     buf_free(&member);
@@ -279,9 +319,20 @@ static int walk_container(walk *w, const char *path) {
     buf own_file = {0};
     buf_printf(&own_file, "%s/" LDP_DISK_CONTAINER_FILE, dir);
     size_t own_len = 0;
-    char *own = read_file(own_file.data, &own_len);
+    char *own = ldp_disk_read_file(own_file.data, &own_len);
+    int rc = 0;
+    struct stat st;
+    if (!own && errno != ENOENT) {
+        if (lstat(own_file.data, &st) != 0)
+            rc = fail(w->message, w->size, "cannot stat", own_file.data);
+        else if (!S_ISREG(st.st_mode) && w->visitor->skipped)
+            w->visitor->skipped(w->visitor->user, own_file.data, unservable(&st));
+        else if (S_ISREG(st.st_mode))
+            rc = fail(w->message, w->size, "cannot read", own_file.data);
+    }
     buf_free(&own_file);
-    int rc = w->visitor->container(w->visitor->user, path, own ? own : "", own ? own_len : 0);
+    if (rc == 0)
+        rc = w->visitor->container(w->visitor->user, path, own ? own : "", own ? own_len : 0);
     free(own);
     size_t count = 0;
     char **names = rc == 0 ? list_dir(dir, &count) : NULL;

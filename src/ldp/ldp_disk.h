@@ -13,6 +13,9 @@
  *     and whatever a crash leaves of them is removed when the data directory is next walked. The root's
  *     LDP_DISK_IDEMPOTENCY_DIR holds the server's Idempotency-Key records (ldp_idempotency.h); the walk
  *     passes over it.
+ *  5. No symbolic link in a data directory (or a fixtures folder) is followed: one planted there
+ *     would make the server read, and serve to anyone, whatever it points at. The walk skips links
+ *     (naming them to the visitor) and files are read through ldp_disk_read_file.
  * Paths passed here are decoded store paths ("/c/x", "/c/d/"), checked by ldp_path_decode. */
 #ifndef LDGSM_LDP_DISK_H
 #define LDGSM_LDP_DISK_H
@@ -41,6 +44,10 @@ int ldp_disk_make_container(const char *root, const char *path, const char *data
                             size_t size);
 /* Removes a resource, or an empty container with its own triples, durably. */
 int ldp_disk_remove(const char *root, const char *path, char *message, size_t size);
+
+/* Reads a whole regular file into memory (NUL-terminated), refusing a symbolic link (design note 5).
+ * NULL with errno on failure: ELOOP for a link, EINVAL for anything else not a regular file. */
+char *ldp_disk_read_file(const char *file, size_t *len);
 
 /* What ldp_disk_walk finds, in directory order; returning non-zero stops the walk. */
 typedef struct ldp_disk_visitor {

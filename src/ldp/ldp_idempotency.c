@@ -16,7 +16,6 @@
 
 #include "ldp/ldp_disk.h"
 #include "rdf/hashmap.h"
-#include "rdf/rdfio.h"
 
 /* ---------------------------------------------------------------- keys and fingerprints */
 
@@ -421,7 +420,7 @@ static ldp_idem_record *load_entry(ldp_idem *t, const char *name, int64_t now) {
     char *text = NULL;
     if (strncmp(name, LDP_DISK_TMP_PREFIX, strlen(LDP_DISK_TMP_PREFIX)) == 0)
         unlink(file.data);
-    else if (!(text = read_file(file.data, &len)))
+    else if (!(text = ldp_disk_read_file(file.data, &len)))
         why = strerror(errno);
     else if (!(r = parse_record(text, len)))
         why = "not an Idempotency-Key record";

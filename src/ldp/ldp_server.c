@@ -312,6 +312,12 @@ static enum MHD_Result respond_outcome(ldp_server *s, struct MHD_Connection *c, 
         buf_free(&location);
     } else if (o->status == 204) {
         result = respond_empty(r, c, 204, NULL, o->etag[0] ? o->etag : NULL, NULL); /* DELETE: no tag */
+    } else if (o->status >= 500) {
+        /* The store's reason names files under the data directory: the log gets it, the client not. */
+        log_msg(s->config.log, LOG_ERROR, "%s %s: %s", r->method_name, r->path, o->message);
+        result = respond_text(r, c, o->status,
+                              "Internal Server Error: the write could not be completed (the server's log says why)",
+                              NULL, NULL);
     } else {
         buf text = {0};
         buf_printf(&text, "%s: %s", MHD_get_reason_phrase_for((unsigned)o->status), o->message);
@@ -688,11 +694,22 @@ int ldp_server_start(ldp_server *s, ldp_store *store, ldp_rdf *rdf, char *messag
     if (!(s->idempotency = ldp_idem_open(&idempotency, message, size)))
         return -1;
     unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
+    unsigned threads = s->config.threads > 1 ? s->config.threads : 1;
+    unsigned idle_timeout = s->config.idle_timeout ? s->config.idle_timeout : LDP_SERVER_DEFAULT_IDLE_TIMEOUT;
+    unsigned max_connections =
+        s->config.max_connections ? s->config.max_connections : LDP_SERVER_DEFAULT_MAX_CONNECTIONS;
+    unsigned per_client = s->config.max_connections_per_client ? s->config.max_connections_per_client
+                                                               : LDP_SERVER_DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
+    /* libmicrohttpd shares the limit out among its threads, each needing at least one. */
+    if (max_connections < threads)
+        max_connections = threads;
     s->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, s, MHD_OPTION_LISTEN_SOCKET,
         s->listen_fd, MHD_OPTION_THREAD_POOL_SIZE, s->config.threads > 1 ? s->config.threads : 0,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_UNESCAPE_CALLBACK, keep_escaped, s,
-        MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384, MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout, MHD_OPTION_CONNECTION_LIMIT, max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
+        MHD_OPTION_END);
     if (!s->daemon) {
         snprintf(message, size, "cannot start the HTTP server on %s", s->base_url);
         return -1;

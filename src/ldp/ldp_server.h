@@ -49,7 +49,19 @@ typedef struct ldp_server_config {
     FILE *access_log;         /* one line per request; NULL: none */
     unsigned long idempotency_ttl;  /* seconds an Idempotency-Key's answer is kept; 0: the default */
     size_t idempotency_max_keys;    /* most answers kept, the oldest dropped first; 0: the default */
+    /* Connection limits (0: the LDP_SERVER_DEFAULT_ values). One client holding idle connections must
+     * not take every slot, or the listen queue fills and other clients time out. */
+    unsigned idle_timeout;               /* seconds a connection may sit idle before it is closed */
+    unsigned max_connections;            /* open connections in all (at least one per thread); more wait
+                                          * in the listen queue */
+    unsigned max_connections_per_client; /* open connections from one address; more are closed at once */
 } ldp_server_config;
+
+enum {
+    LDP_SERVER_DEFAULT_IDLE_TIMEOUT = 15,
+    LDP_SERVER_DEFAULT_MAX_CONNECTIONS = 1000,
+    LDP_SERVER_DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 64,
+};
 
 typedef struct ldp_server ldp_server;
 

@@ -392,7 +392,6 @@ static void commit(ldp_store *s, const char *path, node *existing, buf *stored, 
             rc = ldp_disk_make_container(s->data_dir, path, stored->data, stored->len, outcome->message,
                                          sizeof outcome->message);
         if (rc != 0) {
-            log_msg(s->log, LOG_ERROR, "%s", outcome->message);
             outcome->status = 500;
             return;
         }
@@ -512,7 +511,6 @@ void ldp_store_delete(ldp_store *s, const char *path, const ldp_conditions *cond
                                     : "%s exists: this server needs If-Match to delete it",
                     path);
     } else if (s->data_dir && ldp_disk_remove(s->data_dir, path, outcome->message, sizeof outcome->message) != 0) {
-        log_msg(s->log, LOG_ERROR, "%s", outcome->message);
         outcome->status = 500;
     } else {
         pthread_mutex_lock(&s->lock);

@@ -72,7 +72,7 @@ typedef struct ldp_outcome {
     int status;                /* 201, 204, or an error: 400, 404, 405, 409, 412, 428, 500 */
     char *path;                /* the resource written (POST: the new member); caller frees */
     char etag[LDP_ETAG_SIZE];  /* its Turtle ETag after a successful write */
-    char message[600];         /* why, for an error */
+    char message[600];         /* why, for an error; a 500's names host paths (log it, never answer it) */
 } ldp_outcome;
 
 void ldp_outcome_clear(ldp_outcome *outcome);

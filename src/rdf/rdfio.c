@@ -1,8 +1,11 @@
-/* rdfio.c: raptor2-backed parsing (collect, then commit all-or-nothing), raptor2 Turtle serialization,
- * and the term-level N-Triples and relative Turtle-line formatting that nt_writer.c and PUT bodies use. */
+/* rdfio.c: raptor2-backed parsing (collect, then commit all-or-nothing; text checked first, no parser
+ * reading anything but the text), raptor2 Turtle serialization, and the term-level N-Triples and
+ * relative Turtle-line formatting that nt_writer.c and PUT bodies use. */
+#define _GNU_SOURCE /* memmem */
 #include "rdf/rdfio.h"
 
 #include <errno.h>
+#include <libxml/parser.h>
 #include <pthread.h>
 #include <raptor2.h>
 #include <ctype.h>
@@ -69,7 +72,21 @@ typedef struct parse_state {
     u64map bnode_by_label; /* hash of the document's label -> our fresh blank node */
 } parse_state;
 
+/* libxml2, under raptor2's RDF/XML parser, opens external entities and DTDs through one process-wide
+ * loader (parameter entities reach it whatever raptor2's options say); this one opens nothing, so no
+ * document makes the process fetch a URL or read a file. */
+static xmlParserInputPtr refuse_external_entity(const char *url, const char *id, xmlParserCtxtPtr ctxt) {
+    (void)url;
+    (void)id;
+    (void)ctxt;
+    return NULL;
+}
+
+static void install_refusing_entity_loader(void) { xmlSetExternalEntityLoader(refuse_external_entity); }
+
 static raptor_world *new_world(void) {
+    static pthread_once_t entity_loader_once = PTHREAD_ONCE_INIT;
+    pthread_once(&entity_loader_once, install_refusing_entity_loader);
     raptor_world *world = raptor_new_world();
     /* Our term table interns already; raptor2's own URI interning (a tree lookup per URI) only costs. */
     if (world)
@@ -290,11 +307,25 @@ static void convert_chunk(parse_state *ps, raw_chunk *c) {
     free(c);
 }
 
+/* Every raptor2 parser made here: it reads the text it is given and nothing else (no network, no
+ * files, no external entities). */
+static raptor_parser *new_parser(raptor_world *world, const char *name) {
+    raptor_parser *parser = raptor_new_parser(world, name);
+    if (!parser) {
+        fprintf(stderr, "ldgsm: raptor2 has no %s parser\n", name);
+        abort();
+    }
+    raptor_parser_set_option(parser, RAPTOR_OPTION_NO_NET, NULL, 1);
+    raptor_parser_set_option(parser, RAPTOR_OPTION_NO_FILE, NULL, 1);
+    raptor_parser_set_option(parser, RAPTOR_OPTION_LOAD_EXTERNAL_ENTITIES, NULL, 0);
+    return parser;
+}
+
 static void *run_raptor(void *arg) {
     parse_part *part = arg;
     parse_state *ps = part->ps;
     raptor_world_set_log_handler(part->world, part, on_log);
-    raptor_parser *parser = raptor_new_parser(part->world, ps->parser_name);
+    raptor_parser *parser = new_parser(part->world, ps->parser_name);
     raptor_uri *base_uri = raptor_new_uri(part->world, (const unsigned char *)(ps->base ? ps->base : "file:///"));
     raptor_parser_set_statement_handler(parser, part, on_statement);
     if (raptor_parser_parse_start(parser, base_uri) == 0) {
@@ -363,6 +394,120 @@ static int count_lines(const char *data, size_t len) {
     return lines;
 }
 
+/* The offset of the first byte that does not begin a well-formed UTF-8 character (RFC 3629: no overlong
+ * form, no surrogate, nothing above U+10FFFF), or len when all of s is UTF-8. ASCII is skipped a word
+ * at a time: this runs over every document read. */
+static size_t utf8_invalid_at(const unsigned char *s, size_t len) {
+    size_t i = 0;
+    while (i < len) {
+        uint64_t word;
+        if (len - i >= sizeof word && (memcpy(&word, s + i, sizeof word), !(word & 0x8080808080808080u))) {
+            i += sizeof word;
+            continue;
+        }
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t continuations;
+        unsigned char low = 0x80, high = 0xBF; /* the range of the second byte */
+        if (c >= 0xC2 && c <= 0xDF) {
+            continuations = 1;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            continuations = 2;
+            low = c == 0xE0 ? 0xA0 : 0x80;  /* not overlong */
+            high = c == 0xED ? 0x9F : 0xBF; /* not a surrogate */
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            continuations = 3;
+            low = c == 0xF0 ? 0x90 : 0x80;  /* not overlong */
+            high = c == 0xF4 ? 0x8F : 0xBF; /* not above U+10FFFF */
+        } else {
+            return i;
+        }
+        if (len - i <= continuations || s[i + 1] < low || s[i + 1] > high)
+            return i;
+        for (size_t k = 2; k <= continuations; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return i;
+        i += continuations + 1;
+    }
+    return len;
+}
+
+/* The encoding an XML declaration names (the text after encoding=, up to its quote), or NULL. */
+static const char *xml_declared_encoding(const char *data, size_t len, size_t *name_len) {
+    size_t start = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    if (len - start < 5 || memcmp(data + start, "<?xml", 5) != 0)
+        return NULL;
+    const char *end = memmem(data + start, len - start, "?>", 2);
+    const char *at = end ? memmem(data + start, (size_t)(end - data) - start, "encoding", 8) : NULL;
+    if (!at)
+        return NULL;
+    at += 8;
+    while (at < end && (*at == ' ' || *at == '\t' || *at == '\r' || *at == '\n' || *at == '='))
+        at++;
+    if (at == end || (*at != '"' && *at != '\''))
+        return NULL;
+    const char *close = memchr(at + 1, *at, (size_t)(end - at - 1));
+    if (!close)
+        return NULL;
+    *name_len = (size_t)(close - at - 1);
+    return at + 1;
+}
+
+static bool xml_encoding_keeps_ascii(const char *name, size_t len) {
+    static const char *const names[] = {"UTF-8", "UTF8", "US-ASCII", "ASCII", "ISO-8859-1", "ISO-LATIN-1"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == len && strncasecmp(name, names[i], len) == 0)
+            return true;
+    return false;
+}
+
+/* Fails a document by what it is, at the byte offset `at`. */
+static int refuse_at(const char *data, size_t at, const char *source_name, rdf_error *err, const char *what) {
+    const char *line_start = data;
+    err->line = 1;
+    for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + at - p))); p++) {
+        err->line++;
+        line_start = p + 1;
+    }
+    err->col = (int)(data + at - line_start) + 1;
+    snprintf(err->message, sizeof err->message, "%s:%d:%d: %s", source_name, err->line, err->col, what);
+    return -1;
+}
+
+/* What every document must be before a parser sees it. RDF text is UTF-8 without NUL (raptor2 takes a NUL
+ * for the end of the text and passes other bytes into terms unchecked). RDF/XML may not declare entities:
+ * raptor2 2.0.15 expands internal ones in full on a libxml2 2.9 context it does not expose, whose only
+ * check is the density of references (one 20 KB entity referenced 500 times passed it: 21 KB of body, a
+ * 10 MB literal, 900 MB of memory), so no cap can be set; refusing them is the bound. The declaration is
+ * looked for in the bytes, so the document must also not name an encoding that spells ASCII otherwise:
+ * libxml2 decodes a document declared UTF-7 (through iconv), where "+ADwAIQ-ENTITY" is "<!ENTITY". */
+static int check_text(enum rdf_syntax syntax, const char *data, size_t len, const char *source_name, rdf_error *err) {
+    const char *nul = memchr(data, '\0', len);
+    if (nul)
+        return refuse_at(data, (size_t)(nul - data), source_name, err, "a NUL byte: RDF text holds none");
+    size_t invalid = utf8_invalid_at((const unsigned char *)data, len);
+    if (invalid < len) {
+        char what[64];
+        snprintf(what, sizeof what, "byte 0x%02X is not UTF-8: RDF text is UTF-8", (unsigned char)data[invalid]);
+        return refuse_at(data, invalid, source_name, err, what);
+    }
+    if (syntax != RDF_RDFXML)
+        return 0;
+    size_t encoding_len;
+    const char *encoding = xml_declared_encoding(data, len, &encoding_len);
+    if (encoding && !xml_encoding_keeps_ascii(encoding, encoding_len))
+        return refuse_at(data, (size_t)(encoding - data), source_name, err,
+                         "RDF/XML is accepted in UTF-8, US-ASCII or ISO-8859-1 only; this document declares another encoding");
+    const char *entity = memmem(data, len, "<!ENTITY", 8);
+    if (entity)
+        return refuse_at(data, (size_t)(entity - data), source_name, err,
+                         "RDF/XML with entity declarations is not accepted");
+    return 0;
+}
+
 int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_t len, const char *base,
                       const char *source_name, triple **out, size_t *count, rdf_error *err) {
     *out = NULL;
@@ -373,6 +518,8 @@ int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_
         snprintf(err->message, sizeof err->message, "%s: not an RDF syntax this reader parses", source_name);
         return -1;
     }
+    if (check_text(syntax, data, len, source_name, err) != 0)
+        return -1;
     parse_state ps = {.io = io, .source_name = source_name, .parser_name = name, .base = base,
                       .threaded = len >= THREADED_PARSE_BYTES};
     size_t split = split_point(syntax, data, len);

@@ -4,7 +4,12 @@
  *
  * A parse is all-or-nothing: triples are collected and added to the store only when the whole
  * document parsed, so a syntax error adds nothing and reports source:line:col. Each parse maps the
- * document's blank node labels to fresh blank nodes, so two documents never share one. */
+ * document's blank node labels to fresh blank nodes, so two documents never share one.
+ *
+ * A document is read from its text alone: no parser fetches a URL or opens a file (external entities and
+ * DTDs are refused). Text that is not UTF-8 or holds a NUL byte, and RDF/XML that declares entities
+ * (whose expansion nothing bounds) or names an encoding other than UTF-8, US-ASCII or ISO-8859-1, is a
+ * syntax error. */
 #ifndef LDGSM_RDF_RDFIO_H
 #define LDGSM_RDF_RDFIO_H
 

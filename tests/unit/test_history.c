@@ -109,7 +109,8 @@ static void test_the_oldest_go_beyond_the_limit(void **state) {
     term_id values[2] = {f->inactive, f->active};
     for (int round = 0; round < 5; round++) {
         triple *before = malloc((n + 1) * sizeof *before);
-        memcpy(before, doc, n * sizeof *before);
+        if (n)
+            memcpy(before, doc, n * sizeof *before);
         size_t before_n = n;
         for (size_t i = 0; i < n; i++)
             if (doc[i].s == f->s2 && doc[i].p == f->state)
