@@ -7,7 +7,7 @@
 #include "gsm/lint.h"
 #include "rdf/buf.h"
 #include "rdf/hashmap.h"
-#include "rdf/nt_writer.h"
+#include "rdf/rdfio.h"
 #include "rdf/strmap.h"
 
 #define NS_GSM "http://purl.org/gsm/vocab#"
@@ -170,10 +170,11 @@ static uint32_t lint_model(gsm_watch *w, terms *t, store *wm, const term_id *doc
         triple *ts = xmalloc((count + 1) * sizeof *ts);
         for (uint32_t k = 0; k < count; k++)
             ts[k] = *store_triple(wm, indexes[k]);
-        buf text = {0};
-        rdf_write_ntriples(t, ts, count, &text);
+        /* Turtle, not N-Triples: raptor2's N-Triples parser leaks the datatype of every typed literal */
         const char *doc = terms_lex(t, docs[i], NULL);
-        gsm_lint_load_text(l, doc, doc, RDF_NTRIPLES, text.data ? text.data : "", text.len);
+        buf text = {0};
+        rdf_write_turtle_compact(t, ts, count, doc, &text);
+        gsm_lint_load_text(l, doc, doc, RDF_TURTLE, text.data ? text.data : "", text.len);
         buf_free(&text);
         free(ts);
     }

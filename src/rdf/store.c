@@ -504,7 +504,8 @@ const triple *store_next(store_iter *it, uint32_t *n) {
         return NULL;
     const triple_entry *e = &entries(v)[it->pos++];
     *n = e->n;
-    return (const triple *)e;
+    /* the triple array, not the index entry: a match made meanwhile may build an index and move entries */
+    return &it->st->triples[e->n].t;
 }
 
 uint32_t store_next_batch(store_iter *it, store_entry *out, uint32_t max) {

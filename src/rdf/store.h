@@ -60,7 +60,7 @@ typedef struct store_iter {
 /* Iterates the triples matching the pattern (0 = unbound) whose numbers lie in [lo, hi). */
 void store_match(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi, store_iter *it);
 /* The next matching triple (its number into *n), or NULL when done. The pointer is valid until the
- * next store_add. */
+ * next store_add; matches made while iterating (which may build indexes) do not move it. */
 const triple *store_next(store_iter *it, uint32_t *n);
 
 /* A matching triple and its number, copied out of the store. */
