@@ -54,7 +54,7 @@ static const char serve_usage[] =
     "  --data DIR                keep resources in DIR, durably: a file per resource, a directory per\n"
     "                            container, each write fsync'd before it is answered (a crash leaves\n"
     "                            every resource old or new, never torn); created if missing; read back\n"
-    "                            on start\n"
+    "                            on start, symbolic links in it skipped (never followed) with a warning\n"
     "  --memory                  keep resources in memory only (the default when --data is not given)\n"
     "  --fixtures DIR            seed from DIR (an ldp-fixtures/NAME folder: a folder is a container, a\n"
     "                            file a Turtle resource) without replacing what --data already holds\n"

@@ -73,8 +73,9 @@ typedef struct parse_state {
 } parse_state;
 
 /* libxml2, under raptor2's RDF/XML parser, opens external entities and DTDs through one process-wide
- * loader (parameter entities reach it whatever raptor2's options say); this one opens nothing, so no
- * document makes the process fetch a URL or read a file. */
+ * loader, and parameter entities reach it whatever raptor2's options say (with NO_FILE set, one naming a
+ * local file was still read into the document); this loader opens nothing, so no document makes the
+ * process fetch a URL or read a file. */
 static xmlParserInputPtr refuse_external_entity(const char *url, const char *id, xmlParserCtxtPtr ctxt) {
     (void)url;
     (void)id;
@@ -500,7 +501,8 @@ static int check_text(enum rdf_syntax syntax, const char *data, size_t len, cons
     const char *encoding = xml_declared_encoding(data, len, &encoding_len);
     if (encoding && !xml_encoding_keeps_ascii(encoding, encoding_len))
         return refuse_at(data, (size_t)(encoding - data), source_name, err,
-                         "RDF/XML is accepted in UTF-8, US-ASCII or ISO-8859-1 only; this document declares another encoding");
+                         "RDF/XML is accepted in UTF-8, US-ASCII or ISO-8859-1 only; this document declares "
+                         "another encoding");
     const char *entity = memmem(data, len, "<!ENTITY", 8);
     if (entity)
         return refuse_at(data, (size_t)(entity - data), source_name, err,

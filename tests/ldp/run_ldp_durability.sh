@@ -4,7 +4,9 @@
 # their own triples); once every writer has had a few writes acknowledged the server is killed with
 # SIGKILL mid-stream and restarted on the same directory. Then every resource must parse and hold one
 # of the versions written to it, no older than the last one acknowledged, and every container must be
-# whole (present with its own triples, or absent). Usage: run_ldp_durability.sh PATH/TO/ldgsm
+# whole (present with its own triples, or absent). What a kill -9 cannot show (an in-place write or a
+# missing fsync survives the death of the process, in the page cache) run_ldp_syscalls.sh checks.
+# Usage: run_ldp_durability.sh PATH/TO/ldgsm
 set -uo pipefail
 BIN=$1
 WORK=$(mktemp -d)

@@ -1,5 +1,6 @@
-/* test_rdfio.c: parsing through raptor2 (all-or-nothing, located errors, blank node scoping) and the
- * two writers (round trips through the parser). */
+/* test_rdfio.c: parsing through raptor2 (all-or-nothing, located errors, blank node scoping, text checked
+ * first: NUL, UTF-8, RDF/XML entities, no external entity opened) and the two writers (round trips
+ * through the parser). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 
 #include "rdf/nt_writer.h"
 #include "rdf/rdfio.h"
@@ -109,6 +113,90 @@ static void media_types_and_extensions(void **state) {
     assert_int_equal(rdf_syntax_from_filename("y.json"), RDF_SYNTAX_UNKNOWN);
     assert_non_null(strstr(rdf_accept_header(), "text/turtle"));
     assert_null(strstr(rdf_accept_header(), "json"));
+}
+
+static int parse_bytes(fixture *f, enum rdf_syntax syntax, const char *text, size_t len, rdf_error *err) {
+    return rdf_parse(f->io, f->st, syntax, text, len, NULL, terms_iri_cstr(f->t, "urn:g"), "doc", err);
+}
+
+static void text_with_nul_is_refused(void **state) {
+    fixture *f = *state;
+    rdf_error err;
+    static const char first[] = "\0<http://a> <http://b> <http://c> .\n";
+    assert_int_equal(parse_bytes(f, RDF_TURTLE, first, sizeof first - 1, &err), -1);
+    assert_string_equal(err.message, "doc:1:1: a NUL byte: RDF text holds none");
+    static const char later[] = "<http://a> <http://b> <http://c> .\n<http://a> <http://b> \"x\0y\" .\n";
+    assert_int_equal(parse_bytes(f, RDF_NTRIPLES, later, sizeof later - 1, &err), -1);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.col, 25);
+    assert_int_equal(store_size(f->st), 0);
+}
+
+static void text_not_utf8_is_refused(void **state) {
+    fixture *f = *state;
+    rdf_error err;
+    static const char *const bad[] = {
+        "<http://a> <http://b> \"\xE9t\xE9\" .\n",             /* Latin-1 */
+        "<http://a> <http://b> \"\xC0\xAF\" .\n",              /* overlong '/' */
+        "<http://a> <http://b> \"\xE0\x80\xAF\" .\n",          /* overlong, three bytes */
+        "<http://a> <http://b> \"\xED\xA0\x80\" .\n",          /* a surrogate */
+        "<http://a> <http://b> \"\xF4\x90\x80\x80\" .\n",      /* above U+10FFFF */
+        "<http://a> <http://b> \"\xE2\x82x\" .\n",             /* a cut character */
+        "<http://a> <http://b> \"\x80\" .\n",                  /* a lone continuation byte */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(parse(f, RDF_TURTLE, bad[i], NULL, &err), -1);
+        assert_int_equal(err.col, 24);
+        assert_non_null(strstr(err.message, "is not UTF-8"));
+    }
+    assert_int_equal(parse(f, RDF_TURTLE, "<http://a> <http://b> \"\xE2\x82", NULL, &err), -1); /* cut at the end */
+    assert_int_equal(store_size(f->st), 0);
+    const char *good = "<http://a> <http://b> \"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF\" .\n";
+    assert_int_equal(parse(f, RDF_TURTLE, good, NULL, &err), 0);
+    assert_int_equal(store_size(f->st), 1);
+}
+
+#define RDF_OPEN "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:ex=\"http://ex.org/\">"
+#define RDF_BODY(literal) \
+    "<rdf:Description rdf:about=\"http://a\"><ex:p>" literal "</ex:p></rdf:Description></rdf:RDF>\n"
+
+static void rdfxml_entities_and_other_encodings_are_refused(void **state) {
+    fixture *f = *state;
+    rdf_error err;
+    const char *internal =
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF [ <!ENTITY e \"x\"> ]>\n" RDF_OPEN RDF_BODY("&e;");
+    assert_int_equal(parse(f, RDF_RDFXML, internal, NULL, &err), -1);
+    assert_string_equal(err.message, "doc:2:21: RDF/XML with entity declarations is not accepted");
+    const char *external =
+        "<!DOCTYPE rdf:RDF [ <!ENTITY % p SYSTEM \"file:///etc/hostname\"> %p; ]>\n" RDF_OPEN RDF_BODY("x");
+    assert_int_equal(parse(f, RDF_RDFXML, external, NULL, &err), -1);
+    const char *utf7 = "<?xml version=\"1.0\" encoding=\"UTF-7\"?>\n"
+                       "<!DOCTYPE rdf:RDF [ +ADwAIQ-ENTITY e \"x\"> ]>\n" RDF_OPEN RDF_BODY("&e;");
+    assert_int_equal(parse(f, RDF_RDFXML, utf7, NULL, &err), -1);
+    assert_non_null(strstr(err.message, "declares another encoding"));
+    assert_int_equal(store_size(f->st), 0);
+    /* a DOCTYPE without declarations, and ASCII-compatible encodings, are fine */
+    const char *plain = "<?xml version='1.0' encoding='iso-8859-1'?>\n<!DOCTYPE rdf:RDF>\n" RDF_OPEN RDF_BODY("v");
+    assert_int_equal(parse(f, RDF_RDFXML, plain, NULL, &err), 0);
+    assert_int_equal(store_size(f->st), 1);
+}
+
+/* The loader libxml2 opens external entities with (parameter entities reach it whatever raptor2's options
+ * say) opens nothing once an rdfio exists, also after a raptor2 world was freed (that cleans libxml2 up). */
+static void libxml2_opens_no_external_entity(void **state) {
+    fixture *f = *state;
+    rdfio_free(rdfio_new(f->t));
+    char path[] = "/tmp/ldgsm-test-rdfio-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "<!ENTITY leak \"x\">", 19), 19);
+    close(fd);
+    xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+    assert_non_null(ctxt);
+    xmlParserInputPtr input = xmlLoadExternalEntity(path, NULL, ctxt);
+    assert_null(input);
+    xmlFreeParserCtxt(ctxt);
+    unlink(path);
 }
 
 /* Writes the store, parses the output into a fresh store, and checks the same number of triples and the
@@ -328,6 +416,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(other_syntaxes_parse, setup, teardown),
         cmocka_unit_test_setup_teardown(blank_nodes_of_two_documents_differ, setup, teardown),
         cmocka_unit_test_setup_teardown(media_types_and_extensions, setup, teardown),
+        cmocka_unit_test_setup_teardown(text_with_nul_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(text_not_utf8_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(rdfxml_entities_and_other_encodings_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(libxml2_opens_no_external_entity, setup, teardown),
         cmocka_unit_test_setup_teardown(ntriples_writer_round_trips, setup, teardown),
         cmocka_unit_test_setup_teardown(lists_are_expanded_when_written, setup, teardown),
         cmocka_unit_test_setup_teardown(stream_writes_what_it_is_handed, setup, teardown),
