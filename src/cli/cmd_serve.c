@@ -32,12 +32,18 @@ static const char serve_usage[] =
     "A path ending in '/' is a container: POST creates a member in it (Slug honoured when it is free\n"
     "and safe; 'Link: <http://www.w3.org/ns/ldp#BasicContainer>; rel=\"type\"' creates a container),\n"
     "PUT creates or replaces (missing parent containers are created), DELETE removes (a container only\n"
-    "when empty); PATCH is not offered (405). Bodies are Turtle, N-Triples or RDF/XML; relative IRIs\n"
+    "when empty), PATCH applies a Solid N3 Patch (text/n3: solid:InsertDeletePatch; creates when absent;\n"
+    "409 when solid:where does not match exactly once or a deletion is absent, 422 when malformed).\n"
+    "Bodies are Turtle, N-Triples or RDF/XML; relative IRIs\n"
     "resolve against the resource written (for POST, the new member); a body that does not parse is\n"
     "refused with its line and column. Representations: Turtle (preferred), N-Triples, or 406.\n"
     "ETags are strong (a hash of the stored bytes and the media type); every write honours If-Match\n"
-    "and If-None-Match ('If-None-Match: *' is a create-only PUT). Path segments beginning with '.' are\n"
-    "refused (400): such names are the store's.\n"
+    "and If-None-Match ('If-None-Match: *' is a create-only PUT; a POST's are on the container).\n"
+    "Representations carry Last-Modified (kept with --data); GET and HEAD honour If-None-Match, or\n"
+    "If-Modified-Since without it (304). A name POST made is never made again, even after a DELETE.\n"
+    "A write refused for a server constraint links them (rel=ldp#constrainedBy, served read-only at\n"
+    "/.well-known/ldgsm-constraints). A request target in absolute form naming this server is served\n"
+    "as its path. Path segments beginning with '.' are refused (400): such names are the store's.\n"
     "A PUT, POST or DELETE with an Idempotency-Key header (\"KEY\" or a bare token, 1..255 characters;\n"
     "400 otherwise) is executed once: sent again with the same method, path, Content-Type and body it\n"
     "gets the first answer again (status, headers, body; 'Idempotent-Replayed: true') without being\n"
@@ -59,13 +65,13 @@ static const char serve_usage[] =
     "  --fixtures DIR            seed from DIR (an ldp-fixtures/NAME folder: a folder is a container, a\n"
     "                            file a Turtle resource) without replacing what --data already holds\n"
     "  --fixtures-overwrite      let --fixtures replace resources --data already holds (default: keep)\n"
-    "  --token-file FILE         writes (PUT, POST, DELETE) need 'Authorization: Bearer T' (401\n"
+    "  --token-file FILE         writes (PUT, POST, PATCH, DELETE) need 'Authorization: Bearer T' (401\n"
     "                            otherwise), T being FILE's first line; reads stay open (default: the\n"
     "                            environment variable LDGSM_TOKEN when set, else no token: anyone may write)\n"
     "  --token T                 the same with T given here, where anyone who can list processes sees it\n"
     "                            (a warning says so); prefer --token-file or LDGSM_TOKEN\n"
-    "  --require-conditional     answer 428 to a PUT or DELETE of an existing resource that has neither\n"
-    "                            If-Match nor If-None-Match (default: off)\n"
+    "  --require-conditional     answer 428 to a PUT, PATCH or DELETE of an existing resource that has\n"
+    "                            neither If-Match nor If-None-Match (default: off)\n"
     "  --require-conditional=PREFIX\n"
     "                            the same, only for paths beginning with PREFIX (repeatable)\n"
     "  --max-body BYTES          largest request body; larger ones get 413 (default 16777216)\n"
@@ -80,6 +86,10 @@ static const char serve_usage[] =
     "  --max-connections N       open connections in all (at least one per thread); more wait in the\n"
     "                            listen queue (default 1000)\n"
     "  --idle-timeout SECONDS    close a connection idle this long (default 15)\n"
+    "  --cors-origin ORIGIN      let scripts of web pages from ORIGIN (e.g. https://app.example) use the\n"
+    "                            server (CORS), repeatable; '*' any origin. Default: any origin (as\n"
+    "                            Community Solid Server); the origin is echoed, preflights (OPTIONS)\n"
+    "                            answer 204 on any path\n"
     "  --no-access-log           leave out the per-request lines on standard error\n"
     "  -h, --help                this text\n"
     "\n"
@@ -108,6 +118,7 @@ enum {
     OPT_MAX_CONNECTIONS_PER_CLIENT,
     OPT_MAX_CONNECTIONS,
     OPT_IDLE_TIMEOUT,
+    OPT_CORS_ORIGIN,
 };
 
 typedef struct serve_options {
@@ -120,6 +131,8 @@ typedef struct serve_options {
     size_t prefix_count;
     const char *token_file;
     char *token_from_file; /* what server.token points at when --token-file gave it */
+    const char **cors_origins;
+    size_t cors_origin_count;
 } serve_options;
 
 static bool parse_number(const char *text, unsigned long long max, unsigned long long *out) {
@@ -193,6 +206,7 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         {"max-connections-per-client", required_argument, NULL, OPT_MAX_CONNECTIONS_PER_CLIENT},
         {"max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS},
         {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
+        {"cors-origin", required_argument, NULL, OPT_CORS_ORIGIN},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -227,6 +241,14 @@ static int parse_options(int argc, char **argv, serve_options *o) {
             o->server.token = optarg;
             break;
         case OPT_TOKEN_FILE: o->token_file = optarg; break;
+        case OPT_CORS_ORIGIN:
+            if (!*optarg) {
+                fputs("ldgsm serve: --cors-origin wants an origin such as https://app.example or '*'\n", stderr);
+                return 2;
+            }
+            o->cors_origins = xrealloc(o->cors_origins, (o->cors_origin_count + 1) * sizeof *o->cors_origins);
+            o->cors_origins[o->cors_origin_count++] = optarg;
+            break;
         case OPT_MAX_CONNECTIONS_PER_CLIENT:
         case OPT_MAX_CONNECTIONS:
         case OPT_IDLE_TIMEOUT:
@@ -307,6 +329,8 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         return 2;
     o->server.conditional_prefixes = (const char *const *)o->prefixes;
     o->server.conditional_prefix_count = o->prefix_count;
+    o->server.cors_origins = o->cors_origins;
+    o->server.cors_origin_count = o->cors_origin_count;
     return 0;
 }
 
@@ -314,6 +338,7 @@ static void free_options(serve_options *o) {
     for (size_t i = 0; i < o->prefix_count; i++)
         free(o->prefixes[i]);
     free(o->prefixes);
+    free(o->cors_origins);
     free(o->token_from_file);
 }
 

@@ -261,6 +261,22 @@ static char **list_dir(const char *dir, size_t *count) {
     return names ? names : xcalloc(1, sizeof *names);
 }
 
+time_t ldp_disk_modified(const char *root, const char *path) {
+    char *file = fs_path(root, path);
+    struct stat st;
+    time_t modified = lstat(file, &st) == 0 ? st.st_mtime : 0;
+    if (modified && S_ISDIR(st.st_mode)) {
+        /* The directory's time moves with its membership, the own-triples file's with those triples. */
+        buf own = {0};
+        buf_printf(&own, "%s/" LDP_DISK_CONTAINER_FILE, file);
+        if (lstat(own.data, &st) == 0 && st.st_mtime > modified)
+            modified = st.st_mtime;
+        buf_free(&own);
+    }
+    free(file);
+    return modified;
+}
+
 typedef struct walk {
     const char *root;
     bool owned;
@@ -271,8 +287,9 @@ typedef struct walk {
 
 static int walk_container(walk *w, const char *path);
 
-static bool is_idempotency_dir(const char *path, const char *name) {
-    return strcmp(path, "/") == 0 && strcmp(name, LDP_DISK_IDEMPOTENCY_DIR) == 0;
+static bool is_server_record(const char *path, const char *name) {
+    return strcmp(path, "/") == 0 &&
+           (strcmp(name, LDP_DISK_IDEMPOTENCY_DIR) == 0 || strcmp(name, LDP_DISK_DELETED_FILE) == 0);
 }
 
 static int walk_entry(walk *w, const char *dir, const char *path, const char *name) {
@@ -283,7 +300,7 @@ static int walk_entry(walk *w, const char *dir, const char *path, const char *na
     if (name[0] == '.') {
         if (w->owned && strncmp(name, LDP_DISK_TMP_PREFIX, strlen(LDP_DISK_TMP_PREFIX)) == 0)
             remove_tree(file.data);
-        else if (strcmp(name, LDP_DISK_CONTAINER_FILE) != 0 && !is_idempotency_dir(path, name) && w->visitor->skipped)
+        else if (strcmp(name, LDP_DISK_CONTAINER_FILE) != 0 && !is_server_record(path, name) && w->visitor->skipped)
             w->visitor->skipped(w->visitor->user, file.data, "names beginning with '.' are not served");
     } else if (has_control(name) || strlen(name) > LDP_NAME_MAX || strlen(path) + strlen(name) + 1 > LDP_PATH_MAX) {
         if (w->visitor->skipped)

@@ -11,8 +11,8 @@
  *  3. Membership is the directory listing; there is no index to get out of step with the files.
  *  4. Every name the store does not own begins with '.'; temporary names begin with LDP_DISK_TMP_PREFIX
  *     and whatever a crash leaves of them is removed when the data directory is next walked. The root's
- *     LDP_DISK_IDEMPOTENCY_DIR holds the server's Idempotency-Key records (ldp_idempotency.h); the walk
- *     passes over it.
+ *     LDP_DISK_IDEMPOTENCY_DIR holds the server's Idempotency-Key records (ldp_idempotency.h) and
+ *     LDP_DISK_DELETED_FILE the store's deleted paths; the walk passes over both.
  *  5. No symbolic link in a data directory (or a fixtures folder) is followed: one planted there
  *     would make the server read, and serve to anyone, whatever it points at. The walk skips links
  *     (naming them to the visitor) and files are read through ldp_disk_read_file.
@@ -22,10 +22,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #define LDP_DISK_CONTAINER_FILE ".container.ttl"
 #define LDP_DISK_TMP_PREFIX ".tmp."
 #define LDP_DISK_IDEMPOTENCY_DIR ".idempotency"
+#define LDP_DISK_DELETED_FILE ".ldgsm-deleted" /* the root's record of deleted paths (ldp_store.h note 5) */
 
 /* Each returns 0, or -1 with message (size bytes) naming the file and the error. */
 
@@ -44,6 +46,10 @@ int ldp_disk_make_container(const char *root, const char *path, const char *data
                             size_t size);
 /* Removes a resource, or an empty container with its own triples, durably. */
 int ldp_disk_remove(const char *root, const char *path, char *message, size_t size);
+
+/* When the resource or container at path last changed (for a container: its own triples or its
+ * membership, so never earlier than the last change); 0 when it cannot be told. */
+time_t ldp_disk_modified(const char *root, const char *path);
 
 /* Reads a whole regular file into memory (NUL-terminated), refusing a symbolic link (design note 5).
  * NULL with errno on failure: ELOOP for a link, EINVAL for anything else not a regular file. */

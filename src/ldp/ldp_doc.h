@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "ldp/ldp_etag.h"
 #include "ldp/ldp_media.h"
@@ -38,6 +39,7 @@ typedef struct ldp_doc {
     char *uri;          /* absolute: base URL + encoded path */
     ldp_bytes *turtle;  /* the Turtle representation */
     char etag[LDP_MEDIA_COUNT][LDP_ETAG_SIZE];
+    time_t modified;    /* Last-Modified: when this state was written (set by the store; 0 unknown) */
     _Atomic(void *) variant[LDP_MEDIA_COUNT];
     ldp_variant_free_fn variant_free;
 } ldp_doc;

@@ -36,6 +36,14 @@ static bool span_equals(const char *start, const char *end, const char *s) {
     return (size_t)(end - start) == n && strncasecmp(start, s, n) == 0;
 }
 
+bool ldp_media_type_is(const char *content_type, const char *type) {
+    if (!content_type)
+        return false;
+    const char *start = content_type, *end = content_type + strcspn(content_type, ";");
+    trim(&start, &end);
+    return span_equals(start, end, type);
+}
+
 int ldp_media_from_content_type(const char *content_type) {
     if (!content_type)
         return -1;

@@ -6,6 +6,8 @@
 #ifndef LDGSM_LDP_MEDIA_H
 #define LDGSM_LDP_MEDIA_H
 
+#include <stdbool.h>
+
 #include "rdf/rdfio.h"
 
 enum ldp_media { LDP_MEDIA_TURTLE, LDP_MEDIA_NTRIPLES, LDP_MEDIA_RDFXML, LDP_MEDIA_COUNT };
@@ -15,6 +17,9 @@ enum ldp_media { LDP_MEDIA_TURTLE, LDP_MEDIA_NTRIPLES, LDP_MEDIA_RDFXML, LDP_MED
 
 const char *ldp_media_type(enum ldp_media media);
 enum rdf_syntax ldp_media_syntax(enum ldp_media media);
+
+/* True when a Content-Type value (NULL: none) names type (parameters ignored, case-insensitive). */
+bool ldp_media_type_is(const char *content_type, const char *type);
 
 /* The media of a Content-Type value (parameters ignored); -1 when it is none of ours. */
 int ldp_media_from_content_type(const char *content_type);

@@ -2,6 +2,7 @@
 #include "ldp/ldp_rdf.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,35 +12,47 @@
 
 #define LDP_CONTAINS "http://www.w3.org/ns/ldp#contains"
 
+/* N-Triples are written this many triples at a time, the size bound checked between. */
+enum { NTRIPLES_SLICE = 4096 };
+
 struct ldp_rdf {
-    pthread_mutex_t lock;
+    pthread_rwlock_t exclusion; /* shared by operations, held alone by ldp_rdf_lock */
 };
 
 ldp_rdf *ldp_rdf_new(void) {
     ldp_rdf *rdf = xcalloc(1, sizeof *rdf);
-    pthread_mutex_init(&rdf->lock, NULL);
+    pthread_rwlock_init(&rdf->exclusion, NULL);
+    rdfio_prepare_libxml();
     return rdf;
 }
 
 void ldp_rdf_free(ldp_rdf *rdf) {
     if (!rdf)
         return;
-    pthread_mutex_destroy(&rdf->lock);
+    pthread_rwlock_destroy(&rdf->exclusion);
     free(rdf);
 }
 
-void ldp_rdf_lock(ldp_rdf *rdf) { pthread_mutex_lock(&rdf->lock); }
+void ldp_rdf_lock(ldp_rdf *rdf) { pthread_rwlock_wrlock(&rdf->exclusion); }
 
-void ldp_rdf_unlock(ldp_rdf *rdf) { pthread_mutex_unlock(&rdf->lock); }
+void ldp_rdf_unlock(ldp_rdf *rdf) {
+    rdfio_prepare_libxml();
+    pthread_rwlock_unlock(&rdf->exclusion);
+}
 
-/* One operation's private term table and raptor world. */
+static size_t size_bound(size_t len) {
+    return len > (SIZE_MAX - LDP_RDF_SIZE_SLACK) / LDP_RDF_SIZE_FACTOR ? SIZE_MAX
+                                                                       : len * LDP_RDF_SIZE_FACTOR + LDP_RDF_SIZE_SLACK;
+}
+
+/* One operation's private term table and rdfio. */
 typedef struct rdf_session {
     terms *t;
     rdfio *io;
 } rdf_session;
 
 static rdf_session session_open(ldp_rdf *rdf) {
-    pthread_mutex_lock(&rdf->lock);
+    pthread_rwlock_rdlock(&rdf->exclusion);
     rdf_session s = {.t = terms_new()};
     s.io = rdfio_new(s.t);
     return s;
@@ -48,7 +61,7 @@ static rdf_session session_open(ldp_rdf *rdf) {
 static void session_close(ldp_rdf *rdf, rdf_session *s) {
     rdfio_free(s->io);
     terms_free(s->t);
-    pthread_mutex_unlock(&rdf->lock);
+    pthread_rwlock_unlock(&rdf->exclusion);
 }
 
 enum ldp_rdf_result ldp_rdf_check_body(ldp_rdf *rdf, enum ldp_media media, const char *data, size_t len,
@@ -71,21 +84,36 @@ enum ldp_rdf_result ldp_rdf_check_body(ldp_rdf *rdf, enum ldp_media media, const
             result = LDP_RDF_CONTAINMENT;
             break;
         }
-    if (result == LDP_RDF_OK) {
-        if (media == LDP_MEDIA_RDFXML) {
-            /* Relative to base and without an @base line, so the stored text does not pin the
-             * server's address (a restart may use another port). */
-            if (rdf_write_turtle(s.io, ts, n, base, stored) != 0) {
-                snprintf(message, size, "%s: cannot be written as Turtle", source_name);
-                result = LDP_RDF_SYNTAX_ERROR;
-            }
-        } else {
-            buf_append(stored, data, len);
+    if (result == LDP_RDF_OK && media == LDP_MEDIA_RDFXML) {
+        /* Relative to base and without an @base line, so the stored text does not pin the server's
+         * address (a restart may use another port). */
+        size_t start = stored->len;
+        rdf_write_turtle_compact(s.t, ts, n, base, stored);
+        if (stored->len - start > size_bound(len)) {
+            snprintf(message, size, "%s: its %zu triples would be %zu bytes of Turtle, more than %d times the body",
+                     source_name, n, stored->len - start, LDP_RDF_SIZE_FACTOR);
+            stored->len = start;
+            result = LDP_RDF_SYNTAX_ERROR;
         }
+    } else if (result == LDP_RDF_OK) {
+        buf_append(stored, data, len);
     }
     free(ts);
     session_close(rdf, &s);
     return result;
+}
+
+/* N-Triples a slice at a time, so that an expanding text stops near the bound. Returns 1 past it. */
+static int write_ntriples_bounded(const terms *t, const triple *ts, size_t n, size_t limit, buf *out) {
+    size_t start = out->len;
+    for (size_t i = 0; i < n; i += NTRIPLES_SLICE) {
+        rdf_write_ntriples(t, ts + i, n - i < NTRIPLES_SLICE ? n - i : NTRIPLES_SLICE, out);
+        if (out->len - start > limit) {
+            out->len = start;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int ldp_rdf_convert(ldp_rdf *rdf, const char *turtle, size_t len, const char *base, enum ldp_media to, buf *out,
@@ -94,20 +122,23 @@ int ldp_rdf_convert(ldp_rdf *rdf, const char *turtle, size_t len, const char *ba
     triple *ts;
     size_t n;
     rdf_error err;
+    size_t limit = size_bound(len);
     int rc = rdf_parse_triples(s.io, RDF_TURTLE, turtle, len, base, "stored", &ts, &n, &err);
     if (rc != 0) {
         snprintf(message, size, "%s", err.message);
     } else if (to == LDP_MEDIA_NTRIPLES) {
-        rdf_write_ntriples(s.t, ts, n, out);
+        rc = write_ntriples_bounded(s.t, ts, n, limit, out);
     } else if (to == LDP_MEDIA_RDFXML) {
-        if (rdf_write_rdfxml(s.io, ts, n, base, out) != 0) {
+        rc = rdf_write_rdfxml(s.io, ts, n, base, limit, out);
+        if (rc == -1)
             snprintf(message, size, "cannot be written as RDF/XML");
-            rc = -1;
-        }
     } else {
         snprintf(message, size, "%s is not served", ldp_media_type(to));
         rc = -1;
     }
+    if (rc == 1)
+        snprintf(message, size, "Not Acceptable: as %s this resource would pass %zu bytes (%d times its %zu bytes of Turtle); ask for text/turtle",
+                 ldp_media_type(to), limit, LDP_RDF_SIZE_FACTOR, len);
     free(ts);
     session_close(rdf, &s);
     return rc;

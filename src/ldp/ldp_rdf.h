@@ -1,10 +1,11 @@
 /* ldp_rdf.h: the LDP server's RDF work, through rdf/rdfio (raptor2): checking request bodies, turning
  * them into the stored Turtle, and deriving the other representations from it.
  *
- * Every operation uses a fresh term table and raptor world (about 35 us), so the server's memory does
- * not grow with what clients write and blank node labels in a derived representation depend only on
- * the stored bytes (its ETag stays truthful across restarts). Operations are serialized by one mutex:
- * raptor2 and libxml2 are not documented as safe across concurrently created worlds. */
+ * Every operation uses a fresh term table and an rdfio of its own (its raptor world from rdfio's pool),
+ * so the server's memory does not grow with what clients write, blank node labels in a derived
+ * representation depend only on the stored bytes (its ETag stays truthful across restarts), and
+ * operations on different threads run at once. Every text written here is flat (no nesting, so its size
+ * follows the number of triples) and bounded by a multiple of the text it comes from. */
 #ifndef LDGSM_LDP_RDF_H
 #define LDGSM_LDP_RDF_H
 
@@ -16,6 +17,7 @@
 
 typedef struct ldp_rdf ldp_rdf;
 
+/* Call from the main thread before the server's threads start (it sets libxml2 up for them). */
 ldp_rdf *ldp_rdf_new(void);
 void ldp_rdf_free(ldp_rdf *rdf);
 
@@ -25,22 +27,32 @@ enum ldp_rdf_result {
     LDP_RDF_CONTAINMENT,  /* a container's body states ldp:contains, which the server manages */
 };
 
+/* The most bytes a text written here may have: LDP_RDF_SIZE_FACTOR times the text it is written from,
+ * plus LDP_RDF_SIZE_SLACK. Flat writing only expands names (a prefixed name, or a relative IRI, written
+ * in full), so real documents stay inside it (a list of short relative IRIs, the widest seen, is 23
+ * times its Turtle as RDF/XML). */
+enum { LDP_RDF_SIZE_FACTOR = 32, LDP_RDF_SIZE_SLACK = 1 << 20 };
+
 /* Checks a request body (len bytes in media, named source_name in errors), relative IRIs resolved
  * against base (the resource written), and appends the Turtle to store to *stored: Turtle and
- * N-Triples bodies as they are (an N-Triples document is Turtle), RDF/XML re-serialized with IRIs
- * relative to base. forbid_containment rejects ldp:contains triples. message (size bytes) says what
- * is wrong. */
+ * N-Triples bodies as they are (an N-Triples document is Turtle), RDF/XML rewritten as flat Turtle
+ * (rdf_write_turtle_compact) with IRIs relative to base. forbid_containment rejects ldp:contains
+ * triples. message (size bytes) says what is wrong. */
 enum ldp_rdf_result ldp_rdf_check_body(ldp_rdf *rdf, enum ldp_media media, const char *data, size_t len,
                                        const char *base, const char *source_name, bool forbid_containment,
                                        buf *stored, char *message, size_t size);
 
-/* Holds the lock every operation here runs under, so that an embedding program's own raptor2 work (the
- * page of src/gsm/page.h) never runs beside one. */
+/* Excludes every operation here while held, for an embedding program's raptor2 work that frees raptor
+ * worlds of its own (the page of src/gsm/page.h: its SPARQL parsers): freeing one cleans libxml2 up for
+ * the process. Operations otherwise run at once, each only sharing this lock; releasing it sets libxml2
+ * up again before they resume. Work through rdfio needs no lock (rdfio.h): holding this one only stalls
+ * every other request. */
 void ldp_rdf_lock(ldp_rdf *rdf);
 void ldp_rdf_unlock(ldp_rdf *rdf);
 
 /* Serializes the stored Turtle (base: the resource's URI) in media `to`, a type other than Turtle.
- * Returns 0, or -1 with message. */
+ * Returns 0; 1 when the text would pass the size bound (message says so; the client may ask for the
+ * stored Turtle instead); -1 with message when it cannot be converted. */
 int ldp_rdf_convert(ldp_rdf *rdf, const char *turtle, size_t len, const char *base, enum ldp_media to, buf *out,
                     char *message, size_t size);
 

@@ -1,6 +1,6 @@
 /* ldp_server.c: libmicrohttpd request handling for the LDP server: request state, the methods
- * (GET/HEAD, OPTIONS, PUT, POST, DELETE) built on ldp_store, cached responses, writes made once under
- * an Idempotency-Key (ldp_idempotency), the access log. */
+ * (GET/HEAD, OPTIONS, PUT, POST, DELETE, PATCH) built on ldp_store, cached responses, conditional reads,
+ * CORS, writes made once under an Idempotency-Key (ldp_idempotency), the access log. */
 #include "ldp/ldp_server.h"
 
 #include <arpa/inet.h>
@@ -19,6 +19,7 @@
 
 #include "ldp/ldp_idempotency.h"
 #include "ldp/ldp_link.h"
+#include "ldp/ldp_patch.h"
 #include "ldp/ldp_path.h"
 
 typedef struct route {
@@ -39,7 +40,7 @@ struct ldp_server {
     ldp_idem *idempotency;
 };
 
-enum method { M_GET, M_HEAD, M_OPTIONS, M_PUT, M_POST, M_DELETE, M_OTHER };
+enum method { M_GET, M_HEAD, M_OPTIONS, M_PUT, M_POST, M_DELETE, M_PATCH, M_OTHER };
 
 /* One request's state, from its first call to the access-log line. */
 typedef struct request {
@@ -50,6 +51,9 @@ typedef struct request {
     char *raw_path;
     char *path;             /* decoded; NULL when the path is bad */
     const char *path_problem;
+    const char *target;     /* the request target as a path (design note 9); NULL: another server's */
+    const char *origin;     /* an allowed Origin to answer with CORS headers (design note 8), or NULL */
+    bool preflight;         /* a CORS preflight (design note 8) */
     const route *route;     /* the extra route the path names (design note 5), or NULL */
     buf body;
     bool body_too_large;
@@ -60,15 +64,40 @@ typedef struct request {
     const char *idempotency_outcome; /* for the access log (design note 3); NULL when no key */
 } request;
 
-#define ALLOW_RESOURCE "GET, HEAD, OPTIONS, PUT, DELETE"
-#define ALLOW_CONTAINER "GET, HEAD, OPTIONS, POST, PUT, DELETE"
-#define ALLOW_ROOT "GET, HEAD, OPTIONS, POST, PUT"
+#define ALLOW_RESOURCE "GET, HEAD, OPTIONS, PUT, PATCH, DELETE"
+#define ALLOW_CONTAINER "GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE"
+#define ALLOW_ROOT "GET, HEAD, OPTIONS, POST, PUT, PATCH"
 #define ALLOW_ROUTE "GET, HEAD"
+
+static const char *allow_for(const char *path) {
+    return strcmp(path, "/") == 0 ? ALLOW_ROOT : ldp_path_is_container(path, strlen(path)) ? ALLOW_CONTAINER
+                                                                                          : ALLOW_RESOURCE;
+}
+
+/* Design note 8. */
+#define CORS_ALLOW_METHODS "GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE"
+#define CORS_ALLOW_HEADERS                                                                                      \
+    "Accept, Authorization, Content-Type, Idempotency-Key, If-Match, If-Modified-Since, If-None-Match, Link, Slug"
+#define CORS_EXPOSE_HEADERS                                                                                     \
+    "Accept-Patch, Accept-Post, Accept-Put, Allow, ETag, Idempotent-Replayed, Last-Modified, Link, Location, "   \
+    "Retry-After, Vary, WWW-Authenticate"
+
+static void add_cors_headers(const request *r, struct MHD_Response *response) {
+    if (!r->origin)
+        return;
+    MHD_add_response_header(response, "Access-Control-Allow-Origin", r->origin);
+    MHD_add_response_header(response, "Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
+    const char *vary = MHD_get_response_header(response, "Vary"); /* a representation's names Origin */
+    if (!vary || !strstr(vary, "Origin"))
+        MHD_add_response_header(response, "Vary", "Origin");
+}
 
 /* ---------------------------------------------------------------- responses */
 
+/* response is this request's own (a cached variant goes through queue_variant). */
 static enum MHD_Result queue(request *r, struct MHD_Connection *c, int status, struct MHD_Response *response,
                              size_t body_len) {
+    add_cors_headers(r, response);
     r->status = status;
     r->bytes_sent = r->method == M_HEAD || status == 204 || status == 304 ? 0 : body_len;
     return MHD_queue_response(c, (unsigned)status, response);
@@ -77,11 +106,11 @@ static enum MHD_Result queue(request *r, struct MHD_Connection *c, int status, s
 static void add_type_headers(struct MHD_Response *response, const char *path) {
     bool container = ldp_path_is_container(path, strlen(path));
     MHD_add_response_header(response, "Link", ldp_link_types(container));
-    MHD_add_response_header(response, "Allow",
-                            strcmp(path, "/") == 0 ? ALLOW_ROOT : container ? ALLOW_CONTAINER : ALLOW_RESOURCE);
+    MHD_add_response_header(response, "Allow", allow_for(path));
     if (container)
         MHD_add_response_header(response, "Accept-Post", LDP_ACCEPTED_TYPES);
     MHD_add_response_header(response, "Accept-Put", LDP_ACCEPTED_TYPES);
+    MHD_add_response_header(response, "Accept-Patch", LDP_PATCH_MEDIA_TYPE);
 }
 
 typedef struct answer_capture {
@@ -134,6 +163,19 @@ static enum MHD_Result respond_replayed(request *r, struct MHD_Connection *c, co
     return result;
 }
 
+/* Design note 6: a write refused for one of the server's constraints points at their description. */
+static void add_constrained_by(const request *r, int status, struct MHD_Response *response) {
+    bool write = r->method != M_GET && r->method != M_HEAD && r->method != M_OPTIONS;
+    if (!write || !(status == 400 || status == 405 || status == 409 || status == 413 || status == 415 ||
+                    status == 428))
+        return;
+    buf link = {0};
+    buf_printf(&link, "<%s" LDP_SERVER_CONSTRAINTS_PATH ">; rel=\"http://www.w3.org/ns/ldp#constrainedBy\"",
+               r->server->base_url);
+    MHD_add_response_header(response, "Link", buf_cstr(&link));
+    buf_free(&link);
+}
+
 /* A plain-text error (or short message) response; extra header name/value may be NULL. */
 static enum MHD_Result respond_text(request *r, struct MHD_Connection *c, int status, const char *message,
                                     const char *header, const char *value) {
@@ -145,6 +187,7 @@ static enum MHD_Result respond_text(request *r, struct MHD_Connection *c, int st
     MHD_add_response_header(response, "Content-Type", "text/plain; charset=utf-8");
     if (header)
         MHD_add_response_header(response, header, value);
+    add_constrained_by(r, status, response);
     store_answer(r, status, response, text.data, text.len);
     enum MHD_Result result = queue(r, c, status, response, text.len);
     MHD_destroy_response(response);
@@ -172,6 +215,7 @@ static void release_bytes(void *bytes) { ldp_bytes_release(bytes); }
 /* What a snapshot's variant slot holds: the ready response and its body length (for the log). */
 typedef struct cached_variant {
     struct MHD_Response *response;
+    ldp_bytes *bytes; /* its body (the response holds the reference) */
     size_t len;
 } cached_variant;
 
@@ -183,9 +227,56 @@ static void free_cached_variant(void *variant) {
 
 ldp_variant_free_fn ldp_server_variant_free(void) { return free_cached_variant; }
 
-/* Design note 1: the snapshot's response for media, built once. NULL when conversion fails. */
+/* ---------------------------------------------------------------- dates (RFC 9110 5.6.7) */
+
+static const char *const month_names[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                          "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+
+static void http_date(time_t t, char out[32]) {
+    static const char *const days[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    snprintf(out, 32, "%s, %02d %s %04d %02d:%02d:%02d GMT", days[tm.tm_wday % 7], tm.tm_mday,
+             month_names[tm.tm_mon % 12], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+/* An HTTP date in any of the three forms a recipient must accept; -1 when it is none of them. */
+static time_t parse_http_date(const char *text) {
+    struct tm tm = {0};
+    char month[4] = "";
+    int end = 0;
+    if (!((sscanf(text, "%*3[A-Za-z], %2d %3s %4d %2d:%2d:%2d GMT%n", &tm.tm_mday, month, &tm.tm_year, &tm.tm_hour,
+                  &tm.tm_min, &tm.tm_sec, &end) == 6 && end) ||
+          (sscanf(text, "%*[A-Za-z], %2d-%3s-%2d %2d:%2d:%2d GMT%n", &tm.tm_mday, month, &tm.tm_year, &tm.tm_hour,
+                  &tm.tm_min, &tm.tm_sec, &end) == 6 && end) ||
+          (sscanf(text, "%*3[A-Za-z] %3s %2d %2d:%2d:%2d %4d%n", month, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+                  &tm.tm_sec, &tm.tm_year, &end) == 6 && end)))
+        return -1;
+    tm.tm_mon = -1;
+    for (int m = 0; m < 12; m++)
+        if (strcmp(month, month_names[m]) == 0)
+            tm.tm_mon = m;
+    if (tm.tm_mon < 0)
+        return -1;
+    tm.tm_year = tm.tm_year < 100 ? tm.tm_year + (tm.tm_year < 70 ? 100 : 0) : tm.tm_year - 1900;
+    return timegm(&tm);
+}
+
+/* What a 200 and a 304 of the variant both carry (design note 7). */
+static void add_validators(struct MHD_Response *response, const ldp_doc *doc, enum ldp_media media) {
+    MHD_add_response_header(response, "ETag", doc->etag[media]);
+    MHD_add_response_header(response, "Vary", "Accept, Origin");
+    if (doc->modified) {
+        char date[32];
+        http_date(doc->modified, date);
+        MHD_add_response_header(response, "Last-Modified", date);
+    }
+}
+
+/* Design note 1: the snapshot's response for media, built once. NULL when conversion fails (*too_large:
+ * because the text would pass ldp_rdf's size bound). */
 static const cached_variant *variant(ldp_server *s, ldp_doc *doc, enum ldp_media media, char *message,
-                                     size_t size) {
+                                     size_t size, bool *too_large) {
     cached_variant *v = atomic_load(&doc->variant[media]);
     if (v)
         return v;
@@ -194,8 +285,9 @@ static const cached_variant *variant(ldp_server *s, ldp_doc *doc, enum ldp_media
         bytes = ldp_bytes_retain(doc->turtle);
     } else {
         buf out = {0};
-        if (ldp_rdf_convert(s->rdf, doc->turtle->data, doc->turtle->len, doc->uri, media, &out, message, size) !=
-            0) {
+        int rc = ldp_rdf_convert(s->rdf, doc->turtle->data, doc->turtle->len, doc->uri, media, &out, message, size);
+        if (rc != 0) {
+            *too_large = rc == 1;
             buf_free(&out);
             return NULL;
         }
@@ -204,12 +296,35 @@ static const cached_variant *variant(ldp_server *s, ldp_doc *doc, enum ldp_media
     }
     v = xmalloc(sizeof *v);
     v->len = bytes->len;
+    v->bytes = bytes;
     v->response = MHD_create_response_from_buffer_with_free_callback_cls(bytes->len, bytes->data, release_bytes, bytes);
     MHD_add_response_header(v->response, "Content-Type", ldp_media_type(media));
-    MHD_add_response_header(v->response, "ETag", doc->etag[media]);
-    MHD_add_response_header(v->response, "Vary", "Accept");
+    add_validators(v->response, doc, media);
     add_type_headers(v->response, doc->path);
     return ldp_doc_install_variant(doc, media, v);
+}
+
+static enum MHD_Result copy_header(void *user, enum MHD_ValueKind kind, const char *name, const char *value) {
+    (void)kind;
+    MHD_add_response_header(user, name, value);
+    return MHD_YES;
+}
+
+/* Queues a cached variant. It is shared by every connection, so an answer with headers of its own
+ * (design note 8) gets a response of its own, sharing the body. */
+static enum MHD_Result queue_variant(request *r, struct MHD_Connection *c, const cached_variant *v) {
+    if (!r->origin) {
+        r->status = 200;
+        r->bytes_sent = r->method == M_HEAD ? 0 : v->len;
+        return MHD_queue_response(c, 200, v->response);
+    }
+    ldp_bytes *bytes = ldp_bytes_retain(v->bytes);
+    struct MHD_Response *response =
+        MHD_create_response_from_buffer_with_free_callback_cls(bytes->len, bytes->data, release_bytes, bytes);
+    MHD_get_response_headers(v->response, copy_header, response);
+    enum MHD_Result result = queue(r, c, 200, response, v->len);
+    MHD_destroy_response(response);
+    return result;
 }
 
 /* ---------------------------------------------------------------- headers */
@@ -264,6 +379,29 @@ static ldp_conditions conditions_for(const ldp_server *s, struct MHD_Connection 
 
 /* ---------------------------------------------------------------- methods */
 
+/* Design note 7: a 304 carries the validators of the 200 it stands for. libmicrohttpd sends no body with
+ * a 304 but a Content-Length of the response's size, so the response is the 200's body: the length is
+ * then the one RFC 9110 8.6 allows (the 200's), never a false 0. */
+static enum MHD_Result respond_not_modified(request *r, struct MHD_Connection *c, const ldp_doc *doc,
+                                            enum ldp_media media, const cached_variant *v) {
+    ldp_bytes *bytes = ldp_bytes_retain(v->bytes);
+    struct MHD_Response *response =
+        MHD_create_response_from_buffer_with_free_callback_cls(bytes->len, bytes->data, release_bytes, bytes);
+    add_validators(response, doc, media);
+    enum MHD_Result result = queue(r, c, 304, response, 0);
+    MHD_destroy_response(response);
+    return result;
+}
+
+/* If-Modified-Since, which counts only without If-None-Match (RFC 9110 13.1.3). */
+static bool unmodified_since(struct MHD_Connection *c, const ldp_doc *doc) {
+    const char *since = header(c, "If-Modified-Since");
+    if (!since || header(c, "If-None-Match") || !doc->modified)
+        return false;
+    time_t date = parse_http_date(since);
+    return date >= 0 && doc->modified <= date;
+}
+
 static enum MHD_Result handle_get(ldp_server *s, struct MHD_Connection *c, request *r) {
     ldp_doc *doc = ldp_store_get(s->store, r->path);
     if (!doc)
@@ -273,22 +411,37 @@ static enum MHD_Result handle_get(ldp_server *s, struct MHD_Connection *c, reque
     const char *if_match = header(c, "If-Match"), *if_none_match = header(c, "If-None-Match");
     char message[600];
     const cached_variant *v;
+    bool too_large = false;
     if (media < 0) {
         result = respond_text(r, c, 406, "Not Acceptable: this server serves text/turtle, application/n-triples and application/rdf+xml",
                               NULL, NULL);
     } else if (if_match && !ldp_etag_is_any(if_match) && !ldp_etag_list_has(if_match, doc->etag[media])) {
         result = respond_text(r, c, 412, "Precondition Failed", NULL, NULL);
-    } else if (if_none_match &&
-               (ldp_etag_is_any(if_none_match) || ldp_etag_list_has(if_none_match, doc->etag[media]))) {
-        result = respond_empty(r, c, 304, doc->path, doc->etag[media], NULL);
-    } else if (!(v = variant(s, doc, (enum ldp_media)media, message, sizeof message))) {
+    } else if (!(v = variant(s, doc, (enum ldp_media)media, message, sizeof message, &too_large)) && too_large) {
+        result = respond_text(r, c, 406, message, NULL, NULL);
+    } else if (!v) {
         log_msg(s->config.log, LOG_ERROR, "%s: cannot serve as %s: %s", r->path, ldp_media_type(media), message);
         result = respond_text(r, c, 500, "Internal Server Error: the stored representation does not convert",
                               NULL, NULL);
+    } else if ((if_none_match &&
+                (ldp_etag_is_any(if_none_match) || ldp_etag_list_has(if_none_match, doc->etag[media]))) ||
+               unmodified_since(c, doc)) {
+        result = respond_not_modified(r, c, doc, (enum ldp_media)media, v);
     } else {
-        result = queue(r, c, 200, v->response, v->len);
+        result = queue_variant(r, c, v);
     }
     ldp_doc_release(doc);
+    return result;
+}
+
+/* Design note 8: answered on any path, before anything else is looked at. */
+static enum MHD_Result respond_preflight(request *r, struct MHD_Connection *c) {
+    struct MHD_Response *response = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    MHD_add_response_header(response, "Access-Control-Allow-Methods", CORS_ALLOW_METHODS);
+    MHD_add_response_header(response, "Access-Control-Allow-Headers", CORS_ALLOW_HEADERS);
+    MHD_add_response_header(response, "Access-Control-Max-Age", "600");
+    enum MHD_Result result = queue(r, c, 204, response, 0);
+    MHD_destroy_response(response);
     return result;
 }
 
@@ -322,8 +475,7 @@ static enum MHD_Result respond_outcome(ldp_server *s, struct MHD_Connection *c, 
         buf text = {0};
         buf_printf(&text, "%s: %s", MHD_get_reason_phrase_for((unsigned)o->status), o->message);
         /* A 405 from the store is a POST to a resource or a DELETE of the root. */
-        result = respond_text(r, c, o->status, buf_cstr(&text), o->status == 405 ? "Allow" : NULL,
-                              strcmp(r->path, "/") == 0 ? ALLOW_ROOT : ALLOW_RESOURCE);
+        result = respond_text(r, c, o->status, buf_cstr(&text), o->status == 405 ? "Allow" : NULL, allow_for(r->path));
         buf_free(&text);
     }
     ldp_outcome_clear(o);
@@ -369,8 +521,11 @@ static enum MHD_Result handle_post(ldp_server *s, struct MHD_Connection *c, requ
         return respond_text(r, c, 400,
                             "Bad Request: this server creates Basic Containers and RDF sources only", NULL, NULL);
     ldp_body body = {r->body.data ? r->body.data : "", r->body.len, (enum ldp_media)media, "body"};
+    /* The conditions are on the container's representation; --require-conditional is for changes of an
+     * existing resource, which a POST is not. */
+    ldp_conditions cond = {header(c, "If-Match"), header(c, "If-None-Match"), false};
     ldp_outcome outcome;
-    ldp_store_post(s->store, r->path, header(c, "Slug"), model == LDP_MODEL_CONTAINER, &body, &outcome);
+    ldp_store_post(s->store, r->path, header(c, "Slug"), model == LDP_MODEL_CONTAINER, &body, &cond, &outcome);
     return respond_outcome(s, c, r, &outcome);
 }
 
@@ -378,6 +533,18 @@ static enum MHD_Result handle_delete(ldp_server *s, struct MHD_Connection *c, re
     ldp_conditions cond = conditions_for(s, c, r->path);
     ldp_outcome outcome;
     ldp_store_delete(s->store, r->path, &cond, &outcome);
+    return respond_outcome(s, c, r, &outcome);
+}
+
+/* N3 Patch (ldp_patch.h), applied under the store's writer lock and conditional as PUT. */
+static enum MHD_Result handle_patch(ldp_server *s, struct MHD_Connection *c, request *r) {
+    if (!ldp_media_type_is(header(c, "Content-Type"), LDP_PATCH_MEDIA_TYPE))
+        return respond_text(r, c, 415, "Unsupported Media Type: send an N3 Patch as " LDP_PATCH_MEDIA_TYPE,
+                            "Accept-Patch", LDP_PATCH_MEDIA_TYPE);
+    ldp_patch_request patch = {s->rdf, r->body.data ? r->body.data : "", r->body.len};
+    ldp_conditions cond = conditions_for(s, c, r->path);
+    ldp_outcome outcome;
+    ldp_store_edit(s->store, r->path, &cond, ldp_patch_edit, &patch, &outcome);
     return respond_outcome(s, c, r, &outcome);
 }
 
@@ -410,11 +577,21 @@ void ldp_route_answer_header(ldp_route_answer *answer, const char *name, const c
 /* ---------------------------------------------------------------- the request cycle */
 
 static enum method method_of(const char *name) {
-    static const char *const names[] = {"GET", "HEAD", "OPTIONS", "PUT", "POST", "DELETE"};
+    static const char *const names[] = {"GET", "HEAD", "OPTIONS", "PUT", "POST", "DELETE", "PATCH"};
     for (int m = 0; m < M_OTHER; m++)
         if (strcmp(name, names[m]) == 0)
             return (enum method)m;
     return M_OTHER;
+}
+
+/* Design note 9: the path of a request target; NULL when it names another server. */
+static const char *target_path(const ldp_server *s, const char *url) {
+    if (url[0] == '/' || strncasecmp(url, "http://", 7) != 0)
+        return url; /* origin form, or a form ldp_path_decode refuses */
+    size_t base_len = strlen(s->base_url);
+    if (strncasecmp(url, s->base_url, base_len) != 0 || (url[base_len] && url[base_len] != '/'))
+        return NULL;
+    return url[base_len] ? url + base_len : "/";
 }
 
 static request *request_new(ldp_server *s, const char *url, const char *method) {
@@ -424,15 +601,29 @@ static request *request_new(ldp_server *s, const char *url, const char *method) 
     r->method = method_of(method);
     snprintf(r->method_name, sizeof r->method_name, "%s", method);
     r->raw_path = xstrndup(url, strnlen(url, LDP_PATH_MAX + 16));
-    if (ldp_path_decode(url, &r->path, &r->path_problem) != 0)
+    r->target = target_path(s, url);
+    if (!r->target || ldp_path_decode(r->target, &r->path, &r->path_problem) != 0)
         r->path = NULL;
-    for (size_t i = 0; i < s->route_count; i++)
-        if (strcmp(url, s->routes[i].path) == 0)
+    for (size_t i = 0; r->target && i < s->route_count; i++)
+        if (strcmp(r->target, s->routes[i].path) == 0)
             r->route = &s->routes[i];
     return r;
 }
 
-static bool has_body(enum method m) { return m == M_PUT || m == M_POST; }
+/* Design note 8: the request's Origin when the configuration allows it. */
+static const char *allowed_origin(const ldp_server *s, struct MHD_Connection *c) {
+    const char *origin = header(c, "Origin");
+    if (!origin || !*origin)
+        return NULL;
+    if (s->config.cors_origin_count == 0)
+        return origin;
+    for (size_t i = 0; i < s->config.cors_origin_count; i++)
+        if (strcmp(s->config.cors_origins[i], "*") == 0 || strcmp(s->config.cors_origins[i], origin) == 0)
+            return origin;
+    return NULL;
+}
+
+static bool has_body(enum method m) { return m == M_PUT || m == M_POST || m == M_PATCH; }
 
 static enum MHD_Result count_idempotency_keys(void *user, enum MHD_ValueKind kind, const char *name,
                                               const char *value) {
@@ -470,6 +661,14 @@ static bool take_idempotency_key(struct MHD_Connection *c, request *r, enum MHD_
 /* Design note 2, first part: what can be answered before the body arrives. */
 static enum MHD_Result answer_early(ldp_server *s, struct MHD_Connection *c, request *r, bool *answered) {
     *answered = true;
+    r->origin = allowed_origin(s, c);
+    r->preflight = r->method == M_OPTIONS && r->origin && header(c, "Access-Control-Request-Method");
+    if (r->preflight) {
+        *answered = false;
+        return MHD_YES;
+    }
+    if (!r->target)
+        return respond_text(r, c, 400, "Bad Request: the request target names another server", NULL, NULL);
     if (r->route) {
         *answered = r->method != M_GET && r->method != M_HEAD;
         return *answered ? respond_text(r, c, 405, "Method Not Allowed", "Allow", ALLOW_ROUTE) : MHD_YES;
@@ -482,7 +681,7 @@ static enum MHD_Result answer_early(ldp_server *s, struct MHD_Connection *c, req
         return result;
     }
     if (r->method == M_OTHER)
-        return respond_text(r, c, 405, "Method Not Allowed", "Allow", ALLOW_CONTAINER);
+        return respond_text(r, c, 405, "Method Not Allowed", "Allow", allow_for(r->path));
     bool write = has_body(r->method) || r->method == M_DELETE;
     if (write && !authorized(s, c))
         return respond_text(r, c, 401, "Unauthorized: writes need a bearer token", "WWW-Authenticate",
@@ -498,6 +697,8 @@ static enum MHD_Result answer_early(ldp_server *s, struct MHD_Connection *c, req
 }
 
 static enum MHD_Result execute(ldp_server *s, struct MHD_Connection *c, request *r) {
+    if (r->preflight)
+        return respond_preflight(r, c);
     if (r->route)
         return handle_route(s, c, r);
     switch (r->method) {
@@ -507,7 +708,8 @@ static enum MHD_Result execute(ldp_server *s, struct MHD_Connection *c, request 
     case M_PUT: return handle_put(s, c, r);
     case M_POST: return handle_post(s, c, r);
     case M_DELETE: return handle_delete(s, c, r);
-    default: return respond_text(r, c, 405, "Method Not Allowed", "Allow", ALLOW_CONTAINER);
+    case M_PATCH: return handle_patch(s, c, r);
+    default: return respond_text(r, c, 405, "Method Not Allowed", "Allow", allow_for(r->path));
     }
 }
 
@@ -641,6 +843,32 @@ static void on_mhd_error(void *cls, const char *fmt, va_list args) {
 
 /* ---------------------------------------------------------------- lifecycle */
 
+/* Design note 6: what a write must satisfy here, beyond what LDP and HTTP say. */
+static const char constraints_text[] =
+    "Constraints of this LDP server (ldgsm serve) on writes (PUT, POST, PATCH, DELETE)\n"
+    "\n"
+    "Resources: a path ending in '/' is a Basic Container, any other path an RDF source; a Link type\n"
+    "that does not match the path, or asks for a Direct or Indirect Container or a non-RDF source, is\n"
+    "refused (400). Path segments beginning with '.' belong to the server (400).\n"
+    "Bodies: text/turtle, application/n-triples or application/rdf+xml (415 otherwise), UTF-8 without\n"
+    "NUL, parsing without error (400, with the line); at most the configured --max-body bytes (413).\n"
+    "PATCH takes an N3 Patch (text/n3; 415 otherwise).\n"
+    "Containers: their ldp:contains triples are the server's; a body stating them is refused (409).\n"
+    "A container is deleted only when empty (409); the root container is never deleted (405).\n"
+    "A resource and a container may not share a name, nor a resource stand where a container of a\n"
+    "path would be (409). POST is allowed on containers only (405).\n"
+    "With --require-conditional, changing an existing resource needs If-Match or If-None-Match (428).\n"
+    "An Idempotency-Key is 1 to 255 printable characters, one per request (400).\n";
+
+static void serve_constraints(void *user, const ldp_store_view *view, const char *base_url,
+                              ldp_route_answer *answer) {
+    (void)user;
+    (void)view;
+    (void)base_url;
+    buf_puts(&answer->body, constraints_text);
+    ldp_route_answer_header(answer, "Content-Type", "text/plain; charset=utf-8");
+}
+
 ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size_t size) {
     struct addrinfo hints = {
         .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
@@ -674,6 +902,7 @@ ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size
     s->listen_fd = fd;
     snprintf(s->base_url, sizeof s->base_url, v6 && strchr(config->host, ':') ? "http://[%s]:%u" : "http://%s:%u",
              config->host, bound_port);
+    ldp_server_add_route(s, LDP_SERVER_CONSTRAINTS_PATH, serve_constraints, NULL);
     return s;
 }
 

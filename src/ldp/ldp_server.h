@@ -14,7 +14,7 @@
  *     OUTCOME executed, replayed, in-flight or mismatch) or " idempotency-key=invalid". It is kept apart
  *     from the diagnostics sink so that an embedding program (ldgsm demo) can drop it without losing
  *     warnings.
- *  4. A write (PUT, POST, DELETE) with an Idempotency-Key is executed once (ldp_idempotency.h): a re-send
+ *  4. A write (PUT, POST, DELETE, PATCH) with an Idempotency-Key is executed once (ldp_idempotency.h): a re-send
  *     of the same request gets the stored answer with "Idempotent-Replayed: true", another request under
  *     the key 422, a re-send while the first is executing 409 with Retry-After. A stored Location is kept
  *     relative to the base URL, so a replay after a restart on another port names the resource where it
@@ -23,6 +23,21 @@
  *     hold (a segment beginning with '.', such as /.well-known/...), so that a route never hides a
  *     resource. A route answers GET and HEAD from a view of the whole store taken for the request
  *     (ldp_store_view: one consistent state, no lock held while the route works); other methods get 405.
+ *  6. A write refused for one of the server's own constraints (400, 405, 409, 413, 415, 428) carries
+ *     'Link: <LDP_SERVER_CONSTRAINTS_PATH>; rel="http://www.w3.org/ns/ldp#constrainedBy"' (LDP 4.2.1.6),
+ *     a plain-text description the server serves itself as a route.
+ *  7. Representations carry Last-Modified (ldp_doc.modified); a GET or HEAD with If-Modified-Since and
+ *     no If-None-Match gets 304 when nothing changed since (HTTP dates have one-second resolution, so
+ *     two changes within a second look alike to it; the ETag is the exact validator). A 304 carries
+ *     what the 200 would have of ETag, Vary and Last-Modified, and the 200's Content-Length (never 0).
+ *  8. CORS (Fetch standard): a request with an Origin the configuration allows gets it echoed in
+ *     Access-Control-Allow-Origin, with the headers a script may read exposed and "Vary: Origin"; a
+ *     preflight (OPTIONS with Origin and Access-Control-Request-Method) gets 204 on any path, existing
+ *     or not. With no origin configured every origin is allowed, as Community Solid Server does: no
+ *     answer depends on cookies (writes need a bearer token), so an echoed origin gives a page no
+ *     more than curl gets.
+ *  9. A request target in absolute form (RFC 9112 3.2.2) naming this server's base URL is served as
+ *     its path; one naming another server gets 400.
  * The server is started in two steps so that a caller can learn the base URL (--port 0) before the
  * store is opened with it, and serve only once the store is loaded. */
 #ifndef LDGSM_LDP_SERVER_H
@@ -55,6 +70,8 @@ typedef struct ldp_server_config {
     unsigned max_connections;            /* open connections in all (at least one per thread); more wait
                                           * in the listen queue */
     unsigned max_connections_per_client; /* open connections from one address; more are closed at once */
+    const char *const *cors_origins;     /* design note 8: origins allowed ("*": any); none: any */
+    size_t cors_origin_count;
 } ldp_server_config;
 
 enum {
@@ -71,7 +88,8 @@ ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size
 const char *ldp_server_base_url(const ldp_server *server);
 /* What snapshots must call to free the variants this server caches in them (ldp_store_config). */
 ldp_variant_free_fn ldp_server_variant_free(void);
-enum { LDP_ROUTE_HEADERS_MAX = 8, LDP_SERVER_ROUTES_MAX = 4 };
+enum { LDP_ROUTE_HEADERS_MAX = 8, LDP_SERVER_ROUTES_MAX = 8 };
+#define LDP_SERVER_CONSTRAINTS_PATH "/.well-known/ldgsm-constraints" /* design note 6 */
 
 /* What a route answers: status 200, no header and an empty body on entry. Header strings need only
  * live until the route returns. */

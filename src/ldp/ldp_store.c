@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ldp/ldp_disk.h"
 #include "ldp/ldp_path.h"
 #include "rdf/hashmap.h"
+#include "rdf/strmap.h"
 
 /* ---------------------------------------------------------------- the tree */
 
@@ -23,6 +25,7 @@ typedef struct node {
     size_t member_count, member_cap;
     ldp_bytes *own;        /* a resource's stored Turtle; a container's own triples (may be NULL) */
     ldp_doc *doc;          /* current snapshot; NULL when stale (only containers go stale) */
+    time_t modified;       /* Last-Modified of its representation (a container's moves with membership) */
     struct node *next;     /* hash chain */
 } node;
 
@@ -37,6 +40,8 @@ struct ldp_store {
     node **buckets;
     size_t bucket_count, node_count;
     node *root;
+    strmap deleted;     /* design note 5: every path ever deleted, under s->lock */
+    buf deleted_record; /* the same, one per line, as LDP_DISK_DELETED_FILE holds it */
 };
 
 static uint64_t path_hash(const char *path, size_t len) { return hash_bytes(path, len, 0x6c6470); }
@@ -78,6 +83,7 @@ static void set_doc(node *n, ldp_doc *doc) {
 
 static void make_resource_doc(ldp_store *s, node *n) {
     set_doc(n, ldp_doc_new(n->path, s->base_url, false, ldp_bytes_retain(n->own), s->variant_free));
+    n->doc->modified = n->modified;
 }
 
 #define LDP_NS "http://www.w3.org/ns/ldp#"
@@ -101,7 +107,9 @@ static ldp_doc *container_doc(ldp_store *s, node *n) {
     }
     ldp_bytes *bytes = ldp_bytes_new(turtle.data, turtle.len);
     buf_free(&turtle);
-    return ldp_doc_new(n->path, s->base_url, true, bytes, s->variant_free);
+    ldp_doc *doc = ldp_doc_new(n->path, s->base_url, true, bytes, s->variant_free);
+    doc->modified = n->modified;
+    return doc;
 }
 
 /* The node's snapshot, built when stale. Called with s->lock held. */
@@ -127,6 +135,7 @@ static void insert_member(node *parent, node *n) {
     memmove(parent->members + lo + 1, parent->members + lo, (parent->member_count - lo) * sizeof *parent->members);
     parent->members[lo] = n;
     parent->member_count++;
+    parent->modified = time(NULL);
     set_doc(parent, NULL);
 }
 
@@ -139,6 +148,7 @@ static node *add_node(ldp_store *s, const char *path, bool is_container, ldp_byt
     n->hash = path_hash(path, n->path_len);
     n->is_container = is_container;
     n->own = own;
+    n->modified = time(NULL);
     if (s->node_count + 1 > s->bucket_count)
         rehash(s);
     size_t b = n->hash & (s->bucket_count - 1);
@@ -175,6 +185,7 @@ static void remove_node(ldp_store *s, node *n) {
         i++;
     memmove(parent->members + i, parent->members + i + 1, (parent->member_count - i - 1) * sizeof *parent->members);
     parent->member_count--;
+    parent->modified = time(NULL);
     set_doc(parent, NULL);
     free_node(n);
 }
@@ -203,6 +214,46 @@ static void load_skipped(void *user, const char *file, const char *why) {
     log_msg(s->log, LOG_WARN, "%s: not served: %s", file, why);
 }
 
+static void remember_deleted(ldp_store *s, const char *path, size_t len) {
+    bool inserted;
+    strmap_put_n(&s->deleted, path, len, 0, &inserted);
+    if (inserted) {
+        buf_append(&s->deleted_record, path, len);
+        buf_putc(&s->deleted_record, '\n');
+    }
+}
+
+/* Design note 5: the deleted paths a previous run recorded. */
+static void load_deleted(ldp_store *s) {
+    buf file = {0};
+    buf_printf(&file, "%s/" LDP_DISK_DELETED_FILE, s->data_dir);
+    size_t len = 0;
+    char *data = ldp_disk_read_file(file.data, &len);
+    for (char *line = data, *end; line && line < data + len; line = end + 1) {
+        end = memchr(line, '\n', (size_t)(data + len - line));
+        if (!end)
+            end = data + len;
+        if (end > line && line[0] == '/')
+            remember_deleted(s, line, (size_t)(end - line));
+    }
+    free(data);
+    buf_free(&file);
+}
+
+/* Design note 6: after a restart a representation is as old as its files say. */
+static void load_modified(ldp_store *s) {
+    for (size_t i = 0; i < s->bucket_count; i++)
+        for (node *n = s->buckets[i]; n; n = n->next) {
+            time_t modified = ldp_disk_modified(s->data_dir, n->path);
+            if (modified)
+                n->modified = modified;
+            if (n->is_container)
+                set_doc(n, NULL);
+            else
+                make_resource_doc(s, n);
+        }
+}
+
 ldp_store *ldp_store_open(const ldp_store_config *config, char *message, size_t size) {
     ldp_store *s = xcalloc(1, sizeof *s);
     s->data_dir = config->data_dir ? xstrndup(config->data_dir, strlen(config->data_dir)) : NULL;
@@ -221,6 +272,8 @@ ldp_store *ldp_store_open(const ldp_store_config *config, char *message, size_t 
             ldp_store_free(s);
             return NULL;
         }
+        load_deleted(s);
+        load_modified(s);
     }
     return s;
 }
@@ -234,6 +287,8 @@ void ldp_store_free(ldp_store *s) {
             free_node(n);
         }
     free(s->buckets);
+    strmap_free(&s->deleted);
+    buf_free(&s->deleted_record);
     pthread_mutex_destroy(&s->lock);
     pthread_mutex_destroy(&s->write_lock);
     free(s->data_dir);
@@ -402,6 +457,7 @@ static void commit(ldp_store *s, const char *path, node *existing, buf *stored, 
     if (n) {
         ldp_bytes_release(n->own);
         n->own = own;
+        n->modified = time(NULL);
         if (container)
             set_doc(n, NULL);
         else
@@ -415,19 +471,17 @@ static void commit(ldp_store *s, const char *path, node *existing, buf *stored, 
     outcome->path = xstrndup(path, strlen(path));
 }
 
-void ldp_store_put(ldp_store *s, const char *path, const ldp_body *body, const ldp_conditions *conditions,
-                   ldp_outcome *outcome) {
-    memset(outcome, 0, sizeof *outcome);
-    buf stored = {0};
-    if (prepare_body(s, path, body, &stored, outcome) != 0)
-        return;
+/* The checks of a write that creates or replaces path, made under the write lock: no resource where a
+ * container of its ancestry would be, then the preconditions. Returns 0 with *existing (the node
+ * replaced, or NULL), or -1 with the outcome set. */
+static int check_write(ldp_store *s, const char *path, const ldp_conditions *conditions, node **existing,
+                       ldp_outcome *outcome) {
     size_t len = strlen(path);
-    pthread_mutex_lock(&s->write_lock);
     pthread_mutex_lock(&s->lock);
-    node *existing = find(s, path, len);
+    *existing = find(s, path, len);
     char blocking[LDP_PATH_MAX + 1];
-    const char *conflict = existing ? NULL : creation_conflict(s, path, len, blocking, sizeof blocking);
-    int status = conflict ? 409 : check_conditions(s, existing, conditions);
+    const char *conflict = *existing ? NULL : creation_conflict(s, path, len, blocking, sizeof blocking);
+    int status = conflict ? 409 : check_conditions(s, *existing, conditions);
     pthread_mutex_unlock(&s->lock);
     if (conflict) {
         snprintf(outcome->message, sizeof outcome->message, "%.400s %s", blocking, conflict);
@@ -436,11 +490,49 @@ void ldp_store_put(ldp_store *s, const char *path, const ldp_body *body, const l
         set_outcome(outcome, status,
                     status == 412 ? "precondition failed on %s" : "%s exists: this server needs If-Match to change it",
                     path);
-    } else if (existing || create_ancestors(s, path, outcome) == 0) {
-        commit(s, path, existing, &stored, outcome);
     }
+    return conflict || status ? -1 : 0;
+}
+
+void ldp_store_put(ldp_store *s, const char *path, const ldp_body *body, const ldp_conditions *conditions,
+                   ldp_outcome *outcome) {
+    memset(outcome, 0, sizeof *outcome);
+    buf stored = {0};
+    if (prepare_body(s, path, body, &stored, outcome) != 0)
+        return;
+    pthread_mutex_lock(&s->write_lock);
+    node *existing;
+    if (check_write(s, path, conditions, &existing, outcome) == 0 &&
+        (existing || create_ancestors(s, path, outcome) == 0))
+        commit(s, path, existing, &stored, outcome);
     pthread_mutex_unlock(&s->write_lock);
     buf_free(&stored);
+}
+
+void ldp_store_edit(ldp_store *s, const char *path, const ldp_conditions *conditions, ldp_store_edit_fn edit,
+                    void *user, ldp_outcome *outcome) {
+    memset(outcome, 0, sizeof *outcome);
+    pthread_mutex_lock(&s->write_lock);
+    node *existing;
+    if (check_write(s, path, conditions, &existing, outcome) == 0) {
+        /* Only writers replace a node's own bytes, and this thread is the writer now. */
+        const ldp_bytes *own = existing ? existing->own : NULL;
+        char *uri = uri_of(s, path);
+        buf edited = {0};
+        int status = edit(user, own ? own->data : NULL, own ? own->len : 0, uri, &edited, outcome->message,
+                          sizeof outcome->message);
+        free(uri);
+        buf stored = {0};
+        ldp_body body = {edited.data ? edited.data : "", edited.len, LDP_MEDIA_TURTLE, "the edited resource"};
+        if (status)
+            outcome->status = status;
+        else if (prepare_body(s, path, &body, &stored, outcome) == 0 &&
+                 (existing || create_ancestors(s, path, outcome) == 0))
+            commit(s, path, existing, &stored, outcome);
+        buf_free(&stored);
+        buf_free(&edited);
+    }
+    pthread_mutex_unlock(&s->write_lock);
 }
 
 /* A member path for container: the slug when safe, free and short enough, else a fresh name; NULL when
@@ -460,7 +552,8 @@ static char *member_path(ldp_store *s, const char *container, const char *slug, 
             ldp_path_random_name(&path);
         size_t name_end = path.len;
         buf_putc(&path, '/');
-        bool taken = find(s, path.data, path.len) || find(s, path.data, name_end);
+        bool taken = find(s, path.data, path.len) || find(s, path.data, name_end) ||
+                     strmap_get_n(&s->deleted, path.data, path.len) || strmap_get_n(&s->deleted, path.data, name_end);
         if (!taken && path.len <= LDP_PATH_MAX) {
             if (!make_container)
                 path.len = name_end;
@@ -472,17 +565,20 @@ static char *member_path(ldp_store *s, const char *container, const char *slug, 
 }
 
 void ldp_store_post(ldp_store *s, const char *container, const char *slug, bool make_container,
-                    const ldp_body *body, ldp_outcome *outcome) {
+                    const ldp_body *body, const ldp_conditions *conditions, ldp_outcome *outcome) {
     memset(outcome, 0, sizeof *outcome);
     pthread_mutex_lock(&s->write_lock);
     pthread_mutex_lock(&s->lock);
     node *c = find(s, container, strlen(container));
-    char *path = c && c->is_container ? member_path(s, container, slug, make_container) : NULL;
+    int status = c && c->is_container ? check_conditions(s, c, conditions) : 0;
+    char *path = c && c->is_container && !status ? member_path(s, container, slug, make_container) : NULL;
     pthread_mutex_unlock(&s->lock);
     if (!c) {
         set_outcome(outcome, 404, "no container %s", container);
     } else if (!c->is_container) {
         set_outcome(outcome, 405, "%s is not a container", container);
+    } else if (status) {
+        set_outcome(outcome, status, "precondition failed on %s", container);
     } else if (!path) {
         set_outcome(outcome, 400, "the path of container %s leaves no room for a member's name", container);
     } else {
@@ -493,6 +589,22 @@ void ldp_store_post(ldp_store *s, const char *container, const char *slug, bool 
     }
     free(path);
     pthread_mutex_unlock(&s->write_lock);
+}
+
+/* Design note 5: path is recorded as deleted (durably first) before it goes. Called with the write lock
+ * held. */
+static int record_deleted(ldp_store *s, const char *path, ldp_outcome *outcome) {
+    pthread_mutex_lock(&s->lock);
+    remember_deleted(s, path, strlen(path));
+    pthread_mutex_unlock(&s->lock);
+    if (!s->data_dir)
+        return 0;
+    buf file = {0};
+    buf_printf(&file, "%s/" LDP_DISK_DELETED_FILE, s->data_dir);
+    int rc = ldp_disk_replace_file(s->data_dir, file.data, s->deleted_record.data, s->deleted_record.len,
+                                   outcome->message, sizeof outcome->message);
+    buf_free(&file);
+    return rc;
 }
 
 void ldp_store_delete(ldp_store *s, const char *path, const ldp_conditions *conditions, ldp_outcome *outcome) {
@@ -510,7 +622,8 @@ void ldp_store_delete(ldp_store *s, const char *path, const ldp_conditions *cond
                     : status == 412 ? "precondition failed on %s"
                                     : "%s exists: this server needs If-Match to delete it",
                     path);
-    } else if (s->data_dir && ldp_disk_remove(s->data_dir, path, outcome->message, sizeof outcome->message) != 0) {
+    } else if (record_deleted(s, path, outcome) != 0 ||
+               (s->data_dir && ldp_disk_remove(s->data_dir, path, outcome->message, sizeof outcome->message) != 0)) {
         outcome->status = 500;
     } else {
         pthread_mutex_lock(&s->lock);

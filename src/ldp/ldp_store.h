@@ -12,7 +12,13 @@
  *     serialized by their own lock across the disk I/O and take the tree lock only to check and to
  *     publish, so every check (existence, preconditions) and the publication see the same state.
  *  4. Preconditions are evaluated against the state the write replaces, inside the writer lock: two
- *     racing If-Match writers cannot both succeed.
+ *     racing If-Match writers cannot both succeed. A POST's are evaluated against its container.
+ *  5. A name is never handed out twice: every deleted path is remembered (with a data directory in
+ *     LDP_DISK_DELETED_FILE, written before the deletion) and POST mints neither a live nor a deleted
+ *     path, whatever the Slug asks for. The record grows by one line per deletion.
+ *  6. Every snapshot carries when its representation last changed (ldp_doc.modified: a write, or for a
+ *     container also a member's arrival or departure); with a data directory it is read back from the
+ *     files' modification times, so it survives a restart.
  *
  * Paths are decoded store paths (ldp_path.h). Statuses are HTTP status codes. */
 #ifndef LDGSM_LDP_STORE_H
@@ -81,10 +87,21 @@ void ldp_outcome_clear(ldp_outcome *outcome);
  * parent containers. 201 or 204. */
 void ldp_store_put(ldp_store *store, const char *path, const ldp_body *body, const ldp_conditions *conditions,
                    ldp_outcome *outcome);
-/* Creates a member of container: named slug when it is given, safe and free, otherwise a fresh name;
- * a container when make_container. The body's relative IRIs resolve against the new member. 201. */
+/* Computes a resource's new Turtle from its stored one (turtle: a resource's Turtle, a container's own
+ * triples; NULL with len 0 when absent; base: its URI). Returns 0 with the Turtle in *out, or an HTTP
+ * status with message. */
+typedef int (*ldp_store_edit_fn)(void *user, const char *turtle, size_t len, const char *base, buf *out,
+                                 char *message, size_t size);
+/* Rewrites path with edit, creating it (and missing parent containers) when absent; conditions as for
+ * PUT. The read, the edit and the write run under the writer lock (design note 4), so no other write
+ * comes between them and none is lost. 201, 204, edit's status, or as PUT. */
+void ldp_store_edit(ldp_store *store, const char *path, const ldp_conditions *conditions, ldp_store_edit_fn edit,
+                    void *user, ldp_outcome *outcome);
+/* Creates a member of container: named slug when it is given, safe and free (never used before: design
+ * note 5), otherwise a fresh name; a container when make_container. conditions (may be NULL) apply to
+ * the container. The body's relative IRIs resolve against the new member. 201. */
 void ldp_store_post(ldp_store *store, const char *container, const char *slug, bool make_container,
-                    const ldp_body *body, ldp_outcome *outcome);
+                    const ldp_body *body, const ldp_conditions *conditions, ldp_outcome *outcome);
 /* Removes a resource or an empty container (409 when it has members; 405 for the root). 204. */
 void ldp_store_delete(ldp_store *store, const char *path, const ldp_conditions *conditions,
                       ldp_outcome *outcome);

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <raptor2.h>
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -83,15 +84,45 @@ static xmlParserInputPtr refuse_external_entity(const char *url, const char *id,
     return NULL;
 }
 
-static void install_refusing_entity_loader(void) { xmlSetExternalEntityLoader(refuse_external_entity); }
+/* libxml2 is set up once for the process, before any world opens: xmlInitParser is not safe to race, and
+ * the refusing loader is process-wide. Called again after code outside rdfio freed a raptor world (which
+ * cleans libxml2 up, see below); both steps do nothing when already done. */
+void rdfio_prepare_libxml(void) {
+    xmlInitParser();
+    xmlSetExternalEntityLoader(refuse_external_entity);
+}
 
-static raptor_world *new_world(void) {
-    static pthread_once_t entity_loader_once = PTHREAD_ONCE_INIT;
-    pthread_once(&entity_loader_once, install_refusing_entity_loader);
-    raptor_world *world = raptor_new_world();
-    /* Our term table interns already; raptor2's own URI interning (a tree lookup per URI) only costs. */
+/* Raptor worlds are pooled for the process and never freed: raptor_free_world calls xmlCleanupParser,
+ * which tears down libxml2's process-wide state (its dictionary lock, input callbacks, the key of every
+ * thread's state) under any other thread parsing at that moment, and leaks those threads' state. So an
+ * rdfio takes an idle world (opening one only when none is idle) and gives it back: no more worlds than
+ * were ever in use at once, any number of threads parsing on worlds of their own, and no 35 us world
+ * opening per operation. A pooled world moves between threads, so it keeps no thread's libxml2 error
+ * handlers (raptor2 sets them on the opening thread by default); parse errors reach it through each
+ * parser's own context. */
+static pthread_mutex_t world_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static raptor_world **idle_worlds;
+static size_t idle_world_count, idle_world_cap;
+
+static void prepare_once(void) { rdfio_prepare_libxml(); }
+
+static raptor_world *take_world(void) {
+    static pthread_once_t prepared = PTHREAD_ONCE_INIT;
+    pthread_once(&prepared, prepare_once);
+    pthread_mutex_lock(&world_pool_lock);
+    raptor_world *world = idle_world_count ? idle_worlds[--idle_world_count] : NULL;
+    pthread_mutex_unlock(&world_pool_lock);
     if (world)
+        return world;
+    world = raptor_new_world();
+    if (world) {
+        /* Our term table interns already; raptor2's own URI interning (a tree lookup per URI) only costs. */
         raptor_world_set_flag(world, RAPTOR_WORLD_FLAG_URI_INTERNING, 0);
+        raptor_world_set_flag(world, RAPTOR_WORLD_FLAG_LIBXML_GENERIC_ERROR_SAVE, 0);
+        raptor_world_set_flag(world, RAPTOR_WORLD_FLAG_LIBXML_STRUCTURED_ERROR_SAVE, 0);
+        /* libcurl is never used (no parser reads the network) and is set up by the HTTP client. */
+        raptor_world_set_flag(world, RAPTOR_WORLD_FLAG_WWW_SKIP_INIT_FINISH, 1);
+    }
     if (!world || raptor_world_open(world)) {
         fputs("ldgsm: cannot initialize raptor2\n", stderr);
         abort();
@@ -99,10 +130,27 @@ static raptor_world *new_world(void) {
     return world;
 }
 
+static void give_world(raptor_world *world) {
+    if (!world)
+        return;
+    raptor_world_set_log_handler(world, NULL, NULL);
+    pthread_mutex_lock(&world_pool_lock);
+    if (idle_world_count == idle_world_cap) {
+        idle_world_cap = idle_world_cap ? idle_world_cap * 2 : 8;
+        idle_worlds = xrealloc(idle_worlds, idle_world_cap * sizeof *idle_worlds);
+    }
+    idle_worlds[idle_world_count++] = world;
+    pthread_mutex_unlock(&world_pool_lock);
+}
+
+raptor_world *rdfio_world_take(void) { return take_world(); }
+
+void rdfio_world_give(raptor_world *world) { give_world(world); }
+
 rdfio *rdfio_new(terms *t) {
     rdfio *io = xcalloc(1, sizeof *io);
     io->t = t;
-    io->world = new_world();
+    io->world = take_world();
     return io;
 }
 
@@ -110,9 +158,8 @@ void rdfio_free(rdfio *io) {
     if (!io)
         return;
     for (int i = 0; i < MAX_PARTS - 1; i++)
-        if (io->part_worlds[i])
-            raptor_free_world(io->part_worlds[i]);
-    raptor_free_world(io->world);
+        give_world(io->part_worlds[i]);
+    give_world(io->world);
     free(io);
 }
 
@@ -530,7 +577,7 @@ int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_
     ps.part_count = 1;
     if (split) {
         if (!io->part_worlds[0])
-            io->part_worlds[0] = new_world();
+            io->part_worlds[0] = take_world();
         ps.parts[1] = (parse_part){.ps = &ps, .world = io->part_worlds[0], .data = data + split,
                                    .len = len - split, .first_line = 1 + count_lines(data, split)};
         ps.part_count = 2;
@@ -974,9 +1021,36 @@ static int serialize_list(rdfio *io, raptor_serializer *ser, term_id id, u64map 
     return rc;
 }
 
-/* One serialization path for every raptor2 serializer. */
+/* Where a raptor2 serializer writes: out, until more than limit bytes were asked for; then nothing more is
+ * kept (memory stays bounded) and the serialization is abandoned at the next statement. */
+typedef struct bounded_sink {
+    buf *out;
+    size_t start, limit;
+    bool over;
+} bounded_sink;
+
+static int sink_write_bytes(void *context, const void *ptr, size_t size, size_t nmemb) {
+    bounded_sink *sink = context;
+    size_t len = size * nmemb;
+    if (sink->over || len > sink->limit - (sink->out->len - sink->start)) {
+        sink->over = true;
+        return 1;
+    }
+    buf_append(sink->out, ptr, len);
+    return 0;
+}
+
+static int sink_write_byte(void *context, const int byte) {
+    unsigned char c = (unsigned char)byte;
+    return sink_write_bytes(context, &c, 1, 1);
+}
+
+/* One serialization path for every raptor2 serializer. Returns 0, -1 when a triple cannot be written or
+ * the text would pass limit bytes (*over set, out back as it was). */
 static int write_with_raptor(rdfio *io, const char *serializer, const triple *ts, size_t n, const char *base,
-                             buf *out) {
+                             size_t limit, buf *out, bool *over) {
+    static const raptor_iostream_handler sink_handler = {
+        .version = 2, .write_byte = sink_write_byte, .write_bytes = sink_write_bytes};
     raptor_serializer *ser = raptor_new_serializer(io->world, serializer);
     if (!ser)
         return -1;
@@ -984,11 +1058,11 @@ static int write_with_raptor(rdfio *io, const char *serializer, const triple *ts
      * given here (the resource a PUT writes, the member a POST creates). */
     raptor_serializer_set_option(ser, RAPTOR_OPTION_WRITE_BASE_URI, NULL, 0);
     raptor_uri *base_uri = base ? raptor_new_uri(io->world, (const unsigned char *)base) : NULL;
-    void *string = NULL;
-    size_t length = 0;
-    int rc = raptor_serializer_start_to_string(ser, base_uri, &string, &length);
+    bounded_sink sink = {.out = out, .start = out->len, .limit = limit};
+    raptor_iostream *stream = raptor_new_iostream_from_handler(io->world, &sink, &sink_handler);
+    int rc = stream ? raptor_serializer_start_to_iostream(ser, base_uri, stream) : -1;
     u64map lists_written = {0};
-    for (size_t i = 0; rc == 0 && i < n; i++) {
+    for (size_t i = 0; rc == 0 && !sink.over && i < n; i++) {
         triple tr = ts[i];
         rc = serialize_triple(io, ser, tr.s, tr.p, tr.o);
         if (rc == 0 && terms_kind(io->t, tr.s) == TERM_LIST)
@@ -1000,20 +1074,66 @@ static int write_with_raptor(rdfio *io, const char *serializer, const triple *ts
     if (raptor_serializer_serialize_end(ser) != 0)
         rc = -1;
     raptor_free_serializer(ser);
+    if (stream)
+        raptor_free_iostream(stream);
     if (base_uri)
         raptor_free_uri(base_uri);
-    if (string) {
-        if (rc == 0)
-            buf_append(out, string, length);
-        raptor_free_memory(string);
+    *over = sink.over;
+    if (rc != 0 || sink.over) {
+        out->len = sink.start;
+        return -1;
     }
-    return rc;
+    return 0;
 }
 
 int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out) {
-    return write_with_raptor(io, "turtle", ts, n, base, out);
+    bool over;
+    return write_with_raptor(io, "turtle", ts, n, base, SIZE_MAX, out, &over);
 }
 
-int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, buf *out) {
-    return write_with_raptor(io, "rdfxml-abbrev", ts, n, base, out);
+/* The work raptor2's RDF/XML serializer may do per byte of its limit splitting predicates: a statement of
+ * a common vocabulary costs a few hundred checks, 30 or so per byte of Turtle; at about 10^9 checks a
+ * second, 16 MiB of Turtle allowed 32 times its size may take 4 s. */
+enum { RDFXML_CHECKS_PER_BYTE = 8 };
+
+/* What raptor2's RDF/XML serializer spends splitting an IRI into a namespace and a name, in characters
+ * checked: from each start position in turn it checks the rest of the IRI as a name, up to the first
+ * character that cannot be in one, until a whole rest passes; so every run of name characters but the
+ * last costs about its length squared over two (bytes beyond ASCII count as name characters). */
+static uint64_t qname_split_cost(const terms *t, term_id iri) {
+    size_t len;
+    const char *s = terms_lex(t, iri, &len);
+    uint64_t cost = len, run = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80 || isalnum(c) || c == '-' || c == '.' || c == '_' || c == ':') {
+            run++;
+        } else {
+            cost += run * (run + 1) / 2;
+            run = 0;
+        }
+    }
+    return cost;
+}
+
+int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, size_t limit, buf *out) {
+    /* Split per statement, a long predicate IRI makes a small document take minutes (a 2,000-character
+     * name through a prefix, 20,000 times: 20 s): the work is bounded as the text is. */
+    u64map cost_by_predicate = {0};
+    uint64_t work = 0;
+    for (size_t i = 0; i < n && work <= (uint64_t)limit * RDFXML_CHECKS_PER_BYTE; i++) {
+        bool inserted;
+        uint32_t *cost = u64map_put(&cost_by_predicate, ts[i].p, 0, &inserted);
+        if (inserted) {
+            uint64_t split = qname_split_cost(io->t, ts[i].p);
+            *cost = split > UINT32_MAX ? UINT32_MAX : (uint32_t)split;
+        }
+        work += *cost;
+    }
+    u64map_free(&cost_by_predicate);
+    if (work > (uint64_t)limit * RDFXML_CHECKS_PER_BYTE)
+        return 1;
+    bool over;
+    int rc = write_with_raptor(io, "rdfxml", ts, n, base, limit, out, &over);
+    return over ? 1 : rc;
 }

@@ -28,8 +28,19 @@ typedef struct rdf_error {
 
 typedef struct rdfio rdfio; /* owns the raptor world */
 
+/* An rdfio takes a raptor world from a process-wide pool and rdfio_free gives it back (worlds are never
+ * freed: see rdfio.c). rdfios may be used on any number of threads at once, one thread per rdfio. */
 rdfio *rdfio_new(terms *t);
 void rdfio_free(rdfio *io);
+/* A raptor world from the same pool, open, for raptor2 or rasqal work of a caller's own (the SPARQL text
+ * of sentries), given back instead of freed; any log handler it was given is dropped then. */
+struct raptor_world_s *rdfio_world_take(void);
+void rdfio_world_give(struct raptor_world_s *world);
+/* Sets libxml2 (under raptor2's RDF/XML parser) up for parsing on several threads and installs the loader
+ * that refuses external entities. rdfio_new does it once; a program calls it from its main thread before
+ * starting threads that parse, and again after freeing a raptor world of its own (raptor_free_world
+ * cleans libxml2 up for the whole process). */
+void rdfio_prepare_libxml(void);
 
 enum rdf_syntax rdf_syntax_from_filename(const char *path);
 /* From a Content-Type value (parameters ignored); RDF_SYNTAX_UNKNOWN for types raptor2 does not parse. */
@@ -64,8 +75,12 @@ void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const 
  * line is written: the text is meant to be stored at base). */
 int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out);
 
-/* The same as RDF/XML (raptor2's abbreviating serializer). */
-int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, buf *out);
+/* The same as RDF/XML, one rdf:Description per triple (raptor2's flat serializer: the abbreviating one
+ * nests blank nodes, and its indentation made a 4,000-item list a 160 MB text). Returns 0; 1 when the
+ * text would pass limit bytes (out is then left as it was, and at most limit bytes were ever held) or
+ * raptor2 would check more than 8 characters per byte of limit splitting predicate IRIs into XML names
+ * (quadratic in a name's length, see rdfio.c); -1 when a triple cannot be written as RDF/XML. */
+int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, size_t limit, buf *out);
 
 /* Reads a whole file into memory (NUL-terminated); NULL with errno set on failure. */
 char *read_file(const char *path, size_t *len);

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "rdf/buf.h"
+#include "rdf/rdfio.h"
 #include "reason/sentry_ast.h"
 
 #define NO_BASE "http://no-base.invalid/"
@@ -69,12 +70,10 @@ static void log_first_error(void *user, raptor_log_message *message) {
 sentry_text_parser *sentry_text_parser_new(terms *t) {
     sentry_text_parser *p = xcalloc(1, sizeof *p);
     p->t = t;
-    p->raptor = raptor_new_world();
-    if (p->raptor) {
-        raptor_world_set_log_handler(p->raptor, p, log_first_error);
-        if (raptor_world_open(p->raptor) == 0)
-            p->rasqal = rasqal_new_world();
-    }
+    /* From rdfio's pool: freeing a raptor world cleans libxml2 up under every other thread (rdfio.c). */
+    p->raptor = rdfio_world_take();
+    raptor_world_set_log_handler(p->raptor, p, log_first_error);
+    p->rasqal = rasqal_new_world();
     if (p->rasqal) {
         rasqal_world_set_raptor(p->rasqal, p->raptor);
         rasqal_world_set_log_handler(p->rasqal, p, log_first_error);
@@ -91,7 +90,7 @@ void sentry_text_parser_free(sentry_text_parser *p) {
     if (p->rasqal)
         rasqal_free_world(p->rasqal); /* before the raptor world it uses */
     if (p->raptor)
-        raptor_free_world(p->raptor);
+        rdfio_world_give(p->raptor);
     free(p);
 }
 

@@ -117,10 +117,93 @@ interactions() {
     printf '@prefix solid: <http://www.w3.org/ns/solid/terms#>.\n@prefix ex: <http://ex/>.\n_:rename a solid:InsertDeletePatch;\n  solid:inserts { <#it> ex:q 1. }.\n' >"$WORK/patch.n3"
     req PATCH "${U}t/r" -H 'Content-Type: text/n3' --data-binary "@$WORK/patch.n3"
     out patch "PATCH with an N3 Patch" "$STATUS"
+    # Issue 12, N3 Patch (Solid Protocol): insert, delete, where, and their refusals, on t/p.
+    n3patch() { # n3patch URL CLAUSES [curl options...]
+        local url=$1
+        printf '@prefix solid: <http://www.w3.org/ns/solid/terms#>.\n@prefix ex: <http://ex/>.\n_:p a solid:InsertDeletePatch;\n%s\n' "$2" >"$WORK/n3patch.n3"
+        shift 2
+        req PATCH "$url" -H 'Content-Type: text/n3' --data-binary "@$WORK/n3patch.n3" "$@"
+    }
+    p_has() { req GET "${U}t/p" -H 'Accept: application/n-triples'; grep -c "^<${U}t/p#$1> <http://ex/$2> $3 \.$" "$WORK/body"; }
+    local int='"%s"^^<http://www.w3.org/2001/XMLSchema#integer>'
+    req GET "${U}t/r"
+    out accept-patch "Accept-Patch on a resource" "$(header Accept-Patch | cut -d';' -f1)"
+    n3patch "${U}t/p" 'solid:inserts { <#a> ex:name "A"; ex:age 1. <#b> ex:name "B"; ex:age 2. }.'
+    out patch-create "N3 Patch inserts to a missing resource" "$STATUS, inserted=$(p_has a age "$(printf "$int" 1)")"
+    n3patch "${U}t/p" 'solid:deletes { <#b> ex:name "B". }.'
+    out patch-delete "N3 Patch deletes a triple" "$STATUS, left=$(p_has b name '"B"')"
+    n3patch "${U}t/p" 'solid:where { ?x ex:name "A"; ex:age ?n. }; solid:deletes { ?x ex:age ?n. }; solid:inserts { ?x ex:age 3; ex:was ?n. }.'
+    out patch-where "N3 Patch where (one mapping) deletes and inserts with it" "$STATUS, age3=$(p_has a age "$(printf "$int" 3)"), was1=$(p_has a was "$(printf "$int" 1)"), age1=$(p_has a age "$(printf "$int" 1)")"
+    n3patch "${U}t/p" 'solid:where { ?x ex:name "Z". }; solid:inserts { ?x ex:q 1. }.'
+    out patch-where-none "N3 Patch where matching nothing" "$STATUS"
+    n3patch "${U}t/p" 'solid:where { ?x ex:age ?n. }; solid:inserts { ?x ex:q 1. }.'
+    out patch-where-two "N3 Patch where matching twice" "$STATUS"
+    n3patch "${U}t/p" 'solid:deletes { <#a> ex:age 99. }.'
+    out patch-delete-absent "N3 Patch deleting an absent triple" "$STATUS"
+    n3patch "${U}t/p" 'solid:inserts { <#a> ex:q 1. '
+    out patch-syntax "N3 Patch that does not parse" "$STATUS"
+    n3patch "${U}t/p" 'solid:where { ?x ex:name []. }; solid:inserts { ?x ex:q 1. }.'
+    out patch-bnode-where "N3 Patch with a blank node in where" "$STATUS"
+    n3patch "${U}t/p" 'solid:inserts { <#a> ex:q [ ex:r 1 ]. }.'
+    out patch-bnode-inserts "N3 Patch with a blank node in inserts" "$STATUS"
+    n3patch "${U}t/p" 'solid:inserts { ?x ex:q 1. }.'
+    out patch-unbound "N3 Patch inserting a variable where does not bind" "$STATUS"
+    req PATCH "${U}t/p" -H 'Content-Type: text/turtle' --data-binary '<#a> <http://ex/q> 1 .'
+    out patch-turtle "PATCH with a text/turtle body" "$STATUS"
+    n3patch "${U}t/p" 'solid:inserts { <#a> ex:q 1. }.' -H 'If-Match: "stale"'
+    out patch-if-match "N3 Patch with a stale If-Match" "$STATUS"
+    n3patch "${U}t/" 'solid:inserts { <> ex:title "t". }.'
+    out patch-container "N3 Patch inserting into a container's own triples" "$STATUS"
+    n3patch "${U}t/" "solid:inserts { <> <${LDP}contains> <zz>. }."
+    out patch-containment "N3 Patch inserting ldp:contains into a container" "$STATUS"
+    req DELETE "${U}t/p"
     req GET "${U}t/../t/r" --path-as-is
     out dotdot "GET a path with '..'" "$STATUS"
     req GET "${U}t/a%2Fb" --path-as-is
     out encoded-slash "GET a path with an encoded slash" "$STATUS"
+    # Issue 12: constrainedBy, POST preconditions, Last-Modified, what a 304 carries, CORS, absolute form,
+    # a 405's Allow, names not minted again.
+    constrained() { grep -qi '^Link:.*rel="http://www.w3.org/ns/ldp#constrainedBy"' "$WORK/headers" && echo constrainedBy || echo "no constrainedBy"; }
+    req PUT "${U}t/c1/" "${TTL[@]}" --data-binary "<> <${LDP}contains> <zz> ."
+    out constrained-409 "Link rel=constrainedBy on that refusal" "$STATUS $(constrained)"
+    req PUT "${U}t/bad" "${TTL[@]}" --data-binary '<a> <b> .'
+    out constrained-400 "Link rel=constrainedBy on a 400 (body not Turtle)" "$STATUS $(constrained)"
+    req GET "${U}t/"
+    c_etag=$(header ETag)
+    req POST "${U}t/" "${TTL[@]}" -H 'If-Match: "stale"' --data-binary ''
+    out post-if-match-stale "POST with a stale If-Match (on the container)" "$STATUS"
+    req POST "${U}t/" "${TTL[@]}" -H 'If-None-Match: *' --data-binary ''
+    out post-create-only "POST with If-None-Match: * to an existing container" "$STATUS"
+    req GET "${U}t/s1"
+    local modified s1_etag
+    modified=$(header Last-Modified)
+    s1_etag=$(header ETag)
+    out last-modified "Last-Modified on GET of a resource" "$([ -n "$modified" ] && echo present || echo absent)"
+    req GET "${U}t/"
+    out last-modified-container "Last-Modified on GET of a container" "$([ -n "$(header Last-Modified)" ] && echo present || echo absent)"
+    req GET "${U}t/s1" -H "If-Modified-Since: $modified"
+    out if-modified-since "GET with If-Modified-Since: its Last-Modified" "$STATUS"
+    req GET "${U}t/s1" -H 'If-Modified-Since: Sat, 01 Jan 2000 00:00:00 GMT'
+    out if-modified-since-old "GET with If-Modified-Since: a date before it" "$STATUS"
+    req GET "${U}t/s1" -H "If-None-Match: $s1_etag"
+    out not-modified-headers "what that 304 carries" "$STATUS ETag=$([ -n "$(header ETag)" ] && echo yes || echo no) Vary=$(header Vary | tr -d ' ') Last-Modified=$([ -n "$(header Last-Modified)" ] && echo yes || echo no) Content-Length=$(header Content-Length | sed 's/^$/none/; s/^[1-9][0-9]*$/the-200s/')"
+    req OPTIONS "${U}no/such/thing" -H 'Origin: https://app.example' -H 'Access-Control-Request-Method: PUT' \
+        -H 'Access-Control-Request-Headers: if-match, content-type, slug, link'
+    local methods headers
+    methods=$(header Access-Control-Allow-Methods | grep -o -w -E 'GET|PUT|POST|DELETE|PATCH' | tr '\n' ' ')
+    headers=$(header Access-Control-Allow-Headers | tr 'A-Z' 'a-z' | grep -o -w -E 'if-match|content-type|slug|link' | sort | tr '\n' ' ')
+    out cors-preflight "CORS preflight on a missing path (Origin, ...-Request-Method: PUT)" "$STATUS origin=$(header Access-Control-Allow-Origin) methods=${methods% } headers=${headers% }"
+    req GET "${U}t/s1" -H 'Origin: https://app.example'
+    local exposed
+    exposed=$(header Access-Control-Expose-Headers | tr 'A-Z' 'a-z' | grep -o -w -E 'etag|location|link|last-modified' | sort | tr '\n' ' ')
+    out cors-get "GET with Origin" "$STATUS origin=$(header Access-Control-Allow-Origin) exposes=${exposed% } vary-origin=$(header Vary | grep -qi origin && echo yes || echo no)"
+    req GET "$U" --request-target "${U}t/s1"
+    out absolute-form "GET with an absolute-form request target" "$STATUS"
+    req FROB "${U}t/s1"
+    out allow-405 "unknown method on a resource: status, POST in Allow" "$STATUS $(header Allow | grep -q POST && echo POST || echo no-POST)"
+    req DELETE "${U}t/s1"
+    req POST "${U}t/" "${TTL[@]}" -H 'Slug: s1' --data-binary ''
+    out slug-after-delete "POST with Slug: s1 after DELETE of t/s1" "$STATUS $([ "$(header Location)" = "$location" ] && echo same-name || echo other-name)"
     req DELETE "${U}t/"
     out delete-nonempty "DELETE a non-empty container" "$STATUS"
     req DELETE "${U}t/r"

@@ -76,8 +76,11 @@ expect "POST / 201" \
     "mkdir /TMP1/" "create /TMP1/.container.ttl" "write /TMP1/.container.ttl" "fsync /TMP1/.container.ttl" \
     "fsync /TMP1/" "rename /TMP1/ /box/" "fsync /" \
     "answer 201"
-expect "DELETE /w/a 204" "unlink /w/a" "fsync /w/" "answer 204"
+# A deletion is recorded (ldp_store.h note 5: the name is never minted again) before it is made.
+expect "DELETE /w/a 204" "create /TMP1" "write /TMP1" "fsync /TMP1" "rename /TMP1 /.ldgsm-deleted" "fsync /" \
+    "unlink /w/a" "fsync /w/" "answer 204"
 # A container is renamed away (it vanishes whole) before its files are removed.
-expect "DELETE /box/ 204" "rename /box/ /TMP1/" "fsync /" "unlink /TMP1/.container.ttl" "answer 204"
+expect "DELETE /box/ 204" "create /TMP1" "write /TMP1" "fsync /TMP1" "rename /TMP1 /.ldgsm-deleted" "fsync /" \
+    "rename /box/ /TMP2/" "fsync /" "unlink /TMP2/.container.ttl" "answer 204"
 
 ldp_finish

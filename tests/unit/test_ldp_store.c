@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ldp/ldp_store.h"
@@ -145,26 +146,26 @@ static void post_names_members(void **state) {
     f->store = open_store(f, false);
     ldp_body body = {"<> <http://ex/p> <#me> .", 24, LDP_MEDIA_TURTLE, "body"};
     ldp_outcome o;
-    ldp_store_post(f->store, "/", "first", false, &body, &o);
+    ldp_store_post(f->store, "/", "first", false, &body, NULL, &o);
     assert_int_equal(o.status, 201);
     assert_string_equal(o.path, "/first");
     ldp_outcome_clear(&o);
-    ldp_store_post(f->store, "/", "first", true, &body, &o);
+    ldp_store_post(f->store, "/", "first", true, &body, NULL, &o);
     assert_int_equal(o.status, 201);
     assert_int_equal(strlen(o.path), 1 + 16 + 1); /* "/" + fresh name + "/" */
     assert_true(o.path[17] == '/');
     ldp_outcome_clear(&o);
-    ldp_store_post(f->store, "/", "box", true, &body, &o);
+    ldp_store_post(f->store, "/", "box", true, &body, NULL, &o);
     assert_string_equal(o.path, "/box/");
     ldp_outcome_clear(&o);
-    ldp_store_post(f->store, "/first", "x", false, &body, &o);
+    ldp_store_post(f->store, "/first", "x", false, &body, NULL, &o);
     assert_int_equal(o.status, 405);
     ldp_outcome_clear(&o);
-    ldp_store_post(f->store, "/none/", "x", false, &body, &o);
+    ldp_store_post(f->store, "/none/", "x", false, &body, NULL, &o);
     assert_int_equal(o.status, 404);
     ldp_outcome_clear(&o);
     ldp_body bad = {"<> <p> .", 8, LDP_MEDIA_TURTLE, "body"};
-    ldp_store_post(f->store, "/", "bad", false, &bad, &o);
+    ldp_store_post(f->store, "/", "bad", false, &bad, NULL, &o);
     assert_int_equal(o.status, 400);
     ldp_outcome_clear(&o);
     assert_null(ldp_store_get(f->store, "/bad"));
@@ -177,7 +178,7 @@ static void post_names_members(void **state) {
     }
     buf_puts(&deep, "/nearly-at-the-path-limit-of-2048/");
     assert_int_equal(put(f->store, buf_cstr(&deep), "", NULL, NULL), 201);
-    ldp_store_post(f->store, deep.data, NULL, false, &body, &o);
+    ldp_store_post(f->store, deep.data, NULL, false, &body, NULL, &o);
     assert_int_equal(o.status, 400);
     ldp_outcome_clear(&o);
     buf_free(&deep);
@@ -195,6 +196,51 @@ static void delete_rules(void **state) {
     char *root = turtle_of(f->store, "/");
     assert_null(strstr(root, "contains"));
     free(root);
+}
+
+/* A POST's preconditions are on its container; a deleted name is never minted again, also after the
+ * store is reopened on its data directory; snapshots carry when they last changed. */
+static void post_conditions_names_and_times(void **state) {
+    fixture *f = *state;
+    f->store = open_store(f, true);
+    time_t before = time(NULL);
+    ldp_body body = {"<> <http://ex/p> 1 .", 20, LDP_MEDIA_TURTLE, "body"};
+    ldp_outcome o;
+    ldp_conditions stale = {"\"00000000000000000000000000000000\"", NULL, false};
+    ldp_store_post(f->store, "/", "a", false, &body, &stale, &o);
+    assert_int_equal(o.status, 412);
+    ldp_outcome_clear(&o);
+    ldp_conditions create_only = {NULL, "*", false};
+    ldp_store_post(f->store, "/", "a", false, &body, &create_only, &o);
+    assert_int_equal(o.status, 412);
+    ldp_outcome_clear(&o);
+    assert_null(ldp_store_get(f->store, "/a"));
+    ldp_doc *root = ldp_store_get(f->store, "/");
+    ldp_conditions current = {root->etag[LDP_MEDIA_TURTLE], NULL, false};
+    ldp_store_post(f->store, "/", "a", false, &body, &current, &o);
+    ldp_doc_release(root);
+    assert_int_equal(o.status, 201);
+    assert_string_equal(o.path, "/a");
+    ldp_outcome_clear(&o);
+    ldp_doc *a = ldp_store_get(f->store, "/a");
+    assert_true(a->modified >= before && a->modified <= time(NULL));
+    ldp_doc_release(a);
+    assert_int_equal(delete_path(f->store, "/a", NULL), 204);
+    ldp_store_post(f->store, "/", "a", false, &body, NULL, &o);
+    assert_int_equal(o.status, 201);
+    assert_string_not_equal(o.path, "/a");
+    ldp_outcome_clear(&o);
+    ldp_store_free(f->store);
+    char file[128];
+    snprintf(file, sizeof file, "%s/a", f->data_dir);
+    assert_int_equal(access(file, F_OK), -1);
+    f->store = open_store(f, true);
+    ldp_store_post(f->store, "/", "a", true, &body, NULL, &o);
+    assert_int_equal(o.status, 201);
+    assert_string_not_equal(o.path, "/a/");
+    ldp_outcome_clear(&o);
+    /* A PUT may still name a deleted path: the client chooses it. */
+    assert_int_equal(put(f->store, "/a", "", NULL, NULL), 201);
 }
 
 static void name_clashes(void **state) {
@@ -386,6 +432,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(containers_list_members_sorted, setup, teardown),
         cmocka_unit_test_setup_teardown(post_names_members, setup, teardown),
         cmocka_unit_test_setup_teardown(delete_rules, setup, teardown),
+        cmocka_unit_test_setup_teardown(post_conditions_names_and_times, setup, teardown),
         cmocka_unit_test_setup_teardown(name_clashes, setup, teardown),
         cmocka_unit_test_setup_teardown(preconditions, setup, teardown),
         cmocka_unit_test_setup_teardown(racing_if_match_writers_have_one_winner, setup, teardown),

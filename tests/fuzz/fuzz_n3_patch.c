@@ -1,0 +1,38 @@
+/* fuzz_n3_patch.c: libFuzzer target for N3 Patch (ldp_patch.h): any bytes, as a patch applied to a small
+ * resource, must be applied or refused with a status and a message, never crash, overflow the stack or
+ * leak; and what an applied patch gives must be Turtle the server stores (ldp_rdf_check_body), or the
+ * server would answer 400 for its own output. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ldp/ldp_patch.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char resource[] = "@prefix ex: <http://ex/> .\n"
+                               "<#a> ex:name \"A\" ; ex:age 30 ; ex:knows <#b>, [ ex:name \"C\"@en ] .\n"
+                               "<#b> ex:name \"B\" ; ex:age 40 ; ex:list ( 1 2 ) .\n";
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static ldp_rdf *rdf;
+    if (!rdf)
+        rdf = ldp_rdf_new();
+    const char *base = "http://fuzz.example/dir/doc";
+    buf out = {0};
+    char message[600];
+    int status = ldp_patch_apply(rdf, (const char *)data, size, resource, strlen(resource), base, &out, message,
+                                 sizeof message);
+    if (status != 0 && status != 409 && status != 422)
+        abort();
+    if (status == 0) {
+        buf stored = {0};
+        if (ldp_rdf_check_body(rdf, LDP_MEDIA_TURTLE, out.data ? out.data : "", out.len, base, "patched", false,
+                               &stored, message, sizeof message) != LDP_RDF_OK)
+            abort();
+        buf_free(&stored);
+    }
+    buf_free(&out);
+    return 0;
+}
