@@ -198,18 +198,16 @@ static int instantiate(const terms *t, term_id formula, const mapping *m, const 
 }
 
 /* The resource's triples (none when it does not exist). 0 or 500. */
-static int read_resource(ldp_rdf *rdf, terms *t, const char *turtle, size_t len, const char *base, triple **out,
+static int read_resource(terms *t, const char *turtle, size_t len, const char *base, triple **out,
                          size_t *count, char *message, size_t size) {
     *out = NULL;
     *count = 0;
     if (!len)
         return 0;
-    ldp_rdf_lock(rdf);
     rdfio *io = rdfio_new(t);
     rdf_error err;
     int rc = rdf_parse_triples(io, RDF_TURTLE, turtle, len, base, "the stored resource", out, count, &err);
     rdfio_free(io);
-    ldp_rdf_unlock(rdf);
     return rc ? refuse(message, size, 500, "%s", err.message) : 0;
 }
 
@@ -283,7 +281,7 @@ done:
     return status;
 }
 
-int ldp_patch_apply(ldp_rdf *rdf, const char *patch, size_t patch_len, const char *turtle, size_t turtle_len,
+int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, size_t turtle_len,
                     const char *base, buf *out, char *message, size_t size) {
     terms *t = terms_new();
     n3_doc doc = {0};
@@ -299,7 +297,7 @@ int ldp_patch_apply(ldp_rdf *rdf, const char *patch, size_t patch_len, const cha
              (status = check_terms(t, c.deletes, "solid:deletes", message, size)) ||
              (status = check_terms(t, c.where, "solid:where", message, size)))
         ;
-    else if (!(status = read_resource(rdf, t, turtle, turtle_len, base, &current, &current_count, message, size)) &&
+    else if (!(status = read_resource(t, turtle, turtle_len, base, &current, &current_count, message, size)) &&
              !(status = evaluate(t, &c, current, current_count, &result, &result_count, message, size))) {
         result_count = triples_canonical(result, result_count);
         rdf_write_turtle_compact(t, result, result_count, base, out);
@@ -314,5 +312,5 @@ int ldp_patch_apply(ldp_rdf *rdf, const char *patch, size_t patch_len, const cha
 int ldp_patch_edit(void *user, const char *turtle, size_t len, const char *base, buf *out, char *message,
                    size_t size) {
     const ldp_patch_request *request = user;
-    return ldp_patch_apply(request->rdf, request->text, request->len, turtle, len, base, out, message, size);
+    return ldp_patch_apply(request->text, request->len, turtle, len, base, out, message, size);
 }

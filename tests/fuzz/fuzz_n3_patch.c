@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *base = "http://fuzz.example/dir/doc";
     buf out = {0};
     char message[600];
-    int status = ldp_patch_apply(rdf, (const char *)data, size, resource, strlen(resource), base, &out, message,
+    int status = ldp_patch_apply((const char *)data, size, resource, strlen(resource), base, &out, message,
                                  sizeof message);
     if (status != 0 && status != 409 && status != 422)
         abort();

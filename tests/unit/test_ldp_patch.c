@@ -49,7 +49,7 @@ static int teardown(void **state) {
 static int apply(fixture *f, const char *patch, const char *turtle) {
     buf_free(&f->out);
     f->message[0] = '\0';
-    return ldp_patch_apply(f->rdf, patch, strlen(patch), turtle, turtle ? strlen(turtle) : 0, DOC, &f->out,
+    return ldp_patch_apply(patch, strlen(patch), turtle, turtle ? strlen(turtle) : 0, DOC, &f->out,
                            f->message, sizeof f->message);
 }
 
@@ -222,9 +222,9 @@ static void costly_where_clauses_are_422(void **state) {
 
 /* ---------------------------------------------------------------- through the store */
 
-static int edit(ldp_store *store, ldp_rdf *rdf, const char *path, const char *patch, const ldp_conditions *c,
+static int edit(ldp_store *store, const char *path, const char *patch, const ldp_conditions *c,
                 char *etag) {
-    ldp_patch_request request = {rdf, patch, strlen(patch)};
+    ldp_patch_request request = {patch, strlen(patch)};
     ldp_outcome o;
     ldp_store_edit(store, path, c, ldp_patch_edit, &request, &o);
     if (etag)
@@ -247,27 +247,27 @@ static void store_edit_creates_and_honours_conditions(void **state) {
     ldp_store *store = open_memory_store(f->rdf);
     char etag1[LDP_ETAG_SIZE], etag2[LDP_ETAG_SIZE];
     ldp_conditions create_only = {NULL, "*", false};
-    assert_int_equal(edit(store, f->rdf, "/c/r", PATCH "solid:inserts { <#it> ex:q 1 . } .", &create_only, etag1),
+    assert_int_equal(edit(store, "/c/r", PATCH "solid:inserts { <#it> ex:q 1 . } .", &create_only, etag1),
                      201);
     ldp_doc *parent = ldp_store_get(store, "/c/"); /* created on the way */
     assert_non_null(parent);
     ldp_doc_release(parent);
-    assert_int_equal(edit(store, f->rdf, "/c/r", PATCH "solid:inserts { <#it> ex:q 2 . } .", &create_only, NULL),
+    assert_int_equal(edit(store, "/c/r", PATCH "solid:inserts { <#it> ex:q 2 . } .", &create_only, NULL),
                      412);
     ldp_conditions current = {etag1, NULL, false};
-    assert_int_equal(edit(store, f->rdf, "/c/r", PATCH "solid:inserts { <#it> ex:q 2 . } .", &current, etag2), 204);
+    assert_int_equal(edit(store, "/c/r", PATCH "solid:inserts { <#it> ex:q 2 . } .", &current, etag2), 204);
     assert_string_not_equal(etag1, etag2);
-    assert_int_equal(edit(store, f->rdf, "/c/r", PATCH "solid:inserts { <#it> ex:q 3 . } .", &current, NULL), 412);
+    assert_int_equal(edit(store, "/c/r", PATCH "solid:inserts { <#it> ex:q 3 . } .", &current, NULL), 412);
     ldp_conditions required = {NULL, NULL, true};
-    assert_int_equal(edit(store, f->rdf, "/c/r", PATCH "solid:inserts { <#it> ex:q 3 . } .", &required, NULL), 428);
+    assert_int_equal(edit(store, "/c/r", PATCH "solid:inserts { <#it> ex:q 3 . } .", &required, NULL), 428);
     /* A refused patch changes nothing. */
-    assert_int_equal(edit(store, f->rdf, "/c/r", PATCH "solid:deletes { <#it> ex:q 9 . } .", NULL, NULL), 409);
+    assert_int_equal(edit(store, "/c/r", PATCH "solid:deletes { <#it> ex:q 9 . } .", NULL, NULL), 409);
     ldp_doc *doc = ldp_store_get(store, "/c/r");
     assert_string_equal(doc->etag[LDP_MEDIA_TURTLE], etag2);
     ldp_doc_release(doc);
     /* A container's own triples are patched; its containment triples are the server's. */
-    assert_int_equal(edit(store, f->rdf, "/c/", PATCH "solid:inserts { <> ex:title \"c\" . } .", NULL, NULL), 204);
-    assert_int_equal(edit(store, f->rdf, "/c/",
+    assert_int_equal(edit(store, "/c/", PATCH "solid:inserts { <> ex:title \"c\" . } .", NULL, NULL), 204);
+    assert_int_equal(edit(store, "/c/",
                           PATCH "solid:inserts { <> <http://www.w3.org/ns/ldp#contains> <x> . } .", NULL, NULL),
                      409);
     ldp_store_free(store);
@@ -287,7 +287,7 @@ static void *race(void *arg) {
     for (int i = 0; i < PATCHES_EACH; i++) {
         char patch[256];
         snprintf(patch, sizeof patch, PATCH "solid:inserts { <#it> ex:n%d %d . } .", r->id, i);
-        if (edit(r->store, r->rdf, "/race", patch, NULL, NULL) / 100 != 2)
+        if (edit(r->store, "/race", patch, NULL, NULL) / 100 != 2)
             r->failures++;
     }
     return NULL;
