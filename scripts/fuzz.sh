@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target (tests/fuzz/fuzz_*.c) for a bounded time each with ASan+UBSan and leak
 # detection; exits non-zero on a crash, a leak or a sanitizer report. Needs clang (installed if missing).
-# usage: scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60)
+# usage: scripts/fuzz.sh [SECONDS_PER_TARGET [TARGET...]]   (default 60 s, every target; a target is a
+# name such as fuzz_ldp_body). Issue 12's campaign: scripts/fuzz.sh 600 fuzz_ldp_body fuzz_n3_patch
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+shift || true
 scripts/install-deps.sh
 command -v clang >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang; }
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DLDGSM_FUZZ=ON -DLDGSM_SANITIZE=ON > /dev/null
@@ -13,8 +15,11 @@ cmake --build build-fuzz -j"$(nproc 2>/dev/null || echo 2)" > /dev/null
 export ASAN_OPTIONS=fast_unwind_on_malloc=0
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
 status=0
-for target in build-fuzz/fuzz_*; do
-  [ -x "$target" ] || continue
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(build-fuzz/fuzz_*)
+for target in "${targets[@]}"; do
+  target=build-fuzz/$(basename "$target")
+  [ -x "$target" ] || { echo "no fuzz target $target" >&2; exit 2; }
   name=$(basename "$target")
   corpus=build-fuzz/corpus-$name
   mkdir -p "$corpus"

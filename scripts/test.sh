@@ -18,6 +18,14 @@ if [ $status -ne 0 ] && [ $status -ne 77 ]; then
   echo "tests/gsm/css_gsm.sh failed" >&2
   exit $status
 fi
+# The same LDP, CORS and N3 Patch interactions against both servers: only the differences listed in
+# tests/ldp/CSS-DIFFERENCES.md (77: the npm peers are not installed).
+status=0
+bash tests/ldp/css_interop.sh build/ldgsm || status=$?
+if [ $status -ne 0 ] && [ $status -ne 77 ]; then
+  echo "tests/ldp/css_interop.sh failed" >&2
+  exit $status
+fi
 
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DLDGSM_SANITIZE=ON
 cmake --build build-sanitize -j"$jobs"

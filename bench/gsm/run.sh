@@ -6,12 +6,17 @@
 #  2. calls (issue 10): CALL_INSTANCES instances of the same workflow with a task on every stage
 #     (bench/gsm/tasks.ttl), once with tasks that always succeed and once with tasks whose first execution
 #     under each Idempotency-Key answers 500, the re-send 204, both against one task server
-#     (bench/gsm/task_server.c); the ratio of their times per iteration per instance.
+#     (bench/gsm/task_server.c); the ratio of their times per iteration per instance;
+#  3. writes (issue 12): WRITES_INSTANCES instances of the evaluation workflow, once written with N3 Patch
+#     (--patch) and once with PUT of the whole document (the default): request
+#     body bytes, agent and LDP server CPU, time per iteration per instance, and their ratios; and the same
+#     against Community Solid Server 7.2.0 with WRITES_CSS_INSTANCES instances when it is installed.
 # Every figure is a median of RUNS runs; part 2 runs RUNS rounds of an ok and a flaky run back to back and
 # reports the median of the rounds' ratios. Each run writes fresh instances; a run that does not complete
 # every instance, or a task count other than expected, stops the benchmark.
 # usage: bench/gsm/run.sh [path/to/ldgsm] [N ...]     (default: build/ldgsm, n = 1 9 100 1000)
-# environment: RUNS=3, CALL_INSTANCES=1000, SKIP_SCALE=1, SKIP_CALLS=1, AGENT_OPTIONS (added to every
+# environment: RUNS=3, CALL_INSTANCES=1000, WRITES_INSTANCES=1000, WRITES_CSS_INSTANCES=20, SKIP_SCALE=1,
+# SKIP_CALLS=1, SKIP_WRITES=1, AGENT_OPTIONS (added to every
 # `ldgsm run`, e.g. "--history 0" to measure what the status documents' history costs)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,6 +24,8 @@ ldgsm=${1:-$root/build/ldgsm}; shift || true
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(1 9 100 1000)
 runs=${RUNS:-3}
 call_n=${CALL_INSTANCES:-1000}
+writes_n=${WRITES_INSTANCES:-1000}
+writes_css_n=${WRITES_CSS_INSTANCES:-20}
 work=$(mktemp -d /tmp/ldgsm-bench-gsm.XXXXXX)
 cpus=$(nproc)
 pin_server=(); pin_agent=()
@@ -26,7 +33,7 @@ if command -v taskset > /dev/null && [ "$cpus" -ge 2 ]; then pin_server=(taskset
 ticks=$(getconf CLK_TCK)
 
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done' EXIT
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null || true; done' EXIT
 # start_server NAME CMD...: runs CMD, which prints its port or URL on stdout's first line; sets $started
 start_server() {
   local name=$1; shift
@@ -45,9 +52,10 @@ start_server ldp "${pin_server[@]}" "$ldgsm" serve --memory --port 0 --fixtures 
 ldp_pid=${pids[-1]}
 base=$started
 
-# instances NAME N MODEL: writes N uninitialized instances of MODEL (a path under models/) in one curl
+# instances NAME N MODEL [BASE]: writes N uninitialized instances of MODEL (a path under models/ of BASE,
+# default the ldgsm server's) in one curl
 instances() {
-  local name=$1 n=$2 model=$3 i
+  local name=$1 n=$2 model=$3 base=${4:-$base} i
   printf '@prefix gsm: <http://purl.org/gsm/vocab#> .\n<#it> a gsm:StageInstance ;
     gsm:isInstanceOf <../%s#workflow> ; gsm:hasState gsm:uninitialized .\n' "$model" > "$work/instance.ttl"
   for i in $(seq 1 "$n"); do
@@ -148,5 +156,60 @@ if [ -z "${SKIP_CALLS:-}" ]; then
     printf "flaky / ok, ms per iteration per instance, median of the rounds: %.2fx (agent CPU: %.2fx); goal at most 1.5x: %s\n",
       wall, cpu, wall <= 1.5 ? "met" : "not met" }'
   echo
+fi
+if [ -z "${SKIP_WRITES:-}" ]; then
+  # writes_rounds LABEL N BASE SERVER_PID: RUNS rounds of a patch run and a put run back to back (in turn
+  # patch first and put first); per run: seconds, iterations, agent CPU seconds, server CPU seconds,
+  # request body bytes of the composed writes, composed writes sent, of them PATCHes
+  writes_rounds() {
+    local label=$1 n=$2 server=$3 server_pid=$4 r mode cpu0 order
+    : > "$work/writes-$label-patch"; : > "$work/writes-$label-put"
+    for r in $(seq 1 "$runs"); do
+      order=(patch put); [ $((r % 2)) -eq 0 ] && order=(put patch)
+      for mode in "${order[@]}"; do
+        instances "w-$label-$mode-r$r" "$n" models/evaluation "$server"
+        cpu0=$(cpu_seconds "$server_pid")
+        local saved=${AGENT_OPTIONS:-} write_option=
+        if [ "$mode" = patch ]; then write_option=--patch; fi
+        AGENT_OPTIONS="$saved --trace $work/trace-$label-$mode-r$r.jsonl $write_option"
+        agent "w-$label-$mode-r$r"
+        AGENT_OPTIONS=$saved
+        echo "$seconds $iterations $cpu $(awk -v a="$cpu0" -v b="$(cpu_seconds "$server_pid")" 'BEGIN { print b - a }')" \
+          "$(jq -s '[.[] | select(.kind == "request" and .composed and .outcome == "sent")] |
+                    "\(map(.body_bytes) | add) \(length) \(map(select(.method == "PATCH")) | length)"' -r \
+                "$work/trace-$label-$mode-r$r.jsonl")" >> "$work/writes-$label-$mode"
+      done
+    done
+    echo "| server | write | instances | iterations | composed writes (PATCH) | request body bytes | ms per iteration per instance | agent CPU ms per iteration per instance | server CPU (s) |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    for mode in patch put; do
+      f="$work/writes-$label-$mode"
+      awk -v n="$n" '{ print $1 * 1000 / $2 / n, $3 * 1000 / $2 / n }' "$f" > "$work/wper-$label-$mode"
+      printf '| %s | %s | %d | %d | %d (%d) | %d | %.3f | %.3f | %.2f |\n' "$label" "$mode" "$n" \
+        "$(cut -d' ' -f2 "$f" | median)" "$(cut -d' ' -f6 "$f" | median)" "$(cut -d' ' -f7 "$f" | median)" \
+        "$(cut -d' ' -f5 "$f" | median)" "$(cut -d' ' -f1 "$work/wper-$label-$mode" | median)" \
+        "$(cut -d' ' -f2 "$work/wper-$label-$mode" | median)" "$(cut -d' ' -f4 "$f" | median)"
+    done
+    # per round, put / patch: body bytes, ms per iteration per instance, agent CPU, server CPU
+    paste -d' ' "$work/writes-$label-patch" "$work/writes-$label-put" "$work/wper-$label-patch" "$work/wper-$label-put" |
+      awk '{ print $12 / $5, $17 / $15, $18 / $16, $11 / $4 }' > "$work/wratios-$label"
+    awk -v b="$(cut -d' ' -f1 "$work/wratios-$label" | median)" -v w="$(cut -d' ' -f2 "$work/wratios-$label" | median)" \
+      -v a="$(cut -d' ' -f3 "$work/wratios-$label" | median)" -v s="$(cut -d' ' -f4 "$work/wratios-$label" | median)" \
+      -v l="$label" 'BEGIN { printf "%s, put / patch (median of the rounds): request body bytes %.2fx, ms per iteration per instance %.2fx, agent CPU %.2fx, server CPU %.2fx\n\n", l, b, w, a, s }'
+  }
+  echo "Writes: the evaluation workflow written with N3 Patch (--patch) and with PUT, median of $runs rounds"
+  echo
+  writes_rounds ldgsm "$writes_n" "$base" "$ldp_pid"
+  if [ -f "$root/node_modules/@solid/community-server/bin/server.js" ] && command -v node > /dev/null; then
+    WORK=$work; . "$root/tests/ldp/css.sh"
+    css_start 0 || exit 1
+    pids+=("$CSS_PID")
+    # the fixtures `ldgsm serve --fixtures` starts from (the model, and the data its sentries read)
+    while read -r f; do
+      curl -s -f -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @"$root/ldp-fixtures/evaluation/$f" \
+        "${CSS_URL}$f" || { echo "CSS refused the fixture $f" >&2; exit 1; }
+    done < <(cd "$root/ldp-fixtures/evaluation" && find . -type f ! -name README.md | sed 's|^\./||' | sort)
+    writes_rounds css "$writes_css_n" "$CSS_URL" "$CSS_PID"
+  fi
 fi
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); logs in $work"

@@ -53,6 +53,7 @@ struct agent {
     strmap reported; /* "resource outcome" already reported, so a dead link is named once */
     unsigned held_streak;
     strmap warned_origins;
+    strmap patch_refused; /* documents whose server refused an N3 Patch: written with PUT from then on */
     identity_cache identities; /* request URIs' identities, kept across iterations */
     term_id default_timeout; /* --timeout as an xsd:dayTimeDuration: a call's T_E when its model gives none */
     sentry_table *sentries;
@@ -265,6 +266,7 @@ void agent_free(agent *a) {
     free(a->requests);
     strmap_free(&a->reported);
     strmap_free(&a->warned_origins);
+    strmap_free(&a->patch_refused);
     identity_cache_free(&a->identities);
     sentry_table_free(a->sentries);
     for (size_t i = 0; i < a->answer_count; i++) {
@@ -354,6 +356,8 @@ static void take_get_result(agent *a, doc_state *doc, const http_result *res, it
             doc->etag = xstrndup(res->etag, strlen(res->etag));
             doc->etag_kind = res->etag_kind;
         }
+        doc->takes_n3_patch = a->opt.patch && http_result_accepts_patch(res, "text/n3") &&
+                              !strmap_get(&a->patch_refused, doc->resource);
         stats->bytes += res->body.len;
         enum rdf_syntax syntax = rdf_syntax_from_media_type(res->content_type);
         if (syntax == RDF_SYNTAX_UNKNOWN) {
@@ -693,6 +697,20 @@ static unsigned count_calling(agent *a) {
     return store_count(a->wm, 0, a->v.call_state, a->v.calling, 0, store_size(a->wm));
 }
 
+/* A server that advertised N3 Patch but refuses one the agent composed (it does not take them after
+ * all, or cannot apply this one) gets whole documents from then on: the next iteration derives the same
+ * update again and PUTs it. A 412 is no refusal: another writer came first. */
+static void refuse_patching(agent *a, const planned_write *w, const http_result *res) {
+    if (!w->composed || strcmp(w->method, "PATCH") != 0 || res->failure != HTTP_FAIL_NONE || res->status == 412 ||
+        res->status < 400 || res->status >= 600 || (res->status >= 500 && res->status != 501))
+        return;
+    bool first;
+    strmap_put(&a->patch_refused, w->doc, 1, &first);
+    if (first)
+        log_msg(a->log, LOG_WARN, "PATCH %s answered %ld: its updates are sent as PUT of the whole document "
+                "from now on", w->url, res->status);
+}
+
 /* Sends ws[0..n) in parallel; ok[i] says which returned 2xx. Answers asked for are kept for the rules.
  * Returns the failures. */
 static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsigned *sent) {
@@ -719,6 +737,7 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
             continue;
         }
         failed++;
+        refuse_patching(a, &ws[i], res);
         buf why = {0}; /* logged and traced */
         if (res->failure == HTTP_FAIL_NONE && res->status == 412)
             buf_puts(&why, "412, another writer changed it first; the next iteration decides again");

@@ -46,6 +46,7 @@ typedef struct agent_options {
     bool step;                 /* wait for a line on standard input before each iteration (EOF ends) */
     bool proceed_on_incomplete; /* failure policy proceed; default hold */
     bool allow_unconditional_status;
+    bool patch;                /* composed updates as N3 Patch where the server takes them (else PUT) */
     char **allow_origins;
     size_t allow_origin_count;
     agent_header_option *headers;

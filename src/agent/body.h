@@ -8,6 +8,7 @@
 #define LDGSM_AGENT_BODY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "rdf/rdfio.h"
 
@@ -22,5 +23,14 @@ term_id body_resolve_placeholder(terms *t, term_id id, const char *target_url);
 /* Serializes triples as a PUT body for target_url (Turtle, IRIs relative to it); -1 when they hold what
  * Turtle cannot express. */
 int body_document(rdfio *io, terms *t, const triple *ts, size_t n, const char *target_url, buf *out);
+
+/* The N3 Patch (the Solid Protocol's solid:InsertDeletePatch, media type text/n3) that takes the document
+ * target_url from one set of triples to another: solid:deletes what only `before` has, solid:inserts
+ * what only `after` has (both sorted by triples_canonical), IRIs relative to target_url as in a PUT body
+ * (the server resolves them against the resource, whatever name the agent reached it by). Returns -1 when a changed triple holds a blank node, a
+ * list or a formula: a patch cannot name a blank node of the document (the protocol forbids them in
+ * deletes and inserts), so such a change needs the whole document. */
+int body_patch(const terms *t, const triple *before, size_t before_count, const triple *after, size_t after_count,
+               const char *target_url, buf *out);
 
 #endif

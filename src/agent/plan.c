@@ -271,7 +271,23 @@ static char *rules_of(const plan_input *in, const size_t *indexes, size_t n) {
     return buf_cstr(&b);
 }
 
-/* Composes the live updates of one document into one PUT (or decides nothing changes). */
+/* The composed write's method and body: an N3 Patch of what changes where the server takes one and the
+ * write can be conditional (a patch applied to another version than the one read would merge
+ * silently), else the whole document. Returns -1 when neither can express the document. */
+static int write_body(const plan_input *in, const doc_state *doc, const triple *before, size_t before_count,
+                      const triple *next, size_t next_count, planned_write *w) {
+    if (doc->found && doc->takes_n3_patch && doc->etag_kind == HTTP_ETAG_STRONG &&
+        body_patch(in->t, before, before_count, next, next_count, w->url, &w->body) == 0) {
+        w->method = xstrndup("PATCH", 5);
+        add_header(w, "Content-Type", "text/n3");
+        return 0;
+    }
+    w->method = xstrndup("PUT", 3);
+    add_header(w, "Content-Type", "text/turtle");
+    return body_document(in->io, in->t, next, next_count, w->url, &w->body);
+}
+
+/* Composes the live updates of one document into one write (or decides nothing changes). */
 static void compose(const plan_input *in, plan *p, const char *resource, const size_t *updates, size_t update_count,
                     planned_write **writes, size_t *write_count) {
     const doc_state *doc = find_doc(in, resource);
@@ -322,29 +338,30 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
     next_count = triples_canonical(next, next_count);
     bool unchanged = doc->found && before_count == next_count &&
                      memcmp(before, next, next_count * sizeof *next) == 0;
-    free(before);
     if (unchanged) {
         for (size_t i = 0; i < live_count; i++) {
             p->outcomes[live[i]] = OUTCOME_UNCHANGED;
             p->reasons[live[i]] = "the composed document is the document as read";
         }
         free(url);
+        free(before);
         goto done;
     }
-    planned_write w = {.method = xstrndup("PUT", 3), .composed = true};
+    planned_write w = {.composed = true};
     w.url = url;
     w.doc = xstrndup(resource, strlen(resource));
     w.why = rules_of(in, live, live_count);
     w.sources = xmalloc(live_count * sizeof *w.sources);
     memcpy(w.sources, live, live_count * sizeof *w.sources);
     w.source_count = live_count;
-    if (body_document(in->io, in->t, next, next_count, url, &w.body) != 0) {
+    int written = write_body(in, doc, before, before_count, next, next_count, &w);
+    free(before);
+    if (written != 0) {
         for (size_t i = 0; i < live_count; i++)
             set_outcome(in, p, live[i], OUTCOME_REFUSED, "the composed document holds what Turtle cannot express");
         free_write(&w);
         goto done;
     }
-    add_header(&w, "Content-Type", "text/turtle");
     if (!add_condition(in, &w, doc, true)) {
         for (size_t i = 0; i < live_count; i++)
             set_outcome(in, p, live[i], OUTCOME_WITHHELD,

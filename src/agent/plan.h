@@ -40,6 +40,7 @@ typedef struct doc_state {
     enum http_failure failure; /* why there was no answer (HTTP_FAIL_NONE: answered) */
     char *etag;
     enum http_etag_kind etag_kind;
+    bool takes_n3_patch; /* its answer's Accept-Patch names N3 Patch (and no PATCH to it was refused) */
     term_id *groups; /* the ldgsm:group of every request that asked for the GET */
     size_t group_count;
     bool asked_ungrouped; /* some request without a group asked for it */

@@ -201,6 +201,7 @@ void trace_plan(trace *tr, const plan_input *in, const plan *p) {
         field_string(b, "after", after);
         free(after);
         field_bool(b, "composed", false);
+        buf_puts(b, ",\"body_bytes\":null");
         end_record(tr);
     }
 }
@@ -217,6 +218,7 @@ static void write_record(trace *tr, const planned_write *w, const char *outcome,
     field_bool(b, "task", w->is_task);
     field_string(b, "after", w->after);
     field_bool(b, "composed", w->composed);
+    buf_printf(b, ",\"body_bytes\":%zu", w->body.len);
     end_record(tr);
 }
 

@@ -20,10 +20,10 @@
 #include "http/http_client.h"
 #include "ldp/ldp_fixtures.h"
 #include "ldp/ldp_path.h"
-#include "ldp/ldp_rdf.h"
 #include "ldp/ldp_server.h"
 #include "ldp/ldp_store.h"
 #include "rdf/buf.h"
+#include "rdf/rdfio.h"
 
 enum { DEMO_MAX_ITERATIONS = 100, DEFAULT_INTERVAL_MS = 200, DEFAULT_TIME_LIMIT_S = 30, WAIT_POLL_MS = 50 };
 
@@ -146,7 +146,6 @@ typedef struct demo_settings {
 typedef struct demo_server {
     char *status_prefix;
     const char *prefixes[1]; /* the server keeps its config's prefix list by reference */
-    ldp_rdf *rdf;
     ldp_store *store;
     ldp_server *server;
 } demo_server;
@@ -155,7 +154,6 @@ typedef struct demo_server {
 static void demo_server_stop(demo_server *s) {
     ldp_server_free(s->server);
     ldp_store_free(s->store);
-    ldp_rdf_free(s->rdf);
     free(s->status_prefix);
     *s = (demo_server){0};
 }
@@ -174,17 +172,16 @@ static int demo_server_start(demo_server *s, const char *fixtures, const log_sin
                                 .require_conditional = true, .conditional_prefixes = s->prefixes,
                                 .conditional_prefix_count = 1, .log = log};
     char message[1024];
-    s->rdf = ldp_rdf_new();
+    rdfio_prepare_libxml(); /* before the server's threads parse (rdfio.h) */
     s->server = ldp_server_bind(&config, message, sizeof message);
     if (s->server) {
-        ldp_store_config store_config = {NULL, ldp_server_base_url(s->server), s->rdf, ldp_server_variant_free(),
-                                         log};
+        ldp_store_config store_config = {NULL, ldp_server_base_url(s->server), ldp_server_variant_free(), log};
         s->store = ldp_store_open(&store_config, message, sizeof message);
     }
     ldp_fixtures_counts counts;
     if (!s->server || !s->store ||
         ldp_fixtures_seed(s->store, fixtures, false, log, &counts, message, sizeof message) != 0 ||
-        ldp_server_start(s->server, s->store, s->rdf, message, sizeof message) != 0) {
+        ldp_server_start(s->server, s->store, message, sizeof message) != 0) {
         fprintf(stderr, "ldgsm demo: %s\n", message);
         demo_server_stop(s);
         return -1;

@@ -57,6 +57,9 @@ static const char run_usage[] =
     "      --max-derived N     per iteration, the same for derived triples (default 50000000)\n"
     "      --allow-unconditional-status\n"
     "                          let updates write documents that have no strong ETag\n"
+    "      --patch             write a document's updates as an N3 Patch of what changes, conditional\n"
+    "                          like the PUT, where its server lists text/n3 in Accept-Patch (a refused\n"
+    "                          patch falls back to PUT); by default a PUT of the whole document\n"
     "      --trace FILE        one JSON object per line for every GET, every unsafe request decided (its\n"
     "                          rules, outcome and reason) and every iteration (phase timings, counts);\n"
     "                          flushed at each iteration's end; '-' is standard output\n"
@@ -119,7 +122,7 @@ static void log_to_stderr(void *user, enum log_level level, const char *message)
 int cmd_run(int argc, char **argv) {
     shipped_files shipped = {0};
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
-           OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_TRACE,
+           OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_TRACE,
            OPT_HISTORY, OPT_REMIND };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
@@ -136,6 +139,7 @@ int cmd_run(int argc, char **argv) {
         {"header", required_argument, NULL, OPT_HEADER},
         {"max-body", required_argument, NULL, OPT_MAX_BODY},
         {"allow-unconditional-status", no_argument, NULL, OPT_UNCONDITIONAL},
+        {"patch", no_argument, NULL, OPT_PATCH},
         {"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"max-fresh", required_argument, NULL, OPT_MAX_FRESH},
@@ -218,6 +222,7 @@ int cmd_run(int argc, char **argv) {
             break;
         }
         case OPT_UNCONDITIONAL: opt.allow_unconditional_status = true; break;
+        case OPT_PATCH: opt.patch = true; break;
         case OPT_CONNECT_TIMEOUT:
         case OPT_TIMEOUT:
         case OPT_MAX_FRESH:

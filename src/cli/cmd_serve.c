@@ -20,7 +20,6 @@
 #include "gsm/page.h"
 #include "ldp/ldp_fixtures.h"
 #include "ldp/ldp_path.h"
-#include "ldp/ldp_rdf.h"
 #include "ldp/ldp_server.h"
 #include "ldp/ldp_store.h"
 #include "rdf/rdfio.h"
@@ -44,6 +43,9 @@ static const char serve_usage[] =
     "A write refused for a server constraint links them (rel=ldp#constrainedBy, served read-only at\n"
     "/.well-known/ldgsm-constraints). A request target in absolute form naming this server is served\n"
     "as its path. Path segments beginning with '.' are refused (400): such names are the store's.\n"
+    "The server is one Solid storage: the root is typed pim:Storage (Link rel=type), and answers to\n"
+    "GET, HEAD and OPTIONS link its description (rel=solid#storageDescription, served read-only at\n"
+    "/.well-known/solid in Turtle, N-Triples or RDF/XML).\n"
     "A PUT, POST or DELETE with an Idempotency-Key header (\"KEY\" or a bare token, 1..255 characters;\n"
     "400 otherwise) is executed once: sent again with the same method, path, Content-Type and body it\n"
     "gets the first answer again (status, headers, body; 'Idempotent-Replayed: true') without being\n"
@@ -345,8 +347,10 @@ static void free_options(serve_options *o) {
 #define PAGE_PATH "/.well-known/ldgsm"
 
 /* The page of workflow instances (src/gsm/page.h), from a view of the store's documents. */
-static void serve_page(void *user, const ldp_store_view *view, const char *base_url, ldp_route_answer *answer) {
+static void serve_page(void *user, const ldp_store_view *view, const char *base_url, const char *accept,
+                       ldp_route_answer *answer) {
     gsm_page *page = user;
+    (void)accept; /* HTML only */
     gsm_page_document *docs = xmalloc((view->count ? view->count : 1) * sizeof *docs);
     size_t count = 0;
     for (size_t i = 0; i < view->count; i++)
@@ -364,10 +368,6 @@ static void serve_page(void *user, const ldp_store_view *view, const char *base_
         ldp_route_answer_header(answer, headers[i].name, headers[i].value);
 }
 
-/* The page parses under the server's RDF lock (src/gsm/page.h, design note 4). */
-static void rdf_acquire(void *rdf) { ldp_rdf_lock(rdf); }
-static void rdf_release(void *rdf) { ldp_rdf_unlock(rdf); }
-
 /* Serves until SIGINT or SIGTERM (blocked in every thread, taken here by sigwait). */
 static int serve(serve_options *o, const sigset_t *stop_signals) {
     char message[1024];
@@ -376,13 +376,12 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
         fprintf(stderr, "ldgsm serve: %s\n", message);
         return 1;
     }
-    ldp_rdf *rdf = ldp_rdf_new();
+    rdfio_prepare_libxml(); /* before the server's threads parse (rdfio.h) */
     char *compat_rules = shipped_path("rules/compat-authors-draft.n3");
-    gsm_page_lock rdf_lock = {rdf_acquire, rdf_release, rdf};
-    gsm_page *page = gsm_page_new(compat_rules, &rdf_lock);
+    gsm_page *page = gsm_page_new(compat_rules);
     free(compat_rules);
     ldp_server_add_route(server, PAGE_PATH, serve_page, page);
-    ldp_store_config store_config = {o->data_dir, ldp_server_base_url(server), rdf, ldp_server_variant_free(),
+    ldp_store_config store_config = {o->data_dir, ldp_server_base_url(server), ldp_server_variant_free(),
                                      o->server.log};
     ldp_store *store = ldp_store_open(&store_config, message, sizeof message);
     int rc = 0;
@@ -401,7 +400,7 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
                     counts.written, counts.kept);
         }
     }
-    if (rc == 0 && ldp_server_start(server, store, rdf, message, sizeof message) != 0) {
+    if (rc == 0 && ldp_server_start(server, store, message, sizeof message) != 0) {
         fprintf(stderr, "ldgsm serve: %s\n", message);
         rc = 1;
     }
@@ -416,7 +415,6 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
     }
     ldp_server_free(server);
     ldp_store_free(store);
-    ldp_rdf_free(rdf);
     gsm_page_free(page);
     return rc;
 }

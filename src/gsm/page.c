@@ -38,17 +38,14 @@ enum { HEADER_COUNT = 6 };
 
 struct gsm_page {
     char *compat_rules;
-    gsm_page_lock rdf_lock;
     pthread_mutex_t lock; /* design note 4 */
     char csp[256];
     gsm_page_header headers[HEADER_COUNT];
 };
 
-gsm_page *gsm_page_new(const char *compat_rules, const gsm_page_lock *rdf_lock) {
+gsm_page *gsm_page_new(const char *compat_rules) {
     gsm_page *p = xcalloc(1, sizeof *p);
     p->compat_rules = compat_rules ? xstrndup(compat_rules, strlen(compat_rules)) : NULL;
-    if (rdf_lock)
-        p->rdf_lock = *rdf_lock;
     pthread_mutex_init(&p->lock, NULL);
     struct sha256_ctx sha;
     uint8_t digest[SHA256_DIGEST_SIZE];
@@ -269,11 +266,9 @@ static void write_instance(const gsm_page_document *docs, const instance *in, bu
 
 /* ==== the page ==== */
 
-/* Design note 4: everything that parses RDF (raptor2, and rasqal through the shapes' sentries) runs
- * here, under the embedding server's RDF lock; the drawing does not. */
+/* Everything that parses RDF (raptor2, and rasqal through the shapes' sentries) runs here, on worlds of
+ * rdfio's pool (design note 4). */
 static void read_instances(gsm_page *p, const gsm_page_document *docs, size_t count, instance_list *found) {
-    if (p->rdf_lock.acquire)
-        p->rdf_lock.acquire(p->rdf_lock.user);
     terms *t = terms_new();
     rdfio *io = rdfio_new(t);
     strmap by_uri = {0};
@@ -287,8 +282,6 @@ static void read_instances(gsm_page *p, const gsm_page_document *docs, size_t co
     terms_free(t);
     for (size_t i = 0; i < found->count; i++)
         read_instance(p, docs, &found->items[i]);
-    if (p->rdf_lock.release)
-        p->rdf_lock.release(p->rdf_lock.user);
 }
 
 void gsm_page_render(gsm_page *p, const char *base_url, const gsm_page_document *docs, size_t count, buf *html) {

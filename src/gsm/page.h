@@ -10,13 +10,11 @@
  *  3. Everything printed that comes from a resource is HTML-escaped; the drawing's text is escaped by
  *     Graphviz from escaped labels (draw.h). The page is sent with a Content-Security-Policy that allows
  *     no script, no remote content and only its own stylesheet (by hash), and no framing.
- *  4. One page is built at a time (the work is bounded whatever the number of readers). raptor2 and
- *     libxml2 are not safe when two threads use them, even with worlds of their own: ending a raptor2
- *     world cleans libxml2's global state up (measured: two threads parsing at once corrupt the heap;
- *     one world ended while another lives leaks a thread's libxml2 state, ~1 KB a page). So an embedding
- *     server that parses RDF on other threads hands in the lock it parses under; the page holds it while
- *     it reads documents and sentries (one world alive at a time), not while it draws. The documents come
- *     in as one consistent view.
+ *  4. One page is built at a time (the work is bounded whatever the number of readers), beside any
+ *     other RDF work of the process, with no lock shared with it: every raptor2 world the page uses,
+ *     the one under the sentries' SPARQL parser (rasqal) included, comes from rdfio's pool and is never
+ *     freed (freeing one cleans libxml2 up under every other thread, rdfio.c). The documents come in as
+ *     one consistent view.
  * This layer knows no HTTP server: the caller hands in the documents and sends the page with
  * gsm_page_headers(). */
 #ifndef LDGSM_GSM_PAGE_H
@@ -39,16 +37,8 @@ typedef struct gsm_page_header {
 
 typedef struct gsm_page gsm_page;
 
-/* The lock of design note 4: acquire and release called with user. */
-typedef struct gsm_page_lock {
-    void (*acquire)(void *user);
-    void (*release)(void *user);
-    void *user;
-} gsm_page_lock;
-
-/* compat_rules: the path of rules/compat-authors-draft.n3, or NULL (shape.h design note 4); rdf_lock may be
- * NULL when nothing else in the process parses RDF. */
-gsm_page *gsm_page_new(const char *compat_rules, const gsm_page_lock *rdf_lock);
+/* compat_rules: the path of rules/compat-authors-draft.n3, or NULL (shape.h design note 4). */
+gsm_page *gsm_page_new(const char *compat_rules);
 void gsm_page_free(gsm_page *page);
 
 /* Appends the page for docs to html; base_url names the server in the heading. Safe to call from several

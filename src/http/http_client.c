@@ -218,6 +218,7 @@ void http_result_free(http_result *r) {
         free(r->links[i]);
     free(r->links);
     free(r->last_modified);
+    free(r->accept_patch);
     free(r->final_url);
     memset(r, 0, sizeof *r);
 }
@@ -346,6 +347,35 @@ static char *header_value(CURL *e, const char *name, size_t index, size_t *amoun
     return copy_of(h->value);
 }
 
+/* Every field of a list-valued header joined by ", " (RFC 9110 5.3), or NULL when there is none. */
+static char *header_list(CURL *e, const char *name) {
+    size_t fields = 0;
+    char *first = header_value(e, name, 0, &fields);
+    if (!first || fields == 1)
+        return first;
+    buf joined = {0};
+    buf_puts(&joined, first);
+    free(first);
+    for (size_t i = 1; i < fields; i++) {
+        char *next = header_value(e, name, i, NULL);
+        buf_printf(&joined, ", %s", next ? next : "");
+        free(next);
+    }
+    return buf_cstr(&joined);
+}
+
+bool http_result_accepts_patch(const http_result *r, const char *media_type) {
+    size_t type_len = strlen(media_type);
+    for (const char *p = r->accept_patch; p && *p;) {
+        p += strspn(p, " \t,");
+        size_t len = strcspn(p, ",; \t");
+        if (len == type_len && strncasecmp(p, media_type, len) == 0)
+            return true;
+        p += strcspn(p, ",");
+    }
+    return false;
+}
+
 static void fill_response(transfer *t, long status) {
     http_result *r = t->result;
     CURL *e = t->easy;
@@ -357,6 +387,7 @@ static void fill_response(transfer *t, long status) {
     r->etag_kind = http_etag_classify(r->etag);
     r->location = header_value(e, "Location", 0, NULL);
     r->last_modified = header_value(e, "Last-Modified", 0, NULL);
+    r->accept_patch = header_list(e, "Accept-Patch");
     size_t links = 0;
     char *first_link = header_value(e, "Link", 0, &links);
     if (first_link) {

@@ -103,6 +103,7 @@ typedef struct http_result {
     char **links;                  /* every Link header field value, in order */
     size_t link_count;
     char *last_modified;
+    char *accept_patch;            /* the patch media types the resource takes (Accept-Patch), as sent */
     char *final_url;               /* the URL of the last request made, fragment-free (NULL if none) */
     unsigned redirects;            /* redirects followed */
     uint64_t elapsed_us;           /* from handing the request to libcurl (it may then wait for a free
@@ -110,6 +111,8 @@ typedef struct http_result {
 } http_result;
 
 void http_result_free(http_result *result);
+/* True when the answer's Accept-Patch lists media_type (case-insensitive, parameters ignored). */
+bool http_result_accepts_patch(const http_result *result, const char *media_type);
 
 /* A client is used by one thread at a time. */
 typedef struct http_client http_client;

@@ -197,7 +197,7 @@ static int instantiate(const terms *t, term_id formula, const mapping *m, const 
     return 0;
 }
 
-/* The resource's triples (none when it does not exist). 0 or 500. */
+/* The resource's triples, sorted by triples_canonical (none when it does not exist). 0 or 500. */
 static int read_resource(terms *t, const char *turtle, size_t len, const char *base, triple **out,
                          size_t *count, char *message, size_t size) {
     *out = NULL;
@@ -208,7 +208,10 @@ static int read_resource(terms *t, const char *turtle, size_t len, const char *b
     rdf_error err;
     int rc = rdf_parse_triples(io, RDF_TURTLE, turtle, len, base, "the stored resource", out, count, &err);
     rdfio_free(io);
-    return rc ? refuse(message, size, 500, "%s", err.message) : 0;
+    if (rc)
+        return refuse(message, size, 500, "%s", err.message);
+    *count = triples_canonical(*out, *count);
+    return 0;
 }
 
 static void describe_triple(const terms *t, const triple *tr, char *message, size_t size) {
@@ -222,15 +225,20 @@ static void describe_triple(const terms *t, const triple *tr, char *message, siz
     buf_free(&text);
 }
 
-/* Steps 1-3 of the header on a checked patch; fills *result (caller frees). 0, 409 or 422. */
+/* Steps 1-3 of the header on a checked patch, current sorted by triples_canonical; fills *result (caller
+ * frees). 0, 409 or 422. Only a where clause needs the resource indexed: without one (a patch of ground
+ * triples, what agents send) the deletions are looked up in current. */
 static int evaluate(terms *t, const clauses *c, const triple *current, size_t current_count, triple **result,
                     size_t *result_count, char *message, size_t size) {
-    matcher mt = {.t = t, .st = store_new()};
-    for (size_t i = 0; i < current_count; i++)
-        store_add(mt.st, current[i].s, current[i].p, current[i].o, 0);
+    matcher mt = {.t = t};
     size_t n = 0;
     mt.patterns = c->where ? terms_formula_triples(t, c->where, &n) : NULL;
     mt.pattern_count = n;
+    if (n) {
+        mt.st = store_new();
+        for (size_t i = 0; i < current_count; i++)
+            store_add(mt.st, current[i].s, current[i].p, current[i].o, 0);
+    }
     if (n > LDP_PATCH_MAX_WHERE) {
         store_free(mt.st);
         return refuse(message, size, 422, "solid:where holds %zu patterns; at most %d are evaluated", n,
@@ -262,7 +270,7 @@ static int evaluate(terms *t, const clauses *c, const triple *current, size_t cu
                               size)))
         goto done;
     for (size_t i = 0; i < deleted_count; i++)
-        if (store_find(mt.st, deleted[i].s, deleted[i].p, deleted[i].o) == UINT32_MAX) {
+        if (!bsearch(&deleted[i], current, current_count, sizeof *current, triple_compare)) {
             describe_triple(t, &deleted[i], message, size);
             status = 409;
             goto done;
@@ -277,7 +285,8 @@ static int evaluate(terms *t, const clauses *c, const triple *current, size_t cu
     status = instantiate(t, c->inserts, &mt.m, mt.first, result, result_count, "solid:inserts", message, size);
 done:
     free(deleted);
-    store_free(mt.st);
+    if (mt.st)
+        store_free(mt.st);
     return status;
 }
 

@@ -1,11 +1,12 @@
 /* ldp_rdf.h: the LDP server's RDF work, through rdf/rdfio (raptor2): checking request bodies, turning
  * them into the stored Turtle, and deriving the other representations from it.
  *
- * Every operation uses a fresh term table and an rdfio of its own (its raptor world from rdfio's pool),
- * so the server's memory does not grow with what clients write, blank node labels in a derived
- * representation depend only on the stored bytes (its ETag stays truthful across restarts), and
- * operations on different threads run at once. Every text written here is flat (no nesting, so its size
- * follows the number of triples) and bounded by a multiple of the text it comes from. */
+ * Every operation uses a fresh term table and an rdfio of its own (its raptor world from rdfio's pool,
+ * never freed), so the server's memory does not grow with what clients write, blank node labels in a
+ * derived representation depend only on the stored bytes (its ETag stays truthful across restarts), and
+ * operations on different threads run at once, with no lock. Every text written here is flat (no
+ * nesting, so its size follows the number of triples) and bounded by a multiple of the text it comes
+ * from. A program calls rdfio_prepare_libxml() from its main thread before its threads work here. */
 #ifndef LDGSM_LDP_RDF_H
 #define LDGSM_LDP_RDF_H
 
@@ -14,12 +15,6 @@
 
 #include "ldp/ldp_media.h"
 #include "rdf/buf.h"
-
-typedef struct ldp_rdf ldp_rdf;
-
-/* Call from the main thread before the server's threads start (it sets libxml2 up for them). */
-ldp_rdf *ldp_rdf_new(void);
-void ldp_rdf_free(ldp_rdf *rdf);
 
 enum ldp_rdf_result {
     LDP_RDF_OK,
@@ -38,22 +33,14 @@ enum { LDP_RDF_SIZE_FACTOR = 32, LDP_RDF_SIZE_SLACK = 1 << 20 };
  * N-Triples bodies as they are (an N-Triples document is Turtle), RDF/XML rewritten as flat Turtle
  * (rdf_write_turtle_compact) with IRIs relative to base. forbid_containment rejects ldp:contains
  * triples. message (size bytes) says what is wrong. */
-enum ldp_rdf_result ldp_rdf_check_body(ldp_rdf *rdf, enum ldp_media media, const char *data, size_t len,
-                                       const char *base, const char *source_name, bool forbid_containment,
-                                       buf *stored, char *message, size_t size);
-
-/* Excludes every operation here while held, for an embedding program's raptor2 work that frees raptor
- * worlds of its own (the page of src/gsm/page.h: its SPARQL parsers): freeing one cleans libxml2 up for
- * the process. Operations otherwise run at once, each only sharing this lock; releasing it sets libxml2
- * up again before they resume. Work through rdfio needs no lock (rdfio.h): holding this one only stalls
- * every other request. */
-void ldp_rdf_lock(ldp_rdf *rdf);
-void ldp_rdf_unlock(ldp_rdf *rdf);
+enum ldp_rdf_result ldp_rdf_check_body(enum ldp_media media, const char *data, size_t len, const char *base,
+                                       const char *source_name, bool forbid_containment, buf *stored,
+                                       char *message, size_t size);
 
 /* Serializes the stored Turtle (base: the resource's URI) in media `to`, a type other than Turtle.
  * Returns 0; 1 when the text would pass the size bound (message says so; the client may ask for the
  * stored Turtle instead); -1 with message when it cannot be converted. */
-int ldp_rdf_convert(ldp_rdf *rdf, const char *turtle, size_t len, const char *base, enum ldp_media to, buf *out,
-                    char *message, size_t size);
+int ldp_rdf_convert(const char *turtle, size_t len, const char *base, enum ldp_media to, buf *out, char *message,
+                    size_t size);
 
 #endif

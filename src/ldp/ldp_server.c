@@ -21,6 +21,7 @@
 #include "ldp/ldp_link.h"
 #include "ldp/ldp_patch.h"
 #include "ldp/ldp_path.h"
+#include "ldp/ldp_rdf.h"
 
 typedef struct route {
     char *path;
@@ -36,8 +37,8 @@ struct ldp_server {
     char base_url[300];
     struct MHD_Daemon *daemon;
     ldp_store *store;
-    ldp_rdf *rdf;
     ldp_idem *idempotency;
+    buf storage_description[LDP_MEDIA_COUNT]; /* design note 10, made at bind */
 };
 
 enum method { M_GET, M_HEAD, M_OPTIONS, M_PUT, M_POST, M_DELETE, M_PATCH, M_OTHER };
@@ -103,9 +104,22 @@ static enum MHD_Result queue(request *r, struct MHD_Connection *c, int status, s
     return MHD_queue_response(c, (unsigned)status, response);
 }
 
-static void add_type_headers(struct MHD_Response *response, const char *path) {
+#define NOT_ACCEPTABLE "Not Acceptable: this server serves text/turtle, application/n-triples and application/rdf+xml"
+#define PIM_STORAGE "http://www.w3.org/ns/pim/space#Storage"
+#define SOLID_STORAGE_DESCRIPTION "http://www.w3.org/ns/solid/terms#storageDescription"
+
+/* What an answer describing the resource at path carries: its types (design note 10: the root is the
+ * storage), where the storage is described, the methods and the media types it takes. */
+static void add_type_headers(const ldp_server *s, struct MHD_Response *response, const char *path) {
     bool container = ldp_path_is_container(path, strlen(path));
     MHD_add_response_header(response, "Link", ldp_link_types(container));
+    if (strcmp(path, "/") == 0)
+        MHD_add_response_header(response, "Link", "<" PIM_STORAGE ">; rel=\"type\"");
+    buf link = {0};
+    buf_printf(&link, "<%s" LDP_SERVER_STORAGE_DESCRIPTION_PATH ">; rel=\"" SOLID_STORAGE_DESCRIPTION "\"",
+               s->base_url);
+    MHD_add_response_header(response, "Link", buf_cstr(&link));
+    buf_free(&link);
     MHD_add_response_header(response, "Allow", allow_for(path));
     if (container)
         MHD_add_response_header(response, "Accept-Post", LDP_ACCEPTED_TYPES);
@@ -203,7 +217,7 @@ static enum MHD_Result respond_empty(request *r, struct MHD_Connection *c, int s
     if (location)
         MHD_add_response_header(response, "Location", location);
     if (typed_path)
-        add_type_headers(response, typed_path);
+        add_type_headers(r->server, response, typed_path);
     store_answer(r, status, response, NULL, 0);
     enum MHD_Result result = queue(r, c, status, response, 0);
     MHD_destroy_response(response);
@@ -285,7 +299,7 @@ static const cached_variant *variant(ldp_server *s, ldp_doc *doc, enum ldp_media
         bytes = ldp_bytes_retain(doc->turtle);
     } else {
         buf out = {0};
-        int rc = ldp_rdf_convert(s->rdf, doc->turtle->data, doc->turtle->len, doc->uri, media, &out, message, size);
+        int rc = ldp_rdf_convert(doc->turtle->data, doc->turtle->len, doc->uri, media, &out, message, size);
         if (rc != 0) {
             *too_large = rc == 1;
             buf_free(&out);
@@ -300,7 +314,7 @@ static const cached_variant *variant(ldp_server *s, ldp_doc *doc, enum ldp_media
     v->response = MHD_create_response_from_buffer_with_free_callback_cls(bytes->len, bytes->data, release_bytes, bytes);
     MHD_add_response_header(v->response, "Content-Type", ldp_media_type(media));
     add_validators(v->response, doc, media);
-    add_type_headers(v->response, doc->path);
+    add_type_headers(s, v->response, doc->path);
     return ldp_doc_install_variant(doc, media, v);
 }
 
@@ -413,8 +427,7 @@ static enum MHD_Result handle_get(ldp_server *s, struct MHD_Connection *c, reque
     const cached_variant *v;
     bool too_large = false;
     if (media < 0) {
-        result = respond_text(r, c, 406, "Not Acceptable: this server serves text/turtle, application/n-triples and application/rdf+xml",
-                              NULL, NULL);
+        result = respond_text(r, c, 406, NOT_ACCEPTABLE, NULL, NULL);
     } else if (if_match && !ldp_etag_is_any(if_match) && !ldp_etag_list_has(if_match, doc->etag[media])) {
         result = respond_text(r, c, 412, "Precondition Failed", NULL, NULL);
     } else if (!(v = variant(s, doc, (enum ldp_media)media, message, sizeof message, &too_large)) && too_large) {
@@ -553,7 +566,7 @@ static enum MHD_Result handle_route(ldp_server *s, struct MHD_Connection *c, req
     ldp_store_view view;
     ldp_store_view_take(s->store, &view);
     ldp_route_answer answer = {.status = 200};
-    r->route->fn(r->route->user, &view, s->base_url, &answer);
+    r->route->fn(r->route->user, &view, s->base_url, header(c, "Accept"), &answer);
     ldp_store_view_release(&view);
     size_t len = answer.body.len;
     /* The response takes over the body's memory (MHD frees it with free()). */
@@ -860,13 +873,58 @@ static const char constraints_text[] =
     "With --require-conditional, changing an existing resource needs If-Match or If-None-Match (428).\n"
     "An Idempotency-Key is 1 to 255 printable characters, one per request (400).\n";
 
-static void serve_constraints(void *user, const ldp_store_view *view, const char *base_url,
+static void serve_constraints(void *user, const ldp_store_view *view, const char *base_url, const char *accept,
                               ldp_route_answer *answer) {
     (void)user;
     (void)view;
     (void)base_url;
+    (void)accept;
     buf_puts(&answer->body, constraints_text);
     ldp_route_answer_header(answer, "Content-Type", "text/plain; charset=utf-8");
+}
+
+/* Design note 10: the storage description in every served media type, from its Turtle. Returns 0, or -1
+ * with message. */
+static int describe_storage(ldp_server *s, char *message, size_t size) {
+    buf *turtle = &s->storage_description[LDP_MEDIA_TURTLE];
+    buf_printf(turtle,
+               "@prefix pim: <http://www.w3.org/ns/pim/space#> .\n"
+               "@prefix ldp: <http://www.w3.org/ns/ldp#> .\n"
+               "@prefix solid: <http://www.w3.org/ns/solid/terms#> .\n"
+               "@prefix hydra: <http://www.w3.org/ns/hydra/core#> .\n"
+               "\n"
+               "<%s/> a pim:Storage ;\n"
+               "    ldp:constrainedBy <%s" LDP_SERVER_CONSTRAINTS_PATH "> ;\n"
+               "    hydra:supportedOperation [ a hydra:Operation ; hydra:method \"PATCH\" ;\n"
+               "                               hydra:expects solid:InsertDeletePatch ] .\n",
+               s->base_url, s->base_url);
+    buf uri = {0};
+    buf_printf(&uri, "%s" LDP_SERVER_STORAGE_DESCRIPTION_PATH, s->base_url);
+    int rc = 0;
+    for (int media = 0; media < LDP_MEDIA_COUNT && rc == 0; media++)
+        if (media != LDP_MEDIA_TURTLE)
+            rc = ldp_rdf_convert(turtle->data, turtle->len, buf_cstr(&uri), (enum ldp_media)media,
+                                 &s->storage_description[media], message, size) == 0 ? 0 : -1;
+    buf_free(&uri);
+    return rc;
+}
+
+static void serve_storage_description(void *user, const ldp_store_view *view, const char *base_url,
+                                      const char *accept, ldp_route_answer *answer) {
+    const ldp_server *s = user;
+    (void)view;
+    (void)base_url;
+    ldp_route_answer_header(answer, "Vary", "Accept, Origin");
+    int media = ldp_media_negotiate(accept);
+    if (media < 0) {
+        answer->status = 406;
+        buf_puts(&answer->body, NOT_ACCEPTABLE "\n");
+        ldp_route_answer_header(answer, "Content-Type", "text/plain; charset=utf-8");
+        return;
+    }
+    const buf *text = &s->storage_description[media];
+    buf_append(&answer->body, text->data, text->len);
+    ldp_route_answer_header(answer, "Content-Type", ldp_media_type((enum ldp_media)media));
 }
 
 ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size_t size) {
@@ -903,6 +961,11 @@ ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size
     snprintf(s->base_url, sizeof s->base_url, v6 && strchr(config->host, ':') ? "http://[%s]:%u" : "http://%s:%u",
              config->host, bound_port);
     ldp_server_add_route(s, LDP_SERVER_CONSTRAINTS_PATH, serve_constraints, NULL);
+    ldp_server_add_route(s, LDP_SERVER_STORAGE_DESCRIPTION_PATH, serve_storage_description, s);
+    if (describe_storage(s, message, size) != 0) {
+        ldp_server_free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -915,9 +978,8 @@ int ldp_server_add_route(ldp_server *s, const char *path, ldp_route_fn fn, void 
     return 0;
 }
 
-int ldp_server_start(ldp_server *s, ldp_store *store, ldp_rdf *rdf, char *message, size_t size) {
+int ldp_server_start(ldp_server *s, ldp_store *store, char *message, size_t size) {
     s->store = store;
-    s->rdf = rdf;
     ldp_idem_config idempotency = {ldp_store_data_dir(store), (int64_t)s->config.idempotency_ttl,
                                    s->config.idempotency_max_keys, s->config.log, NULL};
     if (!(s->idempotency = ldp_idem_open(&idempotency, message, size)))
@@ -956,5 +1018,7 @@ void ldp_server_free(ldp_server *s) {
     ldp_idem_free(s->idempotency);
     for (size_t i = 0; i < s->route_count; i++)
         free(s->routes[i].path);
+    for (int media = 0; media < LDP_MEDIA_COUNT; media++)
+        buf_free(&s->storage_description[media]);
     free(s);
 }

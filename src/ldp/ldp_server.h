@@ -38,6 +38,14 @@
  *     more than curl gets.
  *  9. A request target in absolute form (RFC 9112 3.2.2) naming this server's base URL is served as
  *     its path; one naming another server gets 400.
+ * 10. The whole store is one Solid storage (Solid Protocol, "Storage"), its root container the
+ *     storage root: the root's answers carry 'Link: <http://www.w3.org/ns/pim/space#Storage>; rel="type"',
+ *     and every answer describing a resource (GET, HEAD, OPTIONS, and the 201 of its creation) carries
+ *     'Link: <LDP_SERVER_STORAGE_DESCRIPTION_PATH>; rel="http://www.w3.org/ns/solid/terms#storageDescription"'.
+ *     The description is a route (note 5), RDF in the media types resources are served in: the root is a
+ *     pim:Storage, ldp:constrainedBy the constraints of note 6, and supports PATCH with N3 Patch
+ *     (hydra:supportedOperation, hydra:method "PATCH", hydra:expects solid:InsertDeletePatch). The path is
+ *     Community Solid Server's.
  * The server is started in two steps so that a caller can learn the base URL (--port 0) before the
  * store is opened with it, and serve only once the store is loaded. */
 #ifndef LDGSM_LDP_SERVER_H
@@ -47,8 +55,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "ldp/ldp_rdf.h"
 #include "ldp/ldp_store.h"
+#include "rdf/buf.h"
 #include "rdf/log.h"
 
 typedef struct ldp_server_config {
@@ -90,6 +98,7 @@ const char *ldp_server_base_url(const ldp_server *server);
 ldp_variant_free_fn ldp_server_variant_free(void);
 enum { LDP_ROUTE_HEADERS_MAX = 8, LDP_SERVER_ROUTES_MAX = 8 };
 #define LDP_SERVER_CONSTRAINTS_PATH "/.well-known/ldgsm-constraints" /* design note 6 */
+#define LDP_SERVER_STORAGE_DESCRIPTION_PATH "/.well-known/solid"      /* design note 10 */
 
 /* What a route answers: status 200, no header and an empty body on entry. Header strings need only
  * live until the route returns. */
@@ -105,9 +114,10 @@ typedef struct ldp_route_answer {
 /* Adds a header to the answer (at most LDP_ROUTE_HEADERS_MAX; further ones are dropped). */
 void ldp_route_answer_header(ldp_route_answer *answer, const char *name, const char *value);
 
-/* Answers a GET or HEAD of the route's path from view (base_url: the server's, no trailing '/'). Called on
- * request threads, several at once when requests overlap. */
-typedef void (*ldp_route_fn)(void *user, const ldp_store_view *view, const char *base_url,
+/* Answers a GET or HEAD of the route's path from view (base_url: the server's, no trailing '/'; accept:
+ * the request's Accept header, or NULL). Called on request threads, several at once when requests
+ * overlap. */
+typedef void (*ldp_route_fn)(void *user, const ldp_store_view *view, const char *base_url, const char *accept,
                              ldp_route_answer *answer);
 
 /* Serves path (compared with the request's path as sent; design note 5: it must have a segment beginning
@@ -115,9 +125,9 @@ typedef void (*ldp_route_fn)(void *user, const ldp_store_view *view, const char 
  * LDP_SERVER_ROUTES_MAX routes are taken. */
 int ldp_server_add_route(ldp_server *server, const char *path, ldp_route_fn fn, void *user);
 
-/* Starts serving store (its RDF work goes through rdf), with the Idempotency-Key answers kept in the
- * store's data directory read back. Returns 0, or -1 with message. */
-int ldp_server_start(ldp_server *server, ldp_store *store, ldp_rdf *rdf, char *message, size_t size);
+/* Starts serving store, with the Idempotency-Key answers kept in the store's data directory read back.
+ * Returns 0, or -1 with message. */
+int ldp_server_start(ldp_server *server, ldp_store *store, char *message, size_t size);
 /* Stops serving (in-flight requests finish) and frees the server. */
 void ldp_server_free(ldp_server *server);
 

@@ -32,7 +32,6 @@ typedef struct node {
 struct ldp_store {
     char *data_dir;
     char *base_url;
-    ldp_rdf *rdf;
     ldp_variant_free_fn variant_free;
     const log_sink *log;
     pthread_mutex_t lock;       /* the tree and the snapshot pointers; held briefly */
@@ -258,7 +257,6 @@ ldp_store *ldp_store_open(const ldp_store_config *config, char *message, size_t 
     ldp_store *s = xcalloc(1, sizeof *s);
     s->data_dir = config->data_dir ? xstrndup(config->data_dir, strlen(config->data_dir)) : NULL;
     s->base_url = xstrndup(config->base_url, strlen(config->base_url));
-    s->rdf = config->rdf;
     s->variant_free = config->variant_free;
     s->log = config->log;
     pthread_mutex_init(&s->lock, NULL);
@@ -422,8 +420,8 @@ static int prepare_body(ldp_store *s, const char *path, const ldp_body *body, bu
     char *uri = uri_of(s, path);
     bool container = ldp_path_is_container(path, strlen(path));
     enum ldp_rdf_result r =
-        ldp_rdf_check_body(s->rdf, body->media, body->data, body->len, uri, body->source_name,
-                           container, stored, outcome->message, sizeof outcome->message);
+        ldp_rdf_check_body(body->media, body->data, body->len, uri, body->source_name, container, stored,
+                           outcome->message, sizeof outcome->message);
     free(uri);
     if (r == LDP_RDF_OK)
         return 0;

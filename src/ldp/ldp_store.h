@@ -36,7 +36,6 @@ typedef struct ldp_store ldp_store;
 typedef struct ldp_store_config {
     const char *data_dir;  /* NULL keeps everything in memory */
     const char *base_url;  /* "http://host:port", no trailing '/' */
-    ldp_rdf *rdf;
     ldp_variant_free_fn variant_free; /* how snapshots free the server's cached variants */
     const log_sink *log;
 } ldp_store_config;

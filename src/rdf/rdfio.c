@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "rdf/hashmap.h"
+#include "rdf/turtle_scan.h"
 
 struct rdfio {
     raptor_world *world;
@@ -48,20 +49,27 @@ struct parse_state;
 typedef struct parse_part {
     struct parse_state *ps;
     raptor_world *world;
+    raptor_parser *parser;
     const char *data;
     size_t len;
     int first_line; /* of the part in the document, from 1 */
     raw_chunk *filling; /* the parsing side */
     unsigned filled;
+    size_t previous_at[3], previous_len[3]; /* each position's last term written out in filling */
+    raptor_term *previous_terms[3]; /* each position's last term, held so that its IRI keeps its address */
+    size_t held; /* bytes of statements past RDF_STATEMENT_ALLOWANCE each (see on_statement) */
     raw_chunk *queue_head, *queue_tail; /* the hand-over, under ps->lock */
     bool done;
     bool failed; /* set by the log handler, in the parsing thread */
     rdf_error err;
+    char text[400]; /* raptor2's own words, for locate_error */
 } parse_part;
 
 typedef struct parse_state {
     rdfio *io;
     const char *source_name, *parser_name, *base;
+    size_t held_limit; /* the most bytes a part's statements may hold past their allowance */
+    bool count_repeats; /* a term repeated from the previous statement counts in full, see on_statement */
     bool threaded;
     pthread_mutex_t lock;
     pthread_cond_t ready;
@@ -223,14 +231,60 @@ static const char *parser_name(enum rdf_syntax syntax) {
     return NULL;
 }
 
+static size_t utf8_invalid_at(const unsigned char *s, size_t len);
+
+/* raptor2's words made fit for a one-line message (answers of the LDP server carry them): a line break as
+ * \n, other control characters as spaces, and a byte that is not UTF-8 (raptor2 quotes the single byte
+ * it stopped at, which may be half a character) as '?'. */
+static void copy_message_text(char *out, size_t size, const char *text) {
+    size_t n = 0, len = strlen(text), i = 0;
+    bool cut = false;
+    while (i < len && !cut) {
+        size_t valid_end = i + utf8_invalid_at((const unsigned char *)text + i, len - i);
+        for (; i < valid_end && !cut; i++) {
+            unsigned char c = (unsigned char)text[i];
+            cut = n + 2 >= size;
+            if (cut)
+                break;
+            if (c == '\n') {
+                out[n++] = '\\';
+                out[n++] = 'n';
+            } else {
+                out[n++] = c < 0x20 || c == 0x7F ? ' ' : (char)c;
+            }
+        }
+        if (i < len && !cut) {
+            cut = n + 2 >= size;
+            if (!cut) {
+                out[n++] = '?';
+                i++;
+            }
+        }
+    }
+    if (cut) { /* no half character at the end */
+        while (n && ((unsigned char)out[n - 1] & 0xC0) == 0x80)
+            n--;
+        if (n && (unsigned char)out[n - 1] >= 0xC0)
+            n--;
+    }
+    out[n] = '\0';
+}
+
 static void on_log(void *user, raptor_log_message *message) {
     parse_part *part = user;
     if (message->level < RAPTOR_LOG_LEVEL_ERROR || part->failed)
         return;
     part->failed = true;
     const char *source_name = part->ps->source_name;
-    int line = message->locator ? message->locator->line : -1;
-    int col = message->locator ? message->locator->column : -1;
+    /* Some errors come without a locator (an undeclared prefix, in Turtle and RDF/XML); the parser's
+     * own then still says where it is. */
+    raptor_locator *locator = message->locator ? message->locator
+                              : part->parser   ? raptor_parser_get_locator(part->parser)
+                                               : NULL;
+    int line = locator ? locator->line : -1;
+    /* raptor2 counts columns from 0 (N-Triples, N-Quads) or not at all (-1); ours count from 1 */
+    int col = locator && locator->column >= 0 ? locator->column + 1 : -1;
+    copy_message_text(part->text, sizeof part->text, message->text);
     if (line > 0)
         line += part->first_line - 1;
     rdf_error *err = &part->err;
@@ -238,14 +292,16 @@ static void on_log(void *user, raptor_log_message *message) {
     err->col = col > 0 ? col : 0;
     /* raptor2 often knows the line but not the column; say what is known. */
     if (line > 0 && col > 0)
-        snprintf(err->message, sizeof err->message, "%s:%d:%d: %s", source_name, line, col, message->text);
+        snprintf(err->message, sizeof err->message, "%s:%d:%d: %s", source_name, line, col, part->text);
     else if (line > 0)
-        snprintf(err->message, sizeof err->message, "%s:%d: %s", source_name, line, message->text);
+        snprintf(err->message, sizeof err->message, "%s:%d: %s", source_name, line, part->text);
     else
-        snprintf(err->message, sizeof err->message, "%s: %s", source_name, message->text);
+        snprintf(err->message, sizeof err->message, "%s: %s", source_name, part->text);
 }
 
-enum { RAW_URI, RAW_BLANK, RAW_LITERAL };
+/* RAW_SAME: the term at this position of the chunk's previous statement (a subject or predicate that ';'
+ * or ',' repeat is held once). */
+enum { RAW_URI, RAW_BLANK, RAW_LITERAL, RAW_SAME };
 
 static void put_text(buf *b, const void *text, uint32_t len) {
     buf_append(b, &len, sizeof len);
@@ -299,15 +355,96 @@ static void push_chunk(parse_part *part, bool done) {
     }
 }
 
+/* The first character of an IRI that RDF 1.1 forbids in one (controls, space, <>"{}|^`\\), or NULL.
+ * raptor2's N-Triples parser lets them through; Turtle, where a stored N-Triples body is read back, and
+ * every N-Triples reader downstream refuse them. */
+static const unsigned char *forbidden_in_iri(const raptor_term *rt) {
+    size_t len = 0;
+    const unsigned char *s = NULL;
+    if (rt->type == RAPTOR_TERM_TYPE_URI)
+        s = raptor_uri_as_counted_string(rt->value.uri, &len);
+    else if (rt->type == RAPTOR_TERM_TYPE_LITERAL && rt->value.literal.datatype)
+        s = raptor_uri_as_counted_string(rt->value.literal.datatype, &len);
+    for (size_t i = 0; i < len; i++)
+        if (s[i] <= ' ' || strchr("<>\"{}|^`\\", s[i]))
+            return s + i;
+    return NULL;
+}
+
+/* Refuses the document as raptor2 refuses a syntax error: through the log handler, at the parser's
+ * position. */
+static void refuse_statement(parse_part *part, const unsigned char *bad) {
+    char text[80];
+    snprintf(text, sizeof text, "an IRI cannot contain the character 0x%02X", *bad);
+    raptor_log_message message = {.level = RAPTOR_LOG_LEVEL_ERROR,
+                                  .locator = raptor_parser_get_locator(part->parser),
+                                  .text = text};
+    on_log(part, &message);
+    raptor_parser_parse_abort(part->parser);
+}
+
 static void on_statement(void *user, raptor_statement *statement) {
     parse_part *part = user;
     if (part->failed)
         return;
     if (!part->filling)
         part->filling = xcalloc(1, sizeof *part->filling);
-    encode_term(&part->filling->bytes, statement->subject);
-    encode_term(&part->filling->bytes, statement->predicate);
-    encode_term(&part->filling->bytes, statement->object);
+    buf *b = &part->filling->bytes;
+    size_t statement_start = b->len, made = 0;
+    raptor_term *positions[] = {statement->subject, statement->predicate, statement->object};
+    for (int i = 0; i < 3; i++) {
+        raptor_term *previous = part->previous_terms[i];
+        /* A subject or predicate that ';' or ',' repeat is the same IRI object in raptor2: known by its
+         * address without reading it (a 100 KB subject repeated 20,000 times is no work); other repeats
+         * by their bytes. */
+        if (part->filled && previous && previous->type == RAPTOR_TERM_TYPE_URI &&
+            positions[i]->type == RAPTOR_TERM_TYPE_URI && previous->value.uri == positions[i]->value.uri) {
+            made += part->previous_len[i];
+            buf_putc(b, RAW_SAME);
+            continue;
+        }
+        /* checked where written out: a repeated term was checked when first written */
+        const unsigned char *bad = forbidden_in_iri(positions[i]);
+        if (bad) {
+            refuse_statement(part, bad);
+            return;
+        }
+        size_t start = b->len;
+        encode_term(b, positions[i]);
+        size_t len = b->len - start;
+        made += len;
+        if (part->filled && len == part->previous_len[i] &&
+            memcmp(b->data + start, b->data + part->previous_at[i], len) == 0) {
+            b->len = start;
+            buf_putc(b, RAW_SAME);
+        } else {
+            part->previous_at[i] = start;
+            part->previous_len[i] = len;
+        }
+        if (previous)
+            raptor_free_term(previous);
+        part->previous_terms[i] = raptor_term_copy(positions[i]);
+    }
+    /* What a document may make raptor2 do and us hold: its names written in full (a long namespace or base
+     * used by many names) are bounded, the names a parser makes itself (rdf:first, datatypes, blank node
+     * labels) fit each statement's allowance. RDF/XML names are expanded anew for every statement, so
+     * all three terms count; Turtle's expansion was bounded by the scan, and what we hold counts. */
+    size_t statement_len = part->ps->count_repeats ? made : b->len - statement_start;
+    if (statement_len > RDF_STATEMENT_ALLOWANCE)
+        part->held += statement_len - RDF_STATEMENT_ALLOWANCE;
+    if (part->held > part->ps->held_limit) {
+        char text[160];
+        snprintf(text, sizeof text,
+                 "its statements would hold more than %zu bytes of names written in full (the document, %d times "
+                 "its size and %d MiB)",
+                 part->ps->held_limit, RDF_EXPANSION_FACTOR, RDF_EXPANSION_SLACK >> 20);
+        raptor_log_message message = {.level = RAPTOR_LOG_LEVEL_ERROR,
+                                      .locator = raptor_parser_get_locator(part->parser),
+                                      .text = text};
+        on_log(part, &message);
+        raptor_parser_parse_abort(part->parser);
+        return;
+    }
     if (++part->filled == CHUNK_STATEMENTS)
         push_chunk(part, false);
 }
@@ -319,9 +456,11 @@ static const char *take_text(const char **p, uint32_t *len) {
     return text;
 }
 
-static term_id decode_term(parse_state *ps, const char **p) {
+static term_id decode_term(parse_state *ps, const char **p, term_id previous) {
     terms *t = ps->io->t;
     int kind = *(*p)++;
+    if (kind == RAW_SAME)
+        return previous;
     uint32_t len;
     const char *text = take_text(p, &len);
     if (kind == RAW_URI)
@@ -341,15 +480,16 @@ static term_id decode_term(parse_state *ps, const char **p) {
 
 static void convert_chunk(parse_state *ps, raw_chunk *c) {
     const char *p = c->bytes.data, *end = c->bytes.data + c->bytes.len;
+    triple previous = {0};
     while (p < end) {
         if (ps->count == ps->cap) {
             ps->cap = ps->cap ? ps->cap * 2 : 256;
             ps->triples = xrealloc(ps->triples, ps->cap * sizeof *ps->triples);
         }
-        term_id s = decode_term(ps, &p);
-        term_id pr = decode_term(ps, &p);
-        term_id o = decode_term(ps, &p);
-        ps->triples[ps->count++] = (triple){s, pr, o};
+        previous.s = decode_term(ps, &p, previous.s);
+        previous.p = decode_term(ps, &p, previous.p);
+        previous.o = decode_term(ps, &p, previous.o);
+        ps->triples[ps->count++] = previous;
     }
     buf_free(&c->bytes);
     free(c);
@@ -374,6 +514,7 @@ static void *run_raptor(void *arg) {
     parse_state *ps = part->ps;
     raptor_world_set_log_handler(part->world, part, on_log);
     raptor_parser *parser = new_parser(part->world, ps->parser_name);
+    part->parser = parser;
     raptor_uri *base_uri = raptor_new_uri(part->world, (const unsigned char *)(ps->base ? ps->base : "file:///"));
     raptor_parser_set_statement_handler(parser, part, on_statement);
     if (raptor_parser_parse_start(parser, base_uri) == 0) {
@@ -388,6 +529,9 @@ static void *run_raptor(void *arg) {
     } else {
         part->failed = true;
     }
+    for (int i = 0; i < 3; i++)
+        if (part->previous_terms[i])
+            raptor_free_term(part->previous_terms[i]);
     raptor_free_parser(parser);
     raptor_free_uri(base_uri);
     raptor_world_set_log_handler(part->world, NULL, NULL);
@@ -512,21 +656,82 @@ static bool xml_encoding_keeps_ascii(const char *name, size_t len) {
     return false;
 }
 
-/* Fails a document by what it is, at the byte offset `at`. */
-static int refuse_at(const char *data, size_t at, const char *source_name, rdf_error *err, const char *what) {
+/* The line and column (in characters, both from 1) of the byte offset `at`, as the N3 reader counts. */
+static void text_position(const char *data, size_t at, int *line, int *col) {
     const char *line_start = data;
-    err->line = 1;
+    *line = 1;
     for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + at - p))); p++) {
-        err->line++;
+        (*line)++;
         line_start = p + 1;
     }
-    err->col = (int)(data + at - line_start) + 1;
+    *col = 1;
+    for (const char *p = line_start; p < data + at; p++)
+        *col += (*p & 0xC0) != 0x80;
+}
+
+/* Fails a document by what it is, at the byte offset `at`. */
+static int refuse_at(const char *data, size_t at, const char *source_name, rdf_error *err, const char *what) {
+    text_position(data, at, &err->line, &err->col);
     snprintf(err->message, sizeof err->message, "%s:%d:%d: %s", source_name, err->line, err->col, what);
     return -1;
 }
 
-/* What every document must be before a parser sees it. RDF text is UTF-8 without NUL (raptor2 takes a NUL
- * for the end of the text and passes other bytes into terms unchecked). RDF/XML may not declare entities:
+/* The offset of the first token on a line (its first byte that is not a space or tab), len past the end. */
+static size_t line_first_token(const char *data, size_t len, int line) {
+    size_t at = 0;
+    for (int l = 1; l < line && at < len; l++) {
+        const char *eol = memchr(data + at, '\n', len - at);
+        at = eol ? (size_t)(eol - data) + 1 : len;
+    }
+    while (at < len && (data[at] == ' ' || data[at] == '\t' || data[at] == '\v'))
+        at++;
+    return at;
+}
+
+/* Completes where a Turtle or TriG error is. raptor2 reports a grammar error with the line of the token it
+ * could not take and no column, and an undeclared prefix with no position at all. The recognizer
+ * (turtle_scan.h) follows the same lexer and grammar, so its first error is that token: it is taken when
+ * raptor2 names no line or a line the token spans; otherwise (an error only raptor2 sees) raptor2's line
+ * and its first token. raptor2's own words are kept: they say what it expected there. */
+static void locate_error(const char *data, size_t len, const turtle_scan *scan, const parse_part *part,
+                         const char *source_name, rdf_error *err) {
+    int line = part->err.line, col = part->err.col;
+    if (line && col)
+        return;
+    size_t at = SIZE_MAX;
+    if (scan->error_at != SIZE_MAX) {
+        int first, last, unused;
+        text_position(data, scan->error_at, &first, &unused);
+        text_position(data, scan->error_end, &last, &unused);
+        if (!line || (line >= first && line <= last))
+            at = scan->error_at;
+    }
+    if (at == SIZE_MAX)
+        at = line ? line_first_token(data, len, line) : 0;
+    text_position(data, at, &err->line, &err->col);
+    snprintf(err->message, sizeof err->message, "%s:%d:%d: %s", source_name, err->line, err->col,
+             part->text[0] ? part->text : "syntax error");
+}
+
+/* Refuses a Turtle or TriG text at the recognizer's first error, in its words.
+ * raptor2 never sees such a text: 2.0.15 leaks the tokens it holds when its grammar refuses one (a
+ * string, an IRI, a prefixed name: each as long as the body may be, so bad bodies sent again and again
+ * would exhaust the server's memory), and the recognizer refuses what raptor2 refuses (every Turtle and
+ * TriG file of the W3C test suite alike). */
+static int refuse_scanned(const char *data, size_t len, const turtle_scan *scan, const char *source_name,
+                          rdf_error *err) {
+    return refuse_at(data, scan->error_at < len ? scan->error_at : len, source_name, err, scan->error_what);
+}
+
+/* RDF_EXPANSION_FACTOR times len plus RDF_EXPANSION_SLACK, saturating. */
+static size_t expansion_limit(size_t len) {
+    if (len > (SIZE_MAX - RDF_EXPANSION_SLACK) / RDF_EXPANSION_FACTOR)
+        return SIZE_MAX;
+    return len * RDF_EXPANSION_FACTOR + RDF_EXPANSION_SLACK;
+}
+
+/* What every document must be before a parser sees it. RDF text is UTF-8 without NUL (raptor2 takes a
+ * NUL for the end of the text and passes other bytes into terms unchecked). RDF/XML may not declare entities:
  * raptor2 2.0.15 expands internal ones in full on a libxml2 2.9 context it does not expose, whose only
  * check is the density of references (one 20 KB entity referenced 500 times passed it: 21 KB of body, a
  * 10 MB literal, 900 MB of memory), so no cap can be set; refusing them is the bound. The declaration is
@@ -569,7 +774,24 @@ int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_
     }
     if (check_text(syntax, data, len, source_name, err) != 0)
         return -1;
+    size_t limit = expansion_limit(len);
+    bool turtle = syntax == RDF_TURTLE || syntax == RDF_TRIG;
+    turtle_scan scan;
+    if (turtle) { /* before raptor2, which expands every name of the whole text before it parses */
+        turtle_scan_text(data, len, syntax == RDF_TRIG, strlen(base ? base : "file:///"), limit, &scan);
+        if (scan.limit_passed_at != SIZE_MAX) {
+            char what[200];
+            snprintf(what, sizeof what,
+                     "names written in full would add more than %zu bytes to the document (%d times its size "
+                     "and %d MiB): a namespace or base too long for how often it is used",
+                     limit, RDF_EXPANSION_FACTOR, RDF_EXPANSION_SLACK >> 20);
+            return refuse_at(data, scan.limit_passed_at, source_name, err, what);
+        }
+        if (scan.error_at != SIZE_MAX)
+            return refuse_scanned(data, len, &scan, source_name, err);
+    }
     parse_state ps = {.io = io, .source_name = source_name, .parser_name = name, .base = base,
+                      .held_limit = limit > SIZE_MAX - len ? SIZE_MAX : limit + len, .count_repeats = !turtle,
                       .threaded = len >= THREADED_PARSE_BYTES};
     size_t split = split_point(syntax, data, len);
     ps.parts[0] = (parse_part){.ps = &ps, .world = io->world, .data = data, .len = split ? split : len,
@@ -605,7 +827,9 @@ int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_
     for (unsigned i = 0; i < ps.part_count; i++)
         if (ps.parts[i].failed) { /* the first error in document order */
             *err = ps.parts[i].err;
-            if (!err->message[0])
+            if (turtle)
+                locate_error(data, len, &scan, &ps.parts[i], source_name, err);
+            else if (!err->message[0])
                 snprintf(err->message, sizeof err->message, "%s: syntax error", source_name);
             free(ps.triples);
             return -1;
@@ -920,10 +1144,18 @@ static void write_compact_term(const terms *t, term_id id, const char *base, siz
     }
 }
 
-void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const char *base, buf *out) {
-    size_t base_len = strlen(base);
+void rdf_write_compact_prefixes(buf *out) {
     for (size_t k = 0; k < sizeof compact_prefixes / sizeof *compact_prefixes; k++)
         buf_printf(out, "@prefix %s: <%s> .\n", compact_prefixes[k].prefix, compact_prefixes[k].iri);
+}
+
+void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const char *base, buf *out) {
+    rdf_write_compact_prefixes(out);
+    rdf_write_compact_statements(t, ts, n, base, out);
+}
+
+void rdf_write_compact_statements(const terms *t, const triple *ts, size_t n, const char *base, buf *out) {
+    size_t base_len = strlen(base);
     for (size_t i = 0; i < n; i++) {
         bool same_subject = i && ts[i].s == ts[i - 1].s;
         bool same_predicate = same_subject && ts[i].p == ts[i - 1].p;

@@ -49,8 +49,19 @@ const char *rdf_syntax_media_type(enum rdf_syntax syntax);
 /* The Accept header listing exactly the media types this reader parses. */
 const char *rdf_accept_header(void);
 
+/* What names written in full may add to a document: prefixed names and relative IRIs gain their namespace
+ * or base, and a long namespace used by many short names would otherwise make a small body gigabytes of
+ * parser work and memory. A document whose names gain more than RDF_EXPANSION_FACTOR times its length
+ * plus RDF_EXPANSION_SLACK bytes is a syntax error, found in Turtle and TriG before raptor2 expands
+ * anything (turtle_scan.h), in every syntax by what its statements hold: their text past
+ * RDF_STATEMENT_ALLOWANCE bytes each (room for the names a parser makes itself: rdf:first, datatypes,
+ * blank node labels) may come to the document's length plus the same bound. */
+enum { RDF_EXPANSION_FACTOR = 32, RDF_EXPANSION_SLACK = 16 << 20, RDF_STATEMENT_ALLOWANCE = 256 };
+
 /* Parses data (len bytes) with base IRI base (may be NULL) into st, every triple recorded with source
- * graph g. On error returns -1, fills err (source_name names the document) and adds nothing. */
+ * graph g. On error returns -1, fills err (source_name names the document) and adds nothing. A Turtle or
+ * TriG error always has a line and a column (raptor2 gives some neither, see locate_error in rdfio.c);
+ * N-Triples and N-Quads errors have both, RDF/XML errors a line. */
 int rdf_parse(rdfio *io, store *st, enum rdf_syntax syntax, const char *data, size_t len, const char *base,
               term_id g, const char *source_name, rdf_error *err);
 /* Same, but hands the parsed triples to the caller instead of a store (caller frees *out). */
@@ -71,6 +82,10 @@ void rdf_write_term_nt(const terms *t, term_id id, buf *out);
  * a status document about half the bytes, and half the parsing for every reader, of one full triple per
  * line. Lists and formulas are not expected (documents read from servers hold neither). */
 void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const char *base, buf *out);
+/* rdf_write_turtle_compact in two parts, for a text that puts the statements elsewhere (inside an N3
+ * formula, where no @prefix may stand): the prefix lines, and the statements that use them. */
+void rdf_write_compact_prefixes(buf *out);
+void rdf_write_compact_statements(const terms *t, const triple *ts, size_t n, const char *base, buf *out);
 /* Serializes triples as Turtle through raptor2, with IRIs relative to base when base is given (no @base
  * line is written: the text is meant to be stored at base). */
 int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out);

@@ -108,6 +108,7 @@ put() { # path turtle
 }
 get() { curl -s -H 'Accept: application/n-triples' "$base$1"; }
 served() { grep -c "^$1 $2 " "$work/serve.log"; } # method path: how many requests the server saw
+written() { grep -Ec "^(PUT|PATCH) $1 " "$work/serve.log"; } # path: how many writes (a PUT or an N3 Patch) it saw
 
 check() { # description [!] command...: passes when the command succeeds (fails, with "!")
   local what=$1 want=0 got; shift

@@ -9,13 +9,16 @@ answer, the line is there):
 the two request headers as sent ("-" when absent) and the ETag of the response ("-" when none).
 Listens on 127.0.0.1, a free port; the first line on stdout is its base URL. Stopped by its PID.
 
-  --race PATH FILE  another writer wins the race: before forwarding the first PUT to PATH, the proxy
-                    replaces PATH with FILE's Turtle itself (a GET for the ETag, then a PUT with
-                    If-Match), logged as a RACE line with that PUT's status
+  --race PATH FILE  another writer wins the race: before forwarding the first write (PUT or PATCH) to
+                    PATH, the proxy replaces PATH with FILE's Turtle itself (a GET for the ETag, then a
+                    PUT with If-Match), logged as a RACE line with that PUT's status
   --fail FILE       answer 500 to any request whose path is a line of FILE (read at every request, so
                     a test can start and end the failure while the proxy runs); logged with status 500
+  --refuse-patch PATH  answer 415 to a PATCH of PATH (a server that lists N3 Patch in Accept-Patch but
+                    does not take the agent's); logged with status 415
+  --hide-accept-patch PATH  drop Accept-Patch from the answers for PATH (a server that takes no patches)
 
-usage: record_proxy.py TARGET LOG [--race PATH FILE] [--fail FILE]"""
+usage: record_proxy.py TARGET LOG [--race PATH FILE] [--fail FILE] [--refuse-patch PATH] [--hide-accept-patch PATH]"""
 import http.client
 import http.server
 import sys
@@ -34,12 +37,17 @@ def main(argv):
     target = urllib.parse.urlsplit(argv[0])
     log_path = argv[1]
     race_path = race_file = fail_file = None
+    refuse_patch = hide_accept_patch = None
     rest = argv[2:]
     while rest:
         if rest[0] == "--race" and len(rest) >= 3:
             race_path, race_file, rest = rest[1], rest[2], rest[3:]
         elif rest[0] == "--fail" and len(rest) >= 2:
             fail_file, rest = rest[1], rest[2:]
+        elif rest[0] == "--refuse-patch" and len(rest) >= 2:
+            refuse_patch, rest = rest[1], rest[2:]
+        elif rest[0] == "--hide-accept-patch" and len(rest) >= 2:
+            hide_accept_patch, rest = rest[1], rest[2:]
         else:
             print(__doc__, file=sys.stderr)
             return 2
@@ -91,7 +99,11 @@ def main(argv):
                 log(self.command, path, "500", if_match, if_none_match, "-")
                 self.answer(500, [("Content-Type", "text/plain")], b"failing on purpose\n")
                 return
-            if self.command == "PUT" and path == race_path:
+            if self.command == "PATCH" and path == refuse_patch:
+                log(self.command, path, "415", if_match, if_none_match, "-")
+                self.answer(415, [("Content-Type", "text/plain")], b"no patches here\n")
+                return
+            if self.command in ("PUT", "PATCH") and path == race_path:
                 with race_lock:
                     first = not raced
                     raced.append(path)
@@ -104,6 +116,8 @@ def main(argv):
                 log(self.command, path, "502", if_match, if_none_match, "-")
                 self.answer(502, [("Content-Type", "text/plain")], ("upstream: %s\n" % e).encode())
                 return
+            if path == hide_accept_patch:
+                resp_headers = [(k, v) for k, v in resp_headers if k.lower() != "accept-patch"]
             etag = dict((k.lower(), v) for k, v in resp_headers).get("etag", "-")
             log(self.command, path, str(status), if_match, if_none_match, etag)
             self.answer(status, [(k, v) for k, v in resp_headers if k.lower() not in HOP_BY_HOP], resp_body)

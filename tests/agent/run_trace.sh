@@ -89,10 +89,10 @@ check "the withheld write's reason is the one logged" \
 check "the composed PUT: one record naming the rules of the updates it holds" \
   q --arg u "${base}c/doc" --arg a "$(rule upd-a)" --arg b "$(rule upd-b)" \
   '[.[] | select(.kind == "request" and .uri == $u and .iteration == 1)] | length == 1 and
-   .[0].method == "PUT" and .[0].composed and .[0].outcome == "sent" and .[0].status == 204 and .[0].rules == [$a, $b]'
+   .[0].method == "PUT" and .[0].body_bytes > 0 and .[0].composed and .[0].outcome == "sent" and .[0].status == 204 and .[0].rules == [$a, $b]'
 check "the update that lost on priority: yielded, with the reason" \
   q --arg r "$(rule loser)" 'any(.[]; .kind == "request" and .method == "UPDATE" and .rules == [$r] and
-   .outcome == "yielded" and .reason == "a higher-priority update to the same slot wins")'
+   .outcome == "yielded" and .reason == "a higher-priority update to the same slot wins" and .body_bytes == null)'
 check "an update that changes nothing: unchanged" \
   q --arg r "$(rule unchanged)" 'any(.[]; .kind == "request" and .method == "UPDATE" and .rules == [$r] and .outcome == "unchanged")'
 check "the iteration record: phase timings and counts" \
@@ -120,7 +120,7 @@ check "the task behind it: withheld, with the reason" \
   q --arg u "${base}c/device" --arg s "${base}c/status" --arg r "$(rule task)" \
   '[.[] | select(.kind == "request" and .uri == $u)] | length == 1 and .[0].outcome == "withheld" and .[0].task
    and .[0].after == $s and .[0].rules == [$r] and .[0].reason == "the write to \($s) it waits for did not succeed"'
-check "the task was not sent" [ "$(served PUT /c/device)" = 0 ]
+check "the task was not sent" [ "$(written /c/device)" = 0 ]
 check "the write outside --allow-origin: refused, with the reason" \
   q 'any(.[]; .kind == "request" and .method == "DELETE" and .outcome == "refused"
    and .reason == "its origin is not among --allow-origin")'

@@ -61,9 +61,9 @@ expect_halt() { # container cells tape state head steps iterations
 load_word aabb aabb
 run_machine aabb
 expect_halt aabb 5 XXYY_ accept cell5 13 14
-check "aabb: every step wrote the machine once" [ "$(served PUT /aabb/machine)" = 13 ]
-check "aabb: and one cell (two writes per step)" [ "$(grep -c '^PUT /aabb/cell' "$work/serve.log")" = 13 ]
-check "aabb: every write was answered 204 (If-Match held)" [ "$(grep -c '^PUT /aabb/.* 204 ' "$work/serve.log")" = 26 ]
+check "aabb: every step wrote the machine once" [ "$(written /aabb/machine)" = 13 ]
+check "aabb: and one cell (two writes per step)" [ "$(grep -Ec '^(PUT|PATCH) /aabb/cell' "$work/serve.log")" = 13 ]
+check "aabb: every write was answered 204 (If-Match held)" [ "$(grep -Ec '^(PUT|PATCH) /aabb/.* 204 ' "$work/serve.log")" = 26 ]
 
 # aab: q0 a>X R; q1 a R; q1 b>Y L; q2 a L; q2 X R; q0 a>X R; q1 Y R; q1 _ reject (more as than bs).
 load_word aab aab
@@ -85,8 +85,8 @@ put_machine crash-cell q1 3 2 2 a
 run_machine crash-cell
 expect_halt crash-cell 5 XXYY_ accept cell5 13 12
 # cell3 is written by steps 3, 7, 9 and 11; step 3's write is already there and is not repeated.
-check "crash-cell: the landed cell write is not sent again" [ "$(served PUT /crash-cell/cell3)" = 3 ]
-check "crash-cell: steps 3 to 13 wrote the machine" [ "$(served PUT /crash-cell/machine)" = 11 ]
+check "crash-cell: the landed cell write is not sent again" [ "$(written /crash-cell/cell3)" = 3 ]
+check "crash-cell: steps 3 to 13 wrote the machine" [ "$(written /crash-cell/machine)" = 11 ]
 
 # The same step, with only the machine write landed: cell3 still holds b. The first iteration repairs
 # cell3 and takes no step; steps 4 to 13 follow.
@@ -95,9 +95,9 @@ put_machine crash-machine q2 2 3 3 Y
 run_machine crash-machine
 expect_halt crash-machine 5 XXYY_ accept cell5 13 12
 check "crash-machine: the first iteration only repairs cell3" \
-  [ "$(grep -m1 '^PUT ' "$work/run.log" | cut -d' ' -f2)" = "${base}crash-machine/cell3" ]
+  [ "$(grep -E -m1 '^(PUT|PATCH) ' "$work/run.log" | cut -d' ' -f2)" = "${base}crash-machine/cell3" ]
 check "crash-machine: the first iteration sends one write" \
   grep -q '^iteration: .*unsafe 1: 1 sent' <(grep -m1 '^iteration:' "$work/run.log")
-check "crash-machine: steps 4 to 13 wrote the machine" [ "$(served PUT /crash-machine/machine)" = 10 ]
+check "crash-machine: steps 4 to 13 wrote the machine" [ "$(written /crash-machine/machine)" = 10 ]
 
 finish

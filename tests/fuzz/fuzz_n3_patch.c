@@ -16,9 +16,6 @@ static const char resource[] = "@prefix ex: <http://ex/> .\n"
                                "<#b> ex:name \"B\" ; ex:age 40 ; ex:list ( 1 2 ) .\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static ldp_rdf *rdf;
-    if (!rdf)
-        rdf = ldp_rdf_new();
     const char *base = "http://fuzz.example/dir/doc";
     buf out = {0};
     char message[600];
@@ -28,8 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         abort();
     if (status == 0) {
         buf stored = {0};
-        if (ldp_rdf_check_body(rdf, LDP_MEDIA_TURTLE, out.data ? out.data : "", out.len, base, "patched", false,
-                               &stored, message, sizeof message) != LDP_RDF_OK)
+        if (ldp_rdf_check_body(LDP_MEDIA_TURTLE, out.data ? out.data : "", out.len, base, "patched", false, &stored,
+                               message, sizeof message) != LDP_RDF_OK)
             abort();
         buf_free(&stored);
     }

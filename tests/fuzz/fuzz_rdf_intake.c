@@ -1,6 +1,7 @@
 /* fuzz_rdf_intake.c: libFuzzer target for the RDF intake: the first input byte picks the syntax (Turtle,
  * N-Triples, N-Quads, RDF/XML, TriG), the rest is parsed into a fresh store; a failed parse must leave the
- * store empty, and a successful one must survive both writers. */
+ * store empty (and name its line and column, in Turtle and TriG), and a successful one must survive both
+ * writers. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                        &err);
     if (rc != 0 && store_size(st) != 0)
         abort(); /* a failed parse added triples */
+    if (rc != 0 && (syntax == RDF_TURTLE || syntax == RDF_TRIG) && (err.line < 1 || err.col < 1))
+        abort(); /* a Turtle or TriG error without its line and column */
     if (rc == 0) {
         uint32_t n = store_size(st);
         triple *ts = xmalloc((n + 1) * sizeof *ts);

@@ -192,11 +192,11 @@ rc=$?
 sed 's/^/  /' "$work/verify.out"
 check "every instance ended complete or visibly failed; each activation's request was executed exactly once" \
   [ $rc = 0 ]
-check "no unconditional status write was made (no 428)" ! grep -q '^PUT /status/[^ ]* 428 ' "$work/serve.log"
+check "no unconditional status write was made (no 428)" ! grep -Eq '^(PUT|PATCH) /status/[^ ]* 428 ' "$work/serve.log"
 check "no agent reported a sanitizer error" ! grep -qE 'Sanitizer|runtime error' "$work"/agent-*.log "$work/serve.log"
-writes=$(grep -c '^PUT /status/[^ ]* 204 ' "$work/serve.log")
+writes=$(grep -Ec '^(PUT|PATCH) /status/[^ ]* 204 ' "$work/serve.log")
 echo "$(basename "$0"): ${#all_instances[@]} instances; $snapshots status snapshots checked of the" \
   "$((writes + ${#all_instances[@]})) versions written ($writes by the agents," \
-  "$(grep -c '^PUT /status/[^ ]* 412 ' "$work/serve.log") more lost a race: 412)"
+  "$(grep -Ec '^(PUT|PATCH) /status/[^ ]* 412 ' "$work/serve.log") more lost a race: 412)"
 [ $failures -gt 0 ] && echo "seed $seed: replay with CHAOS_SEED=$seed (KEEP=1 keeps $work)"
 finish

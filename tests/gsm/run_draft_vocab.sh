@@ -21,5 +21,5 @@ bounded "$ldgsm" run --instance "${base}status/old#it" --compat authors-draft -n
 status=$?
 check "a draft-vocabulary instance is refused (exit 1)" [ $status = 1 ]
 check "the message shows what to write" grep -q "isInstanceOf> <${base}models/fire-alarm#root>" "$work/old.log"
-check "nothing was written" [ "$(grep -c '^PUT /status/old 20' "$work/serve.log")" = 1 ]
+check "nothing was written" [ "$(grep -Ec '^(PUT|PATCH) /status/old 20' "$work/serve.log")" = 1 ]
 finish

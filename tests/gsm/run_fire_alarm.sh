@@ -22,9 +22,9 @@ for late in 0 1; do
   check "$what: the scenario was played to its end" grep -q reopen "$work/steps"
   # every task once per activation: SFA opened twice (lines 2 and 6), CD once
   check "$what: the alarm was told to ring once per SFA activation" \
-    [ "$(grep -c '^PUT .*/devices/alarm 20' "$work/agent.log")" = "$(grep -c '^active' "$work/lines")" ]
+    [ "$(grep -Ec '^(PUT|PATCH) .*/devices/alarm 20' "$work/agent.log")" = "$(grep -c '^active' "$work/lines")" ]
   check "$what: the doors were closed once per CD activation" \
-    [ "$(grep -c '^PUT .*/devices/doors 20' "$work/agent.log")" = "$(grep -c '^[a-z]* active' "$work/lines")" ]
+    [ "$(grep -Ec '^(PUT|PATCH) .*/devices/doors 20' "$work/agent.log")" = "$(grep -c '^[a-z]* active' "$work/lines")" ]
   # GSM-1 (an active stage has no achieved milestone) and GSM-2 (an inactive root has no active stage)
   check "$what: GSM-1 in every status" ! grep -qE '^active [a-z]+ T|^[a-z]+ active [Tf] T' "$work/lines"
   if [ $failures -gt 0 ]; then echo "status lines:"; cat "$work/lines"; echo "steps:"; cat "$work/steps"; fi

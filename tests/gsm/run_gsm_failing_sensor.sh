@@ -16,7 +16,7 @@ put_model sensor "s|SENSOR|${pbase}env/sensor-held#it|; s|TASK|held|" sensor-hel
 held=$instance
 put_model sensor "s|SENSOR|${pbase}env/sensor-free#it|; s|TASK|free|" sensor-free
 setenv aS false over false sensor-held false sensor-free false
-held_writes=$(served PUT /status/sensor-held) # the test's own
+held_writes=$(written /status/sensor-held) # the test's own
 # held_is WHAT...: held's status shows WHAT (as `is` does for free), checked against the rule table.
 held_is() {
   python3 "$gsm_status" track "$work/held.json" "$held" > "$work/held.out" ||
@@ -28,7 +28,7 @@ held_is() {
 agent_start --instance "$held"
 step
 expect "free is set up" S=inactive mS=f
-check "held is not: its status document was not written" [ "$(served PUT /status/sensor-held)" = "$held_writes" ]
+check "held is not: its status document was not written" [ "$(written /status/sensor-held)" = "$held_writes" ]
 check "it is still uninitialized" grep -q 'uninitialized' <(get status/sensor-held)
 check "the agent read held's sensor and saw it fail" grep -q "^GET	/env/sensor-held	500	" "$work/proxy.log"
 check "the iteration reports writes withheld" grep -qE '[1-9][0-9]* withheld' "$work/last.log"
@@ -38,7 +38,7 @@ setenv sensor-held true sensor-free true
 step
 expect "free's S opens on its sensor" S=active mS=f
 check "free's task was sent" [ "$(tasks_sent free)" = 1 ]
-check "held's status document is still not written" [ "$(served PUT /status/sensor-held)" = "$held_writes" ]
+check "held's status document is still not written" [ "$(written /status/sensor-held)" = "$held_writes" ]
 check "held's task was not sent" [ "$(tasks_sent held)" = 0 ]
 check "its writes are still withheld" grep -qE '[1-9][0-9]* withheld' "$work/last.log"
 

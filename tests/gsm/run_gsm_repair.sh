@@ -11,14 +11,14 @@ set -u
 start_server
 put_model repair
 setenv gP false aP false gN false aN false aP2 false over false
-instance_puts=$(served PUT /status/repair) # the test's own
+instance_puts=$(written /status/repair) # the test's own
 
 step 2
 check "set-up waits while X's model is missing" \
   grep -q "set-up waits for the stage model <${base}models/repair-x#X>: its document cannot be read: answers 404" "$work/agent.log"
 check "the instance stays uninitialized" \
   grep -q 'uninitialized' <(get status/repair)
-check "nothing was written to the status document" [ "$(served PUT /status/repair)" = "$instance_puts" ]
+check "nothing was written to the status document" [ "$(written /status/repair)" = "$instance_puts" ]
 
 put models/repair-x "@prefix gsm: <http://purl.org/gsm/vocab#> . @prefix sp: <http://spinrdf.org/sp#> .
 <#X> a gsm:Stage ; gsm:hasGuard <#X-guard> ; gsm:hasMilestone <#mX> .
@@ -28,7 +28,7 @@ put models/repair-x "@prefix gsm: <http://purl.org/gsm/vocab#> . @prefix sp: <ht
 <#aX> a sp:Ask ; sp:text \"ASK { <../env/aX#it> <https://example.org/env#value> true }\" ." > /dev/null
 step
 expect "with X published, one write sets the instance up" P=inactive mP=f X=inactive mX=f
-check "set-up was one write" [ "$(served PUT /status/repair)" = $((instance_puts + 1)) ]
+check "set-up was one write" [ "$(written /status/repair)" = $((instance_puts + 1)) ]
 
 setenv gP true
 step
@@ -41,9 +41,9 @@ step
 expect "repair adds N and (P, mP2); P stays open" P=active mP=f mP2=f N=inactive mN=f X=inactive
 check "P has one state" [ "$(get status/repair | grep -c "$(fragment P)> <http://purl.org/gsm/vocab#hasState>")" = 1 ]
 check "P's task was not sent again" [ "$(tasks_sent P)" = 1 ]
-writes=$(served PUT /status/repair)
+writes=$(written /status/repair)
 step
-check "once repaired, nothing more is written" [ "$(served PUT /status/repair)" = "$writes" ]
+check "once repaired, nothing more is written" [ "$(written /status/repair)" = "$writes" ]
 
 setenv gN true
 step

@@ -48,7 +48,7 @@ for agent in A B; do
   agent_pids+=($!)
 done
 reach "set-up is made" S1=inactive S2=inactive S3=inactive
-check "by one write of one agent" [ "$(grep -c '^PUT /status/race 204 ' "$work/serve.log")" = 1 ]
+check "by one write of one agent" [ "$(grep -Ec '^(PUT|PATCH) /status/race 204 ' "$work/serve.log")" = 1 ]
 
 # the scenario; a phase that is not reached ends it (the activations are then not all seen)
 race_env true true true false false false
@@ -78,8 +78,8 @@ for stage in S1 S2 S3; do
   check "$stage's task was sent once per activation ($opened times)" [ "$(tasks_sent $stage)" = $opened ]
   check "$stage's last task is marked sent" [ "$(task_state $stage)" = sent ]
 done
-check "no unconditional status write was made (no 428)" ! grep -q '^PUT /status/race 428 ' "$work/serve.log"
-echo "$(basename "$0"): status writes: $(grep -c '^PUT /status/race 204 ' "$work/serve.log") applied, $(grep -c '^PUT /status/race 412 ' "$work/serve.log") lost a race (412)"
+check "no unconditional status write was made (no 428)" ! grep -Eq '^(PUT|PATCH) /status/race 428 ' "$work/serve.log"
+echo "$(basename "$0"): status writes: $(grep -Ec '^(PUT|PATCH) /status/race 204 ' "$work/serve.log") applied, $(grep -Ec '^(PUT|PATCH) /status/race 412 ' "$work/serve.log") lost a race (412)"
 if [ $failures -gt 0 ]; then
   echo "task requests:"; grep '^PUT /tasks/' "$work/serve.log" | cut -d' ' -f1-3 | sort | uniq -c
   echo "\"task outcome unknown\" reports: $(cat "$work"/agent-[AB].log | grep -c 'task outcome unknown')"

@@ -47,8 +47,8 @@ run looped --instance "${base}status/looped#it" --iterations 3
 check "a lint-rejected model ends the run with 1 (got $rc)" [ $rc = 1 ]
 check "lint's message is said" grep -q "lint: .*<#S>.*own descendant" "$work/looped.log"
 check "the instance is not set up" grep -q uninitialized <(get status/looped)
-check "no task was sent" [ "$(served PUT /devices/lamp)" = 0 ]
-check "its status document was written only by the test" [ "$(served PUT /status/looped)" = 1 ]
+check "no task was sent" [ "$(written /devices/lamp)" = 0 ]
+check "its status document was written only by the test" [ "$(written /status/looped)" = 1 ]
 
 # A sentry input that fails after set-up: only a guard reads it, no write is held, yet it is named.
 publish guarded "${pbase}env/switch#it" "<#T>"

@@ -149,6 +149,38 @@ for name in nul-first nul-later latin1 latin1-nt overlong nul-xml; do
     req GET "${URL}$name" -H 'Accept: application/n-triples'
     check "nothing stored for $name" 404 "$STATUS"
 done
+# ------------------------------------------- bodies the server could store but not serve again
+# raptor2's N-Triples parser takes what no reader takes back: an IRI with a character RDF forbids (every
+# representation would carry it), a statement without its final '.' (stored as sent, it would not read
+# as the Turtle it is stored as).
+put_bytes iri-char application/n-triples '<http://ex/s> <http://ex/p> <http://ex/a{b}> .\n'
+check "N-Triples with '{' in an IRI is refused" 400 "$STATUS"
+check_grep "the refusal names the character" 'IRI cannot contain the character 0x7B' "$WORK/body"
+put_bytes iri-char-xml application/rdf+xml '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="http://ex/a b"><rdf:value>x</rdf:value></rdf:Description></rdf:RDF>'
+check "RDF/XML with a space in an IRI is refused" 400 "$STATUS"
+put_bytes no-final-dot application/n-triples '<http://ex/s> <http://ex/p> <http://ex/o>'
+check "N-Triples without the final '.' is refused" 400 "$STATUS"
+check_grep "the refusal says why" 'not N-Triples' "$WORK/body"
+# A Turtle body with '{' after a long IRI: refused with its position, and nothing of it kept (raptor2
+# 2.0.15 leaked the IRI: 200 such 500 KB bodies kept 100 MB of the server's memory). The sanitizer
+# build's quarantine keeps freed memory resident, so there its leak check at the server's exit judges.
+{ printf '<> <http://ex/'; head -c 500000 /dev/zero | tr '\0' a; printf '> {'; } > "$WORK/brace.ttl"
+rss_before=$(awk '/^VmRSS/ { print $2 }' "/proc/$PID/status")
+for i in $(seq 1 200); do
+    req PUT "${URL}brace" "${TTL[@]}" --data-binary "@$WORK/brace.ttl"
+    [ "$STATUS" = 400 ] || break
+done
+check "Turtle with '{' is refused, every time" 400 "$STATUS"
+check_grep "the refusal says where" "body:1:4: braces are not Turtle" "$WORK/body"
+rss_after=$(awk '/^VmRSS/ { print $2 }' "/proc/$PID/status")
+if [ -z "${ASAN_OPTIONS:-}" ]; then
+    [ $((rss_after - rss_before)) -lt 50000 ]
+    check "200 of them (100 MB) leave the server's memory within 50 MB of before (${rss_before:-?} -> ${rss_after:-?} kB)" 0 $?
+fi
+for name in iri-char iri-char-xml no-final-dot brace; do
+    req GET "${URL}$name" -H 'Accept: application/n-triples'
+    check "nothing stored for $name" 404 "$STATUS"
+done
 put_bytes utf8 text/turtle '<http://ex/s> <http://ex/p> "caf\303\251 \360\237\230\200" .\n'
 check "UTF-8 Turtle (2- and 4-byte characters) is stored" 201 "$STATUS"
 req GET "${URL}" -H 'Accept: application/n-triples'

@@ -4,7 +4,8 @@
 # is stored and served at a few times its size (raptor2's pretty Turtle made 190 KB of it 100 MB); a
 # 4,000-item Turtle list asked for as RDF/XML likewise (160 MB before); a resource whose other forms
 # would pass the server's bound gets 406 with a message; the server's peak memory stays below 200 MB;
-# round trips keep every triple. Then, while a large resource is converted to RDF/XML, small PUTs and GETs
+# round trips keep every triple. A Turtle body whose long namespace is named thousands of times is refused
+# (400 or 413, located) in bounded memory. Then, while a large resource is converted to RDF/XML, small PUTs and GETs
 # are answered before that conversion ends. Usage: run_ldp_bombs.sh PATH/TO/ldgsm
 set -uo pipefail
 BIN=$1
@@ -48,6 +49,9 @@ open(work + '/long-predicate.ttl', 'w').write(
 with open(work + '/big.ttl', 'w') as f:
     for i in range(100000):
         f.write('<#s%d> <#p> "v%d" .\n' % (i, i))
+# A 100 KB namespace named 6,000 times: 232 KB of body, 600 MB of names written in full.
+open(work + '/prefix-bomb.ttl', 'w').write(
+    '@prefix p: <http://example.org/%s/> .\n' % ('n' * 100000) + 'p:a p:b p:c .\n' * 2000)
 EOF
 size() { stat -c %s "$1"; }
 
@@ -103,6 +107,20 @@ check "the long predicate as N-Triples (within the size bound)" 200 "$STATUS"
 hwm_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$PID/status")
 [ -n "$hwm_kb" ] && [ "$hwm_kb" -lt 204800 ]
 check "the server's peak memory stays below 200 MB (VmHWM ${hwm_kb:-?} kB)" 0 $?
+ldp_stop "$PID"
+
+# The prefix bomb: refused where its names pass the bound (line and column), before they are expanded;
+# nothing stored; the server's peak memory stays small (it held every expanded name: 600 MB).
+ldp_start prefix --memory
+req PUT "${URL}prefix-bomb" "${TTL[@]}" --data-binary @"$WORK/prefix-bomb.ttl"
+[ "$STATUS" = 400 ] || [ "$STATUS" = 413 ]
+check "a 100 KB namespace named 6000 times answers 400 or 413 (got '$STATUS')" 0 $?
+check_grep "the answer says where (line and column) and why" ':[0-9]+:[0-9]+: names written in full would add more than' "$WORK/body"
+req GET "${URL}prefix-bomb"
+check "nothing of it is stored" 404 "$STATUS"
+hwm_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$PID/status")
+[ -n "$hwm_kb" ] && [ "$hwm_kb" -lt 102400 ]
+check "the server's peak memory stays below 100 MB (VmHWM ${hwm_kb:-?} kB)" 0 $?
 ldp_stop "$PID"
 
 # A slow conversion beside small requests. The big resource's RDF/XML takes seconds to make; once the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/ldp/run_ldp_conformance.sh: the HTTP and LDP conformance points of issue 12 against running
 # `ldgsm serve` instances: POST preconditions (on the container), what a 304 carries, constrainedBy on
-# refused writes, absolute-form request targets, a 405's Allow, POST never minting a deleted name again
+# refused writes, Turtle errors located by line and column, absolute-form request targets, a 405's Allow, POST never minting a deleted name again
 # (also across a restart with --data), Last-Modified and If-Modified-Since (kept across a restart),
 # CORS (allowed origins echoed, preflight on any path, configured origins only).
 # Usage: run_ldp_conformance.sh PATH/TO/ldgsm
@@ -81,6 +81,10 @@ check_grep "the 409 links the constraints" "^Link: <${URL}\.well-known/ldgsm-con
 req PUT "${URL}c/bad" "${TTL[@]}" --data-binary '<> <http://ex/p> '
 check "PUT bad Turtle" 400 "$STATUS"
 check_grep "the 400 links the constraints" "^Link: <${URL}\.well-known/ldgsm-constraints>; $CONSTRAINED" "$WORK/headers"
+check_grep "the 400 says where: line and column of the early end" '^Bad Request: [^ ]*:1:18: ' "$WORK/body"
+req PUT "${URL}c/bad" "${TTL[@]}" --data-binary $'PREFIX ex: <http://ex/>\n<> ex:p 1 ;\n   ab:q 2 .'
+check "PUT Turtle naming an undeclared prefix" 400 "$STATUS"
+check_grep "the 400 says where: the undeclared name's line and column" '^Bad Request: [^ ]*:3:4: a prefix that is not declared: ab:q$' "$WORK/body"
 req PUT "${URL}c/json" -H 'Content-Type: application/json' --data-binary '{}'
 check "PUT JSON" 415 "$STATUS"
 check_grep "the 415 links the constraints" "$CONSTRAINED" "$WORK/headers"

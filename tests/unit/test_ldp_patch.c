@@ -25,14 +25,12 @@
 #define PATCH PREFIXES "_:patch a solid:InsertDeletePatch ;\n"
 
 typedef struct fixture {
-    ldp_rdf *rdf;
     buf out;
     char message[600];
 } fixture;
 
 static int setup(void **state) {
     fixture *f = calloc(1, sizeof *f);
-    f->rdf = ldp_rdf_new();
     *state = f;
     return 0;
 }
@@ -40,7 +38,6 @@ static int setup(void **state) {
 static int teardown(void **state) {
     fixture *f = *state;
     buf_free(&f->out);
-    ldp_rdf_free(f->rdf);
     free(f);
     return 0;
 }
@@ -57,8 +54,7 @@ static int apply(fixture *f, const char *patch, const char *turtle) {
 static char *result_nt(fixture *f) {
     buf nt = {0};
     char message[600];
-    assert_int_equal(ldp_rdf_convert(f->rdf, buf_cstr(&f->out), f->out.len, DOC, LDP_MEDIA_NTRIPLES, &nt, message,
-                                     sizeof message),
+    assert_int_equal(ldp_rdf_convert(buf_cstr(&f->out), f->out.len, DOC, LDP_MEDIA_NTRIPLES, &nt, message, sizeof message),
                      0);
     /* Sort the lines, so that comparisons do not depend on the writer's order. */
     char *text = buf_cstr(&nt);
@@ -234,8 +230,8 @@ static int edit(ldp_store *store, const char *path, const char *patch, const ldp
     return status;
 }
 
-static ldp_store *open_memory_store(ldp_rdf *rdf) {
-    ldp_store_config config = {NULL, BASE, rdf, free, NULL};
+static ldp_store *open_memory_store(void) {
+    ldp_store_config config = {NULL, BASE, free, NULL};
     char message[512] = "";
     ldp_store *store = ldp_store_open(&config, message, sizeof message);
     assert_non_null(store);
@@ -243,8 +239,8 @@ static ldp_store *open_memory_store(ldp_rdf *rdf) {
 }
 
 static void store_edit_creates_and_honours_conditions(void **state) {
-    fixture *f = *state;
-    ldp_store *store = open_memory_store(f->rdf);
+    (void)state;
+    ldp_store *store = open_memory_store();
     char etag1[LDP_ETAG_SIZE], etag2[LDP_ETAG_SIZE];
     ldp_conditions create_only = {NULL, "*", false};
     assert_int_equal(edit(store, "/c/r", PATCH "solid:inserts { <#it> ex:q 1 . } .", &create_only, etag1),
@@ -277,7 +273,6 @@ enum { RACERS = 8, PATCHES_EACH = 10 };
 
 typedef struct racer {
     ldp_store *store;
-    ldp_rdf *rdf;
     int id;
     int failures;
 } racer;
@@ -296,11 +291,11 @@ static void *race(void *arg) {
 /* Patches read, edit and write under the writer lock: none of the racing inserts is lost. */
 static void racing_patches_lose_nothing(void **state) {
     fixture *f = *state;
-    ldp_store *store = open_memory_store(f->rdf);
+    ldp_store *store = open_memory_store();
     pthread_t threads[RACERS];
     racer racers[RACERS];
     for (int i = 0; i < RACERS; i++) {
-        racers[i] = (racer){store, f->rdf, i, 0};
+        racers[i] = (racer){store, i, 0};
         pthread_create(&threads[i], NULL, race, &racers[i]);
     }
     for (int i = 0; i < RACERS; i++) {

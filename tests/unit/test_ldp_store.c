@@ -25,12 +25,11 @@
 typedef struct fixture {
     char dir[64];
     char data_dir[80];
-    ldp_rdf *rdf;
     ldp_store *store;
 } fixture;
 
 static ldp_store *open_store(fixture *f, bool durable) {
-    ldp_store_config config = {durable ? f->data_dir : NULL, BASE, f->rdf, free, NULL};
+    ldp_store_config config = {durable ? f->data_dir : NULL, BASE, free, NULL};
     char message[512] = "";
     ldp_store *store = ldp_store_open(&config, message, sizeof message);
     if (!store)
@@ -43,7 +42,6 @@ static int setup(void **state) {
     strcpy(f->dir, "/tmp/test_ldp_store.XXXXXX");
     assert_non_null(mkdtemp(f->dir));
     snprintf(f->data_dir, sizeof f->data_dir, "%s/data", f->dir);
-    f->rdf = ldp_rdf_new();
     *state = f;
     return 0;
 }
@@ -51,7 +49,6 @@ static int setup(void **state) {
 static int teardown(void **state) {
     fixture *f = *state;
     ldp_store_free(f->store);
-    ldp_rdf_free(f->rdf);
     char command[128];
     snprintf(command, sizeof command, "rm -rf '%s'", f->dir);
     assert_int_equal(system(command), 0);
@@ -420,7 +417,7 @@ static void unusable_data_directory_is_an_error(void **state) {
     fixture *f = *state;
     FILE *file = fopen(f->data_dir, "w"); /* a file where the directory should be */
     fclose(file);
-    ldp_store_config config = {f->data_dir, BASE, f->rdf, free, NULL};
+    ldp_store_config config = {f->data_dir, BASE, free, NULL};
     char message[512] = "";
     assert_null(ldp_store_open(&config, message, sizeof message));
     assert_non_null(strstr(message, "not a directory"));

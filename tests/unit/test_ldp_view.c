@@ -23,8 +23,7 @@ static void put(ldp_store *store, const char *path, const char *turtle) {
 
 static void the_whole_store_at_one_moment(void **state) {
     (void)state;
-    ldp_rdf *rdf = ldp_rdf_new();
-    ldp_store_config config = {NULL, "http://h:1", rdf, free, NULL};
+    ldp_store_config config = {NULL, "http://h:1", free, NULL};
     char message[256];
     ldp_store *store = ldp_store_open(&config, message, sizeof message);
     assert_non_null(store);
@@ -52,7 +51,6 @@ static void the_whole_store_at_one_moment(void **state) {
     assert_non_null(strstr(view.docs[1]->turtle->data, "3 ."));
     ldp_store_view_release(&view);
     ldp_store_free(store);
-    ldp_rdf_free(rdf);
 }
 
 int main(void) {
