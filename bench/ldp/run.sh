@@ -6,6 +6,8 @@
 # DURATION seconds (default 5); medians are reported, the machine being shared and noisy. ldgsm's
 # access log goes to a file, as it would in use. Errors (non-2xx answers, socket errors) stop the run.
 # Prints a markdown table. Usage: bench/ldp/run.sh [PATH/TO/ldgsm] [DURATION] [RUNS]
+# BASELINE=PATH/TO/older/ldgsm adds its in-memory GET and PUT rows, run right after ours, and the ratios
+# ours / baseline: a change must not make the server slower.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -72,13 +74,25 @@ prepare() { # URL: creates the resource the GETs read
 echo "| server | workload | connections | requests/s (median) | requests/s (range of $RUNS runs) | p50 latency (us) | p99 latency (us) |"
 echo "|---|---|---|---|---|---|---|"
 
-ldp_start mem --memory --threads 1
-taskset -a -p -c "$SERVER_CPU" "$PID" >/dev/null # every thread
-prepare "$URL"
-wrk_row "ldgsm serve --memory" "GET small Turtle" $GET_CONNECTIONS "${URL}bench/door"
-ours_get=$(cat "$WORK/last_rps")
-wrk_row "ldgsm serve --memory" "PUT small Turtle" 1 "${URL}bench/door" -s "$here/put.lua"
-ldp_stop "$PID"
+# memory_rows NAME LABEL: the in-memory GET and PUT rows of $BIN, requests/s in $get_rps and $put_rps
+memory_rows() {
+    ldp_start "$1" --memory --threads 1
+    taskset -a -p -c "$SERVER_CPU" "$PID" >/dev/null # every thread
+    prepare "$URL"
+    wrk_row "$2" "GET small Turtle" $GET_CONNECTIONS "${URL}bench/door"
+    get_rps=$(cat "$WORK/last_rps")
+    wrk_row "$2" "PUT small Turtle" 1 "${URL}bench/door" -s "$here/put.lua"
+    put_rps=$(cat "$WORK/last_rps")
+    ldp_stop "$PID"
+}
+memory_rows mem "ldgsm serve --memory"
+ours_get=$get_rps ours_put=$put_rps
+if [ -n "${BASELINE:-}" ]; then
+    BIN_OURS=$BIN BIN=$BASELINE
+    memory_rows baseline "baseline --memory"
+    base_get=$get_rps base_put=$put_rps
+    BIN=$BIN_OURS
+fi
 
 ldp_start disk --data "$WORK/data" --threads 1
 taskset -a -p -c "$SERVER_CPU" "$PID" >/dev/null # every thread
@@ -95,3 +109,7 @@ css_stop
 
 echo
 awk -v ours="$ours_get" -v css="$css_get" 'BEGIN { printf "GET throughput ratio of the medians, ldgsm / CSS: %.1fx\n", ours / css }'
+if [ -n "${BASELINE:-}" ]; then
+    awk -v g="$ours_get" -v bg="$base_get" -v p="$ours_put" -v bp="$base_put" \
+        'BEGIN { printf "ours / baseline, requests/s of the medians: GET %.2fx, PUT %.2fx\n", g / bg, p / bp }'
+fi

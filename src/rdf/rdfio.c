@@ -730,8 +730,42 @@ static size_t expansion_limit(size_t len) {
     return len * RDF_EXPANSION_FACTOR + RDF_EXPANSION_SLACK;
 }
 
+/* The offset of a language tag longer than RDF_MAX_LANGTAG in an N-Triples, N-Quads or RDF/XML text, or
+ * len (Turtle's are the recognizer's). Looked for in the bytes, so it may also find one in a comment:
+ * `"@` followed by tag characters (N-Triples escapes every quote inside a string), or an xml:lang value
+ * (RDF/XML may not declare entities, so its bytes are the value or longer). */
+static size_t long_language_tag_at(enum rdf_syntax syntax, const char *data, size_t len) {
+    bool xml = syntax == RDF_RDFXML;
+    const char *mark = xml ? "xml:lang" : "\"@";
+    size_t mark_len = strlen(mark);
+    for (const char *p = data, *end = data + len; (p = memmem(p, (size_t)(end - p), mark, mark_len)); p++) {
+        const char *tag = p + mark_len;
+        if (xml) { /* the text ends anywhere: no NUL to stop strspn */
+            while (tag < end && *tag && strchr(" \t\r\n", *tag))
+                tag++;
+            if (tag >= end || *tag != '=')
+                continue;
+            for (tag++; tag < end && *tag && strchr(" \t\r\n", *tag);)
+                tag++;
+            if (tag >= end || (*tag != '"' && *tag != '\''))
+                continue;
+            const char *close = memchr(tag + 1, *tag, (size_t)(end - tag - 1));
+            if ((close ? (size_t)(close - tag - 1) : (size_t)(end - tag - 1)) > RDF_MAX_LANGTAG)
+                return (size_t)(p - data);
+        } else {
+            size_t run = 0;
+            while (tag + run < end && (isalnum((unsigned char)tag[run]) || tag[run] == '-'))
+                run++;
+            if (run > RDF_MAX_LANGTAG)
+                return (size_t)(p + 1 - data);
+        }
+    }
+    return len;
+}
+
 /* What every document must be before a parser sees it. RDF text is UTF-8 without NUL (raptor2 takes a
- * NUL for the end of the text and passes other bytes into terms unchecked). RDF/XML may not declare entities:
+ * NUL for the end of the text and passes other bytes into terms unchecked), with no language tag raptor2
+ * cannot hold (long_language_tag_at). RDF/XML may not declare entities:
  * raptor2 2.0.15 expands internal ones in full on a libxml2 2.9 context it does not expose, whose only
  * check is the density of references (one 20 KB entity referenced 500 times passed it: 21 KB of body, a
  * 10 MB literal, 900 MB of memory), so no cap can be set; refusing them is the bound. The declaration is
@@ -747,6 +781,9 @@ static int check_text(enum rdf_syntax syntax, const char *data, size_t len, cons
         snprintf(what, sizeof what, "byte 0x%02X is not UTF-8: RDF text is UTF-8", (unsigned char)data[invalid]);
         return refuse_at(data, invalid, source_name, err, what);
     }
+    size_t long_tag = syntax == RDF_TURTLE || syntax == RDF_TRIG ? len : long_language_tag_at(syntax, data, len);
+    if (long_tag < len)
+        return refuse_at(data, long_tag, source_name, err, "a language tag longer than " RDF_MAX_LANGTAG_TEXT " characters");
     if (syntax != RDF_RDFXML)
         return 0;
     size_t encoding_len;

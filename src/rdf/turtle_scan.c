@@ -364,8 +364,8 @@ static void next(scanner *sc) {
             kind = T_PREFIX, end = tag_end;
         else if (tag_end - p == 4 && memcmp(sc->s + p, "base", 4) == 0)
             kind = T_BASE, end = tag_end;
-        else if (tag_end - p > TURTLE_MAX_LANGTAG)
-            sc->lexer_error = "a language tag longer than " TURTLE_MAX_LANGTAG_TEXT " characters";
+        else if (tag_end - p > RDF_MAX_LANGTAG)
+            sc->lexer_error = "a language tag longer than " RDF_MAX_LANGTAG_TEXT " characters";
         else if (tag_end > p)
             kind = T_LANGTAG, end = tag_end;
     } else if (c == '_' && at(sc, i + 1) == ':') {
