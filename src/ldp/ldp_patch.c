@@ -12,6 +12,7 @@
 #include "n3/n3_reader.h"
 #include "rdf/rdfio.h"
 #include "rdf/store.h"
+#include "rdf/term_rules.h"
 
 #define NS_SOLID "http://www.w3.org/ns/solid/terms#"
 
@@ -83,6 +84,12 @@ static int check_terms(const terms *t, term_id formula, const char *name, char *
                               name, kind == TERM_FORMULA ? "nested formula" : "list");
             if (kind == TERM_BNODE)
                 return refuse(message, size, 422, "%s holds a blank node; name it with an IRI", name);
+            /* what a body could not hold a patch cannot put there (term_rules.h; the N3 reader refuses the
+             * characters no IRI may hold) */
+            const char *lang = kind == TERM_LITERAL ? terms_lang(t, terms_of[k]) : NULL;
+            if (lang && strlen(lang) > RDF_MAX_LANGTAG)
+                return refuse(message, size, 422, "%s holds a language tag longer than %d characters", name,
+                              RDF_MAX_LANGTAG);
         }
     }
     return 0;

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "rdf/hashmap.h"
+#include "rdf/term_rules.h"
 #include "rdf/turtle_scan.h"
 
 struct rdfio {
@@ -365,10 +366,8 @@ static const unsigned char *forbidden_in_iri(const raptor_term *rt) {
         s = raptor_uri_as_counted_string(rt->value.uri, &len);
     else if (rt->type == RAPTOR_TERM_TYPE_LITERAL && rt->value.literal.datatype)
         s = raptor_uri_as_counted_string(rt->value.literal.datatype, &len);
-    for (size_t i = 0; i < len; i++)
-        if (s[i] <= ' ' || strchr("<>\"{}|^`\\", s[i]))
-            return s + i;
-    return NULL;
+    size_t at = s ? rdf_iri_forbidden_at((const char *)s, len) : len;
+    return at < len ? s + at : NULL;
 }
 
 /* Refuses the document as raptor2 refuses a syntax error: through the log handler, at the parser's

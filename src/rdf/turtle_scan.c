@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "rdf/strmap.h"
+#include "rdf/term_rules.h"
 
 enum token_kind {
     T_END, T_ERROR, T_DOT, T_COMMA, T_SEMICOLON, T_LEFT_SQUARE, T_RIGHT_SQUARE, T_LEFT_ROUND, T_RIGHT_ROUND,

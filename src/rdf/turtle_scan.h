@@ -10,12 +10,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The longest language tag taken, in every syntax (rdfio.c checks the others): raptor2 2.0.15 writes past
- * the end of a heap buffer when it makes a literal whose tag has 256 characters or more. BCP 47 tags that
- * occur are far shorter (RFC 5646 asks implementations for 35 at least). */
-#define RDF_MAX_LANGTAG 128
-#define RDF_MAX_LANGTAG_TEXT "128"
-
 typedef struct turtle_scan {
     /* The first syntax error: the byte offsets of the token where the text stops being Turtle (an
      * undeclared prefix's name, a character no token begins with, the token the grammar cannot take;

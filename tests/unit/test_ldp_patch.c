@@ -197,6 +197,21 @@ static void blank_nodes_are_422(void **state) {
     assert_refused(f, 422, PATCH "solid:deletes { _:b ex:name \"A\" . } .", people, "solid:deletes holds a blank node");
 }
 
+/* What a body could not hold a patch cannot put there: the server would store what it cannot serve (a
+ * language tag raptor2 overruns a buffer with, an IRI no reader takes). */
+static void terms_no_body_may_hold_are_422(void **state) {
+    fixture *f = *state;
+    buf patch = {0};
+    buf_puts(&patch, PATCH "solid:inserts { <#a> ex:q \"x\"@");
+    for (int i = 0; i < 129; i++)
+        buf_putc(&patch, 'F');
+    buf_puts(&patch, " . } .");
+    assert_refused(f, 422, buf_cstr(&patch), people, "solid:inserts holds a language tag longer than 128 characters");
+    buf_free(&patch);
+    assert_refused(f, 422, PATCH "solid:inserts { <#a> ex:q \"x\"^^<http://ex/a\\u007Cb> . } .", people,
+                   "expected a character allowed in IRIs, found '\\u007C'");
+}
+
 static void costly_where_clauses_are_422(void **state) {
     fixture *f = *state;
     buf patch = {0};
@@ -324,6 +339,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(deletions_must_be_present, setup, teardown),
         cmocka_unit_test_setup_teardown(malformed_patches_are_422, setup, teardown),
         cmocka_unit_test_setup_teardown(blank_nodes_are_422, setup, teardown),
+        cmocka_unit_test_setup_teardown(terms_no_body_may_hold_are_422, setup, teardown),
         cmocka_unit_test_setup_teardown(costly_where_clauses_are_422, setup, teardown),
         cmocka_unit_test_setup_teardown(store_edit_creates_and_honours_conditions, setup, teardown),
         cmocka_unit_test_setup_teardown(racing_patches_lose_nothing, setup, teardown),

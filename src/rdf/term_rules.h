@@ -1,0 +1,17 @@
+/* term_rules.h: what every term the project reads or stores must be, whatever it came from (a parsed
+ * body, an N3 Patch): what the LDP server stores it must serve again, in every syntax and to every reader. */
+#ifndef LDGSM_RDF_TERM_RULES_H
+#define LDGSM_RDF_TERM_RULES_H
+
+#include <stddef.h>
+
+/* The longest language tag taken: raptor2 2.0.15 writes past the end of a heap buffer when it makes a
+ * literal whose tag has 256 characters or more. BCP 47 tags that occur are far shorter (RFC 5646 asks
+ * implementations for 35 at least). */
+#define RDF_MAX_LANGTAG 128
+#define RDF_MAX_LANGTAG_TEXT "128"
+
+/* The offset of the first character RDF 1.1 forbids in an IRI (controls, space, <>"{}|^`\), or len. */
+size_t rdf_iri_forbidden_at(const char *iri, size_t len);
+
+#endif
