@@ -198,10 +198,29 @@ static void disable(rule *r, const log_sink *log, const char *what) {
     log_msg(log, LOG_WARN, "rule %s can never fire: %s", r->name, what);
 }
 
+/* A builtin predicate makes the atom a BUILTIN (evaluated, not matched); an unknown IRI of a builtin
+ * namespace disables the rule, naming it: a misspelt builtin must not silently match nothing. */
+static void classify_atom(rule *r, terms *t, term_id predicate, rule_atom *a, const log_sink *log) {
+    if (terms_kind(t, predicate) != TERM_IRI)
+        return;
+    const char *iri = terms_lex(t, predicate, NULL);
+    a->builtin = builtin_lookup(iri);
+    a->kind = a->builtin ? ATOM_BUILTIN : ATOM_MATCH;
+    if (!a->builtin && builtin_namespace(iri)) {
+        char *what = term_text(t, predicate);
+        buf msg = {0};
+        buf_printf(&msg, "builtin <%s> is not implemented", what);
+        disable(r, log, buf_cstr(&msg));
+        buf_free(&msg);
+        free(what);
+    }
+}
+
 /* `?scope log:notIncludes { patterns }` with a variable or blank-node scope: negation as failure over the
  * store (EYE's scoped negation with the whole working memory as the scope). The patterns become a group of
- * MATCH atoms; the variables they share with the rest of the body must be bound before it is tested, the
- * others match anything. */
+ * atoms, evaluated in their order: matched against the store, or builtins evaluated (`?a math:greaterThan
+ * 18` inside is a test, not a triple to look for); the variables they share with the rest of the body must
+ * be bound before it is tested, the others match anything. */
 static void compile_negation(rule *r, terms *t, const triple *b, rule_atom *a, uint64_t bound_outside,
                              const log_sink *log) {
     a->kind = ATOM_NOT;
@@ -221,6 +240,7 @@ static void compile_negation(rule *r, terms *t, const triple *b, rule_atom *a, u
         term_id parts[3] = {ts[i].s, ts[i].p, ts[i].o};
         for (int k = 0; k < 3; k++)
             inner->pos[k] = encode(r, t, parts[k], &inner->structured[k]);
+        classify_atom(r, t, ts[i].p, inner, log);
     }
     a->needs = vars_in(r, t, b->o) & bound_outside;
     r->has_negation = true;
@@ -269,19 +289,7 @@ static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *
             compile_negation(r, t, &body[i], a, bound_outside_negation, log);
             continue;
         }
-        if (terms_kind(t, body[i].p) == TERM_IRI) {
-            const char *iri = terms_lex(t, body[i].p, NULL);
-            a->builtin = builtin_lookup(iri);
-            a->kind = a->builtin ? ATOM_BUILTIN : ATOM_MATCH;
-            if (!a->builtin && builtin_namespace(iri)) {
-                char *what = term_text(t, body[i].p);
-                buf msg = {0};
-                buf_printf(&msg, "builtin <%s> is not implemented", what);
-                disable(r, log, buf_cstr(&msg));
-                buf_free(&msg);
-                free(what);
-            }
-        }
+        classify_atom(r, t, body[i].p, a, log);
         if (!a->builtin)
             r->matched_count++;
     }
@@ -407,6 +415,8 @@ static unsigned layer_needed(const rule_set *rs, const rule *r) {
             need = l > need ? l : need;
         } else if (a->kind == ATOM_NOT) {
             for (unsigned k = 0; k < a->groups[0].count; k++) {
+                if (a->groups[0].atoms[k].kind != ATOM_MATCH)
+                    continue; /* a builtin: nothing produces it */
                 unsigned l = producer_layer(rs, r->stratum, a->groups[0].atoms[k].pos[1]) + 1;
                 need = l > need ? l : need;
             }
