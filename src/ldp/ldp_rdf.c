@@ -120,9 +120,15 @@ int ldp_rdf_convert(const char *turtle, size_t len, const char *base, enum ldp_m
     } else if (to == LDP_MEDIA_NTRIPLES) {
         rc = write_ntriples_bounded(s.t, ts, n, limit, out);
     } else if (to == LDP_MEDIA_RDFXML) {
-        rc = rdf_write_rdfxml(s.io, ts, n, base, limit, out);
-        if (rc == -1)
-            snprintf(message, size, "cannot be written as RDF/XML");
+        char why[200] = "";
+        rc = rdf_write_rdfxml(s.io, ts, n, base, limit, out, why, sizeof why);
+        if (rc == -1) { /* a representation that does not exist (raptor2 would drop a triple), not a failure */
+            snprintf(message, size, "Not Acceptable: this resource cannot be written as RDF/XML (%s); ask for "
+                     "text/turtle", why);
+            free(ts);
+            session_close(&s);
+            return 1;
+        }
     } else {
         snprintf(message, size, "%s is not served", ldp_media_type(to));
         rc = -1;

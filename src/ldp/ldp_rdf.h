@@ -38,8 +38,9 @@ enum ldp_rdf_result ldp_rdf_check_body(enum ldp_media media, const char *data, s
                                        char *message, size_t size);
 
 /* Serializes the stored Turtle (base: the resource's URI) in media `to`, a type other than Turtle.
- * Returns 0; 1 when the text would pass the size bound (message says so; the client may ask for the
- * stored Turtle instead); -1 with message when it cannot be converted. */
+ * Returns 0; 1 when the text would pass the size bound or cannot hold every triple (RDF/XML: a predicate
+ * with no XML name; message says which; the client may ask for the stored Turtle instead); -1 with message
+ * when it cannot be converted. */
 int ldp_rdf_convert(const char *turtle, size_t len, const char *base, enum ldp_media to, buf *out, char *message,
                     size_t size);
 

@@ -1315,13 +1315,30 @@ static int sink_write_byte(void *context, const int byte) {
 
 /* One serialization path for every raptor2 serializer. Returns 0, -1 when a triple cannot be written or
  * the text would pass limit bytes (*over set, out back as it was). */
+/* The first error raptor2 logs while serializing. It logs, skips the statement and goes on (an RDF/XML
+ * predicate it cannot split into a namespace and a name): the text written would lack a triple. */
+typedef struct serialize_error {
+    bool failed;
+    char text[200];
+} serialize_error;
+
+static void on_serialize_log(void *user, raptor_log_message *message) {
+    serialize_error *e = user;
+    if (message->level < RAPTOR_LOG_LEVEL_ERROR || e->failed)
+        return;
+    e->failed = true;
+    snprintf(e->text, sizeof e->text, "%s", message->text);
+}
+
 static int write_with_raptor(rdfio *io, const char *serializer, const triple *ts, size_t n, const char *base,
-                             size_t limit, buf *out, bool *over) {
+                             size_t limit, buf *out, bool *over, serialize_error *error) {
     static const raptor_iostream_handler sink_handler = {
         .version = 2, .write_byte = sink_write_byte, .write_bytes = sink_write_bytes};
     raptor_serializer *ser = raptor_new_serializer(io->world, serializer);
     if (!ser)
         return -1;
+    *error = (serialize_error){0};
+    raptor_world_set_log_handler(io->world, error, on_serialize_log);
     /* No @base line: relative IRIs then resolve against wherever the text is stored, which is the base
      * given here (the resource a PUT writes, the member a POST creates). */
     raptor_serializer_set_option(ser, RAPTOR_OPTION_WRITE_BASE_URI, NULL, 0);
@@ -1339,9 +1356,10 @@ static int write_with_raptor(rdfio *io, const char *serializer, const triple *ts
             rc = serialize_list(io, ser, tr.o, &lists_written);
     }
     u64map_free(&lists_written);
-    if (raptor_serializer_serialize_end(ser) != 0)
+    if (raptor_serializer_serialize_end(ser) != 0 || error->failed)
         rc = -1;
     raptor_free_serializer(ser);
+    raptor_world_set_log_handler(io->world, NULL, NULL);
     if (stream)
         raptor_free_iostream(stream);
     if (base_uri)
@@ -1356,7 +1374,8 @@ static int write_with_raptor(rdfio *io, const char *serializer, const triple *ts
 
 int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out) {
     bool over;
-    return write_with_raptor(io, "turtle", ts, n, base, SIZE_MAX, out, &over);
+    serialize_error error;
+    return write_with_raptor(io, "turtle", ts, n, base, SIZE_MAX, out, &over, &error);
 }
 
 /* The work raptor2's RDF/XML serializer may do per byte of its limit splitting predicates: a statement of
@@ -1384,7 +1403,8 @@ static uint64_t qname_split_cost(const terms *t, term_id iri) {
     return cost;
 }
 
-int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, size_t limit, buf *out) {
+int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, size_t limit, buf *out, char *why,
+                     size_t why_size) {
     /* Split per statement, a long predicate IRI makes a small document take minutes (a 2,000-character
      * name through a prefix, 20,000 times: 20 s): the work is bounded as the text is. */
     u64map cost_by_predicate = {0};
@@ -1402,6 +1422,9 @@ int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, si
     if (work > (uint64_t)limit * RDFXML_CHECKS_PER_BYTE)
         return 1;
     bool over;
-    int rc = write_with_raptor(io, "rdfxml", ts, n, base, limit, out, &over);
+    serialize_error error;
+    int rc = write_with_raptor(io, "rdfxml", ts, n, base, limit, out, &over, &error);
+    if (rc == -1 && !over)
+        snprintf(why, why_size, "%s", error.failed ? error.text : "raptor2's serializer failed");
     return over ? 1 : rc;
 }

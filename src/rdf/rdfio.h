@@ -94,8 +94,10 @@ int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, bu
  * nests blank nodes, and its indentation made a 4,000-item list a 160 MB text). Returns 0; 1 when the
  * text would pass limit bytes (out is then left as it was, and at most limit bytes were ever held) or
  * raptor2 would check more than 8 characters per byte of limit splitting predicate IRIs into XML names
- * (quadratic in a name's length, see rdfio.c); -1 when a triple cannot be written as RDF/XML. */
-int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, size_t limit, buf *out);
+ * (quadratic in a name's length, see rdfio.c); -1 when a triple cannot be written as RDF/XML (a predicate
+ * with no XML name: raptor2 would skip it), with raptor2's words in why (why_size bytes). */
+int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, size_t limit, buf *out, char *why,
+                     size_t why_size);
 
 /* Reads a whole file into memory (NUL-terminated); NULL with errno set on failure. */
 char *read_file(const char *path, size_t *len);
