@@ -93,6 +93,22 @@ start_proxy() {
   pbase=$line
 }
 
+# Programs run through the proxy: the prefixes they use, run_proxied_agent program-text [options...] (its
+# status in $run_status, its log in $work/run.log, the proxy's log emptied first), and proxy_writes
+# METHOD-ERE PATH STATUS: how many such requests the proxy saw.
+proxied_prefixes="@prefix http: <http://www.w3.org/2011/http#> .
+@prefix httpm: <http://www.w3.org/2011/http-methods#> .
+@prefix ldgsm: <https://w3id.org/ldgsm#> .
+@prefix math: <http://www.w3.org/2000/10/swap/math#> .
+@prefix : <http://ex.org/> ."
+run_proxied_agent() {
+  printf '%s\n%s\n' "$proxied_prefixes" "$1" > "$work/prog.n3"; shift
+  : > "$work/proxy.log"
+  bounded "$ldgsm" run -p "$work/prog.n3" -n 0 "$@" > /dev/null 2> "$work/run.log"
+  run_status=$?
+}
+proxy_writes() { grep -Ec "^($1)	$2	$3	" "$work/proxy.log"; }
+
 # The server logs a request after answering it; waiting for the line keeps a test's later
 # `: > serve.log` from receiving it.
 wait_logged() { # method path count-before

@@ -12,17 +12,6 @@ printf '%s' '<#x> <http://ex.org/state> "on" ; <http://ex.org/count> 5 ; <http:/
   > "$work/other-writer.ttl"
 start_proxy --race /c/race "$work/other-writer.ttl"
 
-prefixes="@prefix http: <http://www.w3.org/2011/http#> .
-@prefix httpm: <http://www.w3.org/2011/http-methods#> .
-@prefix ldgsm: <https://w3id.org/ldgsm#> .
-@prefix math: <http://www.w3.org/2000/10/swap/math#> .
-@prefix : <http://ex.org/> ."
-run_agent() { # program-text [options...]: runs it through the proxy; $run_status, $work/run.log
-  printf '%s\n%s\n' "$prefixes" "$1" > "$work/prog.n3"; shift
-  : > "$work/proxy.log"
-  bounded "$ldgsm" run -p "$work/prog.n3" -n 0 "$@" > /dev/null 2> "$work/run.log"
-  run_status=$?
-}
 reads() { # path...: a rule GETting each document through the proxy
   local path
   for path in "$@"; do printf '{ } => { [] http:mthd httpm:GET ; http:requestURI <%s> } .\n' "$pbase$path"; done
@@ -52,16 +41,15 @@ check_conditions() { # description
   check "$1" [ -z "$mismatches" ]
   [ -z "$mismatches" ] || sed 's/^/  /' <<< "$mismatches"
 }
-writes() { grep -Ec "^($1)	$2	$3	" "$work/proxy.log"; } # method path status: how many the proxy saw (method: an ERE)
 
 # An update per iteration to one document: each PUT's If-Match is the ETag of that iteration's read.
 put c/count '<#x> <http://ex.org/n> 0 .' > /dev/null
-run_agent "$(reads c/count)
+run_proxied_agent "$(reads c/count)
 { <${pbase}c/count#x> :n ?n . ?n math:lessThan 3 . (?n 1) math:sum ?m . }
 => { [] http:mthd ldgsm:UPDATE ; http:requestURI <${pbase}c/count#x> ; http:body { <${pbase}c/count#x> :n ?m . } } ." \
   --iterations 6 --until quiescent
 check "counting to 3 ends quiescent (exit 0)" [ "$run_status" = 0 ]
-check "three updates, each answered 204" [ "$(writes "PUT|PATCH" /c/count 204)" = 3 ]
+check "three updates, each answered 204" [ "$(proxy_writes "PUT|PATCH" /c/count 204)" = 3 ]
 check "with three different If-Match values" \
   [ "$(awk -F '\t' '$1 == "PUT" || $1 == "PATCH" { print $4 }' "$work/proxy.log" | sort -u | grep -c '^"')" = 3 ]
 check_conditions "each update's If-Match is the ETag served in its own iteration"
@@ -70,7 +58,7 @@ check "the count reached 3" grep -q '<http://ex.org/n> "3"' <(get c/count)
 # As-written writes to existing documents, a POST, and writes to documents read as 404.
 put c/plain '<#x> <http://ex.org/v> 1 .' > /dev/null
 put c/gone '<#x> <http://ex.org/bye> true .' > /dev/null
-run_agent "$(reads c/plain c/gone c/new c/new2)
+run_proxied_agent "$(reads c/plain c/gone c/new c/new2)
 { <${pbase}c/plain#x> :v 1 . } => { [] http:mthd httpm:PUT ; http:requestURI <${pbase}c/plain> ; http:body { <${pbase}c/plain#x> :v 2 . } } .
 { <${pbase}c/gone#x> :bye true . } => { [] http:mthd httpm:DELETE ; http:requestURI <${pbase}c/gone> } .
 { <${pbase}c/plain#x> :v 1 . } => { [] http:mthd httpm:POST ; http:requestURI <${pbase}c/> ; http:body { [] :posted 1 . } } .
@@ -78,25 +66,25 @@ run_agent "$(reads c/plain c/gone c/new c/new2)
 { <${pbase}c/new2> ldgsm:httpStatus 404 . }
 => { [] http:mthd ldgsm:UPDATE ; http:requestURI <${pbase}c/new2#x> ; http:body { <${pbase}c/new2#x> :made 2 . } } ." \
   --iterations 1
-check "the as-written PUT was sent and answered 204" [ "$(writes PUT /c/plain 204)" = 1 ]
-check "the DELETE was sent and answered 204" [ "$(writes DELETE /c/gone 204)" = 1 ]
-check "the POST was sent and answered 201" [ "$(writes POST /c/ 201)" = 1 ]
-check "the as-written PUT to a 404 document created it" [ "$(writes PUT /c/new 201)" = 1 ]
-check "the update of a 404 document created it" [ "$(writes "PUT|PATCH" /c/new2 201)" = 1 ]
+check "the as-written PUT was sent and answered 204" [ "$(proxy_writes PUT /c/plain 204)" = 1 ]
+check "the DELETE was sent and answered 204" [ "$(proxy_writes DELETE /c/gone 204)" = 1 ]
+check "the POST was sent and answered 201" [ "$(proxy_writes POST /c/ 201)" = 1 ]
+check "the as-written PUT to a 404 document created it" [ "$(proxy_writes PUT /c/new 201)" = 1 ]
+check "the update of a 404 document created it" [ "$(proxy_writes "PUT|PATCH" /c/new2 201)" = 1 ]
 check_conditions "If-Match is the ETag read, If-None-Match: * after a 404, a POST has neither"
 
 # The lost-update race: the proxy lets another writer replace c/race (count 5, a note) between the
 # agent's GET and its PUT. The agent's PUT, conditional on the ETag it read, gets 412; the next
 # iteration reads the other writer's version and makes its change on top of it (count 5 + 1 = 6).
 put c/race '<#x> <http://ex.org/state> "on" ; <http://ex.org/count> 1 .' > /dev/null
-run_agent "$(reads c/race)
+run_proxied_agent "$(reads c/race)
 { <${pbase}c/race#x> :state \"on\" ; :count ?n . (?n 1) math:sum ?m . }
 => { [] http:mthd ldgsm:UPDATE ; http:requestURI <${pbase}c/race#x> ;
      http:body { <${pbase}c/race#x> :state \"off\" ; :count ?m . } } ." --iterations 5 --until quiescent
 check "the other writer won the race (its PUT answered 204)" grep -q '^RACE	/c/race	204	' "$work/proxy.log"
-check "the agent's PUT after it was answered 412" [ "$(writes "PUT|PATCH" /c/race 412)" = 1 ]
+check "the agent's PUT after it was answered 412" [ "$(proxy_writes "PUT|PATCH" /c/race 412)" = 1 ]
 check "the 412 is reported as another writer winning" grep -q '412, another writer' "$work/run.log"
-check "the next iteration wrote once more, answered 204" [ "$(writes "PUT|PATCH" /c/race 204)" = 1 ]
+check "the next iteration wrote once more, answered 204" [ "$(proxy_writes "PUT|PATCH" /c/race 204)" = 1 ]
 check_conditions "both PUTs carried If-Match with the ETag their iteration read"
 check "the run then ends quiescent (exit 0)" [ "$run_status" = 0 ]
 race=$(get c/race)
