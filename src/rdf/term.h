@@ -50,6 +50,7 @@ enum well_known_term {
 #define NS_STRING "http://www.w3.org/2000/10/swap/string#"
 #define NS_LIST "http://www.w3.org/2000/10/swap/list#"
 #define NS_CRYPTO "http://www.w3.org/2000/10/swap/crypto#"
+#define NS_TIME "http://www.w3.org/2000/10/swap/time#"
 
 /* Orders triples by (s, p, o) ids: a qsort comparator. */
 int triple_compare(const void *a, const void *b);

@@ -5,7 +5,7 @@
  * builtin emits every (subject, object) pair that holds with those bindings (a test emits its inputs
  * unchanged when true; a function emits the computed object, or its inputs when the bound object is
  * that value). Type errors (a non-numeric math argument) are not errors: the relation simply does not
- * hold and nothing is emitted. builtins.c lists the semantics (strings, regexes, result equality, which
+ * hold and nothing is emitted. builtins_<namespace>.c state each family's semantics (strings, regexes, which
  * builtins take dateTimes and durations), numeric.h the number types, precision and canonical forms,
  * xsd_time.h the dateTime and duration values. */
 #ifndef LDGSM_REASON_BUILTINS_H

@@ -1,0 +1,81 @@
+/* builtins_time.c: the time: builtins of the N3 builtins report, on a dateTime subject.
+ *
+ * NOTES ON THE DESIGN
+ *  1. year, month, day, hour, minute, second are the integer fields as written, in the dateTime's own
+ *     timezone; timeZone is "Z" or "-05:00" (none for a dateTime without one); inSeconds is seconds
+ *     since the epoch as an xsd:decimal, or a dayTimeDuration's seconds; with only the object bound,
+ *     the dateTime of that many seconds.
+ *  2. There is deliberately no time:currentTime, localTime or gmTime: the agent's clock triple is the
+ *     only time a rule sees, so a run's result depends on its input alone. */
+#include "reason/builtin_family.h"
+
+#include "reason/numeric.h"
+#include "reason/xsd_time.h"
+
+
+/* One calendar field of a dateTime (NOTES 1), an xsd:integer. */
+static void time_field(terms *t, term_id subject, term_id object, enum xsd_field field, builtin_emit emit,
+                       void *user) {
+    xsd_time datetime;
+    int fields[XSD_FIELDS];
+    if (!subject || !xsd_time_from_term(t, subject, &datetime) || datetime.kind != XSD_DATETIME)
+        return;
+    xsd_datetime_fields(&datetime, fields);
+    number value = number_integer(fields[field]);
+    emit_number(t, subject, object, &value, emit, user);
+}
+
+static void time_year(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    time_field(t, subject, object, XSD_YEAR, emit, user);
+}
+
+static void time_month(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    time_field(t, subject, object, XSD_MONTH, emit, user);
+}
+
+static void time_day(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    time_field(t, subject, object, XSD_DAY, emit, user);
+}
+
+static void time_hour(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    time_field(t, subject, object, XSD_HOUR, emit, user);
+}
+
+static void time_minute(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    time_field(t, subject, object, XSD_MINUTE, emit, user);
+}
+
+static void time_second(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    time_field(t, subject, object, XSD_SECOND, emit, user);
+}
+
+static void time_time_zone(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    xsd_time datetime;
+    char zone[XSD_ZONE_TEXT];
+    if (subject && xsd_time_from_term(t, subject, &datetime) && datetime.kind == XSD_DATETIME &&
+        xsd_datetime_zone(&datetime, zone))
+        emit_result(subject, object, terms_string(t, zone), emit, user);
+}
+
+static void time_in_seconds(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    xsd_time value;
+    number seconds;
+    if (subject) {
+        if (xsd_time_from_term(t, subject, &value) && xsd_time_seconds(&value, &seconds))
+            emit_number(t, subject, object, &seconds, emit, user);
+    } else if (number_from_term(t, object, &seconds) && xsd_datetime_from_seconds(&seconds, &value)) {
+        emit(user, xsd_time_to_term(t, &value), object);
+    }
+}
+
+const builtin builtins_time[] = {
+    {NS_TIME "year", BUILTIN_SUBJECT_IN, time_year},
+    {NS_TIME "month", BUILTIN_SUBJECT_IN, time_month},
+    {NS_TIME "day", BUILTIN_SUBJECT_IN, time_day},
+    {NS_TIME "hour", BUILTIN_SUBJECT_IN, time_hour},
+    {NS_TIME "minute", BUILTIN_SUBJECT_IN, time_minute},
+    {NS_TIME "second", BUILTIN_SUBJECT_IN, time_second},
+    {NS_TIME "timeZone", BUILTIN_SUBJECT_IN, time_time_zone},
+    {NS_TIME "inSeconds", BUILTIN_EITHER_IN, time_in_seconds},
+};
+const size_t builtins_time_count = sizeof builtins_time / sizeof builtins_time[0];
