@@ -200,8 +200,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     a->default_timeout = terms_literal(a->t, duration, (size_t)len, terms_iri_cstr(a->t, NS_XSD "dayTimeDuration"),
                                        NULL, 0);
     assign_strata(a);
-    if (rule_set_layer_negation(&a->rules, error, error_len) != 0)
-        goto fail;
+    rule_set_layer_negation(&a->rules);
     http_options hopt = http_options_default();
     hopt.log = log;
     hopt.stop = options->stop;

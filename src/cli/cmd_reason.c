@@ -205,11 +205,7 @@ int cmd_reason(int argc, char **argv) {
     }
     uint32_t input_size = store_size(st);
     double loaded = now_ms();
-    char layer_error[512];
-    if (status == 0 && rule_set_layer_negation(&rs, layer_error, sizeof layer_error) != 0) {
-        fprintf(stderr, "ldgsm reason: %s\n", layer_error);
-        status = 1;
-    }
+    rule_set_layer_negation(&rs);
     if (status == 0) {
         ropt.derived_graph = terms_iri_cstr(t, "urn:ldgsm:derived");
         ropt.log = &log;

@@ -77,7 +77,8 @@ uint64_t hash_bytes(const void *data, uint64_t len, uint64_t seed) {
         h ^= h >> 32;
     }
     uint64_t tail = 0;
-    memcpy(&tail, p, len);
+    if (len) /* data may be NULL when len is 0 */
+        memcpy(&tail, p, len);
     h = (h ^ tail) * 0x9e3779b97f4a7c15ULL;
     return hash_mix64(h);
 }

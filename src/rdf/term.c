@@ -144,7 +144,7 @@ static term_id intern_items(terms *t, enum term_kind kind, const term_id *items,
     for (term_id id = head ? *head : 0; id; id = rec_of(t, id)->next_same_hash) {
         const term_rec *r = rec_of(t, id);
         size_t stored = kind == TERM_FORMULA ? (size_t)r->len * 3 : r->len;
-        if (r->kind == kind && stored == n && memcmp(r->items, items, n * sizeof *items) == 0)
+        if (r->kind == kind && stored == n && (n == 0 || memcmp(r->items, items, n * sizeof *items) == 0))
             return id;
     }
     term_rec rec = {.kind = (uint8_t)kind, .ground = true,

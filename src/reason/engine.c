@@ -12,6 +12,8 @@
 
 #include "rdf/buf.h"
 #include "rdf/hashmap.h"
+#include "rdf/rdf_list.h"
+#include "rdf/rdfio.h"
 #include "reason/filter.h"
 
 /* Derived triples wait in a small batch whose de-duplication slots are prefetched before insertion: a
@@ -30,6 +32,17 @@ struct reasoner {
     reasoner_stats stats;
     u64map skolem; /* Skolem key (a list term) -> blank node */
     uint32_t reported; /* triples below this number were derived before the run or told to on_derived */
+    /* the negations negation_checked rules fired with (check_negations): record i's values are the atom's
+     * `needs` slots in ascending order, from record_values[records[i].values] on */
+    struct negation_record {
+        const rule *r;
+        unsigned atom;
+        size_t values;
+    } *records;
+    size_t record_count, record_cap;
+    term_id *record_values;
+    size_t record_values_len, record_values_cap;
+    u64map record_seen; /* hash of (rule, atom, values) -> record number + 1 */
     char error[512];
 };
 
@@ -50,6 +63,9 @@ void reasoner_free(reasoner *r) {
     if (!r)
         return;
     u64map_free(&r->skolem);
+    u64map_free(&r->record_seen);
+    free(r->records);
+    free(r->record_values);
     free(r);
 }
 
@@ -80,6 +96,7 @@ typedef struct cont {
     const struct cont *next;
     bool *found;
     bool probe;            /* a negation's group: stop at the first match, fire nothing */
+    term_id scope;         /* a formula whose triples the group's patterns match, instead of the store */
 } cont;
 
 static void step(join *j, const cont *c);
@@ -163,7 +180,9 @@ static bool unify(join *j, term_id pattern, term_id value, unsigned *trail, unsi
         trail[(*trail_len)++] = (unsigned)slot;
         return true;
     }
-    if (k == TERM_LIST && terms_kind(t, value) == TERM_LIST) {
+    if (k == TERM_LIST && terms_kind(t, value) != TERM_LIST)
+        value = rdf_list_read(t, j->R->st, value); /* a collection from RDF data is the same list */
+    if (k == TERM_LIST && value) {
         size_t pn, vn;
         const term_id *ps = terms_list_items(t, pattern, &pn);
         const term_id *vs = terms_list_items(t, value, &vn);
@@ -200,15 +219,52 @@ static void undo(join *j, const unsigned *trail, unsigned trail_len) {
         j->binding[trail[i]] = 0;
 }
 
+/* A builtin's argument with the collections of the data in it read as lists: a blank node heading an
+ * rdf:first/rdf:rest chain, or an IRI doing so for builtins other than log:'s (which take IRIs as names),
+ * and such nodes among the items of a list term. Returns value itself when nothing is a collection. */
+static term_id as_list_data(join *j, const rule_atom *a, term_id value, unsigned depth) {
+    terms *t = j->R->t;
+    enum term_kind kind = terms_kind(t, value);
+    if (kind == TERM_BNODE || (kind == TERM_IRI && a->iri_lists)) {
+        term_id list = rdf_list_read(t, j->R->st, value);
+        return list ? list : value;
+    }
+    if (kind != TERM_LIST || depth > 32)
+        return value;
+    size_t n;
+    const term_id *items = terms_list_items(t, value, &n);
+    term_id *read = NULL;
+    for (size_t i = 0; i < n; i++) {
+        term_id item = as_list_data(j, a, items[i], depth + 1);
+        if (item != items[i] && !read) {
+            read = xmalloc(n * sizeof *read);
+            memcpy(read, items, n * sizeof *read);
+        }
+        if (read)
+            read[i] = item;
+    }
+    if (!read)
+        return value;
+    term_id result = terms_list(t, read, n);
+    free(read);
+    return result;
+}
+
 typedef struct builtin_step {
     join *j;
     const rule_atom *atom;
     const cont *next;
+    term_id given[2], read[2]; /* subject and object as bound, and as the builtin read them (as_list_data) */
 } builtin_step;
 
 static bool on_builtin_solution(void *user, term_id subject, term_id object) {
     builtin_step *bs = user;
     join *j = bs->j;
+    /* a collection the builtin read as a list is answered as the node the binding holds */
+    if (subject && subject == bs->read[0])
+        subject = bs->given[0];
+    if (object && object == bs->read[1])
+        object = bs->given[1];
     unsigned trail[RULE_MAX_VARS * 2], trail_len = 0;
     if (unify_code(j, bs->atom, 0, subject, trail, &trail_len) &&
         unify_code(j, bs->atom, 2, object, trail, &trail_len))
@@ -264,10 +320,52 @@ static bool queue_derived(reasoner *R, const rule *r, term_id s, term_id p, term
     return R->pending_count < PENDING_BATCH || flush_pending(R, r);
 }
 
+static bool same_record(const reasoner *R, const struct negation_record *rec, const rule *r, unsigned atom,
+                        const term_id *values, size_t n) {
+    return rec->r == r && rec->atom == atom && memcmp(R->record_values + rec->values, values, n * sizeof *values) == 0;
+}
+
+/* Remembers, once, each binding of the negations of a negation_checked rule that fires. */
+static void record_negations(join *j) {
+    reasoner *R = j->R;
+    const rule *r = j->rule;
+    for (unsigned b = 0; b < r->body_count; b++) {
+        const rule_atom *a = &r->body[b];
+        if (a->kind != ATOM_NOT || a->scoped)
+            continue;
+        term_id values[RULE_MAX_VARS];
+        size_t n = 0;
+        uint64_t hash = (uint64_t)r->index * 0x9e3779b97f4a7c15ULL + b;
+        for (uint64_t needs = a->needs; needs; needs &= needs - 1) {
+            values[n] = j->binding[__builtin_ctzll(needs)];
+            hash = (hash ^ values[n++]) * 0x100000001b3ULL;
+        }
+        bool inserted;
+        uint32_t *seen = u64map_put(&R->record_seen, hash, 0, &inserted);
+        if (!inserted && same_record(R, &R->records[*seen - 1], r, b, values, n))
+            continue;
+        if (R->record_count == R->record_cap) {
+            R->record_cap = R->record_cap ? R->record_cap * 2 : 64;
+            R->records = xrealloc(R->records, R->record_cap * sizeof *R->records);
+        }
+        if (R->record_values_len + n > R->record_values_cap) {
+            R->record_values_cap = (R->record_values_len + n) * 2;
+            R->record_values = xrealloc(R->record_values, R->record_values_cap * sizeof *R->record_values);
+        }
+        memcpy(R->record_values + R->record_values_len, values, n * sizeof *values);
+        R->records[R->record_count++] = (struct negation_record){r, b, R->record_values_len};
+        R->record_values_len += n;
+        if (inserted)
+            *seen = (uint32_t)R->record_count;
+    }
+}
+
 static void fire(join *j) {
     reasoner *R = j->R;
     const rule *r = j->rule;
     ((rule *)r)->fired++;
+    if (r->negation_checked)
+        record_negations(j);
     if (!r->existential_count && !r->is_request && !r->head_structured) {
         /* the common case, once per derivation attempt: every head position a constant or a bound variable */
         for (unsigned h = 0; h < r->head_count; h++) {
@@ -324,34 +422,93 @@ static term_id lookup_binding(void *user, term_id var) {
 
 static bool filter_holds(join *j, const struct sq_expr *e) { return filter_holds_for(j->R->t, e, lookup_binding, j); }
 
+/* True when value is the list `list`, or an IRI or blank node heading a collection of the data that is. */
+static bool same_list(join *j, term_id value, term_id list) {
+    if (value == list)
+        return true;
+    enum term_kind kind = terms_kind(j->R->t, value);
+    return (kind == TERM_BNODE || kind == TERM_IRI) && rdf_list_read(j->R->t, j->R->st, value) == list;
+}
+
+/* What the store lookup of an atom fixes (fixed[k], 0 = any) and, for a position holding a list, the list
+ * each candidate must be (lists[k]): a list term in the data and a collection of rdf:first/rdf:rest triples
+ * are the same list, so such a position cannot be looked up by its term. */
+typedef struct lookup {
+    term_id fixed[3];
+    term_id lists[3];
+} lookup;
+
+/* Continues the join with one candidate triple for atom a, whose fixed positions are known to match. */
+static inline __attribute__((always_inline)) void candidate(join *j, const rule_atom *a, const lookup *l,
+                                                            const triple *tr, const cont *next, bool fires) {
+    unsigned trail[RULE_MAX_VARS * 2], trail_len = 0;
+    term_id v[3] = {tr->s, tr->p, tr->o};
+    bool ok = true;
+    for (int k = 0; k < 3 && ok; k++)
+        if (!l->fixed[k])
+            ok = l->lists[k] ? same_list(j, v[k], l->lists[k]) : unify_code(j, a, k, v[k], trail, &trail_len);
+    if (ok) {
+        if (fires)
+            fire(j);
+        else
+            step(j, next);
+    }
+    undo(j, trail, trail_len);
+}
+
+/* `L rdf:first X` and `L rdf:rest R` hold for every non-empty list term L: what a collection written as
+ * triples states, answered for a list that is a term. */
+static void match_list_axioms(join *j, const rule_atom *a, const lookup *l, const cont *next, bool fires) {
+    terms *t = j->R->t;
+    size_t n;
+    const term_id *items = terms_list_items(t, l->lists[0], &n);
+    if (n == 0)
+        return;
+    term_id rest = n > 1 ? terms_list(t, items + 1, n - 1) : T_RDF_NIL;
+    const triple axioms[2] = {{l->lists[0], T_RDF_FIRST, items[0]}, {l->lists[0], T_RDF_REST, rest}};
+    lookup exact = *l;
+    exact.fixed[0] = l->lists[0];
+    exact.lists[0] = 0;
+    for (int i = 0; i < 2 && !j->stop && !(next->probe && *next->found); i++)
+        if ((!l->fixed[1] || l->fixed[1] == axioms[i].p) && (!l->fixed[2] || l->fixed[2] == axioms[i].o))
+            candidate(j, a, &exact, &axioms[i], next, fires);
+}
+
 static void match_atom(join *j, const rule_atom *a, unsigned atom_index, bool top_level, const cont *next) {
-    term_id s = position_value(j, a, 0), p = position_value(j, a, 1), o = position_value(j, a, 2);
+    lookup l = {.fixed = {position_value(j, a, 0), position_value(j, a, 1), position_value(j, a, 2)}};
+    /* the last atom of a rule body: each match fires the head, without another step */
+    bool fires = next->k == next->count && !next->next && !next->found && !next->probe;
+    ((rule *)j->rule)->probed++;
+    if (next->scope) { /* a quoted formula's triples, not the store's */
+        size_t n;
+        const triple *ts = terms_formula_triples(j->R->t, next->scope, &n);
+        lookup any = {.fixed = {0}};
+        for (size_t i = 0; i < n && !j->stop && !(next->probe && *next->found); i++)
+            if ((!l.fixed[0] || l.fixed[0] == ts[i].s) && (!l.fixed[1] || l.fixed[1] == ts[i].p) &&
+                (!l.fixed[2] || l.fixed[2] == ts[i].o))
+                candidate(j, a, &any, &ts[i], next, fires);
+        return;
+    }
+    for (int k = 0; k < 3; k += 2)
+        if (l.fixed[k] && terms_kind(j->R->t, l.fixed[k]) == TERM_LIST) {
+            l.lists[k] = l.fixed[k];
+            l.fixed[k] = 0;
+        }
     uint32_t lo = 0, hi = j->hi;
     if (top_level && atom_index == j->delta_atom)
         lo = j->lo;
     else if (top_level && atom_index < j->delta_atom)
         hi = j->lo;
+    /* the axioms of list terms hold from the start: they belong to no round's delta */
+    if (l.lists[0] && lo == 0 && (!l.fixed[1] || l.fixed[1] == T_RDF_FIRST || l.fixed[1] == T_RDF_REST))
+        match_list_axioms(j, a, &l, next, fires);
     store_iter it;
-    store_match(j->R->st, s, p, o, lo, hi, &it);
-    ((rule *)j->rule)->probed++;
-    /* the last atom of a rule body: each match fires the head, without another step */
-    bool fires = next->k == next->count && !next->next && !next->found && !next->probe;
+    store_match(j->R->st, l.fixed[0], l.fixed[1], l.fixed[2], lo, hi, &it);
     store_entry batch[64];
     for (uint32_t got; !j->stop && !(next->probe && *next->found) && (got = store_next_batch(&it, batch, 64));) {
         ((rule *)j->rule)->probed += got;
-        for (uint32_t i = 0; i < got && !j->stop && !(next->probe && *next->found); i++) {
-            const triple *tr = &batch[i].t;
-            unsigned trail[RULE_MAX_VARS * 2], trail_len = 0;
-            if ((s || unify_code(j, a, 0, tr->s, trail, &trail_len)) &&
-                (p || unify_code(j, a, 1, tr->p, trail, &trail_len)) &&
-                (o || unify_code(j, a, 2, tr->o, trail, &trail_len))) {
-                if (fires)
-                    fire(j);
-                else
-                    step(j, next);
-            }
-            undo(j, trail, trail_len);
-        }
+        for (uint32_t i = 0; i < got && !j->stop && !(next->probe && *next->found); i++)
+            candidate(j, a, &l, &batch[i].t, next, fires);
     }
 }
 
@@ -390,7 +547,7 @@ static unsigned next_adaptive(join *j, const cont *c) {
             fallback = (int)i;
         if (candidates == 1)
             return i;
-        if (a->kind == ATOM_NOT) { /* a cheap test: as soon as it can run */
+        if (a->kind == ATOM_NOT || a->kind == ATOM_INCLUDES) { /* over what is bound: as soon as it can run */
             if (negation_can_run(j, a))
                 return i;
             continue;
@@ -439,8 +596,11 @@ static void step(join *j, const cont *c) {
         match_atom(j, a, atom_index, c->top_level, &next);
         return;
     case ATOM_BUILTIN: {
-        builtin_step bs = {.j = j, .atom = a, .next = &next};
-        a->builtin->eval(j->R->t, position_value(j, a, 0), position_value(j, a, 2), on_builtin_solution, &bs);
+        builtin_step bs = {.j = j, .atom = a, .next = &next,
+                           .given = {position_value(j, a, 0), position_value(j, a, 2)}};
+        for (int k = 0; k < 2; k++)
+            bs.read[k] = as_list_data(j, a, bs.given[k], 0);
+        a->builtin->eval(j->R->t, bs.read[0], bs.read[1], on_builtin_solution, &bs);
         return;
     }
     case ATOM_FILTER:
@@ -457,12 +617,24 @@ static void step(join *j, const cont *c) {
         return;
     }
     case ATOM_NOT: {
+        term_id scope = a->scoped ? position_value(j, a, 0) : 0;
+        if (a->scoped && terms_kind(j->R->t, scope) != TERM_FORMULA)
+            return; /* only a formula can be looked into */
         bool found = false;
         cont probe = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .found = &found, .probe = true,
-                      .adaptive = a->groups[0].count <= 64};
+                      .adaptive = a->groups[0].count <= 64, .scope = scope};
         step(j, &probe);
         if (!found)
             step(j, &next);
+        return;
+    }
+    case ATOM_INCLUDES: {
+        term_id scope = position_value(j, a, 0);
+        if (terms_kind(j->R->t, scope) != TERM_FORMULA)
+            return;
+        cont inner = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .next = &next,
+                      .adaptive = a->groups[0].count <= 64, .scope = scope};
+        step(j, &inner);
         return;
     }
     case ATOM_UNION:
@@ -487,14 +659,18 @@ static const unsigned *choose_plan(reasoner *R, const rule *r, unsigned delta_at
         const rule_atom *a = &r->body[atom_index];
         term_id key[3];
         for (int k = 0; k < 3; k++)
-            key[k] = a->pos[k] > 0 && !a->structured[k] ? (term_id)a->pos[k] : 0;
+            key[k] = a->pos[k] > 0 && !a->structured[k] && terms_kind(R->t, (term_id)a->pos[k]) != TERM_LIST
+                         ? (term_id)a->pos[k]
+                         : 0;
         uint32_t from = 0, to = hi;
         if (atom_index == delta_atom)
             from = lo;
         else if (atom_index < delta_atom)
             to = lo;
         uint32_t count = store_count(R->st, key[0], key[1], key[2], from, to);
-        if (count == 0)
+        /* a list's rdf:first and rdf:rest are not in the store (match_list_axioms) */
+        bool list_axioms = from == 0 && !key[0] && (a->pos[1] < 0 || key[1] == T_RDF_FIRST || key[1] == T_RDF_REST);
+        if (count == 0 && !list_axioms)
             return NULL;
         if (count < best_count) {
             best_count = count;
@@ -559,6 +735,38 @@ static int fixpoint(reasoner *R, const rule_set *rs, int stratum, uint32_t from)
     }
 }
 
+/* Each negation a negation_checked rule fired with must still hold at the fixpoint: if one no longer
+ * does, what the rule derived rests on a premise the result contradicts. Returns false (error set) then. */
+static bool check_negations(reasoner *R) {
+    for (size_t i = 0; i < R->record_count; i++) {
+        const struct negation_record *rec = &R->records[i];
+        const rule_atom *a = &rec->r->body[rec->atom];
+        join j = {.R = R, .rule = rec->r, .hi = store_size(R->st), .delta_atom = UINT32_MAX};
+        size_t k = 0;
+        for (uint64_t needs = a->needs; needs; needs &= needs - 1)
+            j.binding[__builtin_ctzll(needs)] = R->record_values[rec->values + k++];
+        bool found = false;
+        cont probe = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .found = &found, .probe = true,
+                      .adaptive = a->groups[0].count <= 64};
+        step(&j, &probe);
+        if (!found)
+            continue;
+        buf binding = {0};
+        k = 0;
+        for (uint64_t needs = a->needs; needs; needs &= needs - 1) {
+            buf_printf(&binding, "%s?%s = ", k ? ", " : " with ", terms_lex(R->t, rec->r->vars[__builtin_ctzll(needs)], NULL));
+            rdf_write_term_nt(R->t, R->record_values[rec->values + k++], &binding);
+        }
+        snprintf(R->error, sizeof R->error,
+                 "rule %s: its negation (log:notIncludes) held when the rule fired%s, and no longer holds once "
+                 "everything is derived: the rules contradict each other, so the program is not stratifiable",
+                 rec->r->name, buf_cstr(&binding));
+        buf_free(&binding);
+        return false;
+    }
+    return true;
+}
+
 int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t from) {
     R->error[0] = '\0';
     R->reported = store_size(R->st);
@@ -566,7 +774,8 @@ int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t fro
         return -1;
     /* Stratified negation: each layer's negation rules over what the lower layers closed, then the other
      * rules on what they derived, until the layer adds nothing: a negation rule may read (positively) what
-     * another of its layer derives. What they negate is closed below, so evaluating again only adds. */
+     * another of its layer derives. What they negate is closed below, so evaluating again only adds; where
+     * no layering could close it (negation_checked), check_negations verifies the premises at the end. */
     unsigned top = 0;
     for (unsigned i = 0; i < rs->count; i++)
         if (rs->rules[i]->has_negation && rs->rules[i]->stratum == stratum && rs->rules[i]->layer > top)
@@ -576,8 +785,9 @@ int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t fro
             mark = store_size(R->st);
             for (unsigned i = 0; i < rs->count; i++) {
                 const rule *r = rs->rules[i];
+                /* each sees what those before it derived: fewer premises the end will contradict */
                 if (!r->disabled && r->stratum == stratum && r->has_negation && r->layer == layer &&
-                    !evaluate(R, r, 0, mark, true))
+                    !evaluate(R, r, 0, store_size(R->st), true))
                     return -1;
             }
             report_derived(R);
@@ -585,5 +795,5 @@ int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t fro
                 return -1;
         }
     }
-    return 0;
+    return check_negations(R) ? 0 : -1;
 }

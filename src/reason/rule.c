@@ -14,13 +14,23 @@ bool rule_statement(const terms *t, const triple *statement) {
            terms_kind(t, statement->o) == TERM_FORMULA;
 }
 
-static bool is_negation(const terms *t, const triple *b) {
-    if (terms_kind(t, b->p) != TERM_IRI)
+static bool is_iri(const terms *t, term_id id, const char *iri) {
+    if (terms_kind(t, id) != TERM_IRI)
         return false;
     size_t len;
-    const char *iri = terms_lex(t, b->p, &len);
-    return len == sizeof NS_LOG "notIncludes" - 1 && memcmp(iri, NS_LOG "notIncludes", len) == 0;
+    const char *text = terms_lex(t, id, &len);
+    return len == strlen(iri) && memcmp(text, iri, len) == 0;
 }
+
+/* ATOM_NOT for log:notIncludes, ATOM_INCLUDES for log:includes: atoms whose object is a formula of
+ * patterns looked for in a scope; ATOM_MATCH for any other. */
+static enum atom_kind scope_kind(const terms *t, const triple *b) {
+    if (is_iri(t, b->p, NS_LOG "notIncludes"))
+        return ATOM_NOT;
+    return is_iri(t, b->p, NS_LOG "includes") ? ATOM_INCLUDES : ATOM_MATCH;
+}
+
+static bool is_negation(const terms *t, const triple *b) { return scope_kind(t, b) == ATOM_NOT; }
 
 static int slot_of(const rule *r, term_id var) {
     for (unsigned i = 0; i < r->var_count; i++)
@@ -206,6 +216,7 @@ static void classify_atom(rule *r, terms *t, term_id predicate, rule_atom *a, co
     const char *iri = terms_lex(t, predicate, NULL);
     a->builtin = builtin_lookup(iri);
     a->kind = a->builtin ? ATOM_BUILTIN : ATOM_MATCH;
+    a->iri_lists = a->builtin && strncmp(iri, NS_LOG, strlen(NS_LOG)) != 0; /* log: takes IRIs as names */
     if (!a->builtin && builtin_namespace(iri)) {
         char *what = term_text(t, predicate);
         buf msg = {0};
@@ -216,17 +227,30 @@ static void classify_atom(rule *r, terms *t, term_id predicate, rule_atom *a, co
     }
 }
 
-/* `?scope log:notIncludes { patterns }` with a variable or blank-node scope: negation as failure over the
- * store (EYE's scoped negation with the whole working memory as the scope). The patterns become a group of
- * atoms, evaluated in their order: matched against the store, or builtins evaluated (`?a math:greaterThan
- * 18` inside is a test, not a triple to look for); the variables they share with the rest of the body must
- * be bound before it is tested, the others match anything. */
-static void compile_negation(rule *r, terms *t, const triple *b, rule_atom *a, uint64_t bound_outside,
-                             const log_sink *log) {
-    a->kind = ATOM_NOT;
-    if (!is_variable_like(t, b->s) || terms_kind(t, b->o) != TERM_FORMULA) {
-        disable(r, log, "log:notIncludes needs a variable or blank node as its scope (the working memory) "
-                        "and a formula as its object");
+/* `?scope log:notIncludes { patterns }` and `?f log:includes { patterns }`. The patterns become a group
+ * of atoms evaluated in their order: matched, or builtins evaluated (`?a math:greaterThan 18` inside is a
+ * test, not a triple to look for). The scope is a formula, written or bound by the rest of the body, whose
+ * triples the patterns match; for log:notIncludes, a variable or blank node that nothing else binds is the
+ * working memory (EYE's scoped negation as failure), which makes the rule a negation to stratify. The
+ * pattern variables shared with the rest of the body must be bound before a negation is tested; the
+ * others match anything. (log:includes over the working memory is plain conjunction: compile_rule inlines
+ * it.) */
+static void compile_scoped(rule *r, terms *t, const triple *b, rule_atom *a, enum atom_kind kind,
+                           uint64_t bound_elsewhere, const log_sink *log) {
+    a->kind = kind;
+    const char *name = kind == ATOM_NOT ? "log:notIncludes" : "log:includes";
+    buf msg = {0};
+    int slot = slot_of(r, b->s);
+    bool formula_scope = terms_kind(t, b->s) == TERM_FORMULA ||
+                         (is_variable_like(t, b->s) && slot >= 0 && (bound_elsewhere >> slot & 1));
+    if (terms_kind(t, b->o) != TERM_FORMULA)
+        buf_printf(&msg, "%s needs a formula as its object", name);
+    else if (!formula_scope && !(kind == ATOM_NOT && is_variable_like(t, b->s)))
+        buf_printf(&msg, "%s needs as its subject a formula, or a variable bound to one%s", name,
+                   kind == ATOM_NOT ? " (or, for the working memory, a variable or blank node bound nowhere)" : "");
+    if (msg.len) {
+        disable(r, log, buf_cstr(&msg));
+        buf_free(&msg);
         return;
     }
     size_t n;
@@ -242,26 +266,73 @@ static void compile_negation(rule *r, terms *t, const triple *b, rule_atom *a, u
             inner->pos[k] = encode(r, t, parts[k], &inner->structured[k]);
         classify_atom(r, t, ts[i].p, inner, log);
     }
-    a->needs = vars_in(r, t, b->o) & bound_outside;
-    r->has_negation = true;
-    r->layer = 1;
+    a->scoped = formula_scope;
+    a->needs = (kind == ATOM_NOT ? vars_in(r, t, b->o) & bound_elsewhere : 0) |
+               (formula_scope ? vars_in(r, t, b->s) : 0);
+    if (kind == ATOM_NOT && !formula_scope) {
+        r->has_negation = true;
+        r->layer = 1;
+    }
 }
 
-static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *source, const log_sink *log) {
-    buf name = {0};
-    buf_printf(&name, "%s:%u:%u", source, st->line, st->col);
-    r->name = buf_cstr(&name);
-    size_t body_n, head_n;
-    const triple *body = terms_formula_triples(t, st->t.s, &body_n);
+/* True when term id is, or holds, `var`. */
+static bool occurs_in(const terms *t, term_id var, term_id id) {
+    if (id == var)
+        return true;
+    size_t n;
+    enum term_kind k = terms_kind(t, id);
+    if (k == TERM_LIST) {
+        const term_id *items = terms_list_items(t, id, &n);
+        for (size_t i = 0; i < n; i++)
+            if (occurs_in(t, var, items[i]))
+                return true;
+    } else if (k == TERM_FORMULA) {
+        const triple *ts = terms_formula_triples(t, id, &n);
+        for (size_t i = 0; i < n; i++)
+            if (occurs_in(t, var, ts[i].s) || occurs_in(t, var, ts[i].p) || occurs_in(t, var, ts[i].o))
+                return true;
+    }
+    return false;
+}
+
+/* The body with each `?s log:includes { patterns }` whose ?s occurs nowhere else (the working memory as
+ * the scope) replaced by its patterns: they are atoms of the rule like the others. Sets *n. */
+static triple *inline_working_memory_includes(const terms *t, const triple *body, size_t body_n,
+                                              term_id head_formula, size_t *n) {
+    triple *out = xmalloc((body_n ? body_n : 1) * sizeof *out);
+    size_t count = 0, cap = body_n ? body_n : 1;
+    for (size_t i = 0; i < body_n; i++) {
+        bool inline_it = scope_kind(t, &body[i]) == ATOM_INCLUDES && is_variable_like(t, body[i].s) &&
+                         terms_kind(t, body[i].o) == TERM_FORMULA && !occurs_in(t, body[i].s, head_formula);
+        for (size_t k = 0; inline_it && k < body_n; k++)
+            inline_it = k == i || !(occurs_in(t, body[i].s, body[k].s) || occurs_in(t, body[i].s, body[k].p) ||
+                                    occurs_in(t, body[i].s, body[k].o));
+        size_t inner_n = 1;
+        const triple *inner = inline_it ? terms_formula_triples(t, body[i].o, &inner_n) : &body[i];
+        if (count + inner_n > cap) {
+            cap = (count + inner_n) * 2;
+            out = xrealloc(out, cap * sizeof *out);
+        }
+        memcpy(out + count, inner, inner_n * sizeof *inner);
+        count += inner_n;
+    }
+    *n = count;
+    return out;
+}
+
+/* Compiles rule st whose body (after inline_working_memory_includes) is body[0..body_n). */
+static void compile_body_and_head(rule *r, terms *t, const n3_statement *st, const triple *body, size_t body_n,
+                                  const log_sink *log) {
+    size_t head_n;
     const triple *head = terms_formula_triples(t, st->t.o, &head_n);
     r->head_formula = st->t.o;
 
     for (size_t i = 0; i < body_n; i++) {
         bool ok = collect_vars(r, t, body[i].s, true) && collect_vars(r, t, body[i].p, true) &&
                   collect_vars(r, t, body[i].o, true);
-        /* blank nodes of a negated formula are its own variables: "no match for any value" */
+        /* blank nodes of a formula looked for are its own variables: "a match for some value" */
         size_t inner_n = 0;
-        const triple *inner = is_negation(t, &body[i]) && terms_kind(t, body[i].o) == TERM_FORMULA
+        const triple *inner = scope_kind(t, &body[i]) != ATOM_MATCH && terms_kind(t, body[i].o) == TERM_FORMULA
                                   ? terms_formula_triples(t, body[i].o, &inner_n)
                                   : NULL;
         for (size_t k = 0; ok && k < inner_n; k++)
@@ -285,8 +356,13 @@ static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *
         term_id parts[3] = {body[i].s, body[i].p, body[i].o};
         for (int k = 0; k < 3; k++)
             a->pos[k] = encode(r, t, parts[k], &a->structured[k]);
-        if (is_negation(t, &body[i])) {
-            compile_negation(r, t, &body[i], a, bound_outside_negation, log);
+        enum atom_kind scoped = scope_kind(t, &body[i]);
+        if (scoped != ATOM_MATCH) {
+            uint64_t bound_elsewhere = 0;
+            for (size_t k = 0; k < body_n; k++)
+                if (k != i && !is_negation(t, &body[k]))
+                    bound_elsewhere |= vars_in(r, t, body[k].s) | vars_in(r, t, body[k].p) | vars_in(r, t, body[k].o);
+            compile_scoped(r, t, &body[i], a, scoped, bound_elsewhere, log);
             continue;
         }
         classify_atom(r, t, body[i].p, a, log);
@@ -376,6 +452,17 @@ static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *
     }
 }
 
+static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *source, const log_sink *log) {
+    buf name = {0};
+    buf_printf(&name, "%s:%u:%u", source, st->line, st->col);
+    r->name = buf_cstr(&name);
+    size_t written_n, body_n;
+    const triple *written = terms_formula_triples(t, st->t.s, &written_n);
+    triple *body = inline_working_memory_includes(t, written, written_n, st->t.o, &body_n);
+    compile_body_and_head(r, t, st, body, body_n, log);
+    free(body);
+}
+
 unsigned rule_set_add_program(rule_set *rs, terms *t, const n3_doc *doc, const char *source, const log_sink *log) {
     unsigned added = 0;
     for (size_t i = 0; i < doc->count; i++) {
@@ -389,62 +476,227 @@ unsigned rule_set_add_program(rule_set *rs, terms *t, const n3_doc *doc, const c
     return added;
 }
 
-/* The highest layer among the rules of `stratum` deriving predicate p (0 when none does); a head with a
- * variable predicate derives every predicate. */
-static unsigned producer_layer(const rule_set *rs, int stratum, pos_code p) {
-    unsigned layer = 0;
-    for (unsigned i = 0; i < rs->count; i++) {
-        const rule *r = rs->rules[i];
-        if (r->disabled || r->stratum != stratum || r->is_request)
+/* Whether head template h may produce a triple that pattern b matches: at each position a variable on
+ * either side, or the same term. A list or formula with variables inside may be anything. */
+static bool may_produce(const rule_atom *h, const rule_atom *b) {
+    for (int k = 0; k < 3; k++)
+        if (h->pos[k] > 0 && b->pos[k] > 0 && !h->structured[k] && !b->structured[k] && h->pos[k] != b->pos[k])
+            return false;
+    return true;
+}
+
+/* The dependency graph of a stratum's rules: an edge from a rule to each rule with a pattern one of its
+ * head templates may produce, negative when the pattern is negated (over the working memory). */
+typedef struct dep_edge {
+    unsigned from, to;
+    bool negative;
+} dep_edge;
+
+typedef struct dep_graph {
+    const rule_set *rs;
+    bool exact_only; /* only the dependencies produces_exactly holds for */
+    dep_edge *edges;
+    size_t count, cap;
+    unsigned *first_out; /* edges sorted by `from`: those of rule i are [first_out[i], first_out[i + 1]) */
+} dep_graph;
+
+/* Whether h produces, for every constant of pattern b, that constant itself: `?x a :Root` does so for
+ * the pattern `?x a :Root`, while rdfs.n3's `?x a ?d` (or its sub-property rule's `?x ?q ?y`) only may,
+ * depending on data. */
+static bool produces_exactly(const rule_atom *h, const rule_atom *b) {
+    for (int k = 0; k < 3; k++)
+        if (b->pos[k] > 0 && !b->structured[k] && (h->pos[k] <= 0 || h->structured[k]))
+            return false;
+    return true;
+}
+
+/* exact_only counts only the head templates that produce the pattern exactly. */
+static bool produces_into(const rule *producer, const rule_atom *pattern, bool exact_only) {
+    for (unsigned h = 0; h < producer->head_count; h++) {
+        const rule_atom *head = &producer->head_codes[h];
+        if (may_produce(head, pattern) && (!exact_only || produces_exactly(head, pattern)))
+            return true;
+    }
+    return false;
+}
+
+static bool in_stratum(const rule *r, int stratum) { return !r->disabled && r->stratum == stratum; }
+
+static void add_edges_into(dep_graph *g, unsigned to, const rule_atom *pattern, bool negative) {
+    const rule_set *rs = g->rs;
+    for (unsigned from = 0; from < rs->count; from++) {
+        const rule *p = rs->rules[from];
+        if (!in_stratum(p, rs->rules[to]->stratum) || p->is_request || !produces_into(p, pattern, g->exact_only))
             continue;
-        for (unsigned h = 0; h < r->head_count; h++) {
-            pos_code hp = r->head_codes[h].pos[1];
-            if ((p <= 0 || hp <= 0 || hp == p) && r->layer > layer)
-                layer = r->layer;
+        if (g->count == g->cap) {
+            g->cap = g->cap ? g->cap * 2 : 64;
+            g->edges = xrealloc(g->edges, g->cap * sizeof *g->edges);
         }
+        g->edges[g->count++] = (dep_edge){from, to, negative};
     }
-    return layer;
 }
 
-static unsigned layer_needed(const rule_set *rs, const rule *r) {
-    unsigned need = r->has_negation ? 1 : 0;
-    for (unsigned b = 0; b < r->body_count; b++) {
-        const rule_atom *a = &r->body[b];
-        if (a->kind == ATOM_MATCH) {
-            unsigned l = producer_layer(rs, r->stratum, a->pos[1]);
-            need = l > need ? l : need;
-        } else if (a->kind == ATOM_NOT) {
-            for (unsigned k = 0; k < a->groups[0].count; k++) {
-                if (a->groups[0].atoms[k].kind != ATOM_MATCH)
-                    continue; /* a builtin: nothing produces it */
-                unsigned l = producer_layer(rs, r->stratum, a->groups[0].atoms[k].pos[1]) + 1;
-                need = l > need ? l : need;
-            }
-        }
-    }
-    return need;
+static int edge_by_source(const void *a, const void *b) {
+    const dep_edge *x = a, *y = b;
+    return (x->from > y->from) - (x->from < y->from);
 }
 
-int rule_set_layer_negation(rule_set *rs, char *error, size_t error_len) {
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (unsigned i = 0; i < rs->count; i++) {
-            rule *r = rs->rules[i];
-            if (r->disabled)
-                continue;
-            unsigned need = layer_needed(rs, r);
-            if (need <= r->layer)
-                continue;
-            if (need > rs->count) {
-                snprintf(error, error_len, "rule %s: its negation (log:notIncludes) depends on its own result, "
-                                           "so the program is not stratifiable", r->name);
-                return -1;
-            }
-            r->layer = need;
-            changed = true;
+static void build_dep_graph(dep_graph *g, const rule_set *rs, bool exact_only) {
+    *g = (dep_graph){.rs = rs, .exact_only = exact_only};
+    for (unsigned to = 0; to < rs->count; to++) {
+        const rule *r = rs->rules[to];
+        if (r->disabled)
+            continue;
+        for (unsigned b = 0; b < r->body_count; b++) {
+            const rule_atom *a = &r->body[b];
+            if (a->kind == ATOM_MATCH)
+                add_edges_into(g, to, a, false);
+            else if (a->kind == ATOM_NOT && !a->scoped)
+                for (unsigned k = 0; k < a->groups[0].count; k++)
+                    if (a->groups[0].atoms[k].kind == ATOM_MATCH) /* a builtin: nothing produces it */
+                        add_edges_into(g, to, &a->groups[0].atoms[k], true);
         }
     }
-    return 0;
+    if (g->count)
+        qsort(g->edges, g->count, sizeof *g->edges, edge_by_source);
+    g->first_out = xcalloc(rs->count + 1, sizeof *g->first_out);
+    for (size_t e = 0; e < g->count; e++)
+        g->first_out[g->edges[e].from + 1]++;
+    for (unsigned i = 0; i < rs->count; i++)
+        g->first_out[i + 1] += g->first_out[i];
+}
+
+/* Tarjan's strongly connected components, without recursion: component[i] numbers rule i's component,
+ * in the order Tarjan completes them (every component after those its rules' edges lead to). Returns the
+ * number of components. */
+static unsigned strongly_connected(const dep_graph *g, unsigned *component) {
+    unsigned n = g->rs->count, counter = 0, components = 0, depth = 0, top = 0;
+    unsigned *index = xmalloc(n * sizeof *index), *low = xmalloc(n * sizeof *low);
+    unsigned *stack = xmalloc(n * sizeof *stack), *call = xmalloc(n * sizeof *call), *next_edge = xmalloc(n * sizeof *next_edge);
+    bool *on_stack = xcalloc(n, sizeof *on_stack);
+    for (unsigned i = 0; i < n; i++)
+        index[i] = UINT32_MAX;
+    for (unsigned root = 0; root < n; root++) {
+        if (index[root] != UINT32_MAX)
+            continue;
+        call[depth++] = root;
+        index[root] = low[root] = counter++;
+        next_edge[root] = g->first_out[root];
+        stack[top++] = root;
+        on_stack[root] = true;
+        while (depth) {
+            unsigned v = call[depth - 1];
+            if (next_edge[v] < g->first_out[v + 1]) {
+                unsigned w = g->edges[next_edge[v]++].to;
+                if (index[w] == UINT32_MAX) {
+                    index[w] = low[w] = counter++;
+                    next_edge[w] = g->first_out[w];
+                    stack[top++] = w;
+                    on_stack[w] = true;
+                    call[depth++] = w;
+                } else if (on_stack[w] && index[w] < low[v]) {
+                    low[v] = index[w];
+                }
+                continue;
+            }
+            if (low[v] == index[v]) {
+                unsigned w;
+                do {
+                    w = stack[--top];
+                    on_stack[w] = false;
+                    component[w] = components;
+                } while (w != v);
+                components++;
+            }
+            if (--depth && low[v] < low[call[depth - 1]])
+                low[call[depth - 1]] = low[v];
+        }
+    }
+    free(index);
+    free(low);
+    free(stack);
+    free(call);
+    free(next_edge);
+    free(on_stack);
+    return components;
+}
+
+/* The edges of g grouped by the component they lead into: those into component c are
+ * (*incoming)[first_in[c] .. first_in[c + 1]). Returns first_in. */
+static size_t *edges_into_components(const dep_graph *g, const unsigned *component, unsigned components,
+                                     dep_edge **incoming) {
+    size_t *first_in = xcalloc(components + 2, sizeof *first_in);
+    for (size_t e = 0; e < g->count; e++)
+        first_in[component[g->edges[e].to] + 2]++;
+    for (unsigned c = 0; c < components; c++)
+        first_in[c + 2] += first_in[c + 1];
+    *incoming = xmalloc((g->count ? g->count : 1) * sizeof **incoming);
+    for (size_t e = 0; e < g->count; e++)
+        (*incoming)[first_in[component[g->edges[e].to] + 1]++] = g->edges[e];
+    return first_in;
+}
+
+/* Component values assigned producers first (Tarjan completes a producer after its consumers, so from the
+ * last component to the first): value[c] is the largest of start[c] and, over the edges into c from other
+ * components, the source's value plus one for a negative edge when `negation_raises`. An edge inside c
+ * that is negative marks its rule negation_checked when `mark_cycles`. */
+static void propagate(rule_set *rs, const dep_graph *g, const unsigned *component, unsigned components,
+                      unsigned *value, bool negation_raises, bool mark_cycles) {
+    dep_edge *incoming;
+    size_t *first_in = edges_into_components(g, component, components, &incoming);
+    for (unsigned c = components; c-- > 0;)
+        for (size_t e = first_in[c]; e < first_in[c + 1]; e++) {
+            const dep_edge *edge = &incoming[e];
+            unsigned from = component[edge->from];
+            if (from == c) {
+                if (edge->negative && mark_cycles)
+                    rs->rules[edge->to]->negation_checked = true;
+                continue;
+            }
+            unsigned need = value[from] + (negation_raises && edge->negative);
+            if (need > value[c])
+                value[c] = need;
+        }
+    free(incoming);
+    free(first_in);
+}
+
+void rule_set_layer_negation(rule_set *rs) {
+    unsigned n = rs->count ? rs->count : 1;
+    unsigned *component = xmalloc(n * sizeof *component);
+    /* The order: layers over the exact dependencies. A negation reading what its own cycle derives gets
+     * no layer after all of that: it is checked instead. */
+    dep_graph g;
+    build_dep_graph(&g, rs, true);
+    unsigned components = strongly_connected(&g, component);
+    unsigned *value = xcalloc(components + 1, sizeof *value);
+    for (unsigned i = 0; i < rs->count; i++)
+        if (rs->rules[i]->has_negation && !rs->rules[i]->disabled)
+            value[component[i]] = 1;
+    propagate(rs, &g, component, components, value, true, true);
+    for (unsigned i = 0; i < rs->count; i++)
+        if (!rs->rules[i]->disabled)
+            rs->rules[i]->layer = value[component[i]];
+    free(g.edges);
+    free(g.first_out);
+    free(value);
+    /* The check: over all dependencies, the layer by whose end each rule has derived everything it will
+     * (its cycle's last negation layer, or its inputs'); a negation evaluated before a producer of what it
+     * negates is done is checked. */
+    build_dep_graph(&g, rs, false);
+    components = strongly_connected(&g, component);
+    unsigned *done_by = xcalloc(components + 1, sizeof *done_by);
+    for (unsigned i = 0; i < rs->count; i++)
+        if (rs->rules[i]->has_negation && !rs->rules[i]->disabled && rs->rules[i]->layer > done_by[component[i]])
+            done_by[component[i]] = rs->rules[i]->layer;
+    propagate(rs, &g, component, components, done_by, false, false);
+    for (size_t e = 0; e < g.count; e++)
+        if (g.edges[e].negative && done_by[component[g.edges[e].from]] >= rs->rules[g.edges[e].to]->layer)
+            rs->rules[g.edges[e].to]->negation_checked = true;
+    free(g.edges);
+    free(g.first_out);
+    free(done_by);
+    free(component);
 }
 
 void rule_set_add(rule_set *rs, rule *r) {

@@ -28,7 +28,9 @@ enum atom_kind {
     ATOM_FILTER,   /* a SPARQL FILTER expression over the bindings */
     ATOM_OPTIONAL, /* a left join with groups[0] */
     ATOM_UNION,    /* one of groups[0..group_count) */
-    ATOM_NOT,      /* `?scope log:notIncludes { ... }`: no match of groups[0] in the store */
+    ATOM_NOT,      /* `?scope log:notIncludes { ... }`: no match of groups[0] in the store, or in the formula
+                    * pos[0] names when `scoped` */
+    ATOM_INCLUDES, /* `?f log:includes { ... }`: each match of groups[0] in the formula pos[0] names */
 };
 
 struct sq_expr;
@@ -42,7 +44,10 @@ typedef struct rule_atom {
     struct sq_expr *filter; /* ATOM_FILTER (owned by the rule) */
     struct rule_seq *groups; /* ATOM_OPTIONAL, ATOM_UNION (owned by the rule) */
     unsigned group_count;
-    uint64_t needs;         /* ATOM_NOT: the slots bound elsewhere in the body, bound before it runs */
+    uint64_t needs;         /* ATOM_NOT, ATOM_INCLUDES: the slots bound elsewhere in the body, bound before it
+                             * runs */
+    bool scoped;            /* ATOM_NOT: pos[0] is the formula to look in (always so for ATOM_INCLUDES) */
+    bool iri_lists;         /* ATOM_BUILTIN: an IRI heading an rdf:first/rdf:rest chain is read as the list */
 } rule_atom;
 
 /* A nested group of a sentry: its elements in the order they are evaluated. */
@@ -74,7 +79,8 @@ typedef struct rule {
     bool is_request;       /* head goes to the request sink, not into the store */
     bool single_pass;      /* evaluated once over a closed store (sentries: OPTIONAL and FILTER need it) */
     bool head_structured;  /* a head position is a list or formula with variables (instantiated term by term) */
-    bool has_negation;     /* a body atom is ATOM_NOT */
+    bool has_negation;     /* a body atom is ATOM_NOT over the working memory */
+    bool negation_checked; /* its negation reads what its own dependency cycle derives (rule_set_layer_negation) */
     bool disabled;         /* cannot fire (reported when compiled) */
     struct sq_node *sentry_tree; /* a sentry's query, which its FILTER atoms point into (owned) */
     uint64_t fired;        /* head instantiations so far (profiling: `ldgsm run -v -v`) */
@@ -95,11 +101,13 @@ void rule_set_free(rule_set *rs);
 /* Appends a rule compiled elsewhere (sentry.h); the set owns it. */
 void rule_set_add(rule_set *rs, rule *r);
 void rule_free(rule *r);
-/* Orders the negation rules of each stratum (stratified negation as failure): a rule that negates a
- * predicate gets a layer above every rule of its stratum deriving that predicate, and at least the layer
- * of what its other atoms read. Returns 0, or -1 with error naming a rule whose negation depends on
- * itself (the program is not stratifiable). */
-int rule_set_layer_negation(rule_set *rs, char *error, size_t error_len);
+/* Orders the negation rules of each stratum (stratified negation as failure) over the dependencies of
+ * atoms, not predicates: rule B depends on rule A when a head template of A may produce a triple one of
+ * B's patterns matches (`?x a :Adult` does not depend on a head `?x a :Minor`). A rule whose negated
+ * pattern A may produce gets a layer above A's; within a cycle through a negation no layer can, so such a
+ * rule is marked negation_checked and the engine verifies at the end that its negation still holds for
+ * every binding it fired with (reasoner.h): a program is refused only when its answer contradicts itself. */
+void rule_set_layer_negation(rule_set *rs);
 /* True when the statement is a rule (log:implies between two formulas). */
 bool rule_statement(const terms *t, const triple *statement);
 
