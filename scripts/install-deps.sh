@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ldgsm builds and tests with, when any is missing (apt-get, as root).
 # libcurl4-gnutls-dev, not the openssl flavour: that one conflicts with libraptor2-dev.
+# librdf0-dev (redland) only for tests: test_sentry_differential checks sentries against its SPARQL engine.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libraptor2-dev libxml2-dev librasqal3-dev libcurl4-gnutls-dev
           libmicrohttpd-dev libcmocka-dev nettle-dev libgraphviz-dev chromium curl python3 jq nodejs npm
-          openssl strace)
+          openssl strace librdf0-dev libgmp-dev libpcre2-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1079,9 +1079,12 @@ static void check_call_parameters(gsm_lint *l, term_id task) {
     size_t file = file_of_term(l, task);
     check_duration(l, task, v->timeout, true);
     check_duration(l, task, v->retry_delay, false);
-    number value;
+    number value = {0};
     term_id retries = single_value(l, task, v->retries, file);
-    if (retries && !(number_from_term(l->t, retries, &value) && value.kind == NUMBER_INTEGER && value.coeff >= 0)) {
+    bool retries_valid = retries && number_from_term(l->t, retries, &value) && value.kind == NUMBER_INTEGER &&
+                         number_sign(&value) >= 0;
+    number_clear(&value);
+    if (retries && !retries_valid) {
         char *shown = show(l, retries, file);
         report_in(l, file, LINT_ERROR, task,
                   "ldgsm:retries %s is not a non-negative integer (the re-sends of an alternative after its first "
@@ -1094,6 +1097,7 @@ static void check_call_parameters(gsm_lint *l, term_id task) {
     enum number_order order = NUMBER_UNORDERED;
     if (backoff && number_from_term(l->t, backoff, &value))
         order = number_compare(&value, &one);
+    number_clear(&value);
     if (backoff && order != NUMBER_EQUAL && order != NUMBER_GREATER) {
         char *shown = show(l, backoff, file);
         report_in(l, file, LINT_ERROR, task,

@@ -8,14 +8,25 @@
 #include "reason/xsd_time.h"
 
 bool list_of(const terms *t, term_id id, const term_id **items, size_t *n) {
+    static const term_id no_items[1]; /* not NULL: memcpy and hashing may be handed it with n 0 */
     if (id == T_RDF_NIL) {
-        *items = NULL;
+        *items = no_items;
         *n = 0;
         return true;
     }
     if (terms_kind(t, id) != TERM_LIST)
         return false;
     *items = terms_list_items(t, id, n);
+    return true;
+}
+
+bool pair_of(const terms *t, term_id list, term_id *first, term_id *second) {
+    const term_id *items;
+    size_t n;
+    if (!list || !list_of(t, list, &items, &n) || n != 2)
+        return false;
+    *first = items[0];
+    *second = items[1];
     return true;
 }
 
@@ -43,11 +54,12 @@ void emit_result(term_id subject, term_id object, term_id result, builtin_emit e
 
 void emit_number(terms *t, term_id subject, term_id object, const number *result, builtin_emit emit,
                  void *user) {
-    number expected;
+    number expected = {0};
     if (!object)
         emit(user, subject, number_to_term(t, result));
     else if (number_from_term(t, object, &expected) && number_compare(result, &expected) == NUMBER_EQUAL)
         emit(user, subject, object);
+    number_clear(&expected);
 }
 
 void emit_time(terms *t, term_id subject, term_id object, const xsd_time *result, builtin_emit emit,

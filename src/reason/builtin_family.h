@@ -21,6 +21,8 @@ extern const size_t builtins_log_count, builtins_math_count, builtins_time_count
 
 /* The items of a list term or rdf:nil (an empty list); false when the term is not a list. */
 bool list_of(const terms *t, term_id id, const term_id **items, size_t *n);
+/* The two items of a two-item list (0 or anything else: false). */
+bool pair_of(const terms *t, term_id list, term_id *first, term_id *second);
 /* A literal's lexical form; false for anything else. */
 bool string_of(const terms *t, term_id id, const char **text, size_t *len);
 /* string_of, for a string without a NUL inside (C string functions can take it). */

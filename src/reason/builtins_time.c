@@ -59,13 +59,14 @@ static void time_time_zone(terms *t, term_id subject, term_id object, builtin_em
 
 static void time_in_seconds(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
     xsd_time value;
-    number seconds;
+    number seconds = {0};
     if (subject) {
         if (xsd_time_from_term(t, subject, &value) && xsd_time_seconds(&value, &seconds))
             emit_number(t, subject, object, &seconds, emit, user);
     } else if (number_from_term(t, object, &seconds) && xsd_datetime_from_seconds(&seconds, &value)) {
         emit(user, xsd_time_to_term(t, &value), object);
     }
+    number_clear(&seconds);
 }
 
 const builtin builtins_time[] = {

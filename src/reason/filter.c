@@ -35,11 +35,11 @@ static int ebv(const terms *t, term_id v) {
         const char *lex = terms_lex(t, v, NULL);
         return strcmp(lex, "1") == 0 ? 1 : strcmp(lex, "0") == 0 ? 0 : -1;
     }
-    number n;
+    number n = {0};
     if (terms_datatype(t, v) != 0 && number_from_term(t, v, &n)) {
-        if (n.kind == NUMBER_DOUBLE)
-            return n.real != 0 && n.real == n.real;
-        return n.coeff != 0;
+        int sign = number_sign(&n); /* 0 for NaN too */
+        number_clear(&n);
+        return sign != 0;
     }
     if (is_string(t, v) || terms_lang(t, v))
         return terms_lex(t, v, NULL)[0] != '\0';
@@ -82,11 +82,15 @@ static bool instant(const terms *t, term_id v, double *out) {
 
 /* -1, 0, 1, or 2 when the two values cannot be ordered (an error in SPARQL). */
 static int compare(const terms *t, term_id a, term_id b) {
-    number x, y;
+    number x = {0}, y = {0};
     if (number_from_term(t, a, &x) && number_from_term(t, b, &y) && terms_datatype(t, a) && terms_datatype(t, b)) {
         enum number_order o = number_compare(&x, &y);
+        number_clear(&x);
+        number_clear(&y);
         return o == NUMBER_LESS ? -1 : o == NUMBER_EQUAL ? 0 : o == NUMBER_GREATER ? 1 : 2;
     }
+    number_clear(&x);
+    number_clear(&y);
     double p, q;
     if (instant(t, a, &p) && instant(t, b, &q))
         return p < q ? -1 : p > q;
@@ -117,19 +121,24 @@ static term_id equality(eval_ctx *c, term_id a, term_id b, bool equal) {
     return boolean(!equal);
 }
 
+/* Operands are numeric literals: number_from_term also reads a simple literal's text as a number (N3's
+ * math builtins do), and in SPARQL `-"1"` is a type error. */
 static term_id arithmetic(eval_ctx *c, enum sq_op op, term_id a, term_id b) {
-    number x, y, r;
-    if (!a || !number_from_term(c->t, a, &x))
-        return 0;
-    if (op == SQ_NEG) {
-        number zero = number_integer(0);
-        return number_subtract(&zero, &x, &r) ? number_to_term(c->t, &r) : 0;
-    }
-    if (!b || !number_from_term(c->t, b, &y))
-        return 0;
-    bool ok = op == SQ_ADD ? number_add(&x, &y, &r) : op == SQ_SUB ? number_subtract(&x, &y, &r)
-              : op == SQ_MUL ? number_multiply(&x, &y, &r) : number_divide(&x, &y, &r);
-    return ok ? number_to_term(c->t, &r) : 0;
+    number x = {0}, y = {0}, r = {0};
+    bool ok = a && terms_datatype(c->t, a) && number_from_term(c->t, a, &x);
+    if (ok && op == SQ_NEG)
+        ok = number_negate(&x, &r);
+    else if (ok)
+        ok = b && terms_datatype(c->t, b) && number_from_term(c->t, b, &y) &&
+             (op == SQ_ADD   ? number_add(&x, &y, &r)
+              : op == SQ_SUB ? number_subtract(&x, &y, &r)
+              : op == SQ_MUL ? number_multiply(&x, &y, &r)
+                             : number_divide(&x, &y, &r));
+    term_id result = ok ? number_to_term(c->t, &r) : 0;
+    number_clear(&x);
+    number_clear(&y);
+    number_clear(&r);
+    return result;
 }
 
 static term_id regex_match(eval_ctx *c, const sq_expr *e) {
