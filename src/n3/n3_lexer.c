@@ -362,8 +362,9 @@ static bool iri_closes(const n3_lexer *lx, size_t i) {
 
 static enum n3_token_kind lex_iri(n3_lexer *lx, n3_token *tok) {
     size_t start = lx->pos;
-    if (peek(lx, start + 1) == '=' && !iri_closes(lx, start + 1))
-        return punctuation(lx, tok, N3_TOK_IMPLIED_BY, 2);
+    int next = peek(lx, start + 1);
+    if ((next == '=' || next == '-') && !iri_closes(lx, start + 1))
+        return punctuation(lx, tok, next == '=' ? N3_TOK_IMPLIED_BY : N3_TOK_INVERSE, 2);
     size_t i = start + 1;
     for (;;) {
         size_t run = i;
@@ -611,10 +612,8 @@ enum n3_token_kind n3_lexer_next(n3_lexer *lx, n3_token *tok) {
     case '{': return punctuation(lx, tok, N3_TOK_LBRACE, 1);
     case '}': return punctuation(lx, tok, N3_TOK_RBRACE, 1);
     case '=': return next == '>' ? punctuation(lx, tok, N3_TOK_IMPLIES, 2) : punctuation(lx, tok, N3_TOK_EQUALS, 1);
-    case '^':
-        if (next == '^')
-            return punctuation(lx, tok, N3_TOK_CARETS, 2);
-        break;
+    case '^': return next == '^' ? punctuation(lx, tok, N3_TOK_CARETS, 2) : punctuation(lx, tok, N3_TOK_CARET, 1);
+    case '!': return punctuation(lx, tok, N3_TOK_BANG, 1);
     case '<': return lex_iri(lx, tok);
     case '"':
     case '\'': return lex_string(lx, tok);

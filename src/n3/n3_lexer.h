@@ -2,8 +2,9 @@
  * (escapes resolved, UTF-8 checked), and turns byte offsets into line:col for messages.
  *
  * Tokens follow the Turtle terminals (IRIREF, PNAME_LN with PN_LOCAL escapes, BLANK_NODE_LABEL, the
- * four string forms, INTEGER/DECIMAL/DOUBLE, LANGTAG) plus N3's `?var`, `{ }`, `=>`, `<=` and `=`.
- * `<=` is the operator unless a '>' closes an IRI before any character an IRI cannot hold.
+ * four string forms, INTEGER/DECIMAL/DOUBLE, LANGTAG) plus N3's `?var`, `{ }`, `=>`, `<=`, `<-`, `=`
+ * and the path operators `!` and `^`. `<=` and `<-` are operators unless a '>' closes an IRI before
+ * any character an IRI cannot hold (`<-s>` is an IRI, `<-<-p>` the operator and an IRI).
  * The first error is kept (later ones are dropped) and every later token is N3_TOK_ERROR. */
 #ifndef LDGSM_N3_LEXER_H
 #define LDGSM_N3_LEXER_H
@@ -40,6 +41,9 @@ enum n3_token_kind {
     N3_TOK_IMPLIES,    /* => */
     N3_TOK_IMPLIED_BY, /* <= */
     N3_TOK_EQUALS,     /* = */
+    N3_TOK_INVERSE,    /* <- */
+    N3_TOK_BANG,       /* ! (forward path) */
+    N3_TOK_CARET,      /* ^ (backward path) */
 };
 
 typedef struct n3_token {

@@ -1,8 +1,9 @@
 /* n3_reader.c: the N3 grammar over n3_lexer's tokens. Recursive descent with one token of lookahead:
- * directives, triples with ';' ',' '[ ]' '( )', formulas, rules, and the normalizations n3_reader.h
- * promises. Triples of open formulas sit on one stack (innermost last) and list items on another, so a
- * closing '}' or ')' turns the top of its stack into a term in time linear in its size. Nesting is
- * capped at N3_MAX_NESTING so that hostile input gets an error instead of a stack overflow. */
+ * directives, quantifiers, triples with ';' ',' '[ ]' '( )', paths, inverse verbs, formulas, rules, and
+ * the normalizations n3_reader.h promises. Triples of open formulas sit on one stack (innermost last)
+ * and list items on another, so a closing '}' or ')' turns the top of its stack into a term in time
+ * linear in its size; @forAll/@forSome declarations sit on a third, cut back when their formula closes.
+ * Nesting is capped at N3_MAX_NESTING so that hostile input gets an error instead of a stack overflow. */
 #include "n3/n3_reader.h"
 
 #include <stdio.h>
@@ -40,8 +41,9 @@ typedef struct n3_parser {
     size_t formula_len, formula_cap;
     unsigned formula_depth; /* 0: statements go to the output */
     u32vec list_items;      /* items of the open lists, innermost last */
+    u32vec quantified;      /* (IRI, variable or blank node) pairs of the @forAll/@forSome in scope */
     unsigned nesting;       /* open '{', '(' and '[' */
-    term_id empty_formula, owl_same_as;
+    term_id empty_formula, owl_same_as, log_is_implied_by;
     buf scratch; /* IRIs being built */
     buf lexical; /* a literal's lexical form (or a prefix) while the next token is read */
     unsigned stmt_line, stmt_col;
@@ -84,7 +86,9 @@ static bool enter_nesting(n3_parser *p) {
     return true;
 }
 
-static void emit(n3_parser *p, term_id s, term_id pred, term_id o) {
+/* Adds the triple to the innermost open formula, or to the output at top level; backward marks a
+ * top-level rule written with `<=`. */
+static void emit(n3_parser *p, term_id s, term_id pred, term_id o, bool backward) {
     if (pred == T_LOG_IMPLIES && s == T_TRUE)
         s = p->empty_formula; /* `true => {H}` */
     triple tr = {s, pred, o};
@@ -101,7 +105,8 @@ static void emit(n3_parser *p, term_id s, term_id pred, term_id o) {
         p->out_cap = p->out_cap ? p->out_cap * 2 : 64;
         out->statements = xrealloc(out->statements, p->out_cap * sizeof *out->statements);
     }
-    out->statements[out->count++] = (n3_statement){.t = tr, .line = p->stmt_line, .col = p->stmt_col};
+    out->statements[out->count++] =
+        (n3_statement){.t = tr, .line = p->stmt_line, .col = p->stmt_col, .backward = backward};
 }
 
 /* ---- IRIs ---- */
@@ -126,6 +131,8 @@ static term_id expand_pname(n3_parser *p) {
     const char *name = p->lx.value.data;
     size_t prefix_len = p->tok.prefix_len;
     term_id ns = name_get(&p->prefixes, name, prefix_len);
+    if (!ns && prefix_len == 0) /* the undeclared empty prefix is <#> */
+        ns = resolve_iri(p, "#", 1);
     if (!ns) {
         n3_lexer_fail(&p->lx, p->tok.start, "expected a declared prefix, found undefined prefix '%.*s:'",
                       (int)(prefix_len < 64 ? prefix_len : 64), name);
@@ -139,6 +146,30 @@ static term_id expand_pname(n3_parser *p) {
     return terms_iri(p->t, p->scratch.data, p->scratch.len);
 }
 
+/* The IRI of the current IRIREF or prefixed name, after which it advances; 0 after reporting an
+ * undefined prefix or, naming `what` was expected, any other token. */
+static term_id parse_iri(n3_parser *p, const char *what) {
+    term_id iri = 0;
+    if (at(p, N3_TOK_IRI))
+        iri = resolve_iri(p, p->lx.value.data, p->lx.value.len);
+    else if (at(p, N3_TOK_PNAME))
+        iri = expand_pname(p);
+    else
+        fail_expected(p, what);
+    if (iri)
+        advance(p);
+    return iri;
+}
+
+/* What an IRI reads as: the variable or blank node of the innermost @forAll/@forSome naming it, or
+ * the IRI itself. */
+static term_id quantified(const n3_parser *p, term_id iri) {
+    for (uint32_t i = p->quantified.len; i >= 2; i -= 2)
+        if (p->quantified.data[i - 2] == iri)
+            return p->quantified.data[i - 1];
+    return iri;
+}
+
 /* ---- terms ---- */
 
 static term_id parse_term(n3_parser *p, const char *what);
@@ -150,42 +181,42 @@ static term_id parse_string_literal(n3_parser *p) {
     p->lexical.len = 0;
     buf_append(&p->lexical, p->lx.value.data, p->lx.value.len);
     advance(p);
-    term_id id;
     if (at(p, N3_TOK_AT_WORD)) {
-        id = terms_literal(p->t, p->lexical.data, p->lexical.len, 0, p->lx.value.data, p->lx.value.len);
-    } else if (at(p, N3_TOK_CARETS)) {
+        term_id id = terms_literal(p->t, p->lexical.data, p->lexical.len, 0, p->lx.value.data, p->lx.value.len);
         advance(p);
-        term_id datatype = 0;
-        if (at(p, N3_TOK_IRI))
-            datatype = resolve_iri(p, p->lx.value.data, p->lx.value.len);
-        else if (at(p, N3_TOK_PNAME))
-            datatype = expand_pname(p); /* 0 after reporting an undefined prefix */
-        else
-            fail_expected(p, "a datatype IRI after '^^'");
-        if (!datatype)
-            return 0;
-        id = terms_literal(p->t, p->lexical.data, p->lexical.len, datatype, NULL, 0);
-    } else {
-        return terms_literal(p->t, p->lexical.data, p->lexical.len, 0, NULL, 0);
+        return id;
     }
-    advance(p);
-    return id;
+    if (at(p, N3_TOK_CARETS)) {
+        advance(p);
+        term_id datatype = parse_iri(p, "a datatype IRI after '^^'");
+        return datatype ? terms_literal(p->t, p->lexical.data, p->lexical.len, datatype, NULL, 0) : 0;
+    }
+    return terms_literal(p->t, p->lexical.data, p->lexical.len, 0, NULL, 0);
 }
 
-/* [ predicate-object list ] or [] */
+/* [ predicate-object list ], [] or the iriPropertyList [ id <iri> predicate-object list ] */
 static term_id parse_blank_node_property_list(n3_parser *p) {
     size_t open = p->tok.start;
     if (!enter_nesting(p))
         return 0;
     advance(p);
-    term_id node = terms_fresh_bnode(p->t);
-    if (!at(p, N3_TOK_RBRACKET)) {
+    term_id node;
+    if (at_word(p, "id")) {
+        advance(p);
+        node = parse_iri(p, "an IRI after 'id'");
+        if (!node)
+            return 0;
+        node = quantified(p, node);
         if (parse_predicate_object_list(p, node) != 0)
             return 0;
-        if (!at(p, N3_TOK_RBRACKET)) {
-            fail_unclosed(p, ']', '[', open);
+    } else {
+        node = terms_fresh_bnode(p->t);
+        if (!at(p, N3_TOK_RBRACKET) && parse_predicate_object_list(p, node) != 0)
             return 0;
-        }
+    }
+    if (!at(p, N3_TOK_RBRACKET)) {
+        fail_unclosed(p, ']', '[', open);
+        return 0;
     }
     advance(p);
     p->nesting--;
@@ -216,32 +247,39 @@ static term_id parse_list(n3_parser *p) {
     return list;
 }
 
-/* { statements } */
+/* { statements }: its @forAll/@forSome end with it. */
 static term_id parse_formula(n3_parser *p) {
     size_t open = p->tok.start;
     if (!enter_nesting(p))
         return 0;
     advance(p);
     size_t mark = p->formula_len;
+    uint32_t quantified_mark = p->quantified.len;
     p->formula_depth++;
     if (parse_statements(p, open) != 0)
         return 0;
     advance(p); /* the '}' */
     term_id formula = terms_formula(p->t, p->formula_triples + mark, p->formula_len - mark);
     p->formula_len = mark;
+    p->quantified.len = quantified_mark;
     p->formula_depth--;
     p->nesting--;
     return formula;
 }
 
-/* Any term; `what` names it in the error message ("a subject", "an object"). Returns 0 on error. */
-static term_id parse_term(n3_parser *p, const char *what) {
+/* A path item (the grammar's pathItem): any term but a path. `what` names it in the error message
+ * ("a subject", "an object"). Returns 0 on error. */
+static term_id parse_path_item(n3_parser *p, const char *what) {
     const char *value = p->lx.value.data;
     size_t len = p->lx.value.len;
     term_id id = 0;
     switch (p->tok.kind) {
-    case N3_TOK_IRI: id = resolve_iri(p, value, len); break;
-    case N3_TOK_PNAME: id = expand_pname(p); break;
+    case N3_TOK_IRI: id = quantified(p, resolve_iri(p, value, len)); break;
+    case N3_TOK_PNAME:
+        id = expand_pname(p);
+        if (id)
+            id = quantified(p, id);
+        break;
     case N3_TOK_BNODE:
         id = name_get(&p->bnodes, value, len);
         if (!id) {
@@ -282,48 +320,100 @@ static term_id parse_term(n3_parser *p, const char *what) {
     return id;
 }
 
-/* ---- triples ---- */
-
-/* A predicate; *inverse is set for `<=` (subject and object swap). Literals, formulas and lists are
- * refused here. */
-static term_id parse_verb(n3_parser *p, bool *inverse) {
-    *inverse = false;
-    term_id verb = 0;
-    switch (p->tok.kind) {
-    case N3_TOK_WORD:
-        if (at_word(p, "a"))
-            verb = T_RDF_TYPE;
-        break;
-    case N3_TOK_IMPLIES: verb = T_LOG_IMPLIES; break;
-    case N3_TOK_IMPLIED_BY:
-        verb = T_LOG_IMPLIES;
-        *inverse = true;
-        break;
-    case N3_TOK_EQUALS: verb = p->owl_same_as; break;
-    case N3_TOK_IRI:
-    case N3_TOK_PNAME:
-    case N3_TOK_VAR:
-    case N3_TOK_BNODE:
-    case N3_TOK_LBRACKET: return parse_term(p, "a predicate");
-    default: break;
+/* Any term (the grammar's expression): a path item followed by `!p` or `^p` steps, read left to right;
+ * each step adds its triple and stands for its fresh blank node. Returns 0 on error. */
+static term_id parse_term(n3_parser *p, const char *what) {
+    term_id node = parse_path_item(p, what);
+    while (node && (at(p, N3_TOK_BANG) || at(p, N3_TOK_CARET))) {
+        bool forward = at(p, N3_TOK_BANG);
+        advance(p);
+        term_id step = parse_path_item(p, forward ? "a predicate after '!'" : "a predicate after '^'");
+        if (!step)
+            return 0;
+        term_id next = terms_fresh_bnode(p->t);
+        if (forward)
+            emit(p, node, step, next, false);
+        else
+            emit(p, next, step, node, false);
+        node = next;
     }
-    if (!verb) {
-        fail_expected(p, "a predicate");
-        return 0;
-    }
-    advance(p);
-    return verb;
+    return node;
 }
 
-static int parse_object_list(n3_parser *p, term_id subject, term_id verb, bool inverse) {
+/* ---- triples ---- */
+
+typedef struct verb {
+    term_id predicate;
+    bool inverse;  /* `is P of`, `<- P`, `<=`: subject and object swap */
+    bool backward; /* `<=` */
+} verb;
+
+static bool at_keyword(const n3_parser *p, const char *word) {
+    return (at(p, N3_TOK_WORD) || at(p, N3_TOK_AT_WORD)) && strcmp(p->lx.value.data, word) == 0;
+}
+
+/* A verb: `a`, `has P`, `is P of`, `<- P`, `=`, `=>`, `<=` or any term. Returns -1 on error. */
+static int parse_verb(n3_parser *p, verb *v) {
+    *v = (verb){0};
+    switch (p->tok.kind) {
+    case N3_TOK_IMPLIES: v->predicate = T_LOG_IMPLIES; break;
+    case N3_TOK_IMPLIED_BY:
+        v->predicate = T_LOG_IMPLIES;
+        v->inverse = v->backward = true;
+        break;
+    case N3_TOK_EQUALS: v->predicate = p->owl_same_as; break;
+    case N3_TOK_INVERSE:
+        advance(p);
+        v->inverse = true;
+        v->predicate = parse_term(p, "a predicate after '<-'");
+        return v->predicate ? 0 : -1;
+    case N3_TOK_WORD:
+    case N3_TOK_AT_WORD:
+        if (at_keyword(p, "a")) {
+            v->predicate = T_RDF_TYPE;
+        } else if (at_keyword(p, "has")) {
+            advance(p);
+            v->predicate = parse_term(p, "a predicate after 'has'");
+            return v->predicate ? 0 : -1;
+        } else if (at_keyword(p, "is")) {
+            advance(p);
+            v->inverse = true;
+            v->predicate = parse_term(p, "a predicate after 'is'");
+            if (!v->predicate)
+                return -1;
+            if (!at_keyword(p, "of"))
+                return fail_expected(p, "'of' after 'is' and its predicate");
+            break;
+        } else {
+            v->predicate = parse_term(p, "a predicate"); /* true, false, or the error naming the word */
+            return v->predicate ? 0 : -1;
+        }
+        break;
+    default:
+        v->predicate = parse_term(p, "a predicate");
+        return v->predicate ? 0 : -1;
+    }
+    advance(p);
+    return 0;
+}
+
+/* True for a term that lets `H <= B` be a rule: a formula, `true` or a variable. */
+static bool may_be_rule_side(const n3_parser *p, term_id term) {
+    enum term_kind kind = terms_kind(p->t, term);
+    return kind == TERM_FORMULA || kind == TERM_VAR || term == T_TRUE;
+}
+
+static int parse_object_list(n3_parser *p, term_id subject, const verb *v) {
     for (;;) {
         term_id object = parse_term(p, "an object");
         if (!object)
             return -1;
-        if (inverse)
-            emit(p, object, verb, subject);
+        if (v->backward && !may_be_rule_side(p, subject) && !may_be_rule_side(p, object))
+            emit(p, subject, p->log_is_implied_by, object, false);
+        else if (v->inverse)
+            emit(p, object, v->predicate, subject, v->backward);
         else
-            emit(p, subject, verb, object);
+            emit(p, subject, v->predicate, object, false);
         if (!at(p, N3_TOK_COMMA))
             return 0;
         advance(p);
@@ -337,9 +427,8 @@ static bool at_list_end(const n3_parser *p) {
 
 static int parse_predicate_object_list(n3_parser *p, term_id subject) {
     for (;;) {
-        bool inverse;
-        term_id verb = parse_verb(p, &inverse);
-        if (!verb || parse_object_list(p, subject, verb, inverse) != 0)
+        verb v;
+        if (parse_verb(p, &v) != 0 || parse_object_list(p, subject, &v) != 0)
             return -1;
         if (!at(p, N3_TOK_SEMICOLON))
             return 0;
@@ -363,32 +452,59 @@ static bool at_statement_start(const n3_parser *p) {
            at_directive(p);
 }
 
-/* subject predicate-object-list, `[ ... ]` alone, or (top level) a bare formula. *dot_optional is set
- * when the statement may end without '.'. */
+/* subject predicate-object-list, or a subject alone (`:a .`, `[ ... ] .`; at top level a bare formula
+ * `{ ... } .` is a fact-producing rule). *dot_optional is set when the statement may end without '.'. */
 static int parse_triples(n3_parser *p, bool *dot_optional) {
     bool top_level = p->formula_depth == 0;
-    bool subject_formula = at(p, N3_TOK_LBRACE), subject_bracket = at(p, N3_TOK_LBRACKET);
     if (top_level)
         n3_lexer_position(&p->lx, p->tok.start, &p->stmt_line, &p->stmt_col);
     term_id subject = parse_term(p, "a subject");
     if (!subject)
         return -1;
-    if (top_level && subject_formula && (at(p, N3_TOK_DOT) || at_statement_start(p))) {
-        emit(p, p->empty_formula, T_LOG_IMPLIES, subject);
+    if (top_level && terms_kind(p->t, subject) == TERM_FORMULA && (at(p, N3_TOK_DOT) || at_statement_start(p))) {
+        emit(p, p->empty_formula, T_LOG_IMPLIES, subject, false);
         *dot_optional = true;
         return 0;
     }
-    if (subject_bracket && at_list_end(p))
+    if (at_list_end(p))
         return 0;
     return parse_predicate_object_list(p, subject);
 }
 
-/* @prefix p: <iri> .  @base <iri> .  PREFIX p: <iri>  BASE <iri> */
+/* @forAll :x, :y .  @forSome :z . Each IRI reads as a variable (named by the IRI) or a fresh blank node
+ * until its formula closes. */
+static int parse_quantifier(n3_parser *p) {
+    bool universal = strcmp(p->lx.value.data, "forAll") == 0;
+    advance(p);
+    for (;;) {
+        term_id iri = parse_iri(p, universal ? "an IRI after @forAll" : "an IRI after @forSome");
+        if (!iri)
+            return -1;
+        size_t len;
+        const char *text = terms_lex(p->t, iri, &len);
+        u32vec_push(&p->quantified, iri);
+        u32vec_push(&p->quantified, universal ? terms_var(p->t, text, len) : terms_fresh_bnode(p->t));
+        if (!at(p, N3_TOK_COMMA))
+            break;
+        advance(p);
+    }
+    if (at(p, N3_TOK_DOT)) {
+        advance(p);
+        return 0;
+    }
+    if (p->formula_depth && at(p, N3_TOK_RBRACE))
+        return 0;
+    return fail_expected(p, universal ? "',' or '.' after @forAll" : "',' or '.' after @forSome");
+}
+
+/* @prefix p: <iri> .  @base <iri> .  PREFIX p: <iri>  BASE <iri>  and the quantifiers */
 static int parse_directive(n3_parser *p) {
     bool sparql_style = at(p, N3_TOK_WORD);
+    if (!sparql_style && (strcmp(p->lx.value.data, "forAll") == 0 || strcmp(p->lx.value.data, "forSome") == 0))
+        return parse_quantifier(p);
     bool is_prefix = strcasecmp(p->lx.value.data, "prefix") == 0;
     if (!is_prefix && strcasecmp(p->lx.value.data, "base") != 0)
-        return fail_expected(p, "@prefix or @base");
+        return fail_expected(p, "@prefix, @base, @forAll or @forSome");
     advance(p);
     if (is_prefix) {
         if (!at(p, N3_TOK_PNAME) || p->lx.value.len != p->tok.prefix_len + 1)
@@ -467,6 +583,7 @@ int n3_parse(terms *t, const char *text, size_t len, const char *source_name, co
     triple none = {0};
     p.empty_formula = terms_formula(t, &none, 0);
     p.owl_same_as = terms_iri_cstr(t, NS_OWL "sameAs");
+    p.log_is_implied_by = terms_iri_cstr(t, NS_LOG "isImpliedBy");
     if (base)
         set_base(&p, base, strlen(base));
 
@@ -481,6 +598,7 @@ int n3_parse(terms *t, const char *text, size_t len, const char *source_name, co
     strmap_free(&p.bnodes);
     free(p.formula_triples);
     u32vec_free(&p.list_items);
+    u32vec_free(&p.quantified);
     buf_free(&p.scratch);
     buf_free(&p.lexical);
     if (rc != 0)

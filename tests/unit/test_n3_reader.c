@@ -1,6 +1,7 @@
-/* test_n3_reader.c: the N3 rule reader: every construct rule programs use, the normalizations of rules
- * and bare formulas, statement positions, base resolution, blank node scoping, and one exact
- * file:line:col message per error kind. */
+/* test_n3_reader.c: the N3 reader: every construct of the W3C N3 grammar (the ones rule programs use and
+ * the rest the N3 suite's syntax tests hold: inverse verbs, paths, quantifiers, iriPropertyList, the
+ * undeclared default prefix), the normalizations of rules and bare formulas, statement positions, base
+ * resolution, blank node scoping, and one exact file:line:col message per error kind. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -145,15 +146,24 @@ static void test_comments_and_hash_in_iris(void **state) {
 static void test_rules_are_log_implies(void **state) {
     fixture *f = *state;
     n3_doc *d = parse_ok(f, PREAMBLE "{ ?x :p ?y } => { ?y :q ?x } .\n"
-                                     "{ ?y :q ?x } <= { ?x :p ?y } .\n");
-    assert_int_equal(d->count, 2);
+                                     "{ ?y :q ?x } <= { ?x :p ?y } .\n"
+                                     ":a <= :b .\n"
+                                     "?h <= :c .\n");
+    assert_int_equal(d->count, 4);
     triple rule = d->statements[0].t;
     assert_int_equal(rule.p, T_LOG_IMPLIES);
     assert_int_equal(formula_size(f, rule.s), 1);
     assert_true(formula_has(f, rule.s, var(f, "x"), ex(f, "p"), var(f, "y")));
     assert_true(formula_has(f, rule.o, var(f, "y"), ex(f, "q"), var(f, "x")));
-    /* `<=` is the same statement with body and head in place */
+    /* `<=` is the same statement with body and head in place, marked as written backward */
     assert_triple(d->statements[1].t, rule.s, T_LOG_IMPLIES, rule.o);
+    assert_false(d->statements[0].backward);
+    assert_true(d->statements[1].backward);
+    /* between terms that cannot make a rule, `<=` is log:isImpliedBy as the spec reads it */
+    assert_triple(d->statements[2].t, ex(f, "a"), iri(f, "http://www.w3.org/2000/10/swap/log#isImpliedBy"), ex(f, "b"));
+    assert_false(d->statements[2].backward);
+    assert_triple(d->statements[3].t, ex(f, "c"), T_LOG_IMPLIES, var(f, "h"));
+    assert_true(d->statements[3].backward);
 }
 
 static void test_true_and_bare_formulas(void **state) {
@@ -431,6 +441,149 @@ static void test_many_statements(void **state) {
     assert_int_equal(d->statements[59999].t.s, ex(f, "s19999"));
 }
 
+/* ---- the rest of the N3 grammar ---- */
+
+static void test_inverse_verbs(void **state) {
+    fixture *f = *state;
+    n3_doc *d = parse_ok(f, PREAMBLE ":a is :p of :b , :c ; :q :d .\n"
+                                     ":e @is :p @of :f .\n"
+                                     ":g <- :p :h ; <-:q :i .\n"
+                                     "<-s> <- <-p> <-o> .\n"
+                                     "<-s> <-<-p> <-o> .\n");
+    assert_int_equal(d->count, 8);
+    assert_triple(d->statements[0].t, ex(f, "b"), ex(f, "p"), ex(f, "a"));
+    assert_triple(d->statements[1].t, ex(f, "c"), ex(f, "p"), ex(f, "a"));
+    assert_triple(d->statements[2].t, ex(f, "a"), ex(f, "q"), ex(f, "d"));
+    assert_triple(d->statements[3].t, ex(f, "f"), ex(f, "p"), ex(f, "e"));
+    assert_triple(d->statements[4].t, ex(f, "h"), ex(f, "p"), ex(f, "g"));
+    assert_triple(d->statements[5].t, ex(f, "i"), ex(f, "q"), ex(f, "g"));
+    /* `<-` followed by an IRI's '>' is an IRI; before a space or '<' it is the operator */
+    term_id s = iri(f, "http://ex.org/dir/-s"), p = iri(f, "http://ex.org/dir/-p"), o = iri(f, "http://ex.org/dir/-o");
+    assert_triple(d->statements[6].t, o, p, s);
+    assert_triple(d->statements[7].t, o, p, s);
+    for (size_t i = 0; i < d->count; i++)
+        assert_false(d->statements[i].backward);
+}
+
+static void test_has_and_at_keywords(void **state) {
+    fixture *f = *state;
+    n3_doc *d = parse_ok(f, PREAMBLE ":a has :p :b ; @has :q :c ; @a :C .\n");
+    assert_int_equal(d->count, 3);
+    assert_triple(d->statements[0].t, ex(f, "a"), ex(f, "p"), ex(f, "b"));
+    assert_triple(d->statements[1].t, ex(f, "a"), ex(f, "q"), ex(f, "c"));
+    assert_triple(d->statements[2].t, ex(f, "a"), T_RDF_TYPE, ex(f, "C"));
+}
+
+static void test_paths(void **state) {
+    fixture *f = *state;
+    n3_doc *d = parse_ok(f, PREAMBLE ":joe!:mother!:office :in :x .\n"
+                                     ":y :p \"v\"^:q .\n"
+                                     ":z :r!:s :t .\n"
+                                     ":u :v ( :w^:k ) .\n");
+    assert_int_equal(d->count, 9);
+    /* left to right: joe's mother's office */
+    term_id mother = d->statements[0].t.o, office = d->statements[1].t.o;
+    assert_int_equal(terms_kind(f->t, mother), TERM_BNODE);
+    assert_int_equal(terms_kind(f->t, office), TERM_BNODE);
+    assert_int_not_equal(mother, office);
+    assert_triple(d->statements[0].t, ex(f, "joe"), ex(f, "mother"), mother);
+    assert_triple(d->statements[1].t, mother, ex(f, "office"), office);
+    assert_triple(d->statements[2].t, office, ex(f, "in"), ex(f, "x"));
+    /* `^` goes backward: what has "v" as its :q */
+    term_id back = d->statements[3].t.s;
+    assert_int_equal(terms_kind(f->t, back), TERM_BNODE);
+    assert_triple(d->statements[3].t, back, ex(f, "q"), terms_string(f->t, "v"));
+    assert_triple(d->statements[4].t, ex(f, "y"), ex(f, "p"), back);
+    /* a path as predicate and inside a list */
+    term_id predicate = d->statements[5].t.o;
+    assert_triple(d->statements[5].t, ex(f, "r"), ex(f, "s"), predicate);
+    assert_triple(d->statements[6].t, ex(f, "z"), predicate, ex(f, "t"));
+    term_id item = d->statements[7].t.s;
+    assert_triple(d->statements[7].t, item, ex(f, "k"), ex(f, "w"));
+    assert_triple(d->statements[8].t, ex(f, "u"), ex(f, "v"), terms_list(f->t, &item, 1));
+}
+
+static void test_undeclared_default_prefix_is_document_hash(void **state) {
+    fixture *f = *state;
+    n3_doc *d = parse_ok(f, ":a :b :c .\n@base <http://other/x> .\n:d :e :f .\n@prefix : <" EX "> .\n:g :h :i .\n");
+    assert_int_equal(d->count, 3);
+    assert_triple(d->statements[0].t, iri(f, BASE "#a"), iri(f, BASE "#b"), iri(f, BASE "#c"));
+    assert_triple(d->statements[1].t, iri(f, "http://other/x#d"), iri(f, "http://other/x#e"),
+                  iri(f, "http://other/x#f"));
+    assert_triple(d->statements[2].t, ex(f, "g"), ex(f, "h"), ex(f, "i"));
+    /* without a base it stays relative, as IRIs do */
+    const char *text = ":a :b :c .";
+    n3_doc_free(&f->doc);
+    assert_int_equal(n3_parse(f->t, text, strlen(text), "t.n3", NULL, &f->doc, NULL), 0);
+    assert_triple(f->doc.statements[0].t, iri(f, "#a"), iri(f, "#b"), iri(f, "#c"));
+}
+
+static void test_iri_property_lists(void **state) {
+    fixture *f = *state;
+    n3_doc *d = parse_ok(f, PREAMBLE "[ id :s :p :o ; :q :r ] .\n"
+                                     ":a :b [\n  id <n>\n  :c \"1\" ] .\n");
+    assert_int_equal(d->count, 4);
+    assert_triple(d->statements[0].t, ex(f, "s"), ex(f, "p"), ex(f, "o"));
+    assert_triple(d->statements[1].t, ex(f, "s"), ex(f, "q"), ex(f, "r"));
+    term_id node = iri(f, "http://ex.org/dir/n");
+    assert_triple(d->statements[2].t, node, ex(f, "c"), terms_string(f->t, "1"));
+    assert_triple(d->statements[3].t, ex(f, "a"), ex(f, "b"), node);
+}
+
+static void test_any_expression_as_predicate_and_subject_alone(void **state) {
+    fixture *f = *state;
+    n3_doc *d = parse_ok(f, PREAMBLE ":a \"hello\" :c .\n"
+                                     ":d { :e :f :g } :h .\n"
+                                     ":i .\n"
+                                     "( 1 ) .\n"
+                                     "{ :j } => { :k :l :m } .\n");
+    assert_int_equal(d->count, 3);
+    assert_triple(d->statements[0].t, ex(f, "a"), terms_string(f->t, "hello"), ex(f, "c"));
+    assert_true(formula_has(f, d->statements[1].t.p, ex(f, "e"), ex(f, "f"), ex(f, "g")));
+    assert_int_equal(formula_size(f, d->statements[2].t.s), 0);
+    assert_int_equal(d->statements[2].t.p, T_LOG_IMPLIES);
+}
+
+static void test_quantifiers(void **state) {
+    fixture *f = *state;
+    n3_doc *d = parse_ok(f, PREAMBLE "@forAll :x , <#y> .\n"
+                                     "{ :x :p <#y> } => { <#y> :q :x } .\n"
+                                     ":s :t { @forSome :x . :x :u :v . { :x :w :z } :in :s } .\n"
+                                     ":x :after :s .\n");
+    assert_int_equal(d->count, 3);
+    term_id x = var(f, EX "x"), y = var(f, BASE "#y");
+    assert_true(formula_has(f, d->statements[0].t.s, x, ex(f, "p"), y));
+    assert_true(formula_has(f, d->statements[0].t.o, y, ex(f, "q"), x));
+    /* @forSome inside a formula: a blank node there, nested formulas included */
+    term_id quoted = d->statements[1].t.o;
+    assert_int_equal(formula_size(f, quoted), 2);
+    size_t n;
+    const triple *ts = terms_formula_triples(f->t, quoted, &n);
+    term_id some = ts[0].p == ex(f, "u") ? ts[0].s : ts[1].s;
+    term_id inner = ts[0].p == ex(f, "u") ? ts[1].s : ts[0].s;
+    assert_int_equal(terms_kind(f->t, some), TERM_BNODE);
+    assert_true(formula_has(f, quoted, some, ex(f, "u"), ex(f, "v")));
+    assert_true(formula_has(f, inner, some, ex(f, "w"), ex(f, "z")));
+    /* after the formula closes, the document's @forAll holds again */
+    assert_triple(d->statements[2].t, x, ex(f, "after"), ex(f, "s"));
+    /* in another document :x is an IRI again */
+    d = parse_ok(f, PREAMBLE ":x :p :o .");
+    assert_triple(d->statements[0].t, ex(f, "x"), ex(f, "p"), ex(f, "o"));
+}
+
+static void test_deep_nesting_of_the_n3_suite(void **state) {
+    fixture *f = *state;
+    buf deep = {0};
+    for (int i = 0; i < 1080; i++) /* tests/N3Tests/cwm_syntax/too-nested.n3 */
+        buf_puts(&deep, "{");
+    buf_puts(&deep, ":a");
+    for (int i = 0; i < 1080; i++)
+        buf_puts(&deep, "}");
+    buf_puts(&deep, ".");
+    assert_int_equal(parse_ok(f, buf_cstr(&deep))->count, 1);
+    buf_free(&deep);
+}
+
 /* ---- errors ---- */
 
 static void test_error_messages(void **state) {
@@ -470,24 +623,41 @@ static void test_error_messages(void **state) {
         {PREAMBLE ":s :p ( 1 2 ] .", "t.n3:2:13: expected ')' to close the '(' opened at 2:7, found ']'"},
         {PREAMBLE "}", "t.n3:2:1: expected a statement, found '}'"},
         {PREAMBLE "{ :a :b } .", "t.n3:2:9: expected an object, found '}'"},
-        /* a literal as predicate */
-        {PREAMBLE ":s \"p\" :o .", "t.n3:2:4: expected a predicate, found literal \"p\""},
-        {PREAMBLE ":s 42 :o .", "t.n3:2:4: expected a predicate, found literal 42"},
-        {PREAMBLE ":s { :a :b :c } :o .", "t.n3:2:4: expected a predicate, found '{'"},
+        /* no predicate where one must stand */
+        {PREAMBLE ":s ; :o .", "t.n3:2:4: expected a predicate, found ';'"},
+        {PREAMBLE ":s @of :o .", "t.n3:2:4: expected a predicate, found '@of'"},
+        {PREAMBLE ":s this :o .", "t.n3:2:4: expected a predicate, found 'this'"},
         /* missing '.' */
         {PREAMBLE "\n:a :b :c ; :d \"\xC3\xA9\" }", "t.n3:3:19: expected '.' after statement, found '}'"},
         {PREAMBLE ":a :b :c :d :e .", "t.n3:2:10: expected '.' after statement, found ':d'"},
         {PREAMBLE "@prefix x: <http://x/> :a :b :c .", "t.n3:2:24: expected '.' after @prefix, found ':a'"},
         /* everything else */
-        {PREAMBLE "@forAll :x .", "t.n3:2:1: expected @prefix or @base, found '@forAll'"},
+        {PREAMBLE "@keywords a .", "t.n3:2:1: expected @prefix, @base, @forAll or @forSome, found '@keywords'"},
         {"@prefix x <a> .", "t.n3:1:9: expected a prefix name ending in ':', found 'x'"},
         {PREAMBLE ":s :p \"x\"^^\"y\" .", "t.n3:2:12: expected a datatype IRI after '^^', found literal \"y\""},
         {PREAMBLE ":s :p ? .", "t.n3:2:8: expected a variable name after '?', found ' '"},
         {PREAMBLE ":s :p _: .", "t.n3:2:9: expected a blank node label after '_:', found ' '"},
-        {PREAMBLE ":s ! :o .", "t.n3:2:4: expected a term or punctuation, found '!'"},
+        {PREAMBLE ":s :p :o , ! .", "t.n3:2:12: expected an object, found '!'"},
+        {PREAMBLE ":s :p \\ .", "t.n3:2:7: expected a term or punctuation, found '\\'"},
         {PREAMBLE ":s :p :o , .", "t.n3:2:12: expected an object, found '.'"},
         {PREAMBLE ":s a :C , a .", "t.n3:2:11: expected an object, found 'a'"},
         {PREAMBLE "is :p :o .", "t.n3:2:1: expected a subject, found 'is'"},
+        /* the N3 constructs, misused */
+        {PREAMBLE ":a is :p :b .", "t.n3:2:10: expected 'of' after 'is' and its predicate, found ':b'"},
+        {PREAMBLE ":a has . ", "t.n3:2:8: expected a predicate after 'has', found '.'"},
+        {PREAMBLE ":a <- . ", "t.n3:2:7: expected a predicate after '<-', found '.'"},
+        {PREAMBLE ":a :b .", "t.n3:2:7: expected an object, found '.'"},
+        {PREAMBLE "^:s :p :o .", "t.n3:2:1: expected a subject, found '^'"},
+        {PREAMBLE ":a!", "t.n3:2:4: expected a predicate after '!', found end of input"},
+        {PREAMBLE "\"v\"^ . ", "t.n3:2:6: expected a predicate after '^', found '.'"},
+        {PREAMBLE "\"v\"^:p :b .", "t.n3:2:11: expected an object, found '.'"},
+        {PREAMBLE "[ id _:b :p :o ] .", "t.n3:2:6: expected an IRI after 'id', found '_:b'"},
+        {PREAMBLE "[ id :s ; :p :o ] .", "t.n3:2:9: expected a predicate, found ';'"},
+        {PREAMBLE "[ id :s , :t :p :o ] .", "t.n3:2:9: expected a predicate, found ','"},
+        {PREAMBLE "[ id :s ] .", "t.n3:2:9: expected a predicate, found ']'"},
+        {PREAMBLE "@forAll ?x .", "t.n3:2:9: expected an IRI after @forAll, found '?x'"},
+        {PREAMBLE "@forSome :x :y .", "t.n3:2:13: expected ',' or '.' after @forSome, found ':y'"},
+        {PREAMBLE "this :a :b .", "t.n3:2:1: expected a subject, found 'this'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         assert_parse_error(f, cases[i].text, cases[i].message);
@@ -516,7 +686,7 @@ static void test_nesting_is_bounded(void **state) {
 
     char message[200];
     deep.len = 0;
-    for (int i = 0; i < 512; i++)
+    for (int i = 0; i < 2 * N3_MAX_NESTING; i++)
         buf_puts(&deep, "{ <http://a/s> <http://a/p> ");
     snprintf(message, sizeof message,
              "t.n3:1:%d: expected at most %d nested '{', '(' and '[', found deeper nesting",
@@ -556,6 +726,14 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_iri_escapes_and_unicode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty_input_and_byte_order_mark, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_statements, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_inverse_verbs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_has_and_at_keywords, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_undeclared_default_prefix_is_document_hash, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_iri_property_lists, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_any_expression_as_predicate_and_subject_alone, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_quantifiers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deep_nesting_of_the_n3_suite, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_messages, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_fields_and_null_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nesting_is_bounded, setup, teardown),
