@@ -56,6 +56,30 @@ static void push(atom_list *l, rule_atom a) {
 
 static void compile_into(compiler *c, const sq_node *n, atom_list *out, atom_list *filters);
 
+/* A group's elements. SPARQL joins what follows an OPTIONAL with the left join's result, so a pattern after
+ * an OPTIONAL must not be matched before it: the OPTIONAL may bind the pattern's variables (`?s :p ?o
+ * OPTIONAL { ?s :q ?v } ?v :r ?w` needs ?v from :q when there is one). The engine runs a body's patterns
+ * first, in its own order, and its OPTIONALs and UNIONs after them in their order, each group's elements
+ * in order; so what follows an OPTIONAL goes into a UNION of one alternative. */
+static void compile_group(compiler *c, sq_node *const *children, size_t count, atom_list *out, atom_list *filters) {
+    for (size_t i = 0; i < count; i++) {
+        compile_into(c, children[i], out, filters);
+        if (children[i]->kind != SQ_OPTIONAL)
+            continue;
+        bool joined_after = false;
+        for (size_t k = i + 1; k < count; k++)
+            joined_after |= children[k]->kind != SQ_FILTER;
+        if (!joined_after)
+            continue;
+        atom_list tail = {0};
+        compile_group(c, children + i + 1, count - i - 1, &tail, filters);
+        rule_seq *group = xmalloc(sizeof *group);
+        *group = (rule_seq){tail.atoms, tail.count};
+        push(out, (rule_atom){.kind = ATOM_UNION, .groups = group, .group_count = 1});
+        return;
+    }
+}
+
 /* A group's elements in evaluation order: everything in query order, FILTERs last. */
 static rule_seq compile_seq(compiler *c, const sq_node *n) {
     atom_list body = {0}, filters = {0};
@@ -77,8 +101,7 @@ static void compile_into(compiler *c, const sq_node *n, atom_list *out, atom_lis
         push(filters, (rule_atom){.kind = ATOM_FILTER, .filter = n->filter});
         return;
     case SQ_GROUP:
-        for (size_t i = 0; i < n->child_count; i++)
-            compile_into(c, n->children[i], out, filters);
+        compile_group(c, n->children, n->child_count, out, filters);
         return;
     case SQ_OPTIONAL: {
         rule_seq *group = xmalloc(sizeof *group);
@@ -104,6 +127,19 @@ static uint64_t atom_vars(const rule_atom *a) {
     for (int k = 0; k < 3; k++)
         if (a->pos[k] < 0)
             set |= (uint64_t)1 << (-a->pos[k] - 1);
+    return set;
+}
+
+/* The variables every solution of the atoms binds: their patterns', and those of the one-alternative
+ * UNIONs compile_group makes (a query's UNION has two alternatives or more). */
+static uint64_t bound_vars(const rule_atom *atoms, unsigned count) {
+    uint64_t set = 0;
+    for (unsigned i = 0; i < count; i++) {
+        if (atoms[i].kind == ATOM_MATCH)
+            set |= atom_vars(&atoms[i]);
+        else if (atoms[i].kind == ATOM_UNION && atoms[i].group_count == 1)
+            set |= bound_vars(atoms[i].groups[0].atoms, atoms[i].groups[0].count);
+    }
     return set;
 }
 
@@ -156,7 +192,6 @@ rule *sentry_rule_new(terms *t, sq_node *where, const triple *prefix, size_t pre
     for (size_t i = 0; i < prefix_count; i++)
         push(&body, (rule_atom){.kind = ATOM_MATCH,
                                 .pos = {code(&c, prefix[i].s), code(&c, prefix[i].p), code(&c, prefix[i].o)}});
-    uint64_t top_vars = 0;
     compile_into(&c, where, &body, &filters);
     for (unsigned i = 0; i < filters.count; i++)
         push(&body, filters.atoms[i]);
@@ -164,10 +199,8 @@ rule *sentry_rule_new(terms *t, sq_node *where, const triple *prefix, size_t pre
     r->body = body.atoms;
     r->body_count = body.count;
     for (unsigned i = 0; i < r->body_count; i++)
-        if (r->body[i].kind == ATOM_MATCH) {
-            r->matched_count++;
-            top_vars |= atom_vars(&r->body[i]);
-        }
+        r->matched_count += r->body[i].kind == ATOM_MATCH;
+    uint64_t top_vars = bound_vars(r->body, r->body_count);
 
     r->head_count = (unsigned)head_count;
     r->head = xmalloc((head_count ? head_count : 1) * sizeof *r->head);

@@ -3,7 +3,11 @@
  * active artifact instance) followed by the sentry's WHERE clause with `this_term`
  * (gsm:thisArtifactInstance) read as the variable `this_var`; the head is derived for every solution.
  * Top-level patterns are joined in a cost-based order like any rule; OPTIONAL and UNION keep their place
- * after the patterns; FILTERs run at the end of their group, as SPARQL scopes them. */
+ * after the patterns, and the elements that follow an OPTIONAL in its group are matched after it (SPARQL
+ * joins them with the left join's result); FILTERs run at the end of their group. A group inside a UNION
+ * alternative, an OPTIONAL or a nested group is evaluated under the bindings made before it (SPARQL
+ * evaluates it alone, then joins): a FILTER or OPTIONAL in it that reads a variable bound outside it can
+ * differ from SPARQL (tests/unit/test_sentry_differential.c counts these). */
 #ifndef LDGSM_REASON_SENTRY_H
 #define LDGSM_REASON_SENTRY_H
 
