@@ -25,6 +25,8 @@ static const char reason_usage[] =
     "options:\n"
     "  --pass             print the closure: the input data and everything derived (default)\n"
     "  --pass-only-new    print only the triples derived that were not in the input\n"
+    "  --query FILE       print only the answers of FILE's rules `{ pattern } => { answer }`, run over\n"
+    "                     the closure (as EYE's --query)\n"
     "  -o, --output FMT   ntriples (default) or turtle; triples holding N3 formulas are printed in N3\n"
     "                     notation by the ntriples writer, and Turtle refuses them\n"
     "  --max-derived N    stop with an error after N derived triples (default 50000000)\n"
@@ -33,10 +35,13 @@ static const char reason_usage[] =
     "  -v, --verbose      print counts and timings on standard error\n"
     "  -h, --help         this text\n"
     "\n"
+    "A rule that derives a rule (a head holding `{ ... } => { ... }`) adds it to the program, and the\n"
+    "rules run again. `{ ... } => false.` is an inference fuse: when its body holds, the run stops.\n"
     "N-Triples are written while the rules run (each round's triples as the next round runs), so after\n"
     "an error exit the output is incomplete.\n"
     "\n"
-    "exit status: 0 success, 1 bad input (the error names file:line:col) or a cap reached, 2 usage error\n";
+    "exit status: 0 success, 1 bad input (the error names file:line:col) or a cap reached, 2 usage error,\n"
+    "3 an inference fuse fired (the error names the rule and its binding)\n";
 
 static double now_ms(void) {
     struct timespec ts;
@@ -56,7 +61,8 @@ static term_id file_graph(terms *t, const char *path) {
     return g;
 }
 
-/* Loads an N3 program: rules into rs, other statements into the store as data of graph g. */
+/* Loads an N3 program: rules into rs, other statements into the store as data of graph g (a query file's
+ * statements other than its rules are not data: st is NULL for it). */
 static int load_program(terms *t, store *st, rule_set *rs, const char *path, term_id g, const log_sink *log) {
     size_t len;
     char *text = read_file(path, &len);
@@ -75,7 +81,7 @@ static int load_program(terms *t, store *st, rule_set *rs, const char *path, ter
         return -1;
     }
     rule_set_add_program(rs, t, &doc, path, log);
-    for (size_t i = 0; i < doc.count; i++)
+    for (size_t i = 0; i < doc.count && st; i++)
         if (!rule_statement(t, &doc.statements[i].t))
             store_add(st, doc.statements[i].t.s, doc.statements[i].t.p, doc.statements[i].t.o, g);
     n3_doc_free(&doc);
@@ -112,12 +118,17 @@ static void output_range(void *user, uint32_t from, uint32_t to) {
     nt_stream_push(o->stream, o->selected, select_printed(o->t, o->st, from, to, o->selected));
 }
 
-static int write_turtle(rdfio *io, terms *t, store *st, uint32_t from) {
+/* Writes the triples of st numbered from `from` on (rules excepted) as Turtle, or as N-Triples. */
+static int write_all(rdfio *io, terms *t, store *st, uint32_t from, bool turtle) {
     uint32_t total = store_size(st);
     triple *selected = xmalloc(((size_t)(total - from) + 1) * sizeof *selected);
     size_t n = select_printed(t, st, from, total, selected);
     buf out = {0};
-    int rc = rdf_write_turtle(io, selected, n, NULL, &out);
+    int rc = 0;
+    if (turtle)
+        rc = rdf_write_turtle(io, selected, n, NULL, &out);
+    else
+        rdf_write_ntriples(t, selected, n, &out);
     if (rc != 0)
         fputs("ldgsm reason: the output holds N3 formulas or variables, which Turtle cannot express; "
               "use -o ntriples\n", stderr);
@@ -130,11 +141,48 @@ static int write_turtle(rdfio *io, terms *t, store *st, uint32_t from) {
     return rc;
 }
 
+/* --query: the answers' triples, each once. */
+typedef struct answers {
+    const terms *t;
+    store *st;
+} answers;
+
+static void collect_answer(void *user, const rule *r, term_id head) {
+    (void)r;
+    answers *a = user;
+    size_t n;
+    const triple *ts = terms_formula_triples(a->t, head, &n);
+    for (size_t i = 0; i < n; i++)
+        store_add(a->st, ts[i].s, ts[i].p, ts[i].o, 0);
+}
+
+/* Compiles the rules the run derived (rule statements among the triples numbered from *scanned on) into
+ * rs; returns how many. */
+static unsigned add_derived_rules(terms *t, store *st, rule_set *rs, uint32_t *scanned, const log_sink *log) {
+    n3_doc doc = {0};
+    size_t cap = 0;
+    for (uint32_t total = store_size(st); *scanned < total; ++*scanned) {
+        const triple *tr = store_triple(st, *scanned);
+        if (!rule_statement(t, tr))
+            continue;
+        if (doc.count == cap) {
+            cap = cap ? cap * 2 : 8;
+            doc.statements = xrealloc(doc.statements, cap * sizeof *doc.statements);
+        }
+        /* named by the triple's number: "derived:N:1" */
+        doc.statements[doc.count++] = (n3_statement){.t = *tr, .line = *scanned + 1, .col = 1};
+    }
+    unsigned added = doc.count ? rule_set_add_program(rs, t, &doc, "derived", log) : 0;
+    free(doc.statements);
+    return added;
+}
+
 int cmd_reason(int argc, char **argv) {
-    enum { OPT_PASS = 256, OPT_PASS_ONLY_NEW, OPT_MAX_DERIVED, OPT_MAX_FRESH };
+    enum { OPT_PASS = 256, OPT_PASS_ONLY_NEW, OPT_MAX_DERIVED, OPT_MAX_FRESH, OPT_QUERY };
     static const struct option options[] = {
         {"pass", no_argument, NULL, OPT_PASS},
         {"pass-only-new", no_argument, NULL, OPT_PASS_ONLY_NEW},
+        {"query", required_argument, NULL, OPT_QUERY},
         {"output", required_argument, NULL, 'o'},
         {"max-derived", required_argument, NULL, OPT_MAX_DERIVED},
         {"max-fresh", required_argument, NULL, OPT_MAX_FRESH},
@@ -143,6 +191,7 @@ int cmd_reason(int argc, char **argv) {
         {NULL, 0, NULL, 0},
     };
     bool only_new = false, turtle = false, verbose = false;
+    const char *query = NULL;
     reasoner_options ropt = {0};
     optind = 1;
     int c;
@@ -150,6 +199,7 @@ int cmd_reason(int argc, char **argv) {
         switch (c) {
         case OPT_PASS: only_new = false; break;
         case OPT_PASS_ONLY_NEW: only_new = true; break;
+        case OPT_QUERY: query = optarg; break;
         case 'o':
             if (strcmp(optarg, "turtle") == 0 || strcmp(optarg, "ttl") == 0)
                 turtle = true;
@@ -203,14 +253,26 @@ int cmd_reason(int argc, char **argv) {
             }
         }
     }
+    /* the query's rules answer over the closure: a stratum after it, their heads to collect_answer */
+    enum { QUERY_STRATUM = 1 };
+    unsigned program_rules = rs.count;
+    if (status == 0 && query && load_program(t, NULL, &rs, query, file_graph(t, query), &log) != 0)
+        status = 1;
+    for (unsigned i = program_rules; i < rs.count; i++) {
+        rs.rules[i]->stratum = QUERY_STRATUM;
+        rs.rules[i]->is_request = true;
+    }
+    answers query_answers = {.t = t, .st = store_new()};
     uint32_t input_size = store_size(st);
     double loaded = now_ms();
     rule_set_layer_negation(&rs);
     if (status == 0) {
         ropt.derived_graph = terms_iri_cstr(t, "urn:ldgsm:derived");
         ropt.log = &log;
+        ropt.request_sink = collect_answer;
+        ropt.request_sink_user = &query_answers;
         nt_output out = {.t = t, .st = st};
-        if (!turtle) {
+        if (!turtle && !query) {
             fflush(stdout);
             out.stream = nt_stream_start(t, fileno(stdout));
             if (!out.stream) {
@@ -223,9 +285,17 @@ int cmd_reason(int argc, char **argv) {
         reasoner *r = reasoner_new(t, st, &ropt);
         if (out.stream && !only_new)
             output_range(&out, 0, input_size);
-        if (status == 0 && reasoner_run(r, &rs, 0) != 0) {
+        /* rules derived by rules join the program, which runs again over everything */
+        uint32_t scanned = input_size;
+        do {
+            if (reasoner_run(r, &rs, 0) != 0) {
+                fprintf(stderr, "ldgsm reason: %s\n", reasoner_error(r));
+                status = reasoner_fuse_blown(r) ? 3 : 1;
+            }
+        } while (status == 0 && add_derived_rules(t, st, &rs, &scanned, &log) && (rule_set_layer_negation(&rs), true));
+        if (status == 0 && query && reasoner_run(r, &rs, QUERY_STRATUM) != 0) {
             fprintf(stderr, "ldgsm reason: %s\n", reasoner_error(r));
-            status = 1;
+            status = reasoner_fuse_blown(r) ? 3 : 1;
         }
         const reasoner_stats *stats = reasoner_get_stats(r);
         double reasoned = now_ms();
@@ -234,7 +304,9 @@ int cmd_reason(int argc, char **argv) {
             status = 1;
         }
         free(out.selected);
-        if (status == 0 && turtle && write_turtle(io, t, st, only_new ? input_size : 0) != 0)
+        if (status == 0 && query && write_all(io, t, query_answers.st, 0, turtle) != 0)
+            status = 1;
+        else if (status == 0 && turtle && !query && write_all(io, t, st, only_new ? input_size : 0, true) != 0)
             status = 1;
         if (verbose)
             fprintf(stderr,
@@ -245,6 +317,7 @@ int cmd_reason(int argc, char **argv) {
                     (unsigned long long)stats->fresh_nodes, loaded - start, reasoned - loaded, now_ms() - reasoned);
         reasoner_free(r);
     }
+    store_free(query_answers.st);
     rule_set_free(&rs);
     rdfio_free(io);
     store_free(st);

@@ -43,6 +43,7 @@ struct reasoner {
     term_id *record_values;
     size_t record_values_len, record_values_cap;
     u64map record_seen; /* hash of (rule, atom, values) -> record number + 1 */
+    bool fuse_blown;
     char error[512];
 };
 
@@ -70,6 +71,8 @@ void reasoner_free(reasoner *r) {
 }
 
 const char *reasoner_error(const reasoner *r) { return r->error[0] ? r->error : NULL; }
+
+bool reasoner_fuse_blown(const reasoner *r) { return r->fuse_blown; }
 
 const reasoner_stats *reasoner_get_stats(const reasoner *r) { return &r->stats; }
 
@@ -360,10 +363,37 @@ static void record_negations(join *j) {
     }
 }
 
+/* " with ?x = <a>, ?y = 1" for the slots in `slots` that binding binds (nothing when none is). */
+static void describe_binding(const terms *t, const rule *r, const term_id *binding, uint64_t slots, buf *out) {
+    bool first = true;
+    for (; slots; slots &= slots - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(slots);
+        if (!binding[slot] || terms_kind(t, r->vars[slot]) != TERM_VAR)
+            continue;
+        buf_printf(out, "%s?%s = ", first ? " with " : ", ", terms_lex(t, r->vars[slot], NULL));
+        rdf_write_term_nt(t, binding[slot], out);
+        first = false;
+    }
+}
+
+static void blow_fuse(join *j) {
+    buf binding = {0};
+    uint64_t all = j->rule->var_count >= 64 ? UINT64_MAX : ((uint64_t)1 << j->rule->var_count) - 1;
+    describe_binding(j->R->t, j->rule, j->binding, all, &binding);
+    snprintf(j->R->error, sizeof j->R->error, "inference fuse: rule %s fired%s", j->rule->name, buf_cstr(&binding));
+    buf_free(&binding);
+    j->R->fuse_blown = true;
+    j->stop = true;
+}
+
 static void fire(join *j) {
     reasoner *R = j->R;
     const rule *r = j->rule;
     ((rule *)r)->fired++;
+    if (r->is_fuse) {
+        blow_fuse(j);
+        return;
+    }
     if (r->negation_checked)
         record_negations(j);
     if (!r->existential_count && !r->is_request && !r->head_structured) {
@@ -752,11 +782,7 @@ static bool check_negations(reasoner *R) {
         if (!found)
             continue;
         buf binding = {0};
-        k = 0;
-        for (uint64_t needs = a->needs; needs; needs &= needs - 1) {
-            buf_printf(&binding, "%s?%s = ", k ? ", " : " with ", terms_lex(R->t, rec->r->vars[__builtin_ctzll(needs)], NULL));
-            rdf_write_term_nt(R->t, R->record_values[rec->values + k++], &binding);
-        }
+        describe_binding(R->t, rec->r, j.binding, a->needs, &binding);
         snprintf(R->error, sizeof R->error,
                  "rule %s: its negation (log:notIncludes) held when the rule fired%s, and no longer holds once "
                  "everything is derived: the rules contradict each other, so the program is not stratifiable",
@@ -769,6 +795,7 @@ static bool check_negations(reasoner *R) {
 
 int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t from) {
     R->error[0] = '\0';
+    R->fuse_blown = false;
     R->reported = store_size(R->st);
     if (fixpoint(R, rs, stratum, from) != 0)
         return -1;

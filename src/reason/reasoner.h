@@ -8,10 +8,13 @@
  *     always yields the same node (within this reasoner), so a terminating chase reaches a fixpoint.
  *  3. Caps on fresh nodes and derived triples stop a chase that would not terminate; the error names the
  *     rule that hit the cap and nothing more is derived.
+ *  4. An inference fuse (`{ body } => false`) that fires stops the run: the error names the rule and the
+ *     binding it fired with, and reasoner_fuse_blown tells it from the other errors.
  * Request rules' heads go to the request sink instead of the store. */
 #ifndef LDGSM_REASON_REASONER_H
 #define LDGSM_REASON_REASONER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "rdf/log.h"
@@ -49,6 +52,8 @@ int reasoner_run(reasoner *r, const rule_set *rs, int stratum);
  * atom do not fire again. */
 int reasoner_run_from(reasoner *r, const rule_set *rs, int stratum, uint32_t from);
 const char *reasoner_error(const reasoner *r);
+/* True when the last run stopped because an inference fuse fired (guarantee 4). */
+bool reasoner_fuse_blown(const reasoner *r);
 const reasoner_stats *reasoner_get_stats(const reasoner *r);
 
 #endif

@@ -11,7 +11,7 @@
 
 bool rule_statement(const terms *t, const triple *statement) {
     return statement->p == T_LOG_IMPLIES && terms_kind(t, statement->s) == TERM_FORMULA &&
-           terms_kind(t, statement->o) == TERM_FORMULA;
+           (terms_kind(t, statement->o) == TERM_FORMULA || statement->o == T_FALSE);
 }
 
 static bool is_iri(const terms *t, term_id id, const char *iri) {
@@ -324,8 +324,9 @@ static triple *inline_working_memory_includes(const terms *t, const triple *body
 static void compile_body_and_head(rule *r, terms *t, const n3_statement *st, const triple *body, size_t body_n,
                                   const log_sink *log) {
     size_t head_n;
-    const triple *head = terms_formula_triples(t, st->t.o, &head_n);
+    const triple *head = terms_formula_triples(t, st->t.o, &head_n); /* none for `=> false` */
     r->head_formula = st->t.o;
+    r->is_fuse = st->t.o == T_FALSE;
 
     for (size_t i = 0; i < body_n; i++) {
         bool ok = collect_vars(r, t, body[i].s, true) && collect_vars(r, t, body[i].p, true) &&

@@ -77,6 +77,7 @@ typedef struct rule {
     unsigned layer;        /* a rule with negation: evaluated once, after the rules of lower layers
                             * (rule_set_layer_negation); 0 for rules without */
     bool is_request;       /* head goes to the request sink, not into the store */
+    bool is_fuse;          /* `{ body } => false`: firing stops the run (an inference fuse) */
     bool single_pass;      /* evaluated once over a closed store (sentries: OPTIONAL and FILTER need it) */
     bool head_structured;  /* a head position is a list or formula with variables (instantiated term by term) */
     bool has_negation;     /* a body atom is ATOM_NOT over the working memory */
@@ -92,7 +93,7 @@ typedef struct rule_set {
     unsigned count, cap;
 } rule_set;
 
-/* Compiles every `{B} => {H}` statement of doc into rs (other statements are not rules and are ignored
+/* Compiles every `{B} => {H}` and `{B} => false` statement of doc into rs (other statements are not rules and are ignored
  * here). Rules that can never fire (a builtin whose input no atom binds, an unknown builtin, a head
  * variable the body does not bind) are compiled disabled and reported once through log.
  * source names the document in rule names. Returns the number of rules added. */
@@ -108,7 +109,7 @@ void rule_free(rule *r);
  * rule is marked negation_checked and the engine verifies at the end that its negation still holds for
  * every binding it fired with (reasoner.h): a program is refused only when its answer contradicts itself. */
 void rule_set_layer_negation(rule_set *rs);
-/* True when the statement is a rule (log:implies between two formulas). */
+/* True when the statement is a rule (log:implies from a formula to a formula, or to false: a fuse). */
 bool rule_statement(const terms *t, const triple *statement);
 
 #endif

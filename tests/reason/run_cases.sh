@@ -59,6 +59,11 @@ expect_error 1 'unstratifiable\.n3:4:1: its negation .* not stratifiable' reason
 expect_error 1 'unstratifiable-cycle\.n3:4:1: its negation \(log:notIncludes\) held when the rule fired, and no longer holds.* not stratifiable' reason "$here/errors/unstratifiable-cycle.n3"
 expect_error 0 'negation-scope\.n3:4:1 can never fire: log:notIncludes needs as its subject a formula, or a variable' reason "$here/errors/negation-scope.n3"
 expect_error 0 'negation-scope\.n3:5:1 can never fire: head variable \?y .*only inside a log:notIncludes' reason "$here/errors/negation-scope.n3"
+expect_error 3 'inference fuse: rule .*fuse\.n3:5:1 fired with \?x = <http://ex/b>, \?a = "30"' reason "$here/errors/fuse.n3"
+# --query prints the query's answers over the closure, nothing else
+answers=$("$ldgsm" reason --query "$here/errors/query.n3" "$here/cases/rules-derived-by-rules/program.n3" | LC_ALL=C sort | tr '\n' ' ')
+[ "$answers" = "<http://ex/answer> <http://ex/is> <http://ex/bob> . <http://ex/answer> <http://ex/is> <http://ex/carol> . " ] &&
+  ok || fail "--query printed: $answers"
 # a full disk is an error, not a silent loss
 if [ -w /dev/full ]; then
   "$ldgsm" reason "$here/cases/rdfs-basic/program.n3" "$here/cases/rdfs-basic/data.ttl" > /dev/full 2> /tmp/ldgsm-case-$$.err
