@@ -25,6 +25,8 @@ static const char reason_usage[] =
     "options:\n"
     "  --pass             print the closure: the input data and everything derived (default)\n"
     "  --pass-only-new    print only the triples derived that were not in the input\n"
+    "  --pass-all         print the closure and the rules of the N3 programs\n"
+    "  --pass-merged      print the input data and rules as read, without running the rules\n"
     "  --query FILE       print only the answers of FILE's rules `{ pattern } => { answer }`, run over\n"
     "                     the closure (as EYE's --query)\n"
     "  -o, --output FMT   ntriples (default) or turtle; triples holding N3 formulas are printed in N3\n"
@@ -61,9 +63,17 @@ static term_id file_graph(terms *t, const char *path) {
     return g;
 }
 
-/* Loads an N3 program: rules into rs, other statements into the store as data of graph g (a query file's
- * statements other than its rules are not data: st is NULL for it). */
-static int load_program(terms *t, store *st, rule_set *rs, const char *path, term_id g, const log_sink *log) {
+/* The rule statements of the programs as written (`{H} <= {B}` as log:isImpliedBy), for --pass-all and
+ * --pass-merged. */
+typedef struct written_rules {
+    triple *rules;
+    size_t count, cap;
+} written_rules;
+
+/* Loads an N3 program: rules into rs (and, as written, into `written`), other statements into the store
+ * as data of graph g (a query file's statements other than its rules are not data: st is NULL for it). */
+static int load_program(terms *t, store *st, rule_set *rs, written_rules *written, const char *path, term_id g,
+                        const log_sink *log) {
     size_t len;
     char *text = read_file(path, &len);
     if (!text) {
@@ -81,28 +91,35 @@ static int load_program(terms *t, store *st, rule_set *rs, const char *path, ter
         return -1;
     }
     rule_set_add_program(rs, t, &doc, path, log);
-    for (size_t i = 0; i < doc.count && st; i++)
-        if (!rule_statement(t, &doc.statements[i].t))
-            store_add(st, doc.statements[i].t.s, doc.statements[i].t.p, doc.statements[i].t.o, g);
+    for (size_t i = 0; i < doc.count && st; i++) {
+        const n3_statement *s = &doc.statements[i];
+        if (!rule_statement(t, &s->t)) {
+            store_add(st, s->t.s, s->t.p, s->t.o, g);
+            continue;
+        }
+        if (written->count == written->cap) {
+            written->cap = written->cap ? written->cap * 2 : 16;
+            written->rules = xrealloc(written->rules, written->cap * sizeof *written->rules);
+        }
+        written->rules[written->count++] = s->backward ? (triple){s->t.o, T_LOG_IS_IMPLIED_BY, s->t.s} : s->t;
+    }
     n3_doc_free(&doc);
     return 0;
 }
 
-/* The triples numbered [from, to) that are printed (rules loaded as data are not) into `into`; their count. */
-static size_t select_printed(const terms *t, const store *st, uint32_t from, uint32_t to, triple *into) {
+/* Copies the triples numbered [from, to) into `into`, followed by extra[0..extra_n); their count. */
+static size_t copy_triples(const store *st, uint32_t from, uint32_t to, const triple *extra, size_t extra_n,
+                           triple *into) {
     size_t n = 0;
-    for (uint32_t i = from; i < to; i++) {
-        const triple *tr = store_triple(st, i);
-        if (!rule_statement(t, tr))
-            into[n++] = *tr;
-    }
-    return n;
+    for (uint32_t i = from; i < to; i++)
+        into[n++] = *store_triple(st, i);
+    memcpy(into + n, extra, extra_n * sizeof *extra);
+    return n + extra_n;
 }
 
 /* N-Triples output goes to a writer thread as the rules run: the input (for --pass) at once, then each
- * round's derivations while the next round runs. Rules loaded as data are not printed. */
+ * round's derivations while the next round runs. */
 typedef struct nt_output {
-    const terms *t;
     const store *st;
     nt_stream *stream;
     triple *selected;
@@ -115,14 +132,15 @@ static void output_range(void *user, uint32_t from, uint32_t to) {
         o->selected_cap = to - from;
         o->selected = xrealloc(o->selected, o->selected_cap * sizeof *o->selected);
     }
-    nt_stream_push(o->stream, o->selected, select_printed(o->t, o->st, from, to, o->selected));
+    nt_stream_push(o->stream, o->selected, copy_triples(o->st, from, to, NULL, 0, o->selected));
 }
 
-/* Writes the triples of st numbered from `from` on (rules excepted) as Turtle, or as N-Triples. */
-static int write_all(rdfio *io, terms *t, store *st, uint32_t from, bool turtle) {
+/* Writes the triples of st numbered from `from` on, then extra[0..extra_n), as Turtle or N-Triples. */
+static int write_all(rdfio *io, terms *t, store *st, uint32_t from, const triple *extra, size_t extra_n,
+                     bool turtle) {
     uint32_t total = store_size(st);
-    triple *selected = xmalloc(((size_t)(total - from) + 1) * sizeof *selected);
-    size_t n = select_printed(t, st, from, total, selected);
+    triple *selected = xmalloc(((size_t)(total - from) + extra_n + 1) * sizeof *selected);
+    size_t n = copy_triples(st, from, total, extra, extra_n, selected);
     buf out = {0};
     int rc = 0;
     if (turtle)
@@ -178,10 +196,12 @@ static unsigned add_derived_rules(terms *t, store *st, rule_set *rs, uint32_t *s
 }
 
 int cmd_reason(int argc, char **argv) {
-    enum { OPT_PASS = 256, OPT_PASS_ONLY_NEW, OPT_MAX_DERIVED, OPT_MAX_FRESH, OPT_QUERY };
+    enum { OPT_PASS = 256, OPT_PASS_ONLY_NEW, OPT_PASS_ALL, OPT_PASS_MERGED, OPT_MAX_DERIVED, OPT_MAX_FRESH, OPT_QUERY };
     static const struct option options[] = {
         {"pass", no_argument, NULL, OPT_PASS},
         {"pass-only-new", no_argument, NULL, OPT_PASS_ONLY_NEW},
+        {"pass-all", no_argument, NULL, OPT_PASS_ALL},
+        {"pass-merged", no_argument, NULL, OPT_PASS_MERGED},
         {"query", required_argument, NULL, OPT_QUERY},
         {"output", required_argument, NULL, 'o'},
         {"max-derived", required_argument, NULL, OPT_MAX_DERIVED},
@@ -190,15 +210,18 @@ int cmd_reason(int argc, char **argv) {
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    bool only_new = false, turtle = false, verbose = false;
+    enum { PASS, PASS_ONLY_NEW, PASS_ALL, PASS_MERGED } pass = PASS;
+    bool turtle = false, verbose = false;
     const char *query = NULL;
     reasoner_options ropt = {0};
     optind = 1;
     int c;
     while ((c = getopt_long(argc, argv, "o:vh", options, NULL)) != -1) {
         switch (c) {
-        case OPT_PASS: only_new = false; break;
-        case OPT_PASS_ONLY_NEW: only_new = true; break;
+        case OPT_PASS: pass = PASS; break;
+        case OPT_PASS_ONLY_NEW: pass = PASS_ONLY_NEW; break;
+        case OPT_PASS_ALL: pass = PASS_ALL; break;
+        case OPT_PASS_MERGED: pass = PASS_MERGED; break;
         case OPT_QUERY: query = optarg; break;
         case 'o':
             if (strcmp(optarg, "turtle") == 0 || strcmp(optarg, "ttl") == 0)
@@ -238,12 +261,13 @@ int cmd_reason(int argc, char **argv) {
     store *st = store_new();
     rdfio *io = rdfio_new(t);
     rule_set rs = {0};
+    written_rules written = {0};
     log_sink log = {.threshold = verbose ? LOG_DEBUG : LOG_WARN};
     int status = 0;
     for (int i = optind; i < argc && status == 0; i++) {
         term_id g = file_graph(t, argv[i]);
         if (ends_with(argv[i], ".n3")) {
-            if (load_program(t, st, &rs, argv[i], g, &log) != 0)
+            if (load_program(t, st, &rs, &written, argv[i], g, &log) != 0)
                 status = 1;
         } else {
             rdf_error err;
@@ -256,7 +280,7 @@ int cmd_reason(int argc, char **argv) {
     /* the query's rules answer over the closure: a stratum after it, their heads to collect_answer */
     enum { QUERY_STRATUM = 1 };
     unsigned program_rules = rs.count;
-    if (status == 0 && query && load_program(t, NULL, &rs, query, file_graph(t, query), &log) != 0)
+    if (status == 0 && query && load_program(t, NULL, &rs, NULL, query, file_graph(t, query), &log) != 0)
         status = 1;
     for (unsigned i = program_rules; i < rs.count; i++) {
         rs.rules[i]->stratum = QUERY_STRATUM;
@@ -271,7 +295,7 @@ int cmd_reason(int argc, char **argv) {
         ropt.log = &log;
         ropt.request_sink = collect_answer;
         ropt.request_sink_user = &query_answers;
-        nt_output out = {.t = t, .st = st};
+        nt_output out = {.st = st};
         if (!turtle && !query) {
             fflush(stdout);
             out.stream = nt_stream_start(t, fileno(stdout));
@@ -283,11 +307,13 @@ int cmd_reason(int argc, char **argv) {
             ropt.on_derived_user = &out;
         }
         reasoner *r = reasoner_new(t, st, &ropt);
-        if (out.stream && !only_new)
+        if (out.stream && pass != PASS_ONLY_NEW)
             output_range(&out, 0, input_size);
         /* rules derived by rules join the program, which runs again over everything */
         uint32_t scanned = input_size;
         do {
+            if (pass == PASS_MERGED)
+                break;
             if (reasoner_run(r, &rs, 0) != 0) {
                 fprintf(stderr, "ldgsm reason: %s\n", reasoner_error(r));
                 status = reasoner_fuse_blown(r) ? 3 : 1;
@@ -299,14 +325,19 @@ int cmd_reason(int argc, char **argv) {
         }
         const reasoner_stats *stats = reasoner_get_stats(r);
         double reasoned = now_ms();
+        bool print_rules = pass == PASS_ALL || pass == PASS_MERGED;
+        if (out.stream && print_rules)
+            nt_stream_push(out.stream, written.rules, written.count);
         if (out.stream && nt_stream_finish(out.stream) != 0) {
             fprintf(stderr, "ldgsm reason: writing the output: %s\n", strerror(errno));
             status = 1;
         }
         free(out.selected);
-        if (status == 0 && query && write_all(io, t, query_answers.st, 0, turtle) != 0)
+        if (status == 0 && query && write_all(io, t, query_answers.st, 0, NULL, 0, turtle) != 0)
             status = 1;
-        else if (status == 0 && turtle && !query && write_all(io, t, st, only_new ? input_size : 0, true) != 0)
+        else if (status == 0 && turtle && !query &&
+                 write_all(io, t, st, pass == PASS_ONLY_NEW ? input_size : 0, written.rules,
+                           print_rules ? written.count : 0, true) != 0)
             status = 1;
         if (verbose)
             fprintf(stderr,
@@ -318,6 +349,7 @@ int cmd_reason(int argc, char **argv) {
         reasoner_free(r);
     }
     store_free(query_answers.st);
+    free(written.rules);
     rule_set_free(&rs);
     rdfio_free(io);
     store_free(st);

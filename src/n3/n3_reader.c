@@ -43,7 +43,7 @@ typedef struct n3_parser {
     u32vec list_items;      /* items of the open lists, innermost last */
     u32vec quantified;      /* (IRI, variable or blank node) pairs of the @forAll/@forSome in scope */
     unsigned nesting;       /* open '{', '(' and '[' */
-    term_id empty_formula, owl_same_as, log_is_implied_by;
+    term_id empty_formula, owl_same_as;
     buf scratch; /* IRIs being built */
     buf lexical; /* a literal's lexical form (or a prefix) while the next token is read */
     unsigned stmt_line, stmt_col;
@@ -408,8 +408,10 @@ static int parse_object_list(n3_parser *p, term_id subject, const verb *v) {
         term_id object = parse_term(p, "an object");
         if (!object)
             return -1;
-        if (v->backward && !may_be_rule_side(p, subject) && !may_be_rule_side(p, object))
-            emit(p, subject, p->log_is_implied_by, object, false);
+        /* `<=` is log:isImpliedBy as written, but for a rule of the document (t is (B, log:implies, H),
+         * marked backward): quoted inside a formula it stays what was written */
+        if (v->backward && (p->formula_depth || (!may_be_rule_side(p, subject) && !may_be_rule_side(p, object))))
+            emit(p, subject, T_LOG_IS_IMPLIED_BY, object, false);
         else if (v->inverse)
             emit(p, object, v->predicate, subject, v->backward);
         else
@@ -583,7 +585,6 @@ int n3_parse(terms *t, const char *text, size_t len, const char *source_name, co
     triple none = {0};
     p.empty_formula = terms_formula(t, &none, 0);
     p.owl_same_as = terms_iri_cstr(t, NS_OWL "sameAs");
-    p.log_is_implied_by = terms_iri_cstr(t, NS_LOG "isImpliedBy");
     if (base)
         set_base(&p, base, strlen(base));
 

@@ -948,6 +948,31 @@ int rdf_parse_file(rdfio *io, store *st, const char *path, term_id g, rdf_error 
     return rc;
 }
 
+static bool is_hex_upper(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F'); }
+
+/* A variable's name as N3 can read it: a name of letters, digits and '_' as it is; any other (an
+ * @forAll variable is named by its IRI) with each character but letters and digits written _XX. A name
+ * holding `_XX` is escaped too, so two names never print the same. */
+static void write_variable_name(const char *name, size_t len, buf *out) {
+    bool escape = false;
+    for (size_t i = 0; i < len && !escape; i++) {
+        unsigned char c = (unsigned char)name[i];
+        escape = !(isalnum(c) || c == '_') ||
+                 (c == '_' && i + 2 < len && is_hex_upper(name[i + 1]) && is_hex_upper(name[i + 2]));
+    }
+    if (!escape) {
+        buf_append(out, name, len);
+        return;
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (isalnum(c) && c < 0x80)
+            buf_putc(out, (char)c);
+        else
+            buf_printf(out, "_%02X", c);
+    }
+}
+
 /* N-Triples escaping: IRIs escape what IRIREF forbids; literals use ECHAR for the usual controls. */
 static bool iri_char_needs_escape(unsigned char c) {
     return c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' ||
@@ -999,7 +1024,13 @@ static void write_string(const char *s, size_t len, buf *out) {
     buf_putc(out, '"');
 }
 
-void rdf_write_term_nt(const terms *t, term_id id, buf *out) {
+static void write_term(const terms *t, term_id id, bool quoted, buf *out);
+
+void rdf_write_term_nt(const terms *t, term_id id, buf *out) { write_term(t, id, false, out); }
+
+/* A term in N-Triples, or in N3 notation for formulas and what they hold (`quoted`): a list inside a
+ * formula is written `( ... )`, as its items have no triples of their own there. */
+static void write_term(const terms *t, term_id id, bool quoted, buf *out) {
     size_t len;
     const char *lex = terms_lex(t, id, &len);
     switch (terms_kind(t, id)) {
@@ -1027,18 +1058,18 @@ void rdf_write_term_nt(const terms *t, term_id id, buf *out) {
     }
     case TERM_VAR:
         buf_putc(out, '?');
-        buf_append(out, lex, len);
+        write_variable_name(lex, len, out);
         break;
     case TERM_FORMULA: {
         size_t n;
         const triple *ts = terms_formula_triples(t, id, &n);
         buf_puts(out, "{ ");
         for (size_t i = 0; i < n; i++) {
-            rdf_write_term_nt(t, ts[i].s, out);
+            write_term(t, ts[i].s, true, out);
             buf_putc(out, ' ');
-            rdf_write_term_nt(t, ts[i].p, out);
+            write_term(t, ts[i].p, true, out);
             buf_putc(out, ' ');
-            rdf_write_term_nt(t, ts[i].o, out);
+            write_term(t, ts[i].o, true, out);
             buf_puts(out, " . ");
         }
         buf_putc(out, '}');
@@ -1046,12 +1077,19 @@ void rdf_write_term_nt(const terms *t, term_id id, buf *out) {
     }
     case TERM_LIST: {
         size_t n;
-        terms_list_items(t, id, &n);
-        if (n == 0) {
+        const term_id *items = terms_list_items(t, id, &n);
+        if (quoted) {
+            buf_putc(out, '(');
+            for (size_t i = 0; i < n; i++) {
+                buf_putc(out, ' ');
+                write_term(t, items[i], true, out);
+            }
+            buf_puts(out, " )");
+        } else if (n == 0) {
             write_iri(NS_RDF "nil", strlen(NS_RDF "nil"), out);
-            break;
+        } else {
+            buf_printf(out, "_:list%u", id);
         }
-        buf_printf(out, "_:list%u", id);
         break;
     }
     default:

@@ -73,7 +73,7 @@ char *rdf_file_iri(const char *path);
 /* Reads a whole file; syntax from the file name; base is the file: IRI. */
 int rdf_parse_file(rdfio *io, store *st, const char *path, term_id g, rdf_error *err);
 
-/* Appends one term in N-Triples form (formulas as N3 { ... }; lists must be expanded by the caller). */
+/* Appends one term in N-Triples form (formulas as N3 { ... }; lists inside them as ( ... ); a list outside one must be expanded by the caller). */
 void rdf_write_term_nt(const terms *t, term_id id, buf *out);
 /* Writes triples as compact Turtle, with IRIs relative to base (a document IRI without fragment): what a
  * PUT body needs, without raptor2's serializer on the agent's hot path. The rdf, xsd, gsm and ldgsm

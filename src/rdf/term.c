@@ -172,6 +172,7 @@ terms *terms_new(void) {
         terms_iri_cstr(t, well_known[id]);
     terms_literal(t, "true", 4, T_XSD_BOOLEAN, NULL, 0);
     terms_literal(t, "false", 5, T_XSD_BOOLEAN, NULL, 0);
+    terms_iri_cstr(t, NS_LOG "isImpliedBy");
     return t;
 }
 

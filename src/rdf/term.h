@@ -38,6 +38,7 @@ enum well_known_term {
     T_LOG_IMPLIES,
     T_TRUE,  /* "true"^^xsd:boolean */
     T_FALSE, /* "false"^^xsd:boolean */
+    T_LOG_IS_IMPLIED_BY,
     T_WELL_KNOWN_END
 };
 

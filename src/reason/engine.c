@@ -132,7 +132,8 @@ static term_id instantiate(join *j, term_id id, const term_id *existential_value
     }
     if (k != TERM_LIST && k != TERM_FORMULA)
         return id;
-    if (terms_is_ground(t, id) && (!existential_values || scope == SCOPE_QUOTED))
+    /* the term table counts blank nodes as ground, but a body's blank nodes are the rule's variables */
+    if (terms_is_ground(t, id) && !r->bnode_vars && (!existential_values || scope == SCOPE_QUOTED))
         return id;
     size_t n;
     if (k == TERM_LIST) {

@@ -10,8 +10,17 @@
 #include "reason/sentry_ast.h"
 
 bool rule_statement(const terms *t, const triple *statement) {
+    if (statement->p == T_LOG_IS_IMPLIED_BY)
+        return terms_kind(t, statement->s) == TERM_FORMULA && terms_kind(t, statement->o) == TERM_FORMULA;
     return statement->p == T_LOG_IMPLIES && terms_kind(t, statement->s) == TERM_FORMULA &&
            (terms_kind(t, statement->o) == TERM_FORMULA || statement->o == T_FALSE);
+}
+
+/* A rule statement's body and head: `{B} => {H}`, or `{H} <= {B}` as log:isImpliedBy. */
+static void rule_sides(const triple *statement, term_id *body, term_id *head) {
+    bool backward = statement->p == T_LOG_IS_IMPLIED_BY;
+    *body = backward ? statement->o : statement->s;
+    *head = backward ? statement->s : statement->o;
 }
 
 static bool is_iri(const terms *t, term_id id, const char *iri) {
@@ -54,6 +63,7 @@ static bool collect_vars(rule *r, const terms *t, term_id id, bool bnodes_are_va
         if (r->var_count == RULE_MAX_VARS)
             return false;
         r->vars[r->var_count++] = id;
+        r->bnode_vars |= k == TERM_BNODE;
         return true;
     }
     size_t n;
@@ -320,13 +330,13 @@ static triple *inline_working_memory_includes(const terms *t, const triple *body
     return out;
 }
 
-/* Compiles rule st whose body (after inline_working_memory_includes) is body[0..body_n). */
-static void compile_body_and_head(rule *r, terms *t, const n3_statement *st, const triple *body, size_t body_n,
+/* Compiles a rule whose body (after inline_working_memory_includes) is body[0..body_n). */
+static void compile_body_and_head(rule *r, terms *t, term_id head_formula, const triple *body, size_t body_n,
                                   const log_sink *log) {
     size_t head_n;
-    const triple *head = terms_formula_triples(t, st->t.o, &head_n); /* none for `=> false` */
-    r->head_formula = st->t.o;
-    r->is_fuse = st->t.o == T_FALSE;
+    const triple *head = terms_formula_triples(t, head_formula, &head_n); /* none for `=> false` */
+    r->head_formula = head_formula;
+    r->is_fuse = head_formula == T_FALSE;
 
     for (size_t i = 0; i < body_n; i++) {
         bool ok = collect_vars(r, t, body[i].s, true) && collect_vars(r, t, body[i].p, true) &&
@@ -458,9 +468,11 @@ static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *
     buf_printf(&name, "%s:%u:%u", source, st->line, st->col);
     r->name = buf_cstr(&name);
     size_t written_n, body_n;
-    const triple *written = terms_formula_triples(t, st->t.s, &written_n);
-    triple *body = inline_working_memory_includes(t, written, written_n, st->t.o, &body_n);
-    compile_body_and_head(r, t, st, body, body_n, log);
+    term_id body_formula, head_formula;
+    rule_sides(&st->t, &body_formula, &head_formula);
+    const triple *written = terms_formula_triples(t, body_formula, &written_n);
+    triple *body = inline_working_memory_includes(t, written, written_n, head_formula, &body_n);
+    compile_body_and_head(r, t, head_formula, body, body_n, log);
     free(body);
 }
 

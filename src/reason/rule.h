@@ -83,6 +83,7 @@ typedef struct rule {
     bool has_negation;     /* a body atom is ATOM_NOT over the working memory */
     bool negation_checked; /* its negation reads what its own dependency cycle derives (rule_set_layer_negation) */
     bool disabled;         /* cannot fire (reported when compiled) */
+    bool bnode_vars;       /* some variable is a blank node of the body */
     struct sq_node *sentry_tree; /* a sentry's query, which its FILTER atoms point into (owned) */
     uint64_t fired;        /* head instantiations so far (profiling: `ldgsm run -v -v`) */
     uint64_t probed;       /* triples the joins looked at, the rule's work (profiling) */

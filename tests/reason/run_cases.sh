@@ -64,6 +64,21 @@ expect_error 3 'inference fuse: rule .*fuse\.n3:5:1 fired with \?x = <http://ex/
 answers=$("$ldgsm" reason --query "$here/errors/query.n3" "$here/cases/rules-derived-by-rules/program.n3" | LC_ALL=C sort | tr '\n' ' ')
 [ "$answers" = "<http://ex/answer> <http://ex/is> <http://ex/bob> . <http://ex/answer> <http://ex/is> <http://ex/carol> . " ] &&
   ok || fail "--query printed: $answers"
+# --pass-merged prints the input as read, rules included; its output reads back as the same program
+merged=$("$ldgsm" reason --pass-merged "$here/printing/rules.n3")
+printf '%s\n' "$merged" > /tmp/ldgsm-case-$$.n3
+again=$("$ldgsm" reason --pass-merged /tmp/ldgsm-case-$$.n3)
+same_program() { sed -E 's/\?[A-Za-z0-9_]+/?V/g' | LC_ALL=C sort; } # variables may be renamed
+[ "$(same_program <<<"$merged")" = "$(same_program <<<"$again")" ] && ok ||
+  fail "--pass-merged output does not read back as itself: $again"
+grep -q '^{ ?x <http://ex/g> <http://ex/h> . } <http://www.w3.org/2000/10/swap/log#isImpliedBy> { ?x <http://ex/b> <http://ex/c> . } .$' <<<"$merged" &&
+  grep -q '<http://ex/says> { { <http://ex/p> <http://ex/q> <http://ex/r> . } <http://www.w3.org/2000/10/swap/log#isImpliedBy>' <<<"$merged" &&
+  grep -q '{ ( "1"^^<http://www.w3.org/2001/XMLSchema#integer> "2"^^<http://www.w3.org/2001/XMLSchema#integer> ) <http://www.w3.org/2000/10/swap/math#sum> ?n . }' <<<"$merged" &&
+  [ "$(grep -c . <<<"$merged")" = 6 ] && ok || fail "--pass-merged printed: $merged"
+# --pass-all: the closure and the rules
+all=$("$ldgsm" reason --pass-all "$here/printing/rules.n3")
+grep -q '^<http://ex/a> <http://ex/knows> <http://ex/c> .$' <<<"$all" && [ "$(grep -c '^{' <<<"$all")" = 4 ] &&
+  [ "$(grep -c . <<<"$all")" = 10 ] && ok || fail "--pass-all printed: $all"
 # a full disk is an error, not a silent loss
 if [ -w /dev/full ]; then
   "$ldgsm" reason "$here/cases/rdfs-basic/program.n3" "$here/cases/rdfs-basic/data.ttl" > /dev/full 2> /tmp/ldgsm-case-$$.err
