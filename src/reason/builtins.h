@@ -31,6 +31,10 @@ typedef struct builtin {
     enum builtin_mode mode;
     /* Emits the solutions for the given bindings (0 = unbound). */
     void (*eval)(terms *t, term_id subject, term_id object, builtin_emit emit, void *user);
+    /* Takes a subject list that still holds unbound variables, each passed as a TERM_VAR item, and emits
+     * ground subjects the engine unifies with the pattern (`( ?a ?b ?c ) list:append (1 2 3)`). The engine
+     * evaluates such a builtin this way only when nothing else in the rule body can run first. */
+    bool open_subject;
 } builtin;
 
 /* The builtin named by IRI, or NULL when the IRI is not a builtin we implement. */

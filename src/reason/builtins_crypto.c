@@ -44,9 +44,9 @@ static void crypto_md5(terms *t, term_id subject, term_id object, builtin_emit e
 }
 
 const builtin builtins_crypto[] = {
-    {NS_CRYPTO "sha", BUILTIN_SUBJECT_IN, crypto_sha},
-    {NS_CRYPTO "sha256", BUILTIN_SUBJECT_IN, crypto_sha256},
-    {NS_CRYPTO "sha512", BUILTIN_SUBJECT_IN, crypto_sha512},
-    {NS_CRYPTO "md5", BUILTIN_SUBJECT_IN, crypto_md5},
+    {NS_CRYPTO "sha", BUILTIN_SUBJECT_IN, crypto_sha, false},
+    {NS_CRYPTO "sha256", BUILTIN_SUBJECT_IN, crypto_sha256, false},
+    {NS_CRYPTO "sha512", BUILTIN_SUBJECT_IN, crypto_sha512, false},
+    {NS_CRYPTO "md5", BUILTIN_SUBJECT_IN, crypto_md5, false},
 };
 const size_t builtins_crypto_count = sizeof builtins_crypto / sizeof builtins_crypto[0];

@@ -11,13 +11,11 @@
  *  2. Enumerations emit each solution and stop when emit says so. list:member and list:in emit each
  *     distinct item once; list:iterate and list:select one solution per position; list:permutation every
  *     ordering (n! of them, as EYE).
- *  3. The engine passes 0 for an argument that holds an unbound variable, so a builtin sees a list
- *     pattern either whole or not at all. list:append with such a subject and a bound object emits every
- *     split of the object into two lists, which the engine matches against the subject pattern: the
- *     report's `( (1 2) ?what ) list:append (1 2 3 4)` and `( ?what (3 4) ) ...` work; EYE's splits into
- *     three or more lists (`( ?a ?b ?c ) list:append ...`) find nothing. `( ?list ?index ) list:memberAt
- *     ?x` with ?index unbound cannot run (the subject is not bound); `?list list:iterate ( ?index ?x )`
- *     enumerates the same pairs.
+ *  3. list:append and list:memberAt take open subjects (builtins.h): with a bound object, list:append
+ *     emits every cut of it into as many lists as the subject holds, a ground part taking its own items
+ *     (`( (1 2) ?what )`, `( ?a ?b ?c ) list:append (1 2 3)`), and with a subject variable alone every cut
+ *     in two; `( ?list ?index ) list:memberAt ?x` with ?index unbound enumerates the positions (of ?x,
+ *     when bound).
  *  4. Indexes count from 0 and are integers (a simple literal with integer syntax too, as math: reads
  *     numbers); an index out of range or not an integer gives no solution (EYE stops with a type error on
  *     1.0).
@@ -213,10 +211,20 @@ static void list_iterate(terms *t, term_id subject, term_id object, builtin_emit
     }
 }
 
-/* ( list index ) → the item at index. */
+/* ( list index ) → the item at index; with the index an unbound variable (an open subject), each
+ * ( list index ) whose item is the object, or every one when the object is unbound. */
 static void list_member_at(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
     const term_id *items;
     size_t n, index;
+    term_id list, position;
+    if (pair_of(t, subject, &list, &position) && terms_kind(t, position) == TERM_VAR && list_of(t, list, &items, &n)) {
+        for (size_t i = 0; i < n; i++) {
+            term_id pair[2] = {list, index_term(t, i)};
+            if ((!object || items[i] == object) && !emit(user, terms_list(t, pair, 2), items[i]))
+                return;
+        }
+        return;
+    }
     if (list_and_index(t, subject, &items, &n, &index))
         emit_result(subject, object, items[index], emit, user);
 }
@@ -225,9 +233,40 @@ static void list_member_at(terms *t, term_id subject, term_id object, builtin_em
 
 /* ( list ... ) → their concatenation; with the subject unbound and the object bound, each split of the
  * object into ( prefix suffix ) (NOTES 3). */
+/* The cuts of items[0..n) into as many consecutive lists as parts[0..k) holds, in order, a ground part
+ * taking exactly its own items: chosen[part] is set for the parts before `part`, `at` items are used.
+ * Each cut is emitted as its list of lists; false when emit said stop. */
+static bool emit_cuts(terms *t, const term_id *parts, size_t k, const term_id *items, size_t n, size_t part,
+                      size_t at, term_id *chosen, term_id object, builtin_emit emit, void *user) {
+    if (part == k)
+        return at < n || emit(user, terms_list(t, chosen, k), object);
+    const term_id *own;
+    size_t own_n;
+    if (terms_is_ground(t, parts[part]) && list_of(t, parts[part], &own, &own_n)) {
+        if (own_n > n - at || (own_n && memcmp(own, items + at, own_n * sizeof *own) != 0))
+            return true;
+        chosen[part] = parts[part];
+        return emit_cuts(t, parts, k, items, n, part + 1, at + own_n, chosen, object, emit, user);
+    }
+    /* an open part takes any number of the items left (the last one all of them) */
+    for (size_t len = part + 1 == k ? n - at : 0; at + len <= n; len++) {
+        chosen[part] = terms_list(t, items + at, len);
+        if (!emit_cuts(t, parts, k, items, n, part + 1, at + len, chosen, object, emit, user))
+            return false;
+    }
+    return true;
+}
+
 static void list_append(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
     const term_id *lists, *items;
     size_t count, n;
+    if (subject && object && !terms_is_ground(t, subject) && list_of(t, subject, &lists, &count) &&
+        list_of(t, object, &items, &n)) {
+        term_id *chosen = xmalloc((count ? count : 1) * sizeof *chosen);
+        emit_cuts(t, lists, count, items, n, 0, 0, chosen, object, emit, user);
+        free(chosen);
+        return;
+    }
     if (!subject) {
         if (!list_of(t, object, &items, &n))
             return;
@@ -621,30 +660,30 @@ static void list_permutation(terms *t, term_id subject, term_id object, builtin_
 }
 
 const builtin builtins_list[] = {
-    {NS_LIST "append", BUILTIN_EITHER_IN, list_append},
-    {NS_LIST "first", BUILTIN_SUBJECT_IN, list_first},
-    {NS_LIST "firstRest", BUILTIN_EITHER_IN, list_first_rest},
-    {NS_LIST "in", BUILTIN_OBJECT_IN, list_in},
-    {NS_LIST "intersection", BUILTIN_SUBJECT_IN, list_intersection},
-    {NS_LIST "isList", BUILTIN_SUBJECT_IN, list_is_list},
-    {NS_LIST "iterate", BUILTIN_SUBJECT_IN, list_iterate},
-    {NS_LIST "last", BUILTIN_SUBJECT_IN, list_last},
-    {NS_LIST "length", BUILTIN_SUBJECT_IN, list_length},
-    {NS_LIST "member", BUILTIN_SUBJECT_IN, list_member},
-    {NS_LIST "memberAt", BUILTIN_SUBJECT_IN, list_member_at},
-    {NS_LIST "multisetEqualTo", BUILTIN_BOTH_IN, list_multiset_equal_to},
-    {NS_LIST "multisetNotEqualTo", BUILTIN_BOTH_IN, list_multiset_not_equal_to},
-    {NS_LIST "notMember", BUILTIN_BOTH_IN, list_not_member},
-    {NS_LIST "permutation", BUILTIN_SUBJECT_IN, list_permutation},
-    {NS_LIST "remove", BUILTIN_SUBJECT_IN, list_remove},
-    {NS_LIST "removeAt", BUILTIN_SUBJECT_IN, list_remove_at},
-    {NS_LIST "removeDuplicates", BUILTIN_SUBJECT_IN, list_remove_duplicates},
-    {NS_LIST "rest", BUILTIN_SUBJECT_IN, list_rest},
-    {NS_LIST "reverse", BUILTIN_SUBJECT_IN, list_reverse},
-    {NS_LIST "select", BUILTIN_SUBJECT_IN, list_select},
-    {NS_LIST "setEqualTo", BUILTIN_BOTH_IN, list_set_equal_to},
-    {NS_LIST "setNotEqualTo", BUILTIN_BOTH_IN, list_set_not_equal_to},
-    {NS_LIST "sort", BUILTIN_SUBJECT_IN, list_sort},
-    {NS_LIST "unique", BUILTIN_SUBJECT_IN, list_remove_duplicates},
+    {NS_LIST "append", BUILTIN_EITHER_IN, list_append, true},
+    {NS_LIST "first", BUILTIN_SUBJECT_IN, list_first, false},
+    {NS_LIST "firstRest", BUILTIN_EITHER_IN, list_first_rest, false},
+    {NS_LIST "in", BUILTIN_OBJECT_IN, list_in, false},
+    {NS_LIST "intersection", BUILTIN_SUBJECT_IN, list_intersection, false},
+    {NS_LIST "isList", BUILTIN_SUBJECT_IN, list_is_list, false},
+    {NS_LIST "iterate", BUILTIN_SUBJECT_IN, list_iterate, false},
+    {NS_LIST "last", BUILTIN_SUBJECT_IN, list_last, false},
+    {NS_LIST "length", BUILTIN_SUBJECT_IN, list_length, false},
+    {NS_LIST "member", BUILTIN_SUBJECT_IN, list_member, false},
+    {NS_LIST "memberAt", BUILTIN_SUBJECT_IN, list_member_at, true},
+    {NS_LIST "multisetEqualTo", BUILTIN_BOTH_IN, list_multiset_equal_to, false},
+    {NS_LIST "multisetNotEqualTo", BUILTIN_BOTH_IN, list_multiset_not_equal_to, false},
+    {NS_LIST "notMember", BUILTIN_BOTH_IN, list_not_member, false},
+    {NS_LIST "permutation", BUILTIN_SUBJECT_IN, list_permutation, false},
+    {NS_LIST "remove", BUILTIN_SUBJECT_IN, list_remove, false},
+    {NS_LIST "removeAt", BUILTIN_SUBJECT_IN, list_remove_at, false},
+    {NS_LIST "removeDuplicates", BUILTIN_SUBJECT_IN, list_remove_duplicates, false},
+    {NS_LIST "rest", BUILTIN_SUBJECT_IN, list_rest, false},
+    {NS_LIST "reverse", BUILTIN_SUBJECT_IN, list_reverse, false},
+    {NS_LIST "select", BUILTIN_SUBJECT_IN, list_select, false},
+    {NS_LIST "setEqualTo", BUILTIN_BOTH_IN, list_set_equal_to, false},
+    {NS_LIST "setNotEqualTo", BUILTIN_BOTH_IN, list_set_not_equal_to, false},
+    {NS_LIST "sort", BUILTIN_SUBJECT_IN, list_sort, false},
+    {NS_LIST "unique", BUILTIN_SUBJECT_IN, list_remove_duplicates, false},
 };
 const size_t builtins_list_count = sizeof builtins_list / sizeof builtins_list[0];

@@ -323,19 +323,19 @@ static void log_racine(terms *t, term_id subject, term_id object, builtin_emit e
 }
 
 const builtin builtins_log[] = {
-    {NS_LOG "equalTo", BUILTIN_EITHER_IN, log_equal_to},
-    {NS_LOG "notEqualTo", BUILTIN_BOTH_IN, log_not_equal_to},
-    {NS_LOG "uri", BUILTIN_EITHER_IN, log_uri_to_string},
-    {NS_LOG "uriToString", BUILTIN_EITHER_IN, log_uri_to_string},
-    {NS_LOG "stringToUri", BUILTIN_EITHER_IN, log_string_to_uri},
-    {NS_LOG "dtlit", BUILTIN_EITHER_IN, log_dtlit},
-    {NS_LOG "langlit", BUILTIN_EITHER_IN, log_langlit},
-    {NS_LOG "conjunction", BUILTIN_SUBJECT_IN, log_conjunction},
-    {NS_LOG "rawType", BUILTIN_SUBJECT_IN, log_raw_type},
-    {NS_LOG "skolem", BUILTIN_SUBJECT_IN, log_skolem},
-    {NS_LOG "uuid", BUILTIN_SUBJECT_IN, log_uuid},
-    {NS_LOG "localName", BUILTIN_SUBJECT_IN, log_local_name},
-    {NS_LOG "namespace", BUILTIN_SUBJECT_IN, log_namespace},
-    {NS_LOG "racine", BUILTIN_SUBJECT_IN, log_racine},
+    {NS_LOG "equalTo", BUILTIN_EITHER_IN, log_equal_to, false},
+    {NS_LOG "notEqualTo", BUILTIN_BOTH_IN, log_not_equal_to, false},
+    {NS_LOG "uri", BUILTIN_EITHER_IN, log_uri_to_string, false},
+    {NS_LOG "uriToString", BUILTIN_EITHER_IN, log_uri_to_string, false},
+    {NS_LOG "stringToUri", BUILTIN_EITHER_IN, log_string_to_uri, false},
+    {NS_LOG "dtlit", BUILTIN_EITHER_IN, log_dtlit, false},
+    {NS_LOG "langlit", BUILTIN_EITHER_IN, log_langlit, false},
+    {NS_LOG "conjunction", BUILTIN_SUBJECT_IN, log_conjunction, false},
+    {NS_LOG "rawType", BUILTIN_SUBJECT_IN, log_raw_type, false},
+    {NS_LOG "skolem", BUILTIN_SUBJECT_IN, log_skolem, false},
+    {NS_LOG "uuid", BUILTIN_SUBJECT_IN, log_uuid, false},
+    {NS_LOG "localName", BUILTIN_SUBJECT_IN, log_local_name, false},
+    {NS_LOG "namespace", BUILTIN_SUBJECT_IN, log_namespace, false},
+    {NS_LOG "racine", BUILTIN_SUBJECT_IN, log_racine, false},
 };
 const size_t builtins_log_count = sizeof builtins_log / sizeof builtins_log[0];

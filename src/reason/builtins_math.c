@@ -24,8 +24,9 @@
  *     both ways, as the report's `$s? ... $o?` says: with the object bound alone, the subject is the
  *     inverse's principal value (?x math:sin 1 gives pi/2; ?x math:cosh 1 gives 0). math:negation too,
  *     exactly. A value outside a function's domain (math:asin 2) has no result.
- *  5. The report's `(7 ?x) math:exponentiation 49` (a logarithm) would need the engine to pass a list
- *     holding an unbound variable; it does not (builtins.h), so math:exponentiation needs its subject. */
+ *  5. The report's `(7 ?x) math:exponentiation 49` (a logarithm) works: math:exponentiation takes an open
+ *     subject (builtins.h) and answers the exponent, an integer when an integer power is exactly the
+ *     object (2 here; EYE writes 2.0), else a double. */
 #include "reason/builtin_family.h"
 
 #include <math.h>
@@ -230,8 +231,42 @@ static void math_remainder(terms *t, term_id subject, term_id object, builtin_em
     math_binary(t, subject, object, integer_remainder, emit, user);
 }
 
+/* ( base ?exponent ) math:exponentiation x (an open subject): the exponent, an integer when base to an
+ * integer power is exactly x, else log(x) / log(base) as a double. */
+static void exponent_of(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    term_id base_term, exponent_term;
+    number base, x;
+    if (!object || !pair_of(t, subject, &base_term, &exponent_term) || terms_kind(t, exponent_term) != TERM_VAR ||
+        !number_from_term(t, base_term, &base))
+        return;
+    if (!number_from_term(t, object, &x)) {
+        number_clear(&base);
+        return;
+    }
+    double b = number_to_double(&base), v = number_to_double(&x), e = log(v) / log(b);
+    number exponent = number_double(e), power;
+    if (b > 0 && b != 1 && v > 0 && isfinite(e)) {
+        number whole = number_integer((int64_t)llround(e));
+        if (fabs(e - llround(e)) < 1e-9 && number_power(&base, &whole, &power)) {
+            if (number_compare(&power, &x) == NUMBER_EQUAL) {
+                number_clear(&exponent);
+                exponent = whole;
+            }
+            number_clear(&power);
+        }
+        term_id pair[2] = {base_term, number_to_term(t, &exponent)};
+        emit(user, terms_list(t, pair, 2), object);
+    }
+    number_clear(&exponent);
+    number_clear(&base);
+    number_clear(&x);
+}
+
 static void math_exponentiation(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_binary(t, subject, object, number_power, emit, user);
+    if (subject && !terms_is_ground(t, subject))
+        exponent_of(t, subject, object, emit, user);
+    else
+        math_binary(t, subject, object, number_power, emit, user);
 }
 
 /* log(x) / log(base) for x > 0 and a positive base other than 1, a double. */
@@ -353,42 +388,42 @@ REAL_RELATION(math_degrees, to_degrees, to_radians)
 REAL_RELATION(math_radians, to_radians, to_degrees)
 
 const builtin builtins_math[] = {
-    {NS_MATH "equalTo", BUILTIN_BOTH_IN, math_equal_to},
-    {NS_MATH "notEqualTo", BUILTIN_BOTH_IN, math_not_equal_to},
-    {NS_MATH "greaterThan", BUILTIN_BOTH_IN, math_greater_than},
-    {NS_MATH "lessThan", BUILTIN_BOTH_IN, math_less_than},
-    {NS_MATH "notGreaterThan", BUILTIN_BOTH_IN, math_not_greater_than},
-    {NS_MATH "notLessThan", BUILTIN_BOTH_IN, math_not_less_than},
-    {NS_MATH "sum", BUILTIN_SUBJECT_IN, math_sum},
-    {NS_MATH "product", BUILTIN_SUBJECT_IN, math_product},
-    {NS_MATH "difference", BUILTIN_SUBJECT_IN, math_difference},
-    {NS_MATH "quotient", BUILTIN_SUBJECT_IN, math_quotient},
-    {NS_MATH "integerQuotient", BUILTIN_SUBJECT_IN, math_integer_quotient},
-    {NS_MATH "remainder", BUILTIN_SUBJECT_IN, math_remainder},
-    {NS_MATH "exponentiation", BUILTIN_SUBJECT_IN, math_exponentiation},
-    {NS_MATH "logarithm", BUILTIN_SUBJECT_IN, math_logarithm},
-    {NS_MATH "min", BUILTIN_SUBJECT_IN, math_min},
-    {NS_MATH "max", BUILTIN_SUBJECT_IN, math_max},
-    {NS_MATH "sqrt", BUILTIN_SUBJECT_IN, math_sqrt},
-    {NS_MATH "absoluteValue", BUILTIN_SUBJECT_IN, math_absolute_value},
-    {NS_MATH "rounded", BUILTIN_SUBJECT_IN, math_rounded},
-    {NS_MATH "floor", BUILTIN_SUBJECT_IN, math_floor},
-    {NS_MATH "ceiling", BUILTIN_SUBJECT_IN, math_ceiling},
-    {NS_MATH "negation", BUILTIN_EITHER_IN, math_negation},
-    {NS_MATH "sin", BUILTIN_EITHER_IN, math_sin},
-    {NS_MATH "cos", BUILTIN_EITHER_IN, math_cos},
-    {NS_MATH "tan", BUILTIN_EITHER_IN, math_tan},
-    {NS_MATH "asin", BUILTIN_EITHER_IN, math_asin},
-    {NS_MATH "acos", BUILTIN_EITHER_IN, math_acos},
-    {NS_MATH "atan", BUILTIN_EITHER_IN, math_atan},
-    {NS_MATH "atan2", BUILTIN_SUBJECT_IN, math_atan2},
-    {NS_MATH "sinh", BUILTIN_EITHER_IN, math_sinh},
-    {NS_MATH "cosh", BUILTIN_EITHER_IN, math_cosh},
-    {NS_MATH "tanh", BUILTIN_EITHER_IN, math_tanh},
-    {NS_MATH "asinh", BUILTIN_EITHER_IN, math_asinh},
-    {NS_MATH "acosh", BUILTIN_EITHER_IN, math_acosh},
-    {NS_MATH "atanh", BUILTIN_EITHER_IN, math_atanh},
-    {NS_MATH "degrees", BUILTIN_EITHER_IN, math_degrees},
-    {NS_MATH "radians", BUILTIN_EITHER_IN, math_radians},
+    {NS_MATH "equalTo", BUILTIN_BOTH_IN, math_equal_to, false},
+    {NS_MATH "notEqualTo", BUILTIN_BOTH_IN, math_not_equal_to, false},
+    {NS_MATH "greaterThan", BUILTIN_BOTH_IN, math_greater_than, false},
+    {NS_MATH "lessThan", BUILTIN_BOTH_IN, math_less_than, false},
+    {NS_MATH "notGreaterThan", BUILTIN_BOTH_IN, math_not_greater_than, false},
+    {NS_MATH "notLessThan", BUILTIN_BOTH_IN, math_not_less_than, false},
+    {NS_MATH "sum", BUILTIN_SUBJECT_IN, math_sum, false},
+    {NS_MATH "product", BUILTIN_SUBJECT_IN, math_product, false},
+    {NS_MATH "difference", BUILTIN_SUBJECT_IN, math_difference, false},
+    {NS_MATH "quotient", BUILTIN_SUBJECT_IN, math_quotient, false},
+    {NS_MATH "integerQuotient", BUILTIN_SUBJECT_IN, math_integer_quotient, false},
+    {NS_MATH "remainder", BUILTIN_SUBJECT_IN, math_remainder, false},
+    {NS_MATH "exponentiation", BUILTIN_SUBJECT_IN, math_exponentiation, true},
+    {NS_MATH "logarithm", BUILTIN_SUBJECT_IN, math_logarithm, false},
+    {NS_MATH "min", BUILTIN_SUBJECT_IN, math_min, false},
+    {NS_MATH "max", BUILTIN_SUBJECT_IN, math_max, false},
+    {NS_MATH "sqrt", BUILTIN_SUBJECT_IN, math_sqrt, false},
+    {NS_MATH "absoluteValue", BUILTIN_SUBJECT_IN, math_absolute_value, false},
+    {NS_MATH "rounded", BUILTIN_SUBJECT_IN, math_rounded, false},
+    {NS_MATH "floor", BUILTIN_SUBJECT_IN, math_floor, false},
+    {NS_MATH "ceiling", BUILTIN_SUBJECT_IN, math_ceiling, false},
+    {NS_MATH "negation", BUILTIN_EITHER_IN, math_negation, false},
+    {NS_MATH "sin", BUILTIN_EITHER_IN, math_sin, false},
+    {NS_MATH "cos", BUILTIN_EITHER_IN, math_cos, false},
+    {NS_MATH "tan", BUILTIN_EITHER_IN, math_tan, false},
+    {NS_MATH "asin", BUILTIN_EITHER_IN, math_asin, false},
+    {NS_MATH "acos", BUILTIN_EITHER_IN, math_acos, false},
+    {NS_MATH "atan", BUILTIN_EITHER_IN, math_atan, false},
+    {NS_MATH "atan2", BUILTIN_SUBJECT_IN, math_atan2, false},
+    {NS_MATH "sinh", BUILTIN_EITHER_IN, math_sinh, false},
+    {NS_MATH "cosh", BUILTIN_EITHER_IN, math_cosh, false},
+    {NS_MATH "tanh", BUILTIN_EITHER_IN, math_tanh, false},
+    {NS_MATH "asinh", BUILTIN_EITHER_IN, math_asinh, false},
+    {NS_MATH "acosh", BUILTIN_EITHER_IN, math_acosh, false},
+    {NS_MATH "atanh", BUILTIN_EITHER_IN, math_atanh, false},
+    {NS_MATH "degrees", BUILTIN_EITHER_IN, math_degrees, false},
+    {NS_MATH "radians", BUILTIN_EITHER_IN, math_radians, false},
 };
 const size_t builtins_math_count = sizeof builtins_math / sizeof builtins_math[0];

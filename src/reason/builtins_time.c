@@ -70,13 +70,13 @@ static void time_in_seconds(terms *t, term_id subject, term_id object, builtin_e
 }
 
 const builtin builtins_time[] = {
-    {NS_TIME "year", BUILTIN_SUBJECT_IN, time_year},
-    {NS_TIME "month", BUILTIN_SUBJECT_IN, time_month},
-    {NS_TIME "day", BUILTIN_SUBJECT_IN, time_day},
-    {NS_TIME "hour", BUILTIN_SUBJECT_IN, time_hour},
-    {NS_TIME "minute", BUILTIN_SUBJECT_IN, time_minute},
-    {NS_TIME "second", BUILTIN_SUBJECT_IN, time_second},
-    {NS_TIME "timeZone", BUILTIN_SUBJECT_IN, time_time_zone},
-    {NS_TIME "inSeconds", BUILTIN_EITHER_IN, time_in_seconds},
+    {NS_TIME "year", BUILTIN_SUBJECT_IN, time_year, false},
+    {NS_TIME "month", BUILTIN_SUBJECT_IN, time_month, false},
+    {NS_TIME "day", BUILTIN_SUBJECT_IN, time_day, false},
+    {NS_TIME "hour", BUILTIN_SUBJECT_IN, time_hour, false},
+    {NS_TIME "minute", BUILTIN_SUBJECT_IN, time_minute, false},
+    {NS_TIME "second", BUILTIN_SUBJECT_IN, time_second, false},
+    {NS_TIME "timeZone", BUILTIN_SUBJECT_IN, time_time_zone, false},
+    {NS_TIME "inSeconds", BUILTIN_EITHER_IN, time_in_seconds, false},
 };
 const size_t builtins_time_count = sizeof builtins_time / sizeof builtins_time[0];

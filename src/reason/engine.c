@@ -543,6 +543,31 @@ static void match_atom(join *j, const rule_atom *a, unsigned atom_index, bool to
     }
 }
 
+/* A list argument with its unbound variables as variable terms (a body blank node becomes a variable
+ * named by its slot), for a builtin with open_subject. */
+static term_id open_argument(join *j, term_id id) {
+    terms *t = j->R->t;
+    enum term_kind k = terms_kind(t, id);
+    int slot = k == TERM_VAR || k == TERM_BNODE ? slot_of_term(j->rule, id) : -1;
+    if (slot >= 0) {
+        if (j->binding[slot])
+            return j->binding[slot];
+        char name[32];
+        int len = snprintf(name, sizeof name, "open%d", slot);
+        return terms_var(t, name, (size_t)len);
+    }
+    if (k != TERM_LIST)
+        return id;
+    size_t n;
+    const term_id *items = terms_list_items(t, id, &n);
+    term_id *open = xmalloc((n ? n : 1) * sizeof *open);
+    for (size_t i = 0; i < n; i++)
+        open[i] = open_argument(j, items[i]);
+    term_id result = terms_list(t, open, n);
+    free(open);
+    return result;
+}
+
 static bool builtin_can_run(join *j, const rule_atom *a) {
     bool s = position_value(j, a, 0) != 0, o = position_value(j, a, 2) != 0;
     switch (a->builtin->mode) {
@@ -629,6 +654,8 @@ static void step(join *j, const cont *c) {
     case ATOM_BUILTIN: {
         builtin_step bs = {.j = j, .atom = a, .next = &next,
                            .given = {position_value(j, a, 0), position_value(j, a, 2)}};
+        if (!bs.given[0] && a->builtin->open_subject && a->structured[0])
+            bs.given[0] = open_argument(j, (term_id)a->pos[0]);
         for (int k = 0; k < 2; k++)
             bs.read[k] = as_list_data(j, a, bs.given[k], 0);
         a->builtin->eval(j->R->t, bs.read[0], bs.read[1], on_builtin_solution, &bs);

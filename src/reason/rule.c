@@ -173,6 +173,12 @@ static bool plan_order(compile_ctx *cc, int first, unsigned *order, unsigned *st
                 best_score = score;
             }
         }
+        /* a builtin that takes a subject with unbound variables runs when nothing else can */
+        for (unsigned i = 0; i < r->body_count && best_score < 0; i++)
+            if (!placed[i] && r->body[i].builtin && r->body[i].builtin->open_subject && r->body[i].structured[0]) {
+                best = (int)i;
+                best_score = 0;
+            }
         if (best_score < 0) {
             for (unsigned i = 0; i < r->body_count; i++)
                 if (!placed[i])
