@@ -98,8 +98,11 @@ typedef struct cont {
     uint64_t done;         /* adaptive: the atoms already joined */
     const struct cont *next;
     bool *found;
-    bool probe;            /* a negation's group: stop at the first match, fire nothing */
+    bool probe;            /* a negation's group: stop at the first match (*found), fire nothing */
     term_id scope;         /* a formula whose triples the group's patterns match, instead of the store */
+    /* called at the end of the group instead of going on (log:collectAllIn, log:forAllIn) */
+    void (*on_solution)(join *j, const struct cont *c);
+    void *context;
 } cont;
 
 static void step(join *j, const cont *c);
@@ -157,16 +160,17 @@ static term_id instantiate(join *j, term_id id, const term_id *existential_value
     return result;
 }
 
-/* The value a body position has under the current binding: 0 when it is (or holds) an unbound variable. */
-static term_id position_value(join *j, const rule_atom *a, int k) {
-    pos_code code = a->pos[k];
+/* The value of a position code under the current binding: 0 when it is (or holds) an unbound variable. */
+static term_id code_value(join *j, pos_code code, bool structured) {
     if (code < 0)
         return j->binding[-code - 1];
-    if (!a->structured[k])
+    if (!structured)
         return (term_id)code;
     term_id value = instantiate(j, (term_id)code, NULL, SCOPE_HEAD);
     return terms_is_ground(j->R->t, value) ? value : 0;
 }
+
+static term_id position_value(join *j, const rule_atom *a, int k) { return code_value(j, a->pos[k], a->structured[k]); }
 
 /* Unifies a body position with a value, recording newly bound slots in trail. */
 static bool unify(join *j, term_id pattern, term_id value, unsigned *trail, unsigned *trail_len) {
@@ -335,13 +339,17 @@ static void record_negations(join *j) {
     const rule *r = j->rule;
     for (unsigned b = 0; b < r->body_count; b++) {
         const rule_atom *a = &r->body[b];
-        if (a->kind != ATOM_NOT || a->scoped)
+        if ((a->kind != ATOM_NOT && a->kind != ATOM_COLLECT && a->kind != ATOM_FORALL) || a->scoped)
             continue;
-        term_id values[RULE_MAX_VARS];
+        term_id values[RULE_MAX_VARS + 1];
         size_t n = 0;
         uint64_t hash = (uint64_t)r->index * 0x9e3779b97f4a7c15ULL + b;
         for (uint64_t needs = a->needs; needs; needs &= needs - 1) {
             values[n] = j->binding[__builtin_ctzll(needs)];
+            hash = (hash ^ values[n++]) * 0x100000001b3ULL;
+        }
+        if (a->kind == ATOM_COLLECT) { /* and the list it gave */
+            values[n] = code_value(j, a->result, a->result_structured);
             hash = (hash ^ values[n++]) * 0x100000001b3ULL;
         }
         bool inserted;
@@ -508,7 +516,7 @@ static void match_list_axioms(join *j, const rule_atom *a, const lookup *l, cons
 static void match_atom(join *j, const rule_atom *a, unsigned atom_index, bool top_level, const cont *next) {
     lookup l = {.fixed = {position_value(j, a, 0), position_value(j, a, 1), position_value(j, a, 2)}};
     /* the last atom of a rule body: each match fires the head, without another step */
-    bool fires = next->k == next->count && !next->next && !next->found && !next->probe;
+    bool fires = next->k == next->count && !next->next && !next->found && !next->probe && !next->on_solution;
     ((rule *)j->rule)->probed++;
     if (next->scope) { /* a quoted formula's triples, not the store's */
         size_t n;
@@ -603,7 +611,8 @@ static unsigned next_adaptive(join *j, const cont *c) {
             fallback = (int)i;
         if (candidates == 1)
             return i;
-        if (a->kind == ATOM_NOT || a->kind == ATOM_INCLUDES) { /* over what is bound: as soon as it can run */
+        if (a->kind == ATOM_NOT || a->kind == ATOM_INCLUDES || a->kind == ATOM_COLLECT ||
+            a->kind == ATOM_FORALL) { /* over what is bound: as soon as it can run */
             if (negation_can_run(j, a))
                 return i;
             continue;
@@ -626,10 +635,66 @@ static unsigned next_adaptive(join *j, const cont *c) {
     return (unsigned)(best >= 0 ? best : fallback);
 }
 
+/* log:collectAllIn: the template's value for each match of the where group, in the order found. */
+typedef struct collection {
+    const rule_atom *atom;
+    term_id *items;
+    size_t count, cap;
+} collection;
+
+static void collect_template(join *j, const cont *c) {
+    collection *col = c->context;
+    term_id value = code_value(j, col->atom->template, col->atom->template_structured);
+    if (!value)
+        return; /* a template variable the pattern does not bind */
+    if (col->count == col->cap) {
+        col->cap = col->cap ? col->cap * 2 : 16;
+        col->items = xrealloc(col->items, col->cap * sizeof *col->items);
+    }
+    col->items[col->count++] = value;
+}
+
+/* log:forAllIn: each match of the where group must extend to a match of the then group; *c->found is set
+ * (stopping the where group) at the first that does not. */
+static void check_then(join *j, const cont *c) {
+    const rule_atom *a = c->context;
+    bool found = false;
+    cont then = {.atoms = a->groups[1].atoms, .count = a->groups[1].count, .found = &found, .probe = true,
+                 .adaptive = a->groups[1].count <= 64, .scope = c->scope};
+    step(j, &then);
+    if (!found)
+        *c->found = true;
+}
+
+/* Evaluates a log:collectAllIn (its list into *result) or log:forAllIn (false when it does not hold) over
+ * scope (0: the store). */
+static bool quantify(join *j, const rule_atom *a, term_id scope, term_id *result) {
+    *result = 0;
+    if (a->kind == ATOM_FORALL) {
+        bool counterexample = false;
+        cont where = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .found = &counterexample,
+                      .probe = true, .adaptive = a->groups[0].count <= 64, .scope = scope,
+                      .on_solution = check_then, .context = (void *)a};
+        step(j, &where);
+        return !counterexample;
+    }
+    collection col = {.atom = a};
+    cont where = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .adaptive = a->groups[0].count <= 64,
+                  .scope = scope, .on_solution = collect_template, .context = &col};
+    step(j, &where);
+    *result = terms_list(j->R->t, col.items, col.count);
+    free(col.items);
+    return true;
+}
+
 static void step(join *j, const cont *c) {
     if (j->stop)
         return;
     if (c->k == c->count) {
+        if (c->on_solution) {
+            c->on_solution(j, c);
+            return;
+        }
         if (c->found)
             *c->found = true;
         if (c->probe)
@@ -693,6 +758,25 @@ static void step(join *j, const cont *c) {
         cont inner = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .next = &next,
                       .adaptive = a->groups[0].count <= 64, .scope = scope};
         step(j, &inner);
+        return;
+    }
+    case ATOM_COLLECT:
+    case ATOM_FORALL: {
+        term_id scope = a->scoped ? position_value(j, a, 2) : 0;
+        if (a->scoped && terms_kind(j->R->t, scope) != TERM_FORMULA)
+            return;
+        term_id result;
+        if (!quantify(j, a, scope, &result))
+            return;
+        if (a->kind == ATOM_FORALL) {
+            step(j, &next);
+            return;
+        }
+        unsigned trail[RULE_MAX_VARS * 2], trail_len = 0;
+        term_id pattern = a->result < 0 ? j->rule->vars[-a->result - 1] : (term_id)a->result;
+        if (unify(j, pattern, result, trail, &trail_len))
+            step(j, &next);
+        undo(j, trail, trail_len);
         return;
     }
     case ATOM_UNION:
@@ -803,18 +887,27 @@ static bool check_negations(reasoner *R) {
         size_t k = 0;
         for (uint64_t needs = a->needs; needs; needs &= needs - 1)
             j.binding[__builtin_ctzll(needs)] = R->record_values[rec->values + k++];
-        bool found = false;
-        cont probe = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .found = &found, .probe = true,
-                      .adaptive = a->groups[0].count <= 64};
-        step(&j, &probe);
-        if (!found)
+        bool changed = false;
+        const char *what = "its negation (log:notIncludes) held", *now = "no longer holds";
+        if (a->kind == ATOM_NOT) {
+            cont probe = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .found = &changed,
+                          .probe = true, .adaptive = a->groups[0].count <= 64};
+            step(&j, &probe);
+        } else {
+            term_id list;
+            bool holds = quantify(&j, a, 0, &list);
+            changed = a->kind == ATOM_FORALL ? !holds : list != R->record_values[rec->values + k];
+            what = a->kind == ATOM_FORALL ? "its log:forAllIn held" : "its log:collectAllIn gave one list";
+            now = a->kind == ATOM_FORALL ? "no longer holds" : "gives another";
+        }
+        if (!changed)
             continue;
         buf binding = {0};
         describe_binding(R->t, rec->r, j.binding, a->needs, &binding);
         snprintf(R->error, sizeof R->error,
-                 "rule %s: its negation (log:notIncludes) held when the rule fired%s, and no longer holds once "
-                 "everything is derived: the rules contradict each other, so the program is not stratifiable",
-                 rec->r->name, buf_cstr(&binding));
+                 "rule %s: %s when the rule fired%s, and %s once everything is derived: the rules contradict "
+                 "each other, so the program is not stratifiable",
+                 rec->r->name, what, buf_cstr(&binding), now);
         buf_free(&binding);
         return false;
     }
@@ -847,6 +940,9 @@ int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t fro
             }
             report_derived(R);
             if (store_size(R->st) > mark && fixpoint(R, rs, stratum, mark) != 0)
+                return -1;
+            /* a contradiction is final: stop at once rather than derive on (a count counting itself) */
+            if (R->record_count && !check_negations(R))
                 return -1;
         }
     }

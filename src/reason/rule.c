@@ -32,14 +32,35 @@ static bool is_iri(const terms *t, term_id id, const char *iri) {
 }
 
 /* ATOM_NOT for log:notIncludes, ATOM_INCLUDES for log:includes: atoms whose object is a formula of
- * patterns looked for in a scope; ATOM_MATCH for any other. */
+ * patterns looked for in a scope; ATOM_COLLECT and ATOM_FORALL for log:collectAllIn and log:forAllIn,
+ * whose subject lists such formulas; ATOM_MATCH for any other. */
 static enum atom_kind scope_kind(const terms *t, const triple *b) {
     if (is_iri(t, b->p, NS_LOG "notIncludes"))
         return ATOM_NOT;
+    if (is_iri(t, b->p, NS_LOG "collectAllIn"))
+        return ATOM_COLLECT;
+    if (is_iri(t, b->p, NS_LOG "forAllIn"))
+        return ATOM_FORALL;
     return is_iri(t, b->p, NS_LOG "includes") ? ATOM_INCLUDES : ATOM_MATCH;
 }
 
-static bool is_negation(const terms *t, const triple *b) { return scope_kind(t, b) == ATOM_NOT; }
+/* Atoms that bind nothing outside them: a negation, a test over all matches. */
+static bool binds_nothing(enum atom_kind kind) { return kind == ATOM_NOT || kind == ATOM_FORALL; }
+
+/* The formulas an ATOM_COLLECT or ATOM_FORALL statement looks for matches of: in its subject list. */
+static void quantified_formulas(const terms *t, const triple *b, term_id formulas[2], size_t *count) {
+    *count = 0;
+    size_t n;
+    const term_id *items = terms_kind(t, b->s) == TERM_LIST ? terms_list_items(t, b->s, &n) : NULL;
+    enum atom_kind kind = scope_kind(t, b);
+    if (kind == ATOM_COLLECT && items && n == 3 && terms_kind(t, items[1]) == TERM_FORMULA) {
+        formulas[(*count)++] = items[1];
+    } else if (kind == ATOM_FORALL && items && n == 2 && terms_kind(t, items[0]) == TERM_FORMULA &&
+               terms_kind(t, items[1]) == TERM_FORMULA) {
+        formulas[(*count)++] = items[0];
+        formulas[(*count)++] = items[1];
+    }
+}
 
 static int slot_of(const rule *r, term_id var) {
     for (unsigned i = 0; i < r->var_count; i++)
@@ -162,8 +183,9 @@ static bool plan_order(compile_ctx *cc, int first, unsigned *order, unsigned *st
             bool sb = vars_bound(r, cc->t, b->s, bound), pb = vars_bound(r, cc->t, b->p, bound),
                  ob = vars_bound(r, cc->t, b->o, bound);
             int score;
-            if (r->body[i].kind == ATOM_NOT) /* a cheap test: as early as it can run */
-                score = (r->body[i].needs & ~bound) == 0 ? 101 : -1;
+            enum atom_kind kind = r->body[i].kind;
+            if (kind == ATOM_NOT || kind == ATOM_INCLUDES || kind == ATOM_COLLECT || kind == ATOM_FORALL)
+                score = (r->body[i].needs & ~bound) == 0 ? 101 : -1; /* as early as it can run */
             else if (r->body[i].builtin)
                 score = builtin_ready(&r->body[i], sb, ob) ? 100 : -1;
             else
@@ -189,7 +211,11 @@ static bool plan_order(compile_ctx *cc, int first, unsigned *order, unsigned *st
         order[n++] = (unsigned)best;
         placed[best] = true;
         const triple *b = &cc->body[best];
-        if (r->body[best].kind != ATOM_NOT) /* a negation binds nothing */
+        const rule_atom *a = &r->body[best];
+        if (a->kind == ATOM_COLLECT) /* its template and pattern variables stay its own */
+            bound |= vars_in(r, cc->t, (term_id)(a->result > 0 ? a->result : 0)) |
+                     (a->result < 0 ? (uint64_t)1 << (-a->result - 1) : 0);
+        else if (!binds_nothing(a->kind))
             bound |= vars_in(r, cc->t, b->s) | vars_in(r, cc->t, b->p) | vars_in(r, cc->t, b->o);
     }
     free(placed);
@@ -243,6 +269,21 @@ static void classify_atom(rule *r, terms *t, term_id predicate, rule_atom *a, co
     }
 }
 
+/* The atoms of a formula's patterns, for a group looked for in a scope. */
+static void compile_group(rule *r, terms *t, term_id formula, rule_seq *group, const log_sink *log) {
+    size_t n;
+    const triple *ts = terms_formula_triples(t, formula, &n);
+    group->atoms = xcalloc(n ? n : 1, sizeof *group->atoms);
+    group->count = (unsigned)n;
+    for (size_t i = 0; i < n; i++) {
+        rule_atom *inner = &group->atoms[i];
+        term_id parts[3] = {ts[i].s, ts[i].p, ts[i].o};
+        for (int k = 0; k < 3; k++)
+            inner->pos[k] = encode(r, t, parts[k], &inner->structured[k]);
+        classify_atom(r, t, ts[i].p, inner, log);
+    }
+}
+
 /* `?scope log:notIncludes { patterns }` and `?f log:includes { patterns }`. The patterns become a group
  * of atoms evaluated in their order: matched, or builtins evaluated (`?a math:greaterThan 18` inside is a
  * test, not a triple to look for). The scope is a formula, written or bound by the rest of the body, whose
@@ -269,19 +310,9 @@ static void compile_scoped(rule *r, terms *t, const triple *b, rule_atom *a, enu
         buf_free(&msg);
         return;
     }
-    size_t n;
-    const triple *ts = terms_formula_triples(t, b->o, &n);
     a->groups = xcalloc(1, sizeof *a->groups);
     a->group_count = 1;
-    a->groups[0].atoms = xcalloc(n ? n : 1, sizeof *a->groups[0].atoms);
-    a->groups[0].count = (unsigned)n;
-    for (size_t i = 0; i < n; i++) {
-        rule_atom *inner = &a->groups[0].atoms[i];
-        term_id parts[3] = {ts[i].s, ts[i].p, ts[i].o};
-        for (int k = 0; k < 3; k++)
-            inner->pos[k] = encode(r, t, parts[k], &inner->structured[k]);
-        classify_atom(r, t, ts[i].p, inner, log);
-    }
+    compile_group(r, t, b->o, &a->groups[0], log);
     a->scoped = formula_scope;
     a->needs = (kind == ATOM_NOT ? vars_in(r, t, b->o) & bound_elsewhere : 0) |
                (formula_scope ? vars_in(r, t, b->s) : 0);
@@ -289,6 +320,61 @@ static void compile_scoped(rule *r, terms *t, const triple *b, rule_atom *a, enu
         r->has_negation = true;
         r->layer = 1;
     }
+}
+
+/* `( template { where } ?list ) log:collectAllIn scope` and `( { where } { then } ) log:forAllIn scope`,
+ * the scope a formula (written or bound by the rest of the body) or, a variable bound nowhere else, the
+ * working memory: then, like a negation, what they read must be complete first (has_negation). The
+ * variables they share with the rest of the body are bound before they run; the others are their own. */
+static void compile_quantified(rule *r, terms *t, const triple *b, rule_atom *a, enum atom_kind kind,
+                               uint64_t bound_elsewhere, const log_sink *log) {
+    a->kind = kind;
+    term_id formulas[2];
+    size_t formula_count;
+    quantified_formulas(t, b, formulas, &formula_count);
+    int slot = slot_of(r, b->o);
+    bool formula_scope = terms_kind(t, b->o) == TERM_FORMULA ||
+                         (is_variable_like(t, b->o) && slot >= 0 && (bound_elsewhere >> slot & 1));
+    if (!formula_count || (!formula_scope && !is_variable_like(t, b->o))) {
+        disable(r, log, kind == ATOM_COLLECT ? "log:collectAllIn needs ( template { where } list ) as its subject "
+                                               "and a formula or variable as its scope"
+                                             : "log:forAllIn needs ( { where } { then } ) as its subject and a "
+                                               "formula or variable as its scope");
+        return;
+    }
+    a->group_count = (unsigned)formula_count;
+    a->groups = xcalloc(formula_count, sizeof *a->groups);
+    for (size_t g = 0; g < formula_count; g++)
+        compile_group(r, t, formulas[g], &a->groups[g], log);
+    if (kind == ATOM_COLLECT) {
+        size_t n;
+        const term_id *items = terms_list_items(t, b->s, &n);
+        a->template = encode(r, t, items[0], &a->template_structured);
+        a->result = encode(r, t, items[2], &a->result_structured);
+    }
+    a->scoped = formula_scope;
+    uint64_t own = vars_in(r, t, b->s);
+    if (kind == ATOM_COLLECT) {
+        size_t n;
+        own &= ~vars_in(r, t, terms_list_items(t, b->s, &n)[2]);
+    }
+    a->needs = (own & bound_elsewhere) | (formula_scope ? vars_in(r, t, b->o) : 0);
+    if (!formula_scope) {
+        r->has_negation = true;
+        r->layer = 1;
+    }
+}
+
+/* The variables body atom b binds for the rest of the body: none for a negation or log:forAllIn, the
+ * list (and scope) for log:collectAllIn, all of its own for the others. */
+static uint64_t vars_bound_by(const rule *r, const terms *t, const triple *b) {
+    enum atom_kind kind = scope_kind(t, b);
+    if (binds_nothing(kind))
+        return 0;
+    size_t n;
+    if (kind == ATOM_COLLECT && terms_kind(t, b->s) == TERM_LIST && terms_list_items(t, b->s, &n) && n == 3)
+        return vars_in(r, t, terms_list_items(t, b->s, &n)[2]) | vars_in(r, t, b->o);
+    return vars_in(r, t, b->s) | vars_in(r, t, b->p) | vars_in(r, t, b->o);
 }
 
 /* True when term id is, or holds, `var`. */
@@ -348,13 +434,20 @@ static void compile_body_and_head(rule *r, terms *t, term_id head_formula, const
         bool ok = collect_vars(r, t, body[i].s, true) && collect_vars(r, t, body[i].p, true) &&
                   collect_vars(r, t, body[i].o, true);
         /* blank nodes of a formula looked for are its own variables: "a match for some value" */
-        size_t inner_n = 0;
-        const triple *inner = scope_kind(t, &body[i]) != ATOM_MATCH && terms_kind(t, body[i].o) == TERM_FORMULA
-                                  ? terms_formula_triples(t, body[i].o, &inner_n)
-                                  : NULL;
-        for (size_t k = 0; ok && k < inner_n; k++)
-            ok = collect_vars(r, t, inner[k].s, true) && collect_vars(r, t, inner[k].p, true) &&
-                 collect_vars(r, t, inner[k].o, true);
+        term_id looked_for[2];
+        size_t looked_for_n = 0;
+        enum atom_kind kind = scope_kind(t, &body[i]);
+        if ((kind == ATOM_NOT || kind == ATOM_INCLUDES) && terms_kind(t, body[i].o) == TERM_FORMULA)
+            looked_for[looked_for_n++] = body[i].o;
+        else if (kind == ATOM_COLLECT || kind == ATOM_FORALL)
+            quantified_formulas(t, &body[i], looked_for, &looked_for_n);
+        for (size_t f = 0; ok && f < looked_for_n; f++) {
+            size_t inner_n;
+            const triple *inner = terms_formula_triples(t, looked_for[f], &inner_n);
+            for (size_t k = 0; ok && k < inner_n; k++)
+                ok = collect_vars(r, t, inner[k].s, true) && collect_vars(r, t, inner[k].p, true) &&
+                     collect_vars(r, t, inner[k].o, true);
+        }
         if (!ok) {
             disable(r, log, "more than 64 variables");
             return;
@@ -363,8 +456,7 @@ static void compile_body_and_head(rule *r, terms *t, term_id head_formula, const
     unsigned body_var_count = r->var_count;
     uint64_t bound_outside_negation = 0;
     for (size_t i = 0; i < body_n; i++)
-        if (!is_negation(t, &body[i]))
-            bound_outside_negation |= vars_in(r, t, body[i].s) | vars_in(r, t, body[i].p) | vars_in(r, t, body[i].o);
+        bound_outside_negation |= vars_bound_by(r, t, &body[i]);
 
     r->body_count = (unsigned)body_n;
     r->body = xcalloc(body_n, sizeof *r->body);
@@ -377,9 +469,12 @@ static void compile_body_and_head(rule *r, terms *t, term_id head_formula, const
         if (scoped != ATOM_MATCH) {
             uint64_t bound_elsewhere = 0;
             for (size_t k = 0; k < body_n; k++)
-                if (k != i && !is_negation(t, &body[k]))
-                    bound_elsewhere |= vars_in(r, t, body[k].s) | vars_in(r, t, body[k].p) | vars_in(r, t, body[k].o);
-            compile_scoped(r, t, &body[i], a, scoped, bound_elsewhere, log);
+                if (k != i)
+                    bound_elsewhere |= vars_bound_by(r, t, &body[k]);
+            if (scoped == ATOM_COLLECT || scoped == ATOM_FORALL)
+                compile_quantified(r, t, &body[i], a, scoped, bound_elsewhere, log);
+            else
+                compile_scoped(r, t, &body[i], a, scoped, bound_elsewhere, log);
             continue;
         }
         classify_atom(r, t, body[i].p, a, log);
@@ -570,10 +665,11 @@ static void build_dep_graph(dep_graph *g, const rule_set *rs, bool exact_only) {
             const rule_atom *a = &r->body[b];
             if (a->kind == ATOM_MATCH)
                 add_edges_into(g, to, a, false);
-            else if (a->kind == ATOM_NOT && !a->scoped)
-                for (unsigned k = 0; k < a->groups[0].count; k++)
-                    if (a->groups[0].atoms[k].kind == ATOM_MATCH) /* a builtin: nothing produces it */
-                        add_edges_into(g, to, &a->groups[0].atoms[k], true);
+            else if ((a->kind == ATOM_NOT || a->kind == ATOM_COLLECT || a->kind == ATOM_FORALL) && !a->scoped)
+                for (unsigned grp = 0; grp < a->group_count; grp++)
+                    for (unsigned k = 0; k < a->groups[grp].count; k++)
+                        if (a->groups[grp].atoms[k].kind == ATOM_MATCH) /* a builtin: nothing produces it */
+                            add_edges_into(g, to, &a->groups[grp].atoms[k], true);
         }
     }
     if (g->count)

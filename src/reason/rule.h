@@ -31,6 +31,10 @@ enum atom_kind {
     ATOM_NOT,      /* `?scope log:notIncludes { ... }`: no match of groups[0] in the store, or in the formula
                     * pos[0] names when `scoped` */
     ATOM_INCLUDES, /* `?f log:includes { ... }`: each match of groups[0] in the formula pos[0] names */
+    ATOM_COLLECT,  /* `( template { where } ?list ) log:collectAllIn ?scope`: binds `result` to the list of
+                    * the template's values over the matches of groups[0] */
+    ATOM_FORALL,   /* `( { where } { then } ) log:forAllIn ?scope`: every match of groups[0] extends to one
+                    * of groups[1] */
 };
 
 struct sq_expr;
@@ -46,7 +50,10 @@ typedef struct rule_atom {
     unsigned group_count;
     uint64_t needs;         /* ATOM_NOT, ATOM_INCLUDES: the slots bound elsewhere in the body, bound before it
                              * runs */
-    bool scoped;            /* ATOM_NOT: pos[0] is the formula to look in (always so for ATOM_INCLUDES) */
+    bool scoped;            /* ATOM_NOT: pos[0] is the formula to look in (always so for ATOM_INCLUDES);
+                             * ATOM_COLLECT, ATOM_FORALL: pos[2] is, else the working memory is the scope */
+    pos_code template, result; /* ATOM_COLLECT: the template and the list (structured if lists or formulas) */
+    bool template_structured, result_structured;
     bool iri_lists;         /* ATOM_BUILTIN: an IRI heading an rdf:first/rdf:rest chain is read as the list */
 } rule_atom;
 
@@ -80,7 +87,8 @@ typedef struct rule {
     bool is_fuse;          /* `{ body } => false`: firing stops the run (an inference fuse) */
     bool single_pass;      /* evaluated once over a closed store (sentries: OPTIONAL and FILTER need it) */
     bool head_structured;  /* a head position is a list or formula with variables (instantiated term by term) */
-    bool has_negation;     /* a body atom is ATOM_NOT over the working memory */
+    bool has_negation;     /* a body atom is ATOM_NOT, ATOM_COLLECT or ATOM_FORALL over the working memory:
+                            * what it reads must be complete (stratified) */
     bool negation_checked; /* its negation reads what its own dependency cycle derives (rule_set_layer_negation) */
     bool disabled;         /* cannot fire (reported when compiled) */
     bool bnode_vars;       /* some variable is a blank node of the body */

@@ -57,6 +57,7 @@ expect_error 0 'unbound-builtin\.n3:4:1.*never bound' reason "$here/errors/unbou
 expect_error 1 'unstratifiable\.n3:4:1: its negation .* not stratifiable' reason "$here/errors/unstratifiable.n3"
 # through another rule: refused when the answer contradicts the negation, with the binding it fired with
 expect_error 1 'unstratifiable-cycle\.n3:4:1: its negation \(log:notIncludes\) held when the rule fired, and no longer holds.* not stratifiable' reason "$here/errors/unstratifiable-cycle.n3"
+expect_error 1 'collect-cycle\.n3:6:1: its log:collectAllIn gave one list when the rule fired, and gives another.* not stratifiable' reason "$here/errors/collect-cycle.n3"
 expect_error 0 'negation-scope\.n3:4:1 can never fire: log:notIncludes needs as its subject a formula, or a variable' reason "$here/errors/negation-scope.n3"
 expect_error 0 'negation-scope\.n3:5:1 can never fire: head variable \?y .*only inside a log:notIncludes' reason "$here/errors/negation-scope.n3"
 expect_error 3 'inference fuse: rule .*fuse\.n3:5:1 fired with \?x = <http://ex/b>, \?a = "30"' reason "$here/errors/fuse.n3"
