@@ -27,6 +27,8 @@ static const char reason_usage[] =
     "  --pass-only-new    print only the triples derived that were not in the input\n"
     "  --pass-all         print the closure and the rules of the N3 programs\n"
     "  --pass-merged      print the input data and rules as read, without running the rules\n"
+    "  --strings          print only the log:outputString texts of the closure, ordered by their\n"
+    "                     subjects (as EYE's --strings)\n"
     "  --query FILE       print only the answers of FILE's rules `{ pattern } => { answer }`, run over\n"
     "                     the closure (as EYE's --query)\n"
     "  -o, --output FMT   ntriples (default) or turtle; triples holding N3 formulas are printed in N3\n"
@@ -159,6 +161,50 @@ static int write_all(rdfio *io, terms *t, store *st, uint32_t from, const triple
     return rc;
 }
 
+/* --strings: the objects of the log:outputString triples, ordered by subject (by its text, then by the
+ * object's), written one after the other. */
+static const terms *string_order_terms;
+
+static int by_subject_text(const void *a, const void *b) {
+    const triple *x = a, *y = b;
+    int order = strcmp(terms_lex(string_order_terms, x->s, NULL), terms_lex(string_order_terms, y->s, NULL));
+    return order ? order : strcmp(terms_lex(string_order_terms, x->o, NULL), terms_lex(string_order_terms, y->o, NULL));
+}
+
+static int write_strings(terms *t, store *st) {
+    term_id output_string = terms_iri_cstr(t, NS_LOG "outputString");
+    store_iter it;
+    store_match(st, 0, output_string, 0, 0, store_size(st), &it);
+    triple *found = NULL;
+    size_t n = 0, cap = 0;
+    uint32_t number;
+    for (const triple *tr; (tr = store_next(&it, &number));) {
+        if (terms_kind(t, tr->o) != TERM_LITERAL)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            found = xrealloc(found, cap * sizeof *found);
+        }
+        found[n++] = *tr;
+    }
+    string_order_terms = t;
+    if (n)
+        qsort(found, n, sizeof *found, by_subject_text);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        size_t len;
+        const char *text = terms_lex(t, found[i].o, &len);
+        if (fwrite(text, 1, len, stdout) != len)
+            rc = -1;
+    }
+    if (rc != 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "ldgsm reason: writing the output: %s\n", strerror(errno));
+        rc = -1;
+    }
+    free(found);
+    return rc;
+}
+
 /* --query: the answers' triples, each once. */
 typedef struct answers {
     const terms *t;
@@ -196,12 +242,22 @@ static unsigned add_derived_rules(terms *t, store *st, rule_set *rs, uint32_t *s
 }
 
 int cmd_reason(int argc, char **argv) {
-    enum { OPT_PASS = 256, OPT_PASS_ONLY_NEW, OPT_PASS_ALL, OPT_PASS_MERGED, OPT_MAX_DERIVED, OPT_MAX_FRESH, OPT_QUERY };
+    enum {
+        OPT_PASS = 256,
+        OPT_PASS_ONLY_NEW,
+        OPT_PASS_ALL,
+        OPT_PASS_MERGED,
+        OPT_STRINGS,
+        OPT_MAX_DERIVED,
+        OPT_MAX_FRESH,
+        OPT_QUERY
+    };
     static const struct option options[] = {
         {"pass", no_argument, NULL, OPT_PASS},
         {"pass-only-new", no_argument, NULL, OPT_PASS_ONLY_NEW},
         {"pass-all", no_argument, NULL, OPT_PASS_ALL},
         {"pass-merged", no_argument, NULL, OPT_PASS_MERGED},
+        {"strings", no_argument, NULL, OPT_STRINGS},
         {"query", required_argument, NULL, OPT_QUERY},
         {"output", required_argument, NULL, 'o'},
         {"max-derived", required_argument, NULL, OPT_MAX_DERIVED},
@@ -210,7 +266,7 @@ int cmd_reason(int argc, char **argv) {
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    enum { PASS, PASS_ONLY_NEW, PASS_ALL, PASS_MERGED } pass = PASS;
+    enum { PASS, PASS_ONLY_NEW, PASS_ALL, PASS_MERGED, STRINGS } pass = PASS;
     bool turtle = false, verbose = false;
     const char *query = NULL;
     reasoner_options ropt = {0};
@@ -222,6 +278,7 @@ int cmd_reason(int argc, char **argv) {
         case OPT_PASS_ONLY_NEW: pass = PASS_ONLY_NEW; break;
         case OPT_PASS_ALL: pass = PASS_ALL; break;
         case OPT_PASS_MERGED: pass = PASS_MERGED; break;
+        case OPT_STRINGS: pass = STRINGS; break;
         case OPT_QUERY: query = optarg; break;
         case 'o':
             if (strcmp(optarg, "turtle") == 0 || strcmp(optarg, "ttl") == 0)
@@ -296,7 +353,7 @@ int cmd_reason(int argc, char **argv) {
         ropt.request_sink = collect_answer;
         ropt.request_sink_user = &query_answers;
         nt_output out = {.st = st};
-        if (!turtle && !query) {
+        if (!turtle && !query && pass != STRINGS) {
             fflush(stdout);
             out.stream = nt_stream_start(t, fileno(stdout));
             if (!out.stream) {
@@ -335,7 +392,9 @@ int cmd_reason(int argc, char **argv) {
         free(out.selected);
         if (status == 0 && query && write_all(io, t, query_answers.st, 0, NULL, 0, turtle) != 0)
             status = 1;
-        else if (status == 0 && turtle && !query &&
+        else if (status == 0 && pass == STRINGS && write_strings(t, st) != 0)
+            status = 1;
+        else if (status == 0 && turtle && !query && pass != STRINGS &&
                  write_all(io, t, st, pass == PASS_ONLY_NEW ? input_size : 0, written.rules,
                            print_rules ? written.count : 0, true) != 0)
             status = 1;

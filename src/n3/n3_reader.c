@@ -91,6 +91,8 @@ static bool enter_nesting(n3_parser *p) {
 static void emit(n3_parser *p, term_id s, term_id pred, term_id o, bool backward) {
     if (pred == T_LOG_IMPLIES && s == T_TRUE)
         s = p->empty_formula; /* `true => {H}` */
+    if (pred == T_LOG_IMPLIES && o == T_TRUE && terms_kind(p->t, s) == TERM_FORMULA)
+        o = p->empty_formula; /* `{B} => true`, as the writer prints an empty head */
     triple tr = {s, pred, o};
     if (p->formula_depth) {
         if (p->formula_len == p->formula_cap) {

@@ -1063,6 +1063,10 @@ static void write_term(const terms *t, term_id id, bool quoted, buf *out) {
     case TERM_FORMULA: {
         size_t n;
         const triple *ts = terms_formula_triples(t, id, &n);
+        if (n == 0) { /* N3 reads `{}` and true as one */
+            buf_puts(out, "\"true\"^^<" NS_XSD "boolean>");
+            break;
+        }
         buf_puts(out, "{ ");
         for (size_t i = 0; i < n; i++) {
             write_term(t, ts[i].s, true, out);

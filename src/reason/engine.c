@@ -160,6 +160,27 @@ static term_id instantiate(join *j, term_id id, const term_id *existential_value
     return result;
 }
 
+/* True when an instantiated term still holds a variable: a TERM_VAR, or a blank node that is one of the
+ * rule's (unbound) variables, which the term table counts as ground. */
+static bool holds_variable(const join *j, term_id id) {
+    const terms *t = j->R->t;
+    if (terms_is_ground(t, id) && !j->rule->bnode_vars)
+        return false;
+    enum term_kind k = terms_kind(t, id);
+    if (k == TERM_VAR)
+        return true;
+    if (k == TERM_BNODE)
+        return slot_of_term(j->rule, id) >= 0;
+    size_t n;
+    if (k == TERM_LIST) {
+        const term_id *items = terms_list_items(t, id, &n);
+        for (size_t i = 0; i < n; i++)
+            if (holds_variable(j, items[i]))
+                return true;
+    }
+    return k == TERM_FORMULA && !terms_is_ground(t, id);
+}
+
 /* The value of a position code under the current binding: 0 when it is (or holds) an unbound variable. */
 static term_id code_value(join *j, pos_code code, bool structured) {
     if (code < 0)
@@ -167,7 +188,7 @@ static term_id code_value(join *j, pos_code code, bool structured) {
     if (!structured)
         return (term_id)code;
     term_id value = instantiate(j, (term_id)code, NULL, SCOPE_HEAD);
-    return terms_is_ground(j->R->t, value) ? value : 0;
+    return holds_variable(j, value) ? 0 : value;
 }
 
 static term_id position_value(join *j, const rule_atom *a, int k) { return code_value(j, a->pos[k], a->structured[k]); }
