@@ -835,6 +835,8 @@ static const unsigned *choose_plan(reasoner *R, const rule *r, unsigned delta_at
         bool list_axioms = from == 0 && !key[0] && (a->pos[1] < 0 || key[1] == T_RDF_FIRST || key[1] == T_RDF_REST);
         if (count == 0 && !list_axioms)
             return NULL;
+        if (count == 0) /* matches only lists bound elsewhere: never the atom to lead */
+            count = UINT32_MAX - 1;
         if (count < best_count) {
             best_count = count;
             best = p;
