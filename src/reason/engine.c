@@ -193,6 +193,10 @@ static term_id code_value(join *j, pos_code code, bool structured) {
 
 static term_id position_value(join *j, const rule_atom *a, int k) { return code_value(j, a->pos[k], a->structured[k]); }
 
+static bool unify_triples(join *j, const triple *ps, const triple *vs, size_t n, uint64_t used, size_t i,
+                          unsigned *trail, unsigned *trail_len);
+static void undo(join *j, const unsigned *trail, unsigned trail_len);
+
 /* Unifies a body position with a value, recording newly bound slots in trail. */
 static bool unify(join *j, term_id pattern, term_id value, unsigned *trail, unsigned *trail_len) {
     terms *t = j->R->t;
@@ -221,6 +225,33 @@ static bool unify(join *j, term_id pattern, term_id value, unsigned *trail, unsi
             if (!unify(j, ps[i], vs[i], trail, trail_len))
                 return false;
         return true;
+    }
+    if (k == TERM_FORMULA && terms_kind(t, value) == TERM_FORMULA) {
+        size_t pn, vn;
+        const triple *ps = terms_formula_triples(t, pattern, &pn);
+        const triple *vs = terms_formula_triples(t, value, &vn);
+        return pn == vn && pn <= 64 && unify_triples(j, ps, vs, pn, 0, 0, trail, trail_len);
+    }
+    return false;
+}
+
+/* A formula pattern unifies with a formula when its triples map one to one onto the formula's, the
+ * variables bound alike throughout: triple i of the pattern tried against each unused one, backtracking.
+ * The first such mapping binds the variables (another may exist; it is not looked for). */
+static bool unify_triples(join *j, const triple *ps, const triple *vs, size_t n, uint64_t used, size_t i,
+                          unsigned *trail, unsigned *trail_len) {
+    if (i == n)
+        return true;
+    for (size_t v = 0; v < n; v++) {
+        if (used >> v & 1)
+            continue;
+        unsigned mark = *trail_len;
+        if (unify(j, ps[i].s, vs[v].s, trail, trail_len) && unify(j, ps[i].p, vs[v].p, trail, trail_len) &&
+            unify(j, ps[i].o, vs[v].o, trail, trail_len) &&
+            unify_triples(j, ps, vs, n, used | (uint64_t)1 << v, i + 1, trail, trail_len))
+            return true;
+        undo(j, trail + mark, *trail_len - mark);
+        *trail_len = mark;
     }
     return false;
 }
