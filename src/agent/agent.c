@@ -18,6 +18,7 @@
 #include "n3/n3_reader.h"
 #include "rdf/rdfio.h"
 #include "reason/numeric.h"
+#include "reason/backward.h"
 #include "reason/reasoner.h"
 
 enum { STUCK_AFTER = 10, DEFAULT_REMIND = 100 };
@@ -199,6 +200,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     int len = snprintf(duration, sizeof duration, "PT%ld.%03ldS", timeout_ms / 1000, timeout_ms % 1000);
     a->default_timeout = terms_literal(a->t, duration, (size_t)len, terms_iri_cstr(a->t, NS_XSD "dayTimeDuration"),
                                        NULL, 0);
+    rule_set_compile_backward(&a->rules, a->t, log);
     assign_strata(a);
     rule_set_layer_negation(&a->rules);
     http_options hopt = http_options_default();

@@ -11,6 +11,7 @@
 #include "n3/n3_reader.h"
 #include "rdf/nt_writer.h"
 #include "rdf/rdfio.h"
+#include "reason/backward.h"
 #include "reason/reasoner.h"
 
 static const char reason_usage[] =
@@ -109,12 +110,17 @@ static int load_program(terms *t, store *st, rule_set *rs, written_rules *writte
     return 0;
 }
 
-/* Copies the triples numbered [from, to) into `into`, followed by extra[0..extra_n); their count. */
-static size_t copy_triples(const store *st, uint32_t from, uint32_t to, const triple *extra, size_t extra_n,
-                           triple *into) {
+/* Copies the triples numbered [from, to) into `into`, followed by extra[0..extra_n); their count. The
+ * goals of backward rules are left out, and their answers unless they were input (numbered below
+ * derived_from), as EYE prints what forward rules derive. */
+static size_t copy_triples(const store *st, const rule_set *rs, uint32_t derived_from, uint32_t from, uint32_t to,
+                           const triple *extra, size_t extra_n, triple *into) {
     size_t n = 0;
-    for (uint32_t i = from; i < to; i++)
-        into[n++] = *store_triple(st, i);
+    for (uint32_t i = from; i < to; i++) {
+        term_id p = store_triple(st, i)->p;
+        if (!rule_set_hides(rs, p) && (i < derived_from || !rule_set_on_demand(rs, p)))
+            into[n++] = *store_triple(st, i);
+    }
     memcpy(into + n, extra, extra_n * sizeof *extra);
     return n + extra_n;
 }
@@ -123,6 +129,8 @@ static size_t copy_triples(const store *st, uint32_t from, uint32_t to, const tr
  * round's derivations while the next round runs. */
 typedef struct nt_output {
     const store *st;
+    const rule_set *rs;
+    uint32_t derived_from;
     nt_stream *stream;
     triple *selected;
     size_t selected_cap;
@@ -134,15 +142,15 @@ static void output_range(void *user, uint32_t from, uint32_t to) {
         o->selected_cap = to - from;
         o->selected = xrealloc(o->selected, o->selected_cap * sizeof *o->selected);
     }
-    nt_stream_push(o->stream, o->selected, copy_triples(o->st, from, to, NULL, 0, o->selected));
+    nt_stream_push(o->stream, o->selected, copy_triples(o->st, o->rs, o->derived_from, from, to, NULL, 0, o->selected));
 }
 
 /* Writes the triples of st numbered from `from` on, then extra[0..extra_n), as Turtle or N-Triples. */
-static int write_all(rdfio *io, terms *t, store *st, uint32_t from, const triple *extra, size_t extra_n,
-                     bool turtle) {
+static int write_all(rdfio *io, terms *t, store *st, const rule_set *rs, uint32_t derived_from, uint32_t from,
+                     const triple *extra, size_t extra_n, bool turtle) {
     uint32_t total = store_size(st);
     triple *selected = xmalloc(((size_t)(total - from) + extra_n + 1) * sizeof *selected);
-    size_t n = copy_triples(st, from, total, extra, extra_n, selected);
+    size_t n = copy_triples(st, rs, derived_from, from, total, extra, extra_n, selected);
     buf out = {0};
     int rc = 0;
     if (turtle)
@@ -343,6 +351,7 @@ int cmd_reason(int argc, char **argv) {
         rs.rules[i]->stratum = QUERY_STRATUM;
         rs.rules[i]->is_request = true;
     }
+    rule_set_compile_backward(&rs, t, &log);
     answers query_answers = {.t = t, .st = store_new()};
     uint32_t input_size = store_size(st);
     double loaded = now_ms();
@@ -352,7 +361,7 @@ int cmd_reason(int argc, char **argv) {
         ropt.log = &log;
         ropt.request_sink = collect_answer;
         ropt.request_sink_user = &query_answers;
-        nt_output out = {.st = st};
+        nt_output out = {.st = st, .rs = &rs, .derived_from = input_size};
         if (!turtle && !query && pass != STRINGS) {
             fflush(stdout);
             out.stream = nt_stream_start(t, fileno(stdout));
@@ -390,12 +399,12 @@ int cmd_reason(int argc, char **argv) {
             status = 1;
         }
         free(out.selected);
-        if (status == 0 && query && write_all(io, t, query_answers.st, 0, NULL, 0, turtle) != 0)
+        if (status == 0 && query && write_all(io, t, query_answers.st, &rs, 0, 0, NULL, 0, turtle) != 0)
             status = 1;
         else if (status == 0 && pass == STRINGS && write_strings(t, st) != 0)
             status = 1;
         else if (status == 0 && turtle && !query && pass != STRINGS &&
-                 write_all(io, t, st, pass == PASS_ONLY_NEW ? input_size : 0, written.rules,
+                 write_all(io, t, st, &rs, input_size, pass == PASS_ONLY_NEW ? input_size : 0, written.rules,
                            print_rules ? written.count : 0, true) != 0)
             status = 1;
         if (verbose)

@@ -564,27 +564,43 @@ static void compile_body_and_head(rule *r, terms *t, term_id head_formula, const
     }
 }
 
-static void compile_rule(rule *r, terms *t, const n3_statement *st, const char *source, const log_sink *log) {
-    buf name = {0};
-    buf_printf(&name, "%s:%u:%u", source, st->line, st->col);
-    r->name = buf_cstr(&name);
+rule *rule_compile(terms *t, term_id body_formula, term_id head_formula, const char *name, const log_sink *log) {
+    rule *r = xcalloc(1, sizeof *r);
+    buf own = {0};
+    buf_puts(&own, name);
+    r->name = buf_cstr(&own);
     size_t written_n, body_n;
-    term_id body_formula, head_formula;
-    rule_sides(&st->t, &body_formula, &head_formula);
     const triple *written = terms_formula_triples(t, body_formula, &written_n);
     triple *body = inline_working_memory_includes(t, written, written_n, head_formula, &body_n);
+    r->body_triples = body;
     compile_body_and_head(r, t, head_formula, body, body_n, log);
-    free(body);
+    return r;
+}
+
+/* A `{ H } <= { B }` that can run on demand: one head triple, its predicate an IRI. */
+static bool runs_on_demand(const terms *t, const n3_statement *st) {
+    size_t n;
+    const triple *head = terms_formula_triples(t, st->t.o, &n);
+    return st->backward && st->t.p == T_LOG_IMPLIES && n == 1 && terms_kind(t, head[0].p) == TERM_IRI;
 }
 
 unsigned rule_set_add_program(rule_set *rs, terms *t, const n3_doc *doc, const char *source, const log_sink *log) {
     unsigned added = 0;
     for (size_t i = 0; i < doc->count; i++) {
-        if (!rule_statement(t, &doc->statements[i].t))
+        const n3_statement *st = &doc->statements[i];
+        if (!rule_statement(t, &st->t))
             continue;
-        rule *r = xcalloc(1, sizeof *r);
-        compile_rule(r, t, &doc->statements[i], source, log);
-        rule_set_add(rs, r);
+        buf name = {0};
+        buf_printf(&name, "%s:%u:%u", source, st->line, st->col);
+        if (runs_on_demand(t, st)) {
+            rs->backward = xrealloc(rs->backward, (rs->backward_count + 1) * sizeof *rs->backward);
+            rs->backward[rs->backward_count++] = (backward_rule){st->t.s, st->t.o, buf_cstr(&name)};
+        } else {
+            term_id body, head;
+            rule_sides(&st->t, &body, &head);
+            rule_set_add(rs, rule_compile(t, body, head, buf_cstr(&name), log));
+            buf_free(&name);
+        }
         added++;
     }
     return added;
@@ -842,6 +858,7 @@ void rule_free(rule *r) {
     if (r->sentry_tree)
         sq_node_free(r->sentry_tree);
     free(r->head);
+    free(r->body_triples);
     free(r->head_codes);
     free(r->existentials);
     free(r->head_vars);
@@ -852,6 +869,11 @@ void rule_free(rule *r) {
 void rule_set_free(rule_set *rs) {
     for (unsigned i = 0; i < rs->count; i++)
         rule_free(rs->rules[i]);
+    for (unsigned i = 0; i < rs->backward_count; i++)
+        free(rs->backward[i].name);
+    free(rs->backward);
+    free(rs->hidden);
+    free(rs->on_demand);
     free(rs->rules);
     *rs = (rule_set){0};
 }

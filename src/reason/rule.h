@@ -72,6 +72,7 @@ typedef struct rule {
     rule_atom *head_codes; /* the same templates as position codes; existential e is HEAD_EXISTENTIAL(e) */
     unsigned head_count;
     term_id head_formula;  /* the head as a formula term, for request rules */
+    triple *body_triples;  /* the body as compiled, parallel to body */
     term_id vars[RULE_MAX_VARS]; /* slot -> variable term (body blank nodes become variables too) */
     unsigned var_count;
     term_id *existentials; /* head blank nodes not in the body: Skolemized per head binding */
@@ -97,12 +98,28 @@ typedef struct rule {
     uint64_t probed;       /* triples the joins looked at, the rule's work (profiling) */
 } rule;
 
+/* A rule written `{ H } <= { B }` with one head triple: run on demand (backward.h), not forward. */
+typedef struct backward_rule {
+    term_id body, head; /* formulas */
+    char *name;
+} backward_rule;
+
 typedef struct rule_set {
     rule **rules;
     unsigned count, cap;
+    backward_rule *backward; /* waiting for rule_set_compile_backward */
+    unsigned backward_count;
+    term_id *hidden;         /* predicates of the demand triples, which are not output (sorted) */
+    unsigned hidden_count;
+    term_id *on_demand;      /* predicates backward rules conclude (sorted) */
+    unsigned on_demand_count;
 } rule_set;
 
-/* Compiles every `{B} => {H}` and `{B} => false` statement of doc into rs (other statements are not rules and are ignored
+/* Compiles one rule from its body and head formulas (or false), named `name`, as rule_set_add_program
+ * compiles a statement of a document. */
+rule *rule_compile(terms *t, term_id body, term_id head, const char *name, const log_sink *log);
+/* Compiles every `{B} => {H}` and `{B} => false` statement of doc into rs (a `{H} <= {B}` with one head
+ * triple waits in rs->backward for rule_set_compile_backward) (other statements are not rules and are ignored
  * here). Rules that can never fire (a builtin whose input no atom binds, an unknown builtin, a head
  * variable the body does not bind) are compiled disabled and reported once through log.
  * source names the document in rule names. Returns the number of rules added. */
