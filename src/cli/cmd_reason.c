@@ -121,7 +121,8 @@ static size_t copy_triples(const store *st, const rule_set *rs, uint32_t derived
         if (!rule_set_hides(rs, p) && (i < derived_from || !rule_set_on_demand(rs, p)))
             into[n++] = *store_triple(st, i);
     }
-    memcpy(into + n, extra, extra_n * sizeof *extra);
+    if (extra_n)
+        memcpy(into + n, extra, extra_n * sizeof *extra);
     return n + extra_n;
 }
 

@@ -108,7 +108,7 @@ static term_id demand_predicate(demand_ctx *d, term_id p, bool subject_given, bo
     term_id id = terms_iri(d->t, iri.data, iri.len);
     buf_free(&iri);
     rule_set *rs = d->rs;
-    if (!bsearch(&id, rs->hidden, rs->hidden_count, sizeof *rs->hidden, by_id)) {
+    if (!rule_set_hides(rs, id)) {
         rs->hidden = xrealloc(rs->hidden, (rs->hidden_count + 1) * sizeof *rs->hidden);
         rs->hidden[rs->hidden_count++] = id;
         qsort(rs->hidden, rs->hidden_count, sizeof *rs->hidden, by_id);

@@ -416,7 +416,8 @@ static void record_negations(join *j) {
             R->record_values_cap = (R->record_values_len + n) * 2;
             R->record_values = xrealloc(R->record_values, R->record_values_cap * sizeof *R->record_values);
         }
-        memcpy(R->record_values + R->record_values_len, values, n * sizeof *values);
+        if (n) /* record_values stays NULL while no record has values */
+            memcpy(R->record_values + R->record_values_len, values, n * sizeof *values);
         R->records[R->record_count++] = (struct negation_record){r, b, R->record_values_len};
         R->record_values_len += n;
         if (inserted)

@@ -484,7 +484,8 @@ static void compile_body_and_head(rule *r, terms *t, term_id head_formula, const
 
     r->head_count = (unsigned)head_n;
     r->head = xmalloc((head_n ? head_n : 1) * sizeof *r->head);
-    memcpy(r->head, head, head_n * sizeof *head);
+    if (head_n) /* none for a fuse */
+        memcpy(r->head, head, head_n * sizeof *head);
     uint64_t head_var_set = 0;
     for (size_t i = 0; i < head_n; i++) {
         term_id parts[3] = {head[i].s, head[i].p, head[i].o};
