@@ -314,8 +314,11 @@ static void compile_scoped(rule *r, terms *t, const triple *b, rule_atom *a, enu
     a->group_count = 1;
     compile_group(r, t, b->o, &a->groups[0], log);
     a->scoped = formula_scope;
+    /* a formula written as the scope is quoted: its variables are its own, not the rule's */
+    bool written_scope = terms_kind(t, b->s) == TERM_FORMULA;
+    a->structured[0] &= !written_scope;
     a->needs = (kind == ATOM_NOT ? vars_in(r, t, b->o) & bound_elsewhere : 0) |
-               (formula_scope ? vars_in(r, t, b->s) : 0);
+               (formula_scope && !written_scope ? vars_in(r, t, b->s) : 0);
     if (kind == ATOM_NOT && !formula_scope) {
         r->has_negation = true;
         r->layer = 1;
@@ -353,12 +356,14 @@ static void compile_quantified(rule *r, terms *t, const triple *b, rule_atom *a,
         a->result = encode(r, t, items[2], &a->result_structured);
     }
     a->scoped = formula_scope;
+    bool written_scope = terms_kind(t, b->o) == TERM_FORMULA; /* quoted: its variables are its own */
+    a->structured[2] &= !written_scope;
     uint64_t own = vars_in(r, t, b->s);
     if (kind == ATOM_COLLECT) {
         size_t n;
         own &= ~vars_in(r, t, terms_list_items(t, b->s, &n)[2]);
     }
-    a->needs = (own & bound_elsewhere) | (formula_scope ? vars_in(r, t, b->o) : 0);
+    a->needs = (own & bound_elsewhere) | (formula_scope && !written_scope ? vars_in(r, t, b->o) : 0);
     if (!formula_scope) {
         r->has_negation = true;
         r->layer = 1;
