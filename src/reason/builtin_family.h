@@ -14,10 +14,10 @@
 struct number;
 struct xsd_time;
 
-extern const builtin builtins_log[], builtins_math[], builtins_time[], builtins_string[], builtins_list[],
-    builtins_crypto[];
-extern const size_t builtins_log_count, builtins_math_count, builtins_time_count, builtins_string_count,
-    builtins_list_count, builtins_crypto_count;
+extern const builtin builtins_log[], builtins_log_reading[], builtins_math[], builtins_time[], builtins_string[],
+    builtins_list[], builtins_crypto[];
+extern const size_t builtins_log_count, builtins_log_reading_count, builtins_math_count, builtins_time_count,
+    builtins_string_count, builtins_list_count, builtins_crypto_count;
 
 /* The items of a list term or rdf:nil (an empty list); false when the term is not a list. */
 bool list_of(const terms *t, term_id id, const term_id **items, size_t *n);

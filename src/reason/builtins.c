@@ -9,7 +9,8 @@ const builtin *builtin_lookup(const char *iri) {
     const struct {
         const builtin *table;
         const size_t *count;
-    } families[] = {{builtins_log, &builtins_log_count},       {builtins_math, &builtins_math_count},
+    } families[] = {{builtins_log, &builtins_log_count},       {builtins_log_reading, &builtins_log_reading_count},
+                    {builtins_math, &builtins_math_count},
                     {builtins_time, &builtins_time_count},     {builtins_string, &builtins_string_count},
                     {builtins_list, &builtins_list_count},     {builtins_crypto, &builtins_crypto_count}};
     for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)

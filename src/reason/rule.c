@@ -180,8 +180,11 @@ static bool plan_order(compile_ctx *cc, int first, unsigned *order, unsigned *st
             if (placed[i])
                 continue;
             const triple *b = &cc->body[i];
-            bool sb = vars_bound(r, cc->t, b->s, bound), pb = vars_bound(r, cc->t, b->p, bound),
-                 ob = vars_bound(r, cc->t, b->o, bound);
+            /* a formula written as a builtin's argument is quoted (its variables are its own) */
+            bool quoted_s = r->body[i].builtin && terms_kind(cc->t, b->s) == TERM_FORMULA,
+                 quoted_o = r->body[i].builtin && terms_kind(cc->t, b->o) == TERM_FORMULA;
+            bool sb = quoted_s || vars_bound(r, cc->t, b->s, bound), pb = vars_bound(r, cc->t, b->p, bound),
+                 ob = quoted_o || vars_bound(r, cc->t, b->o, bound);
             int score;
             enum atom_kind kind = r->body[i].kind;
             if (kind == ATOM_NOT || kind == ATOM_INCLUDES || kind == ATOM_COLLECT || kind == ATOM_FORALL)
@@ -485,6 +488,8 @@ static void compile_body_and_head(rule *r, terms *t, term_id head_formula, const
         classify_atom(r, t, body[i].p, a, log);
         if (!a->builtin)
             r->matched_count++;
+        for (int k = 0; k < 3 && a->builtin; k += 2) /* a formula written as an argument is quoted */
+            a->structured[k] &= terms_kind(t, parts[k]) != TERM_FORMULA;
     }
 
     r->head_count = (unsigned)head_n;
