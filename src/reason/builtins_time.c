@@ -2,9 +2,9 @@
  *
  * NOTES ON THE DESIGN
  *  1. year, month, day, hour, minute, second are the integer fields as written, in the dateTime's own
- *     timezone; timeZone is "Z" or "-05:00" (none for a dateTime without one); inSeconds is seconds
- *     since the epoch as an xsd:decimal, or a dayTimeDuration's seconds; with only the object bound,
- *     the dateTime of that many seconds.
+ *     timezone (dayOfWeek: of the date as written, Sunday 0); timeZone is "Z" or "-05:00" (none for a
+ *     dateTime without one); inSeconds is seconds since the epoch as an xsd:decimal, or a
+ *     dayTimeDuration's seconds; with only the object bound, the dateTime of that many seconds.
  *  2. There is deliberately no time:currentTime, localTime or gmTime: the agent's clock triple is the
  *     only time a rule sees, so a run's result depends on its input alone. */
 #include "reason/builtin_family.h"
@@ -35,6 +35,21 @@ static void time_month(terms *t, term_id subject, term_id object, builtin_emit e
 
 static void time_day(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
     time_field(t, subject, object, XSD_DAY, emit, user);
+}
+
+/* The day of the week of a dateTime's date as written, Sunday 0 (the N3 time vocabulary), by Sakamoto's
+ * method over the proleptic Gregorian calendar. */
+static void time_day_of_week(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
+    static const int month_offset[12] = {0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4};
+    xsd_time datetime;
+    int fields[XSD_FIELDS];
+    if (!subject || !xsd_time_from_term(t, subject, &datetime) || datetime.kind != XSD_DATETIME)
+        return;
+    xsd_datetime_fields(&datetime, fields);
+    long long year = fields[XSD_YEAR] - (fields[XSD_MONTH] < 3);
+    long long days = year + year / 4 - year / 100 + year / 400 + month_offset[fields[XSD_MONTH] - 1] + fields[XSD_DAY];
+    number value = number_integer((int64_t)(((days % 7) + 7) % 7));
+    emit_number(t, subject, object, &value, emit, user);
 }
 
 static void time_hour(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
@@ -73,6 +88,7 @@ const builtin builtins_time[] = {
     {NS_TIME "year", BUILTIN_SUBJECT_IN, time_year, false},
     {NS_TIME "month", BUILTIN_SUBJECT_IN, time_month, false},
     {NS_TIME "day", BUILTIN_SUBJECT_IN, time_day, false},
+    {NS_TIME "dayOfWeek", BUILTIN_SUBJECT_IN, time_day_of_week, false},
     {NS_TIME "hour", BUILTIN_SUBJECT_IN, time_hour, false},
     {NS_TIME "minute", BUILTIN_SUBJECT_IN, time_minute, false},
     {NS_TIME "second", BUILTIN_SUBJECT_IN, time_second, false},
