@@ -733,11 +733,25 @@ static size_t expansion_limit(size_t len) {
  * len (Turtle's are the recognizer's). Looked for in the bytes, so it may also find one in a comment:
  * `"@` followed by tag characters (N-Triples escapes every quote inside a string), or an xml:lang value
  * (RDF/XML may not declare entities, so its bytes are the value or longer). */
+/* The next mark at or after p: memmem for RDF/XML's `xml:lang`; for the other syntaxes, whose mark `"@`
+ * is two bytes, the next '@' preceded by '"', which memchr finds far faster (the scan passes over every
+ * byte of every document read: memmem was 2.5% of reading a large N-Triples file). */
+static const char *next_mark(const char *p, const char *end, const char *data, bool xml, const char *mark,
+                             size_t mark_len) {
+    if (xml)
+        return memmem(p, (size_t)(end - p), mark, mark_len);
+    for (const char *at = p + 1; at < end && (at = memchr(at, '@', (size_t)(end - at))); at++)
+        if (at - 1 >= data && at[-1] == '"')
+            return at - 1;
+    return NULL;
+}
+
 static size_t long_language_tag_at(enum rdf_syntax syntax, const char *data, size_t len) {
     bool xml = syntax == RDF_RDFXML;
     const char *mark = xml ? "xml:lang" : "\"@";
     size_t mark_len = strlen(mark);
-    for (const char *p = data, *end = data + len; (p = memmem(p, (size_t)(end - p), mark, mark_len)); p++) {
+    const char *end = data + len;
+    for (const char *p = data; (p = next_mark(p, end, data, xml, mark, mark_len)); p++) {
         const char *tag = p + mark_len;
         if (xml) { /* the text ends anywhere: no NUL to stop strspn */
             while (tag < end && *tag && strchr(" \t\r\n", *tag))
