@@ -2,8 +2,14 @@
 // Generates the RDFS benchmark data set, deterministically from a seed: a class hierarchy, typed
 // instances, and property triples over properties with rdfs:subPropertyOf, rdfs:domain and rdfs:range.
 // Writes OUT/data.nt (N-Triples) and OUT/data.ttl (Turtle) holding the same triples.
+// Two shapes of class hierarchy: flat (three long chains, 90 classes; instances typed anywhere) and deep
+// (a tree of thousands of classes, `depth` levels, widening to `leaves` classes at the bottom, with a
+// few classes under two parents; instances typed at the leaves, so each inherits `depth` types).
 //
-// usage: node gen.js [--depth 20] [--instances 10000] [--triples 50000] [--seed 42] --out DIR
+// usage: node gen.js [--shape flat|deep] [--depth N] [--instances N] [--triples N] [--leaves N] [--seed 42]
+//                    --out DIR
+//   flat defaults: --depth 20 --instances 10000 --triples 50000
+//   deep defaults: --depth 9 --leaves 2048 --instances 45000 --triples 8000
 'use strict';
 
 const fs = require('fs');
@@ -17,19 +23,36 @@ const XSD_INTEGER = 'http://www.w3.org/2001/XMLSchema#integer';
 // nearly every class and make the closure mostly rdf:type.
 const GENERAL_LEVELS = 5;
 
+const DEFAULTS = {
+  flat: { depth: 20, instances: 10000, triples: 50000 },
+  deep: { depth: 9, instances: 45000, triples: 8000, leaves: 2048 },
+};
+const USAGE = 'usage: gen.js [--shape flat|deep] [--depth N] [--instances N] [--triples N] [--leaves N] [--seed N] --out DIR';
+
 function parseArgs(argv) {
-  const options = { depth: 20, instances: 10000, triples: 50000, seed: 42, out: null };
+  const given = {};
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i].replace(/^--/, '');
     const value = argv[i + 1];
-    if (!(name in options) || value === undefined)
-      throw new Error(`bad argument ${argv[i]} (usage: gen.js [--depth N] [--instances N] [--triples N] [--seed N] --out DIR)`);
-    options[name] = name === 'out' ? value : Number(value);
-    if (name !== 'out' && !(Number.isInteger(options[name]) && options[name] >= 1))
-      throw new Error(`--${name} needs a positive integer, got ${value}`);
+    if (!['shape', 'depth', 'instances', 'triples', 'leaves', 'seed', 'out'].includes(name) || value === undefined)
+      throw new Error(`bad argument ${argv[i]} (${USAGE})`);
+    given[name] = value;
   }
-  if (!options.out)
+  const shape = given.shape || 'flat';
+  if (!(shape in DEFAULTS))
+    throw new Error(`--shape must be flat or deep, got ${shape}`);
+  if (!given.out)
     throw new Error('--out DIR is required');
+  const options = { ...DEFAULTS[shape], seed: 42, shape, out: given.out };
+  for (const name of ['depth', 'instances', 'triples', 'leaves', 'seed']) {
+    if (given[name] === undefined)
+      continue;
+    if (!(name in options))
+      throw new Error(`--${name} applies to --shape deep only`);
+    options[name] = Number(given[name]);
+    if (!(Number.isInteger(options[name]) && options[name] >= 1))
+      throw new Error(`--${name} needs a positive integer, got ${given[name]}`);
+  }
   return options;
 }
 
@@ -74,7 +97,33 @@ function buildClasses(depth, triples) {
   }
   const middle = Math.max(1, Math.floor(depth / 2));
   subClassOf(`C1_${middle}`, `C0_${middle}`);
-  return { classes, generalClasses };
+  return { classes, generalClasses, leafClasses: classes };
+}
+
+// A tree of `depth` levels under ex:Thing whose level l holds about leaves^(l/depth) classes, each under
+// an even share of the level above, and one class in fifty under a second parent there (joins in the
+// subClassOf closure). The top GENERAL_LEVELS levels are the general classes, the last level the leaves.
+function buildTree(random, depth, leaves, triples) {
+  const subClassOf = (sub, sup) => triples.push([iri(sub), iri(RDFS + 'subClassOf'), iri(sup)]);
+  const classes = [];
+  const generalClasses = [];
+  let above = ['Thing'];
+  for (let level = 1; level <= depth; level++) {
+    const count = Math.max(above.length, Math.round(Math.pow(leaves, level / depth)));
+    const here = [];
+    for (let i = 0; i < count; i++) {
+      const name = `T${level}_${i}`;
+      subClassOf(name, above[Math.floor(i * above.length / count)]);
+      if (above.length > 1 && random() < 0.02)
+        subClassOf(name, above[Math.floor(random() * above.length)]);
+      here.push(name);
+      if (level <= GENERAL_LEVELS)
+        generalClasses.push(name);
+    }
+    classes.push(...here);
+    above = here;
+  }
+  return { classes, generalClasses, leafClasses: above };
 }
 
 // Property chains linked by rdfs:subPropertyOf. Object properties may have a domain and a range;
@@ -118,7 +167,9 @@ function generate(options) {
   const random = seededRandom(options.seed);
   const pick = list => list[Math.floor(random() * list.length)];
   const schema = [];
-  const { classes, generalClasses } = buildClasses(options.depth, schema);
+  const { classes, generalClasses, leafClasses } = options.shape === 'deep'
+    ? buildTree(random, options.depth, options.leaves, schema)
+    : buildClasses(options.depth, schema);
   const { objectProperties, literalProperties } = buildProperties(random, generalClasses, schema);
 
   const instances = [];
@@ -126,7 +177,7 @@ function generate(options) {
   for (let n = 0; n < options.instances; n++) {
     const name = `i${n}`;
     instances.push(name);
-    typing.push([iri(name), iri(RDF_TYPE), iri(pick(classes))]);
+    typing.push([iri(name), iri(RDF_TYPE), iri(pick(leafClasses))]);
     if (random() < 0.1)
       typing.push([iri(name), iri(RDF_TYPE), iri(pick(classes))]);
   }
@@ -213,8 +264,10 @@ function main() {
   fs.mkdirSync(options.out, { recursive: true });
   fs.writeFileSync(path.join(options.out, 'data.nt'), triples.map(t => t.map(ntriplesTerm).join(' ') + ' .\n').join(''));
   fs.writeFileSync(path.join(options.out, 'data.ttl'), toTurtle(triples));
-  process.stderr.write(`gen.js: ${triples.length} triples (depth ${options.depth}, ${options.instances} instances, ` +
-                       `${options.triples} property triples, seed ${options.seed}) in ${options.out}\n`);
+  process.stderr.write(`gen.js: ${triples.length} triples (${options.shape}, depth ${options.depth}, ` +
+                       (options.shape === 'deep' ? `${options.leaves} leaves, ` : '') +
+                       `${options.instances} instances, ${options.triples} property triples, seed ${options.seed}) ` +
+                       `in ${options.out}\n`);
 }
 
 main();
