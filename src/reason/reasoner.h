@@ -10,6 +10,10 @@
  *     rule that hit the cap and nothing more is derived.
  *  4. An inference fuse (`{ body } => false`) that fires stops the run: the error names the rule and the
  *     binding it fired with, and reasoner_fuse_blown tells it from the other errors.
+ *  5. Negations (and log:collectAllIn, log:forAllIn) over the working memory see what the rules of lower
+ *     layers derive (rule_set_layer_negation); a negation_checked rule's premises are checked again after
+ *     each pass and at the end: when one it fired with no longer holds, the run stops, naming the rule
+ *     and the binding, as the program has no answer consistent with itself.
  * Request rules' heads go to the request sink instead of the store. */
 #ifndef LDGSM_REASON_REASONER_H
 #define LDGSM_REASON_REASONER_H
