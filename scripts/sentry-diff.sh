@@ -2,8 +2,7 @@
 # A long differential campaign of sentries against rasqal's SPARQL engine over redland
 # (tests/unit/test_sentry_differential.c; ctest runs its first 5000 cases): COUNT random graphs and ASK
 # queries from seed SEED. A disagreement prints its seed, data and query; rerun one case with
-# `LDGSM_SENTRY_DIFF_SEED=<seed> test_sentry_differential 1`. LDGSM_SENTRY_DIFF_ALL_SHAPES=1 also fails on
-# the known deviation (an inner group reading outer variables).
+# `LDGSM_SENTRY_DIFF_SEED=<seed> test_sentry_differential 1`.
 #
 # usage: scripts/sentry-diff.sh [COUNT] [SEED]   (BUILD_DIR: the build directory, default build)
 set -euo pipefail

@@ -740,6 +740,63 @@ static bool quantify(join *j, const rule_atom *a, term_id scope, term_id *result
     return true;
 }
 
+/* A sentry group evaluated alone and joined with the bindings made before it (rule_seq.hidden): the
+ * outer values of the variables it reads but does not bind are hidden while it runs; each of its
+ * solutions must agree with them, and takes them back where it left them unbound. */
+typedef struct rejoin_state {
+    const cont *next;
+    bool *found;
+    uint64_t hidden;
+    term_id outer[RULE_MAX_VARS];
+} rejoin_state;
+
+static void rejoin(join *j, const cont *c) {
+    rejoin_state *r = c->context;
+    uint64_t restored = 0;
+    bool compatible = true;
+    for (uint64_t m = r->hidden; m && compatible; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        if (!j->binding[slot]) {
+            j->binding[slot] = r->outer[slot];
+            restored |= (uint64_t)1 << slot;
+        } else {
+            compatible = j->binding[slot] == r->outer[slot];
+        }
+    }
+    if (compatible) {
+        if (r->found)
+            *r->found = true;
+        step(j, r->next);
+    }
+    for (uint64_t m = restored; m; m &= m - 1)
+        j->binding[__builtin_ctzll(m)] = 0;
+}
+
+/* Runs a sentry group (an OPTIONAL's, a UNION's alternative) before `next`, setting *found (when given)
+ * if it had a solution. */
+static void run_group(join *j, const rule_seq *group, const cont *next, bool *found) {
+    rejoin_state r = {.next = next, .found = found};
+    for (uint64_t m = group->hidden; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        if (j->binding[slot]) {
+            r.hidden |= (uint64_t)1 << slot;
+            r.outer[slot] = j->binding[slot];
+            j->binding[slot] = 0;
+        }
+    }
+    if (!r.hidden) { /* nothing to hide: the group joins as it goes */
+        cont inner = {.atoms = group->atoms, .count = group->count, .next = next, .found = found};
+        step(j, &inner);
+        return;
+    }
+    cont inner = {.atoms = group->atoms, .count = group->count, .on_solution = rejoin, .context = &r};
+    step(j, &inner);
+    for (uint64_t m = r.hidden; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        j->binding[slot] = r.outer[slot];
+    }
+}
+
 static void step(join *j, const cont *c) {
     if (j->stop)
         return;
@@ -786,8 +843,7 @@ static void step(join *j, const cont *c) {
     case ATOM_OPTIONAL: {
         /* the group's solutions continue the join; without any, it goes on with its variables unbound */
         bool found = false;
-        cont inner = {.atoms = a->groups[0].atoms, .count = a->groups[0].count, .next = &next, .found = &found};
-        step(j, &inner);
+        run_group(j, &a->groups[0], &next, &found);
         if (!found)
             step(j, &next);
         return;
@@ -833,10 +889,8 @@ static void step(join *j, const cont *c) {
         return;
     }
     case ATOM_UNION:
-        for (unsigned g = 0; g < a->group_count && !j->stop; g++) {
-            cont inner = {.atoms = a->groups[g].atoms, .count = a->groups[g].count, .next = &next};
-            step(j, &inner);
-        }
+        for (unsigned g = 0; g < a->group_count && !j->stop; g++)
+            run_group(j, &a->groups[g], &next, NULL);
         return;
     }
 }

@@ -61,6 +61,10 @@ typedef struct rule_atom {
 typedef struct rule_seq {
     rule_atom *atoms;
     unsigned count;
+    /* Variables the group reads but none of its patterns binds (in a FILTER, an inner OPTIONAL): SPARQL
+     * evaluates a group alone, so a binding of these made outside it is hidden from it while it runs and
+     * joined with its solutions after (engine.c) */
+    uint64_t hidden;
 } rule_seq;
 
 typedef struct rule {

@@ -55,6 +55,7 @@ static void push(atom_list *l, rule_atom a) {
 }
 
 static void compile_into(compiler *c, const sq_node *n, atom_list *out, atom_list *filters);
+static rule_seq compile_seq(compiler *c, const sq_node *n);
 
 /* A group's elements. SPARQL joins what follows an OPTIONAL with the left join's result, so a pattern after
  * an OPTIONAL must not be matched before it: the OPTIONAL may bind the pattern's variables (`?s :p ?o
@@ -63,6 +64,21 @@ static void compile_into(compiler *c, const sq_node *n, atom_list *out, atom_lis
  * in order; so what follows an OPTIONAL goes into a UNION of one alternative. */
 static void compile_group(compiler *c, sq_node *const *children, size_t count, atom_list *out, atom_list *filters) {
     for (size_t i = 0; i < count; i++) {
+        if (children[i]->kind == SQ_GROUP) {
+            /* a nested group joins as a whole; its elements can join the enclosing group's only when it
+             * reads no variable its patterns leave unbound (rule_seq.hidden) */
+            rule_seq nested = compile_seq(c, children[i]);
+            if (nested.hidden) {
+                rule_seq *group = xmalloc(sizeof *group);
+                *group = nested;
+                push(out, (rule_atom){.kind = ATOM_UNION, .groups = group, .group_count = 1});
+            } else {
+                for (unsigned k = 0; k < nested.count; k++)
+                    push(nested.atoms[k].kind == ATOM_FILTER ? filters : out, nested.atoms[k]);
+                free(nested.atoms);
+            }
+            continue;
+        }
         compile_into(c, children[i], out, filters);
         if (children[i]->kind != SQ_OPTIONAL)
             continue;
@@ -74,11 +90,39 @@ static void compile_group(compiler *c, sq_node *const *children, size_t count, a
         atom_list tail = {0};
         compile_group(c, children + i + 1, count - i - 1, &tail, filters);
         rule_seq *group = xmalloc(sizeof *group);
-        *group = (rule_seq){tail.atoms, tail.count};
+        *group = (rule_seq){.atoms = tail.atoms, .count = tail.count};
         push(out, (rule_atom){.kind = ATOM_UNION, .groups = group, .group_count = 1});
         return;
     }
 }
+
+static uint64_t expr_vars(const compiler *c, const sq_expr *e) {
+    uint64_t set = 0;
+    if (e->op == SQ_TERM && terms_kind(c->t, e->term) == TERM_VAR)
+        for (unsigned i = 0; i < c->r->var_count; i++)
+            if (c->r->vars[i] == e->term)
+                set |= (uint64_t)1 << i;
+    for (size_t i = 0; i < e->arg_count; i++)
+        set |= expr_vars(c, e->args[i]);
+    return set;
+}
+
+/* Every variable the atoms read or bind, nested groups and FILTERs included. */
+static uint64_t referenced_vars(const compiler *c, const rule_atom *atoms, unsigned count) {
+    uint64_t set = 0;
+    for (unsigned i = 0; i < count; i++) {
+        for (int k = 0; k < 3; k++)
+            if (atoms[i].pos[k] < 0)
+                set |= (uint64_t)1 << (-atoms[i].pos[k] - 1);
+        if (atoms[i].filter)
+            set |= expr_vars(c, atoms[i].filter);
+        for (unsigned g = 0; g < atoms[i].group_count; g++)
+            set |= referenced_vars(c, atoms[i].groups[g].atoms, atoms[i].groups[g].count);
+    }
+    return set;
+}
+
+static uint64_t bound_vars(const rule_atom *atoms, unsigned count);
 
 /* A group's elements in evaluation order: everything in query order, FILTERs last. */
 static rule_seq compile_seq(compiler *c, const sq_node *n) {
@@ -87,7 +131,8 @@ static rule_seq compile_seq(compiler *c, const sq_node *n) {
     for (unsigned i = 0; i < filters.count; i++)
         push(&body, filters.atoms[i]);
     free(filters.atoms);
-    return (rule_seq){body.atoms, body.count};
+    return (rule_seq){body.atoms, body.count,
+                      referenced_vars(c, body.atoms, body.count) & ~bound_vars(body.atoms, body.count)};
 }
 
 static void compile_into(compiler *c, const sq_node *n, atom_list *out, atom_list *filters) {
@@ -107,6 +152,23 @@ static void compile_into(compiler *c, const sq_node *n, atom_list *out, atom_lis
         rule_seq *group = xmalloc(sizeof *group);
         sq_node as_group = {.kind = SQ_GROUP, .children = n->children, .child_count = n->child_count};
         *group = compile_seq(c, &as_group);
+        /* The OPTIONAL's own FILTERs are its left join's condition, over the joined solution: only its
+         * other elements are evaluated alone (as a one-alternative UNION), the FILTERs after them. */
+        atom_list elements = {0}, conditions = {0};
+        for (unsigned i = 0; i < group->count; i++)
+            push(group->atoms[i].kind == ATOM_FILTER ? &conditions : &elements, group->atoms[i]);
+        free(group->atoms);
+        uint64_t hidden = referenced_vars(c, elements.atoms, elements.count) & ~bound_vars(elements.atoms, elements.count);
+        if (hidden) {
+            rule_seq *alone = xmalloc(sizeof *alone);
+            *alone = (rule_seq){.atoms = elements.atoms, .count = elements.count, .hidden = hidden};
+            elements = (atom_list){0};
+            push(&elements, (rule_atom){.kind = ATOM_UNION, .groups = alone, .group_count = 1});
+        }
+        for (unsigned i = 0; i < conditions.count; i++)
+            push(&elements, conditions.atoms[i]);
+        free(conditions.atoms);
+        *group = (rule_seq){.atoms = elements.atoms, .count = elements.count};
         push(out, (rule_atom){.kind = ATOM_OPTIONAL, .groups = group, .group_count = 1});
         return;
     }

@@ -5,9 +5,10 @@
  * Top-level patterns are joined in a cost-based order like any rule; OPTIONAL and UNION keep their place
  * after the patterns, and the elements that follow an OPTIONAL in its group are matched after it (SPARQL
  * joins them with the left join's result); FILTERs run at the end of their group. A group inside a UNION
- * alternative, an OPTIONAL or a nested group is evaluated under the bindings made before it (SPARQL
- * evaluates it alone, then joins): a FILTER or OPTIONAL in it that reads a variable bound outside it can
- * differ from SPARQL (tests/unit/test_sentry_differential.c counts these). */
+ * alternative, an OPTIONAL or a nested group is evaluated under the bindings made before it, which is
+ * SPARQL's "alone, then joined" unless it reads a variable none of its patterns binds (in a FILTER, an
+ * inner OPTIONAL): such variables are hidden from it while it runs and joined after (rule_seq.hidden);
+ * an OPTIONAL's own FILTERs are its left join's condition and see the joined row. */
 #ifndef LDGSM_REASON_SENTRY_H
 #define LDGSM_REASON_SENTRY_H
 
