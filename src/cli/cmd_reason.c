@@ -374,8 +374,10 @@ int cmd_reason(int argc, char **argv) {
             ropt.on_derived_user = &out;
         }
         /* Room for a closure of several times the input at once: grown by doubling, the duplicate check's
-         * table was rebuilt and its pages faulted in at every size on the way (9% of a deep RDFS run). */
-        store_reserve(st, input_size < 512 * 1024 ? input_size * 8 : 4 * 1024 * 1024);
+         * table was rebuilt and its pages faulted in at every size on the way (9% of a deep RDFS run). At
+         * most a million triples more (about 50 MB): a large input that derives little must not pay for a
+         * closure it does not make. */
+        store_reserve(st, input_size < 128 * 1024 ? input_size * 8 : 1024 * 1024);
         reasoner *r = reasoner_new(t, st, &ropt);
         if (out.stream && pass != PASS_ONLY_NEW)
             output_range(&out, 0, input_size);
