@@ -2,6 +2,7 @@
  * IRIs and names are decoded into lx->value as they are scanned, so lexing is linear in the input.
  * Every byte that ends up in a term is checked to be UTF-8; every escape is checked to be valid. */
 #include "rdf/buf.h"
+#include "rdf/utf8.h"
 #include "n3/n3_lexer.h"
 
 #include <stdarg.h>
@@ -20,61 +21,11 @@ static int peek(const n3_lexer *lx, size_t i) { return i < lx->len ? (unsigned c
 static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
-/* Decodes one UTF-8 character of s[0..avail); returns its length, or 0 when the bytes are not UTF-8
- * (overlong forms, surrogates and code points above U+10FFFF are refused). */
-static size_t utf8_decode(const unsigned char *s, size_t avail, uint32_t *cp) {
-    if (!avail)
-        return 0;
-    if (s[0] < 0x80) {
-        *cp = s[0];
-        return 1;
-    }
-    size_t n;
-    uint32_t v, min;
-    if ((s[0] & 0xE0) == 0xC0) {
-        n = 2, v = s[0] & 0x1F, min = 0x80;
-    } else if ((s[0] & 0xF0) == 0xE0) {
-        n = 3, v = s[0] & 0x0F, min = 0x800;
-    } else if ((s[0] & 0xF8) == 0xF0) {
-        n = 4, v = s[0] & 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (avail < n)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        v = v << 6 | (s[i] & 0x3F);
-    }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-        return 0;
-    *cp = v;
-    return n;
-}
-
-static void utf8_append(buf *b, uint32_t cp) {
-    char out[4];
-    size_t n;
-    if (cp < 0x80) {
-        out[0] = (char)cp, n = 1;
-    } else if (cp < 0x800) {
-        out[0] = (char)(0xC0 | cp >> 6), out[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
-    } else if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | cp >> 12), out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
-    } else {
-        out[0] = (char)(0xF0 | cp >> 18), out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-        out[2] = (char)(0x80 | (cp >> 6 & 0x3F)), out[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
-    }
-    buf_append(b, out, n);
-}
-
 /* The character at offset i: its code point in *cp and its length; 0 at the end or on invalid UTF-8. */
 static size_t char_at(const n3_lexer *lx, size_t i, uint32_t *cp) {
     if (i >= lx->len)
         return 0;
-    return utf8_decode((const unsigned char *)lx->src + i, lx->len - i, cp);
+    return utf8_decode(lx->src + i, lx->len - i, cp);
 }
 
 /* Turtle's PN_CHARS_BASE, PN_CHARS_U and PN_CHARS. */
