@@ -13,14 +13,21 @@
 #include "reason/xsd_time.h"
 
 
+/* The fields of a dateTime subject as written; false for anything else. */
+static bool datetime_fields(const terms *t, term_id subject, int fields[XSD_FIELDS]) {
+    xsd_time datetime;
+    if (!subject || !xsd_time_from_term(t, subject, &datetime) || datetime.kind != XSD_DATETIME)
+        return false;
+    xsd_datetime_fields(&datetime, fields);
+    return true;
+}
+
 /* One calendar field of a dateTime (NOTES 1), an xsd:integer. */
 static void time_field(terms *t, term_id subject, term_id object, enum xsd_field field, builtin_emit emit,
                        void *user) {
-    xsd_time datetime;
     int fields[XSD_FIELDS];
-    if (!subject || !xsd_time_from_term(t, subject, &datetime) || datetime.kind != XSD_DATETIME)
+    if (!datetime_fields(t, subject, fields))
         return;
-    xsd_datetime_fields(&datetime, fields);
     number value = number_integer(fields[field]);
     emit_number(t, subject, object, &value, emit, user);
 }
@@ -41,11 +48,9 @@ static void time_day(terms *t, term_id subject, term_id object, builtin_emit emi
  * method over the proleptic Gregorian calendar. */
 static void time_day_of_week(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
     static const int month_offset[12] = {0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4};
-    xsd_time datetime;
     int fields[XSD_FIELDS];
-    if (!subject || !xsd_time_from_term(t, subject, &datetime) || datetime.kind != XSD_DATETIME)
+    if (!datetime_fields(t, subject, fields))
         return;
-    xsd_datetime_fields(&datetime, fields);
     long long year = fields[XSD_YEAR] - (fields[XSD_MONTH] < 3);
     long long days = year + year / 4 - year / 100 + year / 400 + month_offset[fields[XSD_MONTH] - 1] + fields[XSD_DAY];
     number value = number_integer((int64_t)(((days % 7) + 7) % 7));
