@@ -1387,7 +1387,8 @@ static void on_serialize_log(void *user, raptor_log_message *message) {
 }
 
 static int write_with_raptor(rdfio *io, const char *serializer, const triple *ts, size_t n, const char *base,
-                             size_t limit, buf *out, bool *over, serialize_error *error) {
+                             const char *const *prefixes, size_t limit, buf *out, bool *over,
+                             serialize_error *error) {
     static const raptor_iostream_handler sink_handler = {
         .version = 2, .write_byte = sink_write_byte, .write_bytes = sink_write_bytes};
     raptor_serializer *ser = raptor_new_serializer(io->world, serializer);
@@ -1398,6 +1399,13 @@ static int write_with_raptor(rdfio *io, const char *serializer, const triple *ts
     /* No @base line: relative IRIs then resolve against wherever the text is stored, which is the base
      * given here (the resource a PUT writes, the member a POST creates). */
     raptor_serializer_set_option(ser, RAPTOR_OPTION_WRITE_BASE_URI, NULL, 0);
+    for (size_t i = 0; prefixes && prefixes[i]; i += 2) {
+        raptor_uri *ns = raptor_new_uri(io->world, (const unsigned char *)prefixes[i + 1]);
+        if (ns) {
+            raptor_serializer_set_namespace(ser, ns, (const unsigned char *)prefixes[i]);
+            raptor_free_uri(ns);
+        }
+    }
     raptor_uri *base_uri = base ? raptor_new_uri(io->world, (const unsigned char *)base) : NULL;
     bounded_sink sink = {.out = out, .start = out->len, .limit = limit};
     raptor_iostream *stream = raptor_new_iostream_from_handler(io->world, &sink, &sink_handler);
@@ -1429,9 +1437,14 @@ static int write_with_raptor(rdfio *io, const char *serializer, const triple *ts
 }
 
 int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out) {
+    return rdf_write_turtle_prefixed(io, ts, n, base, NULL, out);
+}
+
+int rdf_write_turtle_prefixed(rdfio *io, const triple *ts, size_t n, const char *base, const char *const *prefixes,
+                              buf *out) {
     bool over;
     serialize_error error;
-    return write_with_raptor(io, "turtle", ts, n, base, SIZE_MAX, out, &over, &error);
+    return write_with_raptor(io, "turtle", ts, n, base, prefixes, SIZE_MAX, out, &over, &error);
 }
 
 /* The work raptor2's RDF/XML serializer may do per byte of its limit splitting predicates: a statement of
@@ -1479,7 +1492,7 @@ int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, si
         return 1;
     bool over;
     serialize_error error;
-    int rc = write_with_raptor(io, "rdfxml", ts, n, base, limit, out, &over, &error);
+    int rc = write_with_raptor(io, "rdfxml", ts, n, base, NULL, limit, out, &over, &error);
     if (rc == -1 && !over)
         snprintf(why, why_size, "%s", error.failed ? error.text : "raptor2's serializer failed");
     return over ? 1 : rc;

@@ -89,6 +89,9 @@ void rdf_write_compact_statements(const terms *t, const triple *ts, size_t n, co
 /* Serializes triples as Turtle through raptor2, with IRIs relative to base when base is given (no @base
  * line is written: the text is meant to be stored at base). */
 int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out);
+/* The same, with @prefix lines: prefixes holds pairs (name without ':', namespace IRI), then NULL. */
+int rdf_write_turtle_prefixed(rdfio *io, const triple *ts, size_t n, const char *base, const char *const *prefixes,
+                              buf *out);
 
 /* The same as RDF/XML, one rdf:Description per triple (raptor2's flat serializer: the abbreviating one
  * nests blank nodes, and its indentation made a 4,000-item list a 160 MB text). Returns 0; 1 when the

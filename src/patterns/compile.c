@@ -1,0 +1,943 @@
+/* compile.c: pattern terms to GSM stages, guards, milestones and sentries (the scheme of
+ * ontology/README.md, "What each kernel compiles to").
+ *
+ * A term at path P is the stage <#sP>. Its parent decides its guard (what lets it start: true in a par,
+ * the previous part ended in a seq, a condition in a xor ...); the term itself decides its milestones
+ * (done, failed, cancelled). Sentries are SPARQL ASK text over the status of gsm:thisArtifactInstance:
+ * "milestone X is achieved" is a milestone instance of X with isAchieved true, negation is OPTIONAL with
+ * !bound (the sentry evaluator has no NOT EXISTS), and a pattern's own conditions are pasted in as groups
+ * (condition_text.h renames their variables apart). */
+#include "patterns/compile.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patterns/condition_text.h"
+#include "rdf/buf.h"
+
+#define NS_GSM "http://purl.org/gsm/vocab#"
+#define NS_LDGSM "https://w3id.org/ldgsm#"
+#define NS_SP "http://spinrdf.org/sp#"
+#define NS_RDF "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+#define NS_RDFS "http://www.w3.org/2000/01/rdf-schema#"
+#define NS_HTTP "http://www.w3.org/2011/http#"
+#define NS_PAT "https://w3id.org/ldgsm/patterns#"
+
+/* A milestone takes at most this many achieving sentries: a join of K out of M branches needs one per
+ * K-subset, and past this the model is too big to read or to evaluate every poll. */
+enum { MAX_SENTRIES_PER_MILESTONE = 2000 };
+
+typedef struct {
+    terms *t;
+    store *names;
+    const char *base;
+    triple *out;
+    size_t count, cap;
+    char *err;
+    size_t err_len;
+    bool failed;
+    term_id rdf_type, rdfs_label, rdfs_comment, rdf_first, rdf_rest;
+    term_id stage, guard, milestone, ask, has_child, has_guard, has_condition, has_milestone, achieving,
+        invalidating, has_request, text;
+    char **case_cancels; /* paths of cancel(case(...)) terms: the root's `cancelled` milestone reads them */
+    size_t case_cancel_count;
+    char **tasks; /* task IRIs used, each once */
+    size_t task_count;
+} compiler;
+
+static void fail(compiler *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(compiler *c, const char *fmt, ...) {
+    if (c->failed)
+        return;
+    c->failed = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, c->err_len, fmt, ap);
+    va_end(ap);
+}
+
+static void emit(compiler *c, term_id s, term_id p, term_id o) {
+    if (c->count == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 256;
+        c->out = xrealloc(c->out, c->cap * sizeof *c->out);
+    }
+    c->out[c->count++] = (triple){s, p, o};
+}
+
+static term_id iri(compiler *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static term_id iri(compiler *c, const char *fmt, ...) {
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return terms_iri_cstr(c->t, text);
+}
+
+/* <model#sP>, <model#sP-done> ... */
+static term_id stage_iri(compiler *c, const char *path) { return iri(c, "%s#s%s", c->base, path); }
+static term_id part_iri(compiler *c, const char *path, const char *part) {
+    return iri(c, "%s#s%s-%s", c->base, path, part);
+}
+
+static void child_path(char *out, size_t size, const char *path, size_t i) {
+    snprintf(out, size, "%s.%zu", path, i + 1);
+}
+
+/* The fragment a name has in the names document, for messages: x for <model#x>, else <iri>. */
+static void name_for_message(compiler *c, const char *name, buf *out) {
+    size_t n = strlen(c->base);
+    if (strncmp(name, c->base, n) == 0 && name[n] == '#')
+        buf_puts(out, name + n + 1);
+    else
+        buf_printf(out, "<%s>", name);
+}
+
+/* ---- sentries ---- */
+
+typedef struct {
+    compiler *c;
+    buf body;
+    int vars;
+    char **prefix_names, **prefix_iris;
+    size_t prefix_count;
+} sentry;
+
+static void sentry_begin(compiler *c, sentry *s) { *s = (sentry){.c = c}; }
+
+static void sentry_free(sentry *s) {
+    for (size_t i = 0; i < s->prefix_count; i++) {
+        free(s->prefix_names[i]);
+        free(s->prefix_iris[i]);
+    }
+    free(s->prefix_names);
+    free(s->prefix_iris);
+    buf_free(&s->body);
+}
+
+/* The triples that make a milestone instance of <#sP-part> achieved, the variable ?mN bound to it. */
+static int put_achieved(sentry *s, const char *path, const char *part) {
+    int v = ++s->vars;
+    buf_printf(&s->body,
+               "?m%d gsm:isInstanceOf <#s%s-%s> ; gsm:isAchieved true ; gsm:inArtifactInstance "
+               "gsm:thisArtifactInstance .\n",
+               v, path, part);
+    return v;
+}
+
+static void achieved(sentry *s, const char *path, const char *part) {
+    buf_puts(&s->body, "  ");
+    put_achieved(s, path, part);
+}
+
+static void not_achieved(sentry *s, const char *path, const char *part) {
+    buf_puts(&s->body, "  OPTIONAL { ");
+    int v = put_achieved(s, path, part);
+    buf_printf(&s->body, "  } FILTER(!bound(?m%d))\n", v);
+}
+
+/* The stage instance of <#sP> in state `state` (gsm:active) or completed (state NULL). */
+static int put_stage(sentry *s, const char *path, const char *state) {
+    int v = ++s->vars;
+    buf_printf(&s->body, "?s%d gsm:isInstanceOf <#s%s> ; gsm:inArtifactInstance gsm:thisArtifactInstance ; ", v,
+               path);
+    if (state)
+        buf_printf(&s->body, "gsm:hasState %s .\n", state);
+    else
+        buf_puts(&s->body, "ldgsm:isCompleted true .\n");
+    return v;
+}
+
+static void stage_active(sentry *s, const char *path) {
+    buf_puts(&s->body, "  ");
+    put_stage(s, path, "gsm:active");
+}
+
+static void stage_not(sentry *s, const char *path, const char *state) {
+    buf_puts(&s->body, "  OPTIONAL { ");
+    int v = put_stage(s, path, state);
+    buf_printf(&s->body, "  } FILTER(!bound(?s%d))\n", v);
+}
+
+/* Not started: neither active nor completed (a stage closed by a milestone of its own is completed). */
+static void not_started(sentry *s, const char *path) {
+    stage_not(s, path, "gsm:active");
+    stage_not(s, path, NULL);
+}
+
+/* The call of the task stage <#sP> is in call state `state` (answered, exhausted). */
+static void call_state(sentry *s, const char *path, const char *state) {
+    int v = ++s->vars;
+    buf_printf(&s->body,
+               "  ?c%d ldgsm:callState ldgsm:%s ; ldgsm:ofStage ?cs%d .\n"
+               "  ?cs%d gsm:isInstanceOf <#s%s> ; gsm:inArtifactInstance gsm:thisArtifactInstance .\n",
+               v, state, v, v, path);
+}
+
+/* ended(T): done, or for a region or activity cancel also cancelled (what lets the next term go on). */
+static void ended(sentry *s, const pattern *p, const char *path) {
+    if (p->kind == PAT_CANCEL && p->scope != CANCEL_CASE) {
+        buf_puts(&s->body, "  { ");
+        put_achieved(s, path, "done");
+        buf_puts(&s->body, "  } UNION { ");
+        put_achieved(s, path, "cancelled");
+        buf_puts(&s->body, "  }\n");
+    } else {
+        achieved(s, path, "done");
+    }
+}
+
+static void not_ended(sentry *s, const pattern *p, const char *path) {
+    not_achieved(s, path, "done");
+    if (p->kind == PAT_CANCEL && p->scope != CANCEL_CASE)
+        not_achieved(s, path, "cancelled");
+}
+
+/* Reads a condition's text from the names document and merges its prefixes into the sentry's. */
+static int condition(sentry *s, const char *name, condition_text *out) {
+    compiler *c = s->c;
+    term_id node = terms_iri_cstr(c->t, name);
+    term_id text = store_first_object(c->names, node, c->text);
+    buf shown = {0};
+    name_for_message(c, name, &shown);
+    if (!text || terms_kind(c->t, text) != TERM_LITERAL) {
+        fail(c, "condition %s: the names document gives it no sp:text (a SPARQL ASK query)", buf_cstr(&shown));
+        buf_free(&shown);
+        return -1;
+    }
+    char rename[32], why[256];
+    snprintf(rename, sizeof rename, "q%d_", ++s->vars);
+    if (condition_text_split(terms_lex(c->t, text, NULL), rename, out, why, sizeof why) != 0) {
+        fail(c, "condition %s: %s", buf_cstr(&shown), why);
+        buf_free(&shown);
+        return -1;
+    }
+    for (size_t i = 0; i < out->prefix_count; i++) {
+        size_t j = 0;
+        while (j < s->prefix_count && strcmp(s->prefix_names[j], out->prefix_names[i]) != 0)
+            j++;
+        bool ours = strcmp(out->prefix_names[i], "gsm:") == 0 || strcmp(out->prefix_names[i], "ldgsm:") == 0;
+        const char *known = j < s->prefix_count ? s->prefix_iris[j]
+                            : ours ? (out->prefix_names[i][0] == 'g' ? NS_GSM : NS_LDGSM)
+                                   : NULL;
+        if (known && strcmp(known, out->prefix_iris[i]) != 0) {
+            fail(c, "condition %s: PREFIX %s <%s> differs from <%s> of another condition or of the compiled "
+                    "sentries; use another prefix name",
+                 buf_cstr(&shown), out->prefix_names[i], out->prefix_iris[i], known);
+            buf_free(&shown);
+            condition_text_free(out);
+            return -1;
+        }
+        if (!known) {
+            s->prefix_names = xrealloc(s->prefix_names, (s->prefix_count + 1) * sizeof *s->prefix_names);
+            s->prefix_iris = xrealloc(s->prefix_iris, (s->prefix_count + 1) * sizeof *s->prefix_iris);
+            s->prefix_names[s->prefix_count] = xstrndup(out->prefix_names[i], strlen(out->prefix_names[i]));
+            s->prefix_iris[s->prefix_count] = xstrndup(out->prefix_iris[i], strlen(out->prefix_iris[i]));
+            s->prefix_count++;
+        }
+    }
+    buf_free(&shown);
+    return 0;
+}
+
+static void holds(sentry *s, const char *name) {
+    condition_text q;
+    if (condition(s, name, &q) != 0)
+        return;
+    buf_printf(&s->body, "  { %s }\n", q.group);
+    condition_text_free(&q);
+}
+
+/* Negation as failure: the condition's group, joined with a triple the instance always has, is optional;
+ * the probe variable unbound means the group has no solution. */
+static void does_not_hold(sentry *s, const char *name) {
+    condition_text q;
+    if (condition(s, name, &q) != 0)
+        return;
+    int v = ++s->vars;
+    buf_printf(&s->body, "  OPTIONAL { gsm:thisArtifactInstance gsm:hasState ?n%d . %s } FILTER(!bound(?n%d))\n", v,
+               q.group, v);
+    condition_text_free(&q);
+}
+
+/* The item list's i-th item (1-based) exists, or (negated) does not. */
+static void item(sentry *s, const char *list, long i, bool exists) {
+    compiler *c = s->c;
+    term_id node = terms_iri_cstr(c->t, list);
+    term_id of = store_first_object(c->names, node, iri(c, NS_PAT "listOf"));
+    term_id property = store_first_object(c->names, node, iri(c, NS_PAT "listProperty"));
+    if (!of || !property || terms_kind(c->t, of) != TERM_IRI || terms_kind(c->t, property) != TERM_IRI) {
+        buf shown = {0};
+        name_for_message(c, list, &shown);
+        fail(c, "item list %s: the names document must give it pat:listOf (an IRI) and pat:listProperty",
+             buf_cstr(&shown));
+        buf_free(&shown);
+        return;
+    }
+    int v = ++s->vars;
+    buf_printf(&s->body, exists ? "  " : "  OPTIONAL { ");
+    buf_printf(&s->body, "<%s> <%s> ?l%d_1 . ", terms_lex(c->t, of, NULL), terms_lex(c->t, property, NULL), v);
+    for (long k = 1; k < i; k++)
+        buf_printf(&s->body, "?l%d_%ld rdf:rest ?l%d_%ld . ", v, k, v, k + 1);
+    buf_printf(&s->body, "?l%d_%ld rdf:first ?i%d .", v, i, v);
+    if (exists)
+        buf_putc(&s->body, '\n');
+    else
+        buf_printf(&s->body, " } FILTER(!bound(?i%d))\n", v);
+}
+
+static void literal(compiler *c, term_id s, term_id p, const char *text) {
+    emit(c, s, p, terms_string(c->t, text));
+}
+
+/* Writes the sentry <#id> (an sp:Ask with its text), comment, and returns its IRI. */
+static term_id sentry_end(sentry *s, const char *id, const char *comment) {
+    compiler *c = s->c;
+    buf text = {0};
+    buf_puts(&text, "PREFIX gsm: <" NS_GSM ">\nPREFIX ldgsm: <" NS_LDGSM ">\nPREFIX rdf: <" NS_RDF ">\n");
+    for (size_t i = 0; i < s->prefix_count; i++)
+        buf_printf(&text, "PREFIX %s <%s>\n", s->prefix_names[i], s->prefix_iris[i]);
+    buf_puts(&text, "ASK {\n");
+    buf_append(&text, s->body.data, s->body.len);
+    buf_puts(&text, "}");
+    term_id node = iri(c, "%s#%s", c->base, id);
+    emit(c, node, c->rdf_type, c->ask);
+    if (comment)
+        literal(c, node, c->rdfs_comment, comment);
+    literal(c, node, c->text, buf_cstr(&text));
+    buf_free(&text);
+    sentry_free(s);
+    return node;
+}
+
+/* ---- stages, guards, milestones ---- */
+
+/* Sentries of one milestone or guard, collected before the node itself is written. */
+typedef struct {
+    term_id *items;
+    size_t n;
+} sentry_list;
+
+static void sentry_list_add(compiler *c, sentry_list *l, term_id node) {
+    if (l->n == MAX_SENTRIES_PER_MILESTONE)
+        fail(c, "a milestone would need more than %d sentries (a join of K out of M branches needs one per "
+                "K-subset): nest smaller joins",
+             MAX_SENTRIES_PER_MILESTONE);
+    l->items = xrealloc(l->items, (l->n + 1) * sizeof *l->items);
+    l->items[l->n++] = node;
+}
+
+static void milestone(compiler *c, const char *path, const char *part, const char *label, sentry_list *achieving,
+                      sentry_list *invalidating) {
+    term_id stage = stage_iri(c, path);
+    if (achieving->n) {
+        term_id m = part_iri(c, path, part);
+        emit(c, stage, c->has_milestone, m);
+        emit(c, m, c->rdf_type, c->milestone);
+        literal(c, m, c->rdfs_label, label);
+        for (size_t i = 0; i < achieving->n; i++)
+            emit(c, m, c->achieving, achieving->items[i]);
+        for (size_t i = 0; invalidating && i < invalidating->n; i++)
+            emit(c, m, c->invalidating, invalidating->items[i]);
+    }
+    free(achieving->items);
+    if (invalidating)
+        free(invalidating->items);
+}
+
+/* What the parent gives a child to start it: the guard's conditions (a disjunction) are written by the
+ * parent; the guard node and its label here. */
+static void guard(compiler *c, const char *path, const char *label, term_id *conditions, size_t n) {
+    term_id g = part_iri(c, path, "guard");
+    emit(c, stage_iri(c, path), c->has_guard, g);
+    emit(c, g, c->rdf_type, c->guard);
+    literal(c, g, c->rdfs_label, label);
+    for (size_t i = 0; i < n; i++)
+        emit(c, g, c->has_condition, conditions[i]);
+}
+
+/* A guard that holds whenever the parent is active. */
+static void guard_always(compiler *c, const char *path) {
+    sentry s;
+    sentry_begin(c, &s);
+    char id[300];
+    snprintf(id, sizeof id, "s%s-start", path);
+    term_id cond = sentry_end(&s, id, "always: the stage starts when its parent does");
+    guard(c, path, "starts with its parent", &cond, 1);
+}
+
+static void compile_term(compiler *c, const pattern *p, const char *path, const char *label_suffix);
+
+static void stage_header(compiler *c, const pattern *p, const char *path, const char *label_suffix) {
+    term_id stage = stage_iri(c, path);
+    emit(c, stage, c->rdf_type, c->stage);
+    buf label = {0};
+    pattern_format(p, c->base, 60, &label);
+    if (label_suffix)
+        buf_puts(&label, label_suffix);
+    literal(c, stage, c->rdfs_label, buf_cstr(&label));
+    buf_free(&label);
+}
+
+static void add_child(compiler *c, const char *path, const char *child) {
+    emit(c, stage_iri(c, path), c->has_child, stage_iri(c, child));
+}
+
+static void sentry_id(char *out, size_t size, const char *path, const char *what, size_t n) {
+    if (n)
+        snprintf(out, size, "s%s-%s-%zu", path, what, n);
+    else
+        snprintf(out, size, "s%s-%s", path, what);
+}
+
+/* ---- failure and joins, shared by several kernels ---- */
+
+/* "child i failed", one sentry each, into l. */
+static void any_failed(compiler *c, const char *path, size_t n, sentry_list *l) {
+    for (size_t i = 0; i < n && !c->failed; i++) {
+        char child[256], id[300];
+        child_path(child, sizeof child, path, i);
+        sentry s;
+        sentry_begin(c, &s);
+        achieved(&s, child, "failed");
+        sentry_id(id, sizeof id, path, "failed-if", i + 1);
+        sentry_list_add(c, l, sentry_end(&s, id, "a part failed"));
+    }
+}
+
+/* The K-subsets of {0..n-1} in lexicographic order: calls visit(c, chosen, k, ctx) for each. */
+static void subsets(compiler *c, size_t n, size_t k, void (*visit)(compiler *, const size_t *, size_t, void *),
+                    void *ctx) {
+    size_t *chosen = xcalloc(k ? k : 1, sizeof *chosen);
+    for (size_t i = 0; i < k; i++)
+        chosen[i] = i;
+    for (;;) {
+        visit(c, chosen, k, ctx);
+        if (c->failed)
+            break;
+        size_t i = k;
+        while (i > 0 && chosen[i - 1] == n - k + i - 1)
+            i--;
+        if (i == 0)
+            break;
+        chosen[i - 1]++;
+        for (size_t j = i; j < k; j++)
+            chosen[j] = chosen[j - 1] + 1;
+    }
+    free(chosen);
+}
+
+typedef struct {
+    const pattern *body; /* the child's term when all children are copies of one (mi, count); else NULL */
+    const pattern *parent;
+    const char *path;
+    const char *what; /* "done-if" or "failed-if" */
+    bool failing;
+    sentry_list *into;
+    const char *dynamic_list; /* mi dynamic: also require exactly `exactly` items */
+    long exactly;
+    size_t counter;
+} subset_ctx;
+
+static void subset_sentry(compiler *c, const size_t *chosen, size_t k, void *ctxp) {
+    subset_ctx *x = ctxp;
+    sentry s;
+    sentry_begin(c, &s);
+    for (size_t i = 0; i < k; i++) {
+        char child[256];
+        child_path(child, sizeof child, x->path, chosen[i]);
+        const pattern *term = x->body ? x->body : x->parent->children[chosen[i]];
+        if (x->failing)
+            achieved(&s, child, "failed");
+        else
+            ended(&s, term, child);
+    }
+    if (x->dynamic_list) {
+        item(&s, x->dynamic_list, x->exactly, true);
+        item(&s, x->dynamic_list, x->exactly + 1, false);
+    }
+    char id[300];
+    sentry_id(id, sizeof id, x->path, x->what, ++x->counter);
+    char comment[128];
+    snprintf(comment, sizeof comment, "%zu of the parts %s", k, x->failing ? "failed" : "ended");
+    sentry_list_add(c, x->into, sentry_end(&s, id, comment));
+}
+
+/* done and failed of a join over n parts (children[i], or n copies of body) with p's policy. For mi
+ * dynamic the parts are copies 1..MAX, of which those past the list's length never start. */
+static void join_milestones(compiler *c, const pattern *p, const char *path, size_t n, const pattern *body) {
+    sentry_list done = {0}, failed = {0};
+    bool all = p->policy == JOIN_ALL || p->policy == JOIN_SYNC_MERGE;
+    size_t k = all ? n : (size_t)p->k;
+    const char *list = p->kind == PAT_MI && p->mi_dynamic ? p->name : NULL;
+    if (all) {
+        sentry s;
+        sentry_begin(c, &s);
+        for (size_t i = 0; i < n; i++) {
+            char child[256];
+            child_path(child, sizeof child, path, i);
+            const pattern *term = body ? body : p->children[i];
+            if (list) {
+                /* a copy that did not spawn counts as ended */
+                buf_puts(&s.body, "  {\n");
+                ended(&s, term, child);
+                buf_puts(&s.body, "  } UNION {\n");
+                item(&s, list, (long)i + 1, false);
+                buf_puts(&s.body, "  }\n");
+            } else {
+                ended(&s, term, child);
+            }
+        }
+        if (list) {
+            if (p->min > 0)
+                item(&s, list, p->min, true);
+            item(&s, list, p->max + 1, false);
+        }
+        char id[300];
+        sentry_id(id, sizeof id, path, "done-if", 0);
+        sentry_list_add(c, &done, sentry_end(&s, id, "every part ended"));
+        any_failed(c, path, n, &failed);
+    } else {
+        subset_ctx x = {.body = body, .parent = p, .path = path, .what = "done-if", .into = &done};
+        subsets(c, n, k, subset_sentry, &x);
+        if (!list) {
+            subset_ctx y = {.body = body, .parent = p, .path = path, .what = "failed-if", .failing = true,
+                            .into = &failed};
+            subsets(c, n, n - k + 1, subset_sentry, &y);
+        } else {
+            /* with exactly N items, N - K + 1 failures among copies 1..N leave fewer than K to end */
+            subset_ctx y = {.body = body, .parent = p, .path = path, .what = "failed-if", .failing = true,
+                            .into = &failed, .dynamic_list = list};
+            for (long items = (long)k; items <= p->max && !c->failed; items++) {
+                y.exactly = items;
+                subsets(c, (size_t)items, (size_t)items - k + 1, subset_sentry, &y);
+            }
+        }
+    }
+    if (list) {
+        /* the list's length out of [MIN, MAX], or too short for K */
+        long need = p->min > (long)k && !all ? p->min : (all ? p->min : (long)k);
+        char id[300];
+        if (need > 0) {
+            sentry s;
+            sentry_begin(c, &s);
+            item(&s, list, need, false);
+            sentry_id(id, sizeof id, path, "too-few", 0);
+            sentry_list_add(c, &failed, sentry_end(&s, id, "the item list is shorter than MIN (or K)"));
+        }
+        sentry s;
+        sentry_begin(c, &s);
+        item(&s, list, p->max + 1, true);
+        sentry_id(id, sizeof id, path, "too-many", 0);
+        sentry_list_add(c, &failed, sentry_end(&s, id, "the item list is longer than MAX"));
+    }
+    milestone(c, path, "done", "done", &done, NULL);
+    milestone(c, path, "failed", "failed", &failed, NULL);
+}
+
+/* ---- the kernels ---- */
+
+static void compile_task(compiler *c, const pattern *p, const char *path) {
+    term_id stage = stage_iri(c, path);
+    term_id request = terms_iri_cstr(c->t, p->name);
+    bool described = store_first_object(c->names, request, iri(c, NS_HTTP "mthd")) ||
+                     store_first_object(c->names, request, iri(c, NS_LDGSM "alternatives"));
+    if (!described) {
+        buf shown = {0};
+        name_for_message(c, p->name, &shown);
+        fail(c, "task %s: the names document describes no request by that name (an http:Request with "
+                "http:mthd, or an ldgsm:Call with ldgsm:alternatives)",
+             buf_cstr(&shown));
+        buf_free(&shown);
+        return;
+    }
+    emit(c, stage, c->has_request, request);
+    size_t i = 0;
+    while (i < c->task_count && strcmp(c->tasks[i], p->name) != 0)
+        i++;
+    if (i == c->task_count) {
+        c->tasks = xrealloc(c->tasks, (c->task_count + 1) * sizeof *c->tasks);
+        c->tasks[c->task_count++] = xstrndup(p->name, strlen(p->name));
+    }
+    sentry_list done = {0}, failed = {0};
+    char id[300];
+    sentry s;
+    sentry_begin(c, &s);
+    call_state(&s, path, "answered");
+    sentry_id(id, sizeof id, path, "done-if", 0);
+    sentry_list_add(c, &done, sentry_end(&s, id, "the task's call was answered (2xx)"));
+    sentry_begin(c, &s);
+    call_state(&s, path, "exhausted");
+    sentry_id(id, sizeof id, path, "failed-if", 0);
+    sentry_list_add(c, &failed, sentry_end(&s, id, "the task's call is exhausted (TASK-ERROR)"));
+    milestone(c, path, "done", "done", &done, NULL);
+    milestone(c, path, "failed", "failed", &failed, NULL);
+}
+
+/* Children in sequence: the first starts with the parent, each next when the one before ended. */
+static void sequence(compiler *c, const pattern *p, const char *path, size_t n, const pattern *body) {
+    for (size_t i = 0; i < n && !c->failed; i++) {
+        char child[256], previous[256], suffix[64];
+        child_path(child, sizeof child, path, i);
+        add_child(c, path, child);
+        const pattern *term = body ? body : p->children[i];
+        snprintf(suffix, sizeof suffix, " (%s %zu of %zu)", body ? "copy" : "part", i + 1, n);
+        compile_term(c, term, child, suffix);
+        if (i == 0) {
+            guard_always(c, child);
+        } else {
+            child_path(previous, sizeof previous, path, i - 1);
+            sentry s;
+            sentry_begin(c, &s);
+            ended(&s, body ? body : p->children[i - 1], previous);
+            char id[300];
+            sentry_id(id, sizeof id, child, "start", 0);
+            term_id cond = sentry_end(&s, id, "the part before it ended");
+            guard(c, child, "after the part before it", &cond, 1);
+        }
+    }
+    sentry_list done = {0}, failed = {0};
+    char id[300];
+    sentry s;
+    sentry_begin(c, &s);
+    if (n) {
+        char last[256];
+        child_path(last, sizeof last, path, n - 1);
+        ended(&s, body ? body : p->children[n - 1], last);
+    }
+    sentry_id(id, sizeof id, path, "done-if", 0);
+    sentry_list_add(c, &done, sentry_end(&s, id, n ? "the last part ended" : "nothing to do"));
+    any_failed(c, path, n, &failed);
+    milestone(c, path, "done", "done", &done, NULL);
+    milestone(c, path, "failed", "failed", &failed, NULL);
+}
+
+static void parallel(compiler *c, const pattern *p, const char *path, size_t n, const pattern *body,
+                     const char *dynamic_list) {
+    for (size_t i = 0; i < n && !c->failed; i++) {
+        char child[256], suffix[64];
+        child_path(child, sizeof child, path, i);
+        add_child(c, path, child);
+        snprintf(suffix, sizeof suffix, " (%s %zu of %zu)", body ? "copy" : "branch", i + 1, n);
+        compile_term(c, body ? body : p->children[i], child, suffix);
+        if (!dynamic_list) {
+            guard_always(c, child);
+            continue;
+        }
+        sentry s;
+        sentry_begin(c, &s);
+        item(&s, dynamic_list, (long)i + 1, true);
+        char id[300];
+        sentry_id(id, sizeof id, child, "start", 0);
+        term_id cond = sentry_end(&s, id, "the item list has this copy's item");
+        guard(c, child, "the item list has this copy's item", &cond, 1);
+    }
+    join_milestones(c, p, path, n, body);
+}
+
+/* xor and defer: branch i starts when its condition (event) holds, no earlier one does, and no other
+ * branch started; a xor's else when none holds. */
+static void choice(compiler *c, const pattern *p, const char *path) {
+    for (size_t i = 0; i < p->n && !c->failed; i++) {
+        char child[256], other[256], id[300], label[300];
+        child_path(child, sizeof child, path, i);
+        add_child(c, path, child);
+        compile_term(c, p->children[i], child, " (branch)");
+        sentry s;
+        sentry_begin(c, &s);
+        if (p->guards[i])
+            holds(&s, p->guards[i]);
+        for (size_t j = 0; j < (p->guards[i] ? i : p->n); j++)
+            if (p->guards[j])
+                does_not_hold(&s, p->guards[j]);
+        for (size_t j = 0; j < p->n; j++) {
+            if (j == i)
+                continue;
+            child_path(other, sizeof other, path, j);
+            not_started(&s, other);
+        }
+        sentry_id(id, sizeof id, child, "start", 0);
+        term_id cond = sentry_end(&s, id,
+                                  p->guards[i] ? "its condition holds, no earlier one does, no other branch started"
+                                               : "no condition holds and no other branch started");
+        buf name = {0};
+        if (p->guards[i])
+            name_for_message(c, p->guards[i], &name);
+        snprintf(label, sizeof label, "%s %s", p->guards[i] ? (p->kind == PAT_XOR ? "when" : "on") : "else",
+                 p->guards[i] ? buf_cstr(&name) : "");
+        buf_free(&name);
+        guard(c, child, label, &cond, 1);
+    }
+    sentry_list done = {0}, failed = {0};
+    for (size_t i = 0; i < p->n && !c->failed; i++) {
+        char child[256], id[300];
+        child_path(child, sizeof child, path, i);
+        sentry s;
+        sentry_begin(c, &s);
+        ended(&s, p->children[i], child);
+        sentry_id(id, sizeof id, path, "done-if", i + 1);
+        sentry_list_add(c, &done, sentry_end(&s, id, "the chosen branch ended"));
+    }
+    any_failed(c, path, p->n, &failed);
+    bool has_else = p->kind == PAT_XOR && !p->guards[p->n - 1];
+    if (p->kind == PAT_XOR && !has_else && !c->failed) {
+        sentry s;
+        sentry_begin(c, &s);
+        for (size_t j = 0; j < p->n; j++) {
+            char other[256];
+            child_path(other, sizeof other, path, j);
+            does_not_hold(&s, p->guards[j]);
+            not_started(&s, other);
+        }
+        char id[300];
+        sentry_id(id, sizeof id, path, "no-choice", 0);
+        sentry_list_add(c, &failed, sentry_end(&s, id, "no branch's condition holds, and there is no else"));
+    }
+    milestone(c, path, "done", "done", &done, NULL);
+    milestone(c, path, "failed", "failed", &failed, NULL);
+}
+
+/* while and until: the iteration stage P.1 holds the body P.1.1 and runs again when its done milestone
+ * is invalidated (while: the condition holds; until: it does not), both only while the loop is active. */
+static void loop_conditional(compiler *c, const pattern *p, const char *path) {
+    char iteration[256], body[256], id[300];
+    child_path(iteration, sizeof iteration, path, 0);
+    child_path(body, sizeof body, iteration, 0);
+    bool is_while = p->loop == LOOP_WHILE;
+    add_child(c, path, iteration);
+    term_id it = stage_iri(c, iteration);
+    emit(c, it, c->rdf_type, c->stage);
+    buf label = {0};
+    buf_puts(&label, "iteration of ");
+    pattern_format(p, c->base, 60, &label);
+    literal(c, it, c->rdfs_label, buf_cstr(&label));
+    buf_free(&label);
+    if (is_while) {
+        sentry s;
+        sentry_begin(c, &s);
+        holds(&s, p->name);
+        sentry_id(id, sizeof id, iteration, "start", 0);
+        term_id cond = sentry_end(&s, id, "the loop's condition holds (LOOP-WHILE)");
+        guard(c, iteration, "while the condition holds", &cond, 1);
+    } else {
+        guard_always(c, iteration);
+    }
+    add_child(c, iteration, body);
+    compile_term(c, p->children[0], body, " (loop body)");
+    guard_always(c, body);
+    sentry_list done = {0}, again = {0}, failed = {0};
+    sentry s;
+    sentry_begin(c, &s);
+    ended(&s, p->children[0], body);
+    sentry_id(id, sizeof id, iteration, "done-if", 0);
+    sentry_list_add(c, &done, sentry_end(&s, id, "the body ended"));
+    sentry_begin(c, &s);
+    if (is_while)
+        holds(&s, p->name);
+    else
+        does_not_hold(&s, p->name);
+    stage_active(&s, path);
+    sentry_id(id, sizeof id, iteration, "again-if", 0);
+    sentry_list_add(c, &again, sentry_end(&s, id,
+                                          is_while ? "the condition still holds: run the body again"
+                                                   : "the condition does not hold yet: run the body again"));
+    any_failed(c, iteration, 1, &failed);
+    milestone(c, iteration, "done", "done", &done, &again);
+    milestone(c, iteration, "failed", "failed", &failed, NULL);
+
+    sentry_list loop_done = {0}, loop_failed = {0};
+    sentry_begin(c, &s);
+    if (is_while) {
+        does_not_hold(&s, p->name);
+        stage_not(&s, iteration, "gsm:active");
+        not_achieved(&s, iteration, "failed");
+    } else {
+        achieved(&s, iteration, "done");
+        holds(&s, p->name);
+    }
+    sentry_id(id, sizeof id, path, "done-if", 0);
+    sentry_list_add(c, &loop_done, sentry_end(&s, id,
+                                              is_while ? "the condition does not hold and no iteration runs"
+                                                       : "an iteration ended and the condition holds"));
+    any_failed(c, path, 1, &loop_failed);
+    milestone(c, path, "done", "done", &loop_done, NULL);
+    milestone(c, path, "failed", "failed", &loop_failed, NULL);
+}
+
+static void cancel(compiler *c, const pattern *p, const char *path) {
+    char body[256], id[300];
+    child_path(body, sizeof body, path, 0);
+    add_child(c, path, body);
+    compile_term(c, p->children[0], body, " (cancel scope)");
+    guard_always(c, body);
+    sentry_list done = {0}, cancelled = {0}, failed = {0};
+    sentry s;
+    sentry_begin(c, &s);
+    ended(&s, p->children[0], body);
+    sentry_id(id, sizeof id, path, "done-if", 0);
+    sentry_list_add(c, &done, sentry_end(&s, id, "the body ended"));
+    /* done wins over cancelled, cancelled over failed, when they come in one poll */
+    sentry_begin(c, &s);
+    holds(&s, p->name);
+    not_ended(&s, p->children[0], body);
+    sentry_id(id, sizeof id, path, "cancelled-if", 0);
+    sentry_list_add(c, &cancelled, sentry_end(&s, id, "the cancelling event holds (CANCEL-PROPAGATE)"));
+    sentry_begin(c, &s);
+    char child[256];
+    child_path(child, sizeof child, path, 0);
+    achieved(&s, child, "failed");
+    does_not_hold(&s, p->name);
+    sentry_id(id, sizeof id, path, "failed-if", 0);
+    sentry_list_add(c, &failed, sentry_end(&s, id, "the body failed"));
+    milestone(c, path, "done", "done", &done, NULL);
+    milestone(c, path, "cancelled", "cancelled", &cancelled, NULL);
+    milestone(c, path, "failed", "failed", &failed, NULL);
+    if (p->scope == CANCEL_CASE) {
+        c->case_cancels = xrealloc(c->case_cancels, (c->case_cancel_count + 1) * sizeof *c->case_cancels);
+        c->case_cancels[c->case_cancel_count++] = xstrndup(path, strlen(path));
+    }
+}
+
+static void compile_term(compiler *c, const pattern *p, const char *path, const char *label_suffix) {
+    if (c->failed)
+        return;
+    stage_header(c, p, path, label_suffix);
+    switch (p->kind) {
+    case PAT_TASK: compile_task(c, p, path); break;
+    case PAT_SEQ: sequence(c, p, path, p->n, NULL); break;
+    case PAT_JOIN: parallel(c, p, path, p->n, NULL, NULL); break;
+    case PAT_XOR:
+    case PAT_DEFER: choice(c, p, path); break;
+    case PAT_LOOP:
+        if (p->loop == LOOP_COUNT)
+            sequence(c, p, path, (size_t)p->count, p->children[0]);
+        else
+            loop_conditional(c, p, path);
+        break;
+    case PAT_CANCEL: cancel(c, p, path); break;
+    case PAT_MI:
+        parallel(c, p, path, (size_t)(p->mi_dynamic ? p->max : p->count), p->children[0],
+                 p->mi_dynamic ? p->name : NULL);
+        break;
+    }
+}
+
+/* The root: one child, the term's stage <#s1>; done when it ended, failed when it failed, cancelled
+ * when a case cancel was. */
+static void compile_root(compiler *c, const pattern *p) {
+    term_id root = iri(c, "%s#root", c->base);
+    emit(c, root, c->rdf_type, c->stage);
+    buf label = {0};
+    buf_puts(&label, "workflow ");
+    pattern_format(p, c->base, 60, &label);
+    literal(c, root, c->rdfs_label, buf_cstr(&label));
+    buf_free(&label);
+    emit(c, root, c->has_child, stage_iri(c, "1"));
+    compile_term(c, p, "1", NULL);
+    guard_always(c, "1");
+    if (c->failed)
+        return;
+    sentry_list done = {0}, failed = {0}, cancelled = {0};
+    sentry s;
+    sentry_begin(c, &s);
+    ended(&s, p, "1");
+    sentry_list_add(c, &done, sentry_end(&s, "root-done-if", "the workflow's term ended"));
+    sentry_begin(c, &s);
+    achieved(&s, "1", "failed");
+    sentry_list_add(c, &failed, sentry_end(&s, "root-failed-if", "the workflow's term failed"));
+    for (size_t i = 0; i < c->case_cancel_count; i++) {
+        char id[300];
+        sentry_begin(c, &s);
+        achieved(&s, c->case_cancels[i], "cancelled");
+        snprintf(id, sizeof id, "root-cancelled-if-%zu", i + 1);
+        sentry_list_add(c, &cancelled, sentry_end(&s, id, "a case cancel was cancelled (the whole case ends)"));
+    }
+    term_id parts[3] = {iri(c, "%s#root-done", c->base), iri(c, "%s#root-failed", c->base),
+                        iri(c, "%s#root-cancelled", c->base)};
+    sentry_list *lists[3] = {&done, &failed, &cancelled};
+    const char *labels[3] = {"done", "failed", "cancelled"};
+    for (int i = 0; i < 3; i++) {
+        if (lists[i]->n) {
+            emit(c, root, c->has_milestone, parts[i]);
+            emit(c, parts[i], c->rdf_type, c->milestone);
+            literal(c, parts[i], c->rdfs_label, labels[i]);
+            for (size_t j = 0; j < lists[i]->n; j++)
+                emit(c, parts[i], c->achieving, lists[i]->items[j]);
+        }
+        free(lists[i]->items);
+    }
+}
+
+/* The triples describing a task: its own, its blank nodes' (headers), and its alternatives' when it is a
+ * call, recursively; each subject once. */
+static void copy_description(compiler *c, term_id node, term_id **seen, size_t *seen_count) {
+    for (size_t i = 0; i < *seen_count; i++)
+        if ((*seen)[i] == node)
+            return;
+    *seen = xrealloc(*seen, (*seen_count + 1) * sizeof **seen);
+    (*seen)[(*seen_count)++] = node;
+    term_id alternatives = iri(c, NS_LDGSM "alternatives");
+    store_iter it;
+    store_match(c->names, node, 0, 0, 0, store_size(c->names), &it);
+    const triple *tr;
+    uint32_t n;
+    term_id *objects = NULL;
+    size_t object_count = 0;
+    while ((tr = store_next(&it, &n))) {
+        emit(c, tr->s, tr->p, tr->o);
+        if (terms_kind(c->t, tr->o) == TERM_BNODE || tr->p == alternatives || tr->p == c->rdf_first ||
+            tr->p == c->rdf_rest) {
+            objects = xrealloc(objects, (object_count + 1) * sizeof *objects);
+            objects[object_count++] = tr->o;
+        }
+    }
+    /* an alternatives list's cells name requests: their descriptions come too */
+    for (size_t i = 0; i < object_count; i++)
+        if (terms_kind(c->t, objects[i]) == TERM_BNODE || terms_kind(c->t, objects[i]) == TERM_IRI)
+            copy_description(c, objects[i], seen, seen_count);
+    free(objects);
+}
+
+int pattern_compile(terms *t, store *names, const char *model_base, const pattern *p, triple **out,
+                    size_t *count, char *err, size_t err_len) {
+    compiler c = {.t = t, .names = names, .base = model_base, .err = err, .err_len = err_len};
+    c.rdf_type = iri(&c, NS_RDF "type");
+    c.rdf_first = iri(&c, NS_RDF "first");
+    c.rdf_rest = iri(&c, NS_RDF "rest");
+    c.rdfs_label = iri(&c, NS_RDFS "label");
+    c.rdfs_comment = iri(&c, NS_RDFS "comment");
+    c.stage = iri(&c, NS_GSM "Stage");
+    c.guard = iri(&c, NS_GSM "Guard");
+    c.milestone = iri(&c, NS_GSM "Milestone");
+    c.ask = iri(&c, NS_SP "Ask");
+    c.text = iri(&c, NS_SP "text");
+    c.has_child = iri(&c, NS_GSM "hasChildStage");
+    c.has_guard = iri(&c, NS_GSM "hasGuard");
+    c.has_condition = iri(&c, NS_GSM "hasCondition");
+    c.has_milestone = iri(&c, NS_GSM "hasMilestone");
+    c.achieving = iri(&c, NS_GSM "hasAchievingSentry");
+    c.invalidating = iri(&c, NS_GSM "hasInvalidatingSentry");
+    c.has_request = iri(&c, NS_GSM "hasHttpRequest");
+    compile_root(&c, p);
+    term_id *seen = NULL;
+    size_t seen_count = 0;
+    for (size_t i = 0; i < c.task_count && !c.failed; i++)
+        copy_description(&c, terms_iri_cstr(t, c.tasks[i]), &seen, &seen_count);
+    free(seen);
+    for (size_t i = 0; i < c.task_count; i++)
+        free(c.tasks[i]);
+    free(c.tasks);
+    for (size_t i = 0; i < c.case_cancel_count; i++)
+        free(c.case_cancels[i]);
+    free(c.case_cancels);
+    if (c.failed) {
+        free(c.out);
+        return -1;
+    }
+    *out = c.out;
+    *count = c.count;
+    return 0;
+}

@@ -1,0 +1,24 @@
+/* compile.h: a workflow pattern (pattern.h) compiled into a GSM model (DESIGN sections 5 and 6.2), by the
+ * scheme ontology/README.md ("What each kernel compiles to") writes down: one stage per term with `done`
+ * and `failed` milestones (and `cancelled` for a cancel term), guards and milestones as generated SPARQL
+ * ASK sentries over the instance's status, and the tasks' requests copied from the names document.
+ *
+ * Every IRI of the model is based at model_base, the IRI the model will be published at: the names
+ * document was read with that base, so its `<#a>` is the model's `<#a>` and its relative IRIs keep their
+ * meaning. */
+#ifndef LDGSM_PATTERNS_COMPILE_H
+#define LDGSM_PATTERNS_COMPILE_H
+
+#include <stddef.h>
+
+#include "patterns/pattern.h"
+#include "rdf/store.h"
+#include "rdf/term.h"
+
+/* The model's triples, in the order a reader wants them (root, stages depth first with their guards,
+ * milestones and sentries, then the tasks). Returns 0, or -1 with what is wrong in err (a name the names
+ * document does not describe, a condition that is no ASK query, a join too wide to write). */
+int pattern_compile(terms *t, store *names, const char *model_base, const pattern *p, triple **out,
+                    size_t *count, char *err, size_t err_len);
+
+#endif
