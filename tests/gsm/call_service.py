@@ -7,7 +7,8 @@ Listens on 127.0.0.1 (PORT 0 picks a free one; the first line on stdout is the p
 behaves is read from the JSON file CONFIG at every request (a test rewrites it between iterations):
   {"/supplier-a": {"fail": 2}, "/supplier-b": {"status": 201}, "/slow": {"hang": 5}}
   fail N     the first N executions answer 500 (5xx answers are not stored, so a re-send executes again)
-  status C   then answer C (default 204; 202 with "result": "/path" answers 202 with that Location)
+  status C   then answer C (default 204; 202 with "result": "/path" answers 202 with that Location;
+             "{key}" in it is replaced by the request's Idempotency-Key, a result per send)
   reset N    the first N executions close the connection without an answer
   hang S     every execution waits S seconds before answering
   get TEXT   a GET answers 200 with this Turtle (a result resource); without it a GET answers 404
@@ -90,7 +91,7 @@ def main(argv):
             if n <= int(conf.get("reset", 0)) + int(conf.get("fail", 0)):
                 status = 500
             elif conf.get("result"):
-                headers.append(("Location", conf["result"]))
+                headers.append(("Location", conf["result"].replace("{key}", key)))
             log("%s %s key=%s executed %d" % (self.command, self.path, key, status))
             with lock:
                 if status >= 500:
