@@ -96,6 +96,15 @@ static sq_node *parse(sentry_table *s, store *wm, term_id node, char *error, siz
     return sentry_from_spin(s->t, wm, node, &tree, error, error_len) == 0 ? tree : NULL;
 }
 
+rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id node, char *error,
+                        size_t error_len) {
+    term_id this_var = terms_var(t, "this artifact", 13); /* a name no query variable can have */
+    triple prefix[] = {{this_var, T_RDF_TYPE, v->artifact_instance}, {this_var, v->has_state, v->active}};
+    triple head[] = {{node, v->holds_for, this_var}};
+    return sentry_rule_new(t, tree, prefix, 2, head, 1, v->this_artifact, this_var, terms_lex(t, node, NULL), error,
+                           error_len);
+}
+
 /* Parses and compiles a sentry; the entry keeps the rule or the error. */
 static void compile(sentry_table *s, store *wm, sentry_entry *e) {
     char error[512];
@@ -105,12 +114,7 @@ static void compile(sentry_table *s, store *wm, sentry_entry *e) {
     e->read_count = 0;
     if (tree) {
         collect_reads(s, tree, e);
-        const agent_vocab *v = s->v;
-        term_id this_var = terms_var(s->t, "this artifact", 13); /* a name no query variable can have */
-        triple prefix[] = {{this_var, T_RDF_TYPE, v->artifact_instance}, {this_var, v->has_state, v->active}};
-        triple head[] = {{e->node, v->holds_for, this_var}};
-        rule *r = sentry_rule_new(s->t, tree, prefix, 2, head, 1, v->this_artifact, this_var,
-                                  terms_lex(s->t, e->node, NULL), error, sizeof error);
+        rule *r = sentry_table_rule(s->t, s->v, tree, e->node, error, sizeof error);
         if (r) {
             r->stratum = SENTRY_STRATUM;
             if (e->rule >= 0) { /* a new version of a known sentry takes its old place */

@@ -13,6 +13,8 @@
 #include "agent/vocab.h"
 #include "rdf/store.h"
 #include "reason/reasoner.h"
+#include "reason/rule.h"
+#include "reason/sentry_ast.h"
 
 enum { SENTRY_STRATUM = 1, AFTER_SENTRIES_STRATUM = 2 };
 
@@ -33,5 +35,9 @@ size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_
 int sentry_table_evaluate(sentry_table *s, reasoner *r);
 /* How many sentries seen this iteration are invalid (each was reported). */
 size_t sentry_table_invalid(const sentry_table *s);
+/* The rule the table evaluates for the sentry `node` parsed as tree (taken over): its solutions are the
+ * active artifact instances it holds for. NULL with the error when it cannot be compiled (too many
+ * variables): `ldgsm lint` asks it too, so that a model it accepts has no sentry the agent refuses. */
+rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id node, char *error, size_t error_len);
 
 #endif

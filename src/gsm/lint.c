@@ -26,6 +26,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "agent/sentries.h"
+#include "agent/vocab.h"
 #include "rdf/hashmap.h"
 #include "rdf/store.h"
 #include "rdf/strmap.h"
@@ -88,6 +90,7 @@ struct gsm_lint {
     rdfio *io;
     sentry_text_parser *text_parser; /* made on the first text sentry */
     lint_vocab v;
+    agent_vocab agent; /* what the agent's sentry rules are made of, to compile each sentry as it would */
     lint_file *files;
     size_t file_count;
     bool load_failed;
@@ -148,6 +151,7 @@ gsm_lint *gsm_lint_new(const lint_options *options) {
     l->st = store_new();
     l->io = rdfio_new(l->t);
     vocab_init(&l->v, l->t);
+    agent_vocab_init(&l->agent, l->t);
     return l;
 }
 
@@ -740,7 +744,16 @@ static char *sentry_query(gsm_lint *l, term_id node, char *error, size_t error_l
     }
     buf printed = {0};
     sq_print(l->t, tree, &printed);
-    sq_node_free(tree);
+    /* parsed is not enough: the agent refuses a sentry it cannot compile (more variables than a rule holds) */
+    rule *compiled = sentry_table_rule(l->t, &l->agent, tree, node, parsed, sizeof parsed);
+    if (!compiled) {
+        /* the rule compiler says "sentry IRI: what" */
+        size_t named = strlen("sentry ") + strlen(terms_lex(l->t, node, NULL)) + strlen(": ");
+        snprintf(error, error_len, "sentry cannot be evaluated: %s", strlen(parsed) > named ? parsed + named : parsed);
+        buf_free(&printed);
+        return NULL;
+    }
+    rule_free(compiled);
     return buf_cstr(&printed);
 }
 

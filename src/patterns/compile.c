@@ -17,6 +17,7 @@
 
 #include "patterns/condition_text.h"
 #include "rdf/buf.h"
+#include "rdf/rdfio.h"
 
 #define NS_GSM "http://purl.org/gsm/vocab#"
 #define NS_LDGSM "https://w3id.org/ldgsm#"
@@ -29,6 +30,11 @@
 /* A milestone takes at most this many achieving sentries: a join of K out of M branches needs one per
  * K-subset, and past this the model is too big to read or to evaluate every poll. */
 enum { MAX_SENTRIES_PER_MILESTONE = 2000 };
+
+/* Room for a stage path ("1.2.1"), cut short it would name another stage: a term adds at most five
+ * characters to its children's paths (".1000", or a loop's ".1.1") and the readers nest terms at most
+ * PATTERN_MAX_DEPTH deep; twice that, for room. A sentry's id is "s", the path and a suffix. */
+enum { PATH_SIZE = 2 * (1 + 5 * (PATTERN_MAX_DEPTH + 1)), ID_SIZE = PATH_SIZE + 32 };
 
 typedef struct {
     terms *t;
@@ -69,12 +75,18 @@ static void emit(compiler *c, term_id s, term_id p, term_id o) {
 
 static term_id iri(compiler *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static term_id iri(compiler *c, const char *fmt, ...) {
-    char text[1024];
+    /* sized to the text: the model's base is the user's, of any length, and a cut IRI names another node */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    return terms_iri_cstr(c->t, text);
+    char *text = xmalloc((size_t)len + 1);
+    va_start(ap, fmt);
+    vsnprintf(text, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+    term_id id = terms_iri_cstr(c->t, text);
+    free(text);
+    return id;
 }
 
 /* <model#sP>, <model#sP-done> ... */
@@ -162,10 +174,33 @@ static void stage_not(sentry *s, const char *path, const char *state) {
     buf_printf(&s->body, "  } FILTER(!bound(?s%d))\n", v);
 }
 
-/* Not started: neither active nor completed (a stage closed by a milestone of its own is completed). */
-static void not_started(sentry *s, const char *path) {
-    stage_not(s, path, "gsm:active");
-    stage_not(s, path, NULL);
+/* No child of <#sP> other than <#sP.except> (0: none excepted) has started: none is active or completed
+ * (a stage closed by a milestone of its own is completed). Read through the model's hasChildStage, so that
+ * the query has the same few variables however many children there are. */
+static void no_child_started(sentry *s, const char *path, size_t except) {
+    for (int completed = 0; completed < 2; completed++) {
+        int v = ++s->vars;
+        buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?S%d . ", path, v);
+        if (except)
+            buf_printf(&s->body, "FILTER(?S%d != <#s%s.%zu>) ", v, path, except);
+        buf_printf(&s->body, "?s%d gsm:isInstanceOf ?S%d ; gsm:inArtifactInstance gsm:thisArtifactInstance ; %s .\n",
+                   v, v, completed ? "ldgsm:isCompleted true" : "gsm:hasState gsm:active");
+        buf_printf(&s->body, "  } FILTER(!bound(?s%d))\n", v);
+    }
+}
+
+/* Every child of <#sP> (with copy number at most `up_to` when it is not 0) has ended: no child lacks an
+ * achieved milestone of those the model marks pat:endedBy. Few variables for any number of children. */
+static void every_child_ended(sentry *s, const char *path, long up_to) {
+    int v = ++s->vars;
+    buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?S%d .\n", path, v);
+    if (up_to)
+        buf_printf(&s->body, "    ?S%d pat:copy ?i%d FILTER(?i%d <= %ld)\n", v, v, v, up_to);
+    buf_printf(&s->body,
+               "    OPTIONAL { ?S%d pat:endedBy ?M%d . ?m%d gsm:isInstanceOf ?M%d ; gsm:isAchieved true ; "
+               "gsm:inArtifactInstance gsm:thisArtifactInstance . }\n"
+               "    FILTER(!bound(?m%d))\n  } FILTER(!bound(?S%d))\n",
+               v, v, v, v, v, v);
 }
 
 /* The call of the task stage <#sP> is in call state `state` (answered, exhausted). */
@@ -196,6 +231,15 @@ static void not_ended(sentry *s, const pattern *p, const char *path) {
         not_achieved(s, path, "cancelled");
 }
 
+/* The namespace of a prefix every generated sentry declares, or NULL. */
+static const char *our_prefix(const char *name) {
+    static const char *const ours[] = {"gsm:", NS_GSM, "ldgsm:", NS_LDGSM, "rdf:", NS_RDF, "pat:", NS_PAT};
+    for (size_t i = 0; i < sizeof ours / sizeof *ours; i += 2)
+        if (strcmp(name, ours[i]) == 0)
+            return ours[i + 1];
+    return NULL;
+}
+
 /* Reads a condition's text from the names document and merges its prefixes into the sentry's. */
 static int condition(sentry *s, const char *name, condition_text *out) {
     compiler *c = s->c;
@@ -219,10 +263,7 @@ static int condition(sentry *s, const char *name, condition_text *out) {
         size_t j = 0;
         while (j < s->prefix_count && strcmp(s->prefix_names[j], out->prefix_names[i]) != 0)
             j++;
-        bool ours = strcmp(out->prefix_names[i], "gsm:") == 0 || strcmp(out->prefix_names[i], "ldgsm:") == 0;
-        const char *known = j < s->prefix_count ? s->prefix_iris[j]
-                            : ours ? (out->prefix_names[i][0] == 'g' ? NS_GSM : NS_LDGSM)
-                                   : NULL;
+        const char *known = j < s->prefix_count ? s->prefix_iris[j] : our_prefix(out->prefix_names[i]);
         if (known && strcmp(known, out->prefix_iris[i]) != 0) {
             fail(c, "condition %s: PREFIX %s <%s> differs from <%s> of another condition or of the compiled "
                     "sentries; use another prefix name",
@@ -264,29 +305,50 @@ static void does_not_hold(sentry *s, const char *name) {
 }
 
 /* The item list's i-th item (1-based) exists, or (negated) does not. */
-static void item(sentry *s, const char *list, long i, bool exists) {
-    compiler *c = s->c;
+/* The subject and property of an item list, or 0 (and the compile fails) when the names lack them. */
+static bool list_parts(compiler *c, const char *list, term_id *of, term_id *property) {
     term_id node = terms_iri_cstr(c->t, list);
-    term_id of = store_first_object(c->names, node, iri(c, NS_PAT "listOf"));
-    term_id property = store_first_object(c->names, node, iri(c, NS_PAT "listProperty"));
-    if (!of || !property || terms_kind(c->t, of) != TERM_IRI || terms_kind(c->t, property) != TERM_IRI) {
-        buf shown = {0};
-        name_for_message(c, list, &shown);
-        fail(c, "item list %s: the names document must give it pat:listOf (an IRI) and pat:listProperty",
-             buf_cstr(&shown));
-        buf_free(&shown);
-        return;
-    }
+    *of = store_first_object(c->names, node, iri(c, NS_PAT "listOf"));
+    *property = store_first_object(c->names, node, iri(c, NS_PAT "listProperty"));
+    if (*of && *property && terms_kind(c->t, *of) == TERM_IRI && terms_kind(c->t, *property) == TERM_IRI)
+        return true;
+    buf shown = {0};
+    name_for_message(c, list, &shown);
+    fail(c, "item list %s: the names document must give it pat:listOf (an IRI) and pat:listProperty", buf_cstr(&shown));
+    buf_free(&shown);
+    return false;
+}
+
+/* `<of> <property> ?lV_1 . ?lV_1 rdf:rest ?lV_2 ... ?lV_n` : the list's n-th cell (1-based). */
+static int list_cell(sentry *s, const char *list, long n) {
+    compiler *c = s->c;
+    term_id of, property;
+    if (!list_parts(c, list, &of, &property))
+        return 0;
     int v = ++s->vars;
-    buf_printf(&s->body, exists ? "  " : "  OPTIONAL { ");
-    buf_printf(&s->body, "<%s> <%s> ?l%d_1 . ", terms_lex(c->t, of, NULL), terms_lex(c->t, property, NULL), v);
-    for (long k = 1; k < i; k++)
+    rdf_write_relative_iri(terms_lex(c->t, of, NULL), c->base, &s->body);
+    buf_printf(&s->body, " <%s> ?l%d_1 . ", terms_lex(c->t, property, NULL), v);
+    for (long k = 1; k < n; k++)
         buf_printf(&s->body, "?l%d_%ld rdf:rest ?l%d_%ld . ", v, k, v, k + 1);
+    return v;
+}
+
+/* The item list's i-th item (1-based) exists, or (negated) does not. */
+static void item(sentry *s, const char *list, long i, bool exists) {
+    buf_puts(&s->body, exists ? "  " : "  OPTIONAL { ");
+    int v = list_cell(s, list, i);
     buf_printf(&s->body, "?l%d_%ld rdf:first ?i%d .", v, i, v);
     if (exists)
         buf_putc(&s->body, '\n');
     else
         buf_printf(&s->body, " } FILTER(!bound(?i%d))\n", v);
+}
+
+/* The item list has exactly n items: its (n+1)-th cell has no rdf:first (it is rdf:nil). */
+static void items_exactly(sentry *s, const char *list, long n) {
+    buf_puts(&s->body, "  ");
+    int v = list_cell(s, list, n + 1);
+    buf_printf(&s->body, "OPTIONAL { ?l%d_%ld rdf:first ?i%d } FILTER(!bound(?i%d))\n", v, n + 1, v, v);
 }
 
 static void literal(compiler *c, term_id s, term_id p, const char *text) {
@@ -297,7 +359,8 @@ static void literal(compiler *c, term_id s, term_id p, const char *text) {
 static term_id sentry_end(sentry *s, const char *id, const char *comment) {
     compiler *c = s->c;
     buf text = {0};
-    buf_puts(&text, "PREFIX gsm: <" NS_GSM ">\nPREFIX ldgsm: <" NS_LDGSM ">\nPREFIX rdf: <" NS_RDF ">\n");
+    buf_puts(&text, "PREFIX gsm: <" NS_GSM ">\nPREFIX ldgsm: <" NS_LDGSM ">\nPREFIX rdf: <" NS_RDF ">\n"
+                    "PREFIX pat: <" NS_PAT ">\n");
     for (size_t i = 0; i < s->prefix_count; i++)
         buf_printf(&text, "PREFIX %s <%s>\n", s->prefix_names[i], s->prefix_iris[i]);
     buf_puts(&text, "ASK {\n");
@@ -342,6 +405,11 @@ static void milestone(compiler *c, const char *path, const char *part, const cha
             emit(c, m, c->achieving, achieving->items[i]);
         for (size_t i = 0; invalidating && i < invalidating->n; i++)
             emit(c, m, c->invalidating, invalidating->items[i]);
+        /* what the parent's sentries read of its children, whatever kind they are */
+        if (strcmp(part, "done") == 0)
+            emit(c, stage, iri(c, NS_PAT "endedBy"), m);
+        else if (strcmp(part, "failed") == 0)
+            emit(c, stage, iri(c, NS_PAT "failedBy"), m);
     }
     free(achieving->items);
     if (invalidating)
@@ -363,7 +431,7 @@ static void guard(compiler *c, const char *path, const char *label, term_id *con
 static void guard_always(compiler *c, const char *path) {
     sentry s;
     sentry_begin(c, &s);
-    char id[300];
+    char id[ID_SIZE];
     snprintf(id, sizeof id, "s%s-start", path);
     term_id cond = sentry_end(&s, id, "always: the stage starts when its parent does");
     guard(c, path, "starts with its parent", &cond, 1);
@@ -386,6 +454,14 @@ static void add_child(compiler *c, const char *path, const char *child) {
     emit(c, stage_iri(c, path), c->has_child, stage_iri(c, child));
 }
 
+/* <#sP> pat:copy i: which copy of a count loop's or an mi's body the stage is (its sentries filter on it). */
+static void copy_number(compiler *c, const char *path, size_t i) {
+    char number[32];
+    snprintf(number, sizeof number, "%zu", i);
+    emit(c, stage_iri(c, path), iri(c, NS_PAT "copy"),
+         terms_literal(c->t, number, strlen(number), iri(c, "http://www.w3.org/2001/XMLSchema#integer"), NULL, 0));
+}
+
 static void sentry_id(char *out, size_t size, const char *path, const char *what, size_t n) {
     if (n)
         snprintf(out, size, "s%s-%s-%zu", path, what, n);
@@ -395,17 +471,18 @@ static void sentry_id(char *out, size_t size, const char *path, const char *what
 
 /* ---- failure and joins, shared by several kernels ---- */
 
-/* "child i failed", one sentry each, into l. */
-static void any_failed(compiler *c, const char *path, size_t n, sentry_list *l) {
-    for (size_t i = 0; i < n && !c->failed; i++) {
-        char child[256], id[300];
-        child_path(child, sizeof child, path, i);
-        sentry s;
-        sentry_begin(c, &s);
-        achieved(&s, child, "failed");
-        sentry_id(id, sizeof id, path, "failed-if", i + 1);
-        sentry_list_add(c, l, sentry_end(&s, id, "a part failed"));
-    }
+/* "a child of <#sP> failed": one sentry, through the model's pat:failedBy. */
+static void any_failed(compiler *c, const char *path, sentry_list *l) {
+    char id[ID_SIZE];
+    sentry s;
+    sentry_begin(c, &s);
+    int v = ++s.vars;
+    buf_printf(&s.body,
+               "  <#s%s> gsm:hasChildStage ?S%d . ?S%d pat:failedBy ?M%d .\n"
+               "  ?m%d gsm:isInstanceOf ?M%d ; gsm:isAchieved true ; gsm:inArtifactInstance gsm:thisArtifactInstance .\n",
+               path, v, v, v, v, v);
+    sentry_id(id, sizeof id, path, "failed-if", 0);
+    sentry_list_add(c, l, sentry_end(&s, id, "a part failed"));
 }
 
 /* The K-subsets of {0..n-1} in lexicographic order: calls visit(c, chosen, k, ctx) for each. */
@@ -447,7 +524,7 @@ static void subset_sentry(compiler *c, const size_t *chosen, size_t k, void *ctx
     sentry s;
     sentry_begin(c, &s);
     for (size_t i = 0; i < k; i++) {
-        char child[256];
+        char child[PATH_SIZE];
         child_path(child, sizeof child, x->path, chosen[i]);
         const pattern *term = x->body ? x->body : x->parent->children[chosen[i]];
         if (x->failing)
@@ -459,7 +536,7 @@ static void subset_sentry(compiler *c, const size_t *chosen, size_t k, void *ctx
         item(&s, x->dynamic_list, x->exactly, true);
         item(&s, x->dynamic_list, x->exactly + 1, false);
     }
-    char id[300];
+    char id[ID_SIZE];
     sentry_id(id, sizeof id, x->path, x->what, ++x->counter);
     char comment[128];
     snprintf(comment, sizeof comment, "%zu of the parts %s", k, x->failing ? "failed" : "ended");
@@ -473,33 +550,28 @@ static void join_milestones(compiler *c, const pattern *p, const char *path, siz
     bool all = p->policy == JOIN_ALL || p->policy == JOIN_SYNC_MERGE;
     size_t k = all ? n : (size_t)p->k;
     const char *list = p->kind == PAT_MI && p->mi_dynamic ? p->name : NULL;
-    if (all) {
+    if (all && !list) {
         sentry s;
         sentry_begin(c, &s);
-        for (size_t i = 0; i < n; i++) {
-            char child[256];
-            child_path(child, sizeof child, path, i);
-            const pattern *term = body ? body : p->children[i];
-            if (list) {
-                /* a copy that did not spawn counts as ended */
-                buf_puts(&s.body, "  {\n");
-                ended(&s, term, child);
-                buf_puts(&s.body, "  } UNION {\n");
-                item(&s, list, (long)i + 1, false);
-                buf_puts(&s.body, "  }\n");
-            } else {
-                ended(&s, term, child);
-            }
-        }
-        if (list) {
-            if (p->min > 0)
-                item(&s, list, p->min, true);
-            item(&s, list, p->max + 1, false);
-        }
-        char id[300];
+        every_child_ended(&s, path, 0);
+        char id[ID_SIZE];
         sentry_id(id, sizeof id, path, "done-if", 0);
         sentry_list_add(c, &done, sentry_end(&s, id, "every part ended"));
-        any_failed(c, path, n, &failed);
+        any_failed(c, path, &failed);
+    } else if (all) {
+        /* with exactly N items (MIN <= N <= MAX), copies 1..N ended */
+        for (long items = p->min; items <= p->max && !c->failed; items++) {
+            sentry s;
+            sentry_begin(c, &s);
+            items_exactly(&s, list, items);
+            if (items > 0)
+                every_child_ended(&s, path, items);
+            char id[ID_SIZE], comment[96];
+            sentry_id(id, sizeof id, path, "done-if", (size_t)items + 1);
+            snprintf(comment, sizeof comment, "the list has %ld items, and their copies ended", items);
+            sentry_list_add(c, &done, sentry_end(&s, id, comment));
+        }
+        any_failed(c, path, &failed);
     } else {
         subset_ctx x = {.body = body, .parent = p, .path = path, .what = "done-if", .into = &done};
         subsets(c, n, k, subset_sentry, &x);
@@ -520,7 +592,7 @@ static void join_milestones(compiler *c, const pattern *p, const char *path, siz
     if (list) {
         /* the list's length out of [MIN, MAX], or too short for K */
         long need = p->min > (long)k && !all ? p->min : (all ? p->min : (long)k);
-        char id[300];
+        char id[ID_SIZE];
         if (need > 0) {
             sentry s;
             sentry_begin(c, &s);
@@ -563,7 +635,7 @@ static void compile_task(compiler *c, const pattern *p, const char *path) {
         c->tasks[c->task_count++] = xstrndup(p->name, strlen(p->name));
     }
     sentry_list done = {0}, failed = {0};
-    char id[300];
+    char id[ID_SIZE];
     sentry s;
     sentry_begin(c, &s);
     call_state(&s, path, "answered");
@@ -580,12 +652,14 @@ static void compile_task(compiler *c, const pattern *p, const char *path) {
 /* Children in sequence: the first starts with the parent, each next when the one before ended. */
 static void sequence(compiler *c, const pattern *p, const char *path, size_t n, const pattern *body) {
     for (size_t i = 0; i < n && !c->failed; i++) {
-        char child[256], previous[256], suffix[64];
+        char child[PATH_SIZE], previous[PATH_SIZE], suffix[64];
         child_path(child, sizeof child, path, i);
         add_child(c, path, child);
         const pattern *term = body ? body : p->children[i];
         snprintf(suffix, sizeof suffix, " (%s %zu of %zu)", body ? "copy" : "part", i + 1, n);
         compile_term(c, term, child, suffix);
+        if (body)
+            copy_number(c, child, i + 1);
         if (i == 0) {
             guard_always(c, child);
         } else {
@@ -593,24 +667,24 @@ static void sequence(compiler *c, const pattern *p, const char *path, size_t n, 
             sentry s;
             sentry_begin(c, &s);
             ended(&s, body ? body : p->children[i - 1], previous);
-            char id[300];
+            char id[ID_SIZE];
             sentry_id(id, sizeof id, child, "start", 0);
             term_id cond = sentry_end(&s, id, "the part before it ended");
             guard(c, child, "after the part before it", &cond, 1);
         }
     }
     sentry_list done = {0}, failed = {0};
-    char id[300];
+    char id[ID_SIZE];
     sentry s;
     sentry_begin(c, &s);
     if (n) {
-        char last[256];
+        char last[PATH_SIZE];
         child_path(last, sizeof last, path, n - 1);
         ended(&s, body ? body : p->children[n - 1], last);
     }
     sentry_id(id, sizeof id, path, "done-if", 0);
     sentry_list_add(c, &done, sentry_end(&s, id, n ? "the last part ended" : "nothing to do"));
-    any_failed(c, path, n, &failed);
+    any_failed(c, path, &failed);
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
 }
@@ -618,11 +692,13 @@ static void sequence(compiler *c, const pattern *p, const char *path, size_t n, 
 static void parallel(compiler *c, const pattern *p, const char *path, size_t n, const pattern *body,
                      const char *dynamic_list) {
     for (size_t i = 0; i < n && !c->failed; i++) {
-        char child[256], suffix[64];
+        char child[PATH_SIZE], suffix[64];
         child_path(child, sizeof child, path, i);
         add_child(c, path, child);
         snprintf(suffix, sizeof suffix, " (%s %zu of %zu)", body ? "copy" : "branch", i + 1, n);
         compile_term(c, body ? body : p->children[i], child, suffix);
+        if (body)
+            copy_number(c, child, i + 1);
         if (!dynamic_list) {
             guard_always(c, child);
             continue;
@@ -630,7 +706,7 @@ static void parallel(compiler *c, const pattern *p, const char *path, size_t n, 
         sentry s;
         sentry_begin(c, &s);
         item(&s, dynamic_list, (long)i + 1, true);
-        char id[300];
+        char id[ID_SIZE];
         sentry_id(id, sizeof id, child, "start", 0);
         term_id cond = sentry_end(&s, id, "the item list has this copy's item");
         guard(c, child, "the item list has this copy's item", &cond, 1);
@@ -642,7 +718,7 @@ static void parallel(compiler *c, const pattern *p, const char *path, size_t n, 
  * branch started; a xor's else when none holds. */
 static void choice(compiler *c, const pattern *p, const char *path) {
     for (size_t i = 0; i < p->n && !c->failed; i++) {
-        char child[256], other[256], id[300], label[300];
+        char child[PATH_SIZE], id[ID_SIZE];
         child_path(child, sizeof child, path, i);
         add_child(c, path, child);
         compile_term(c, p->children[i], child, " (branch)");
@@ -653,46 +729,37 @@ static void choice(compiler *c, const pattern *p, const char *path) {
         for (size_t j = 0; j < (p->guards[i] ? i : p->n); j++)
             if (p->guards[j])
                 does_not_hold(&s, p->guards[j]);
-        for (size_t j = 0; j < p->n; j++) {
-            if (j == i)
-                continue;
-            child_path(other, sizeof other, path, j);
-            not_started(&s, other);
-        }
+        no_child_started(&s, path, i + 1);
         sentry_id(id, sizeof id, child, "start", 0);
         term_id cond = sentry_end(&s, id,
                                   p->guards[i] ? "its condition holds, no earlier one does, no other branch started"
                                                : "no condition holds and no other branch started");
-        buf name = {0};
+        /* the whole name: a label cut to a fixed size could end inside a UTF-8 sequence */
+        buf label = {0};
+        buf_printf(&label, "%s ", p->guards[i] ? (p->kind == PAT_XOR ? "when" : "on") : "else");
         if (p->guards[i])
-            name_for_message(c, p->guards[i], &name);
-        snprintf(label, sizeof label, "%s %s", p->guards[i] ? (p->kind == PAT_XOR ? "when" : "on") : "else",
-                 p->guards[i] ? buf_cstr(&name) : "");
-        buf_free(&name);
-        guard(c, child, label, &cond, 1);
+            name_for_message(c, p->guards[i], &label);
+        guard(c, child, buf_cstr(&label), &cond, 1);
+        buf_free(&label);
     }
     sentry_list done = {0}, failed = {0};
-    for (size_t i = 0; i < p->n && !c->failed; i++) {
-        char child[256], id[300];
-        child_path(child, sizeof child, path, i);
-        sentry s;
-        sentry_begin(c, &s);
-        ended(&s, p->children[i], child);
-        sentry_id(id, sizeof id, path, "done-if", i + 1);
-        sentry_list_add(c, &done, sentry_end(&s, id, "the chosen branch ended"));
-    }
-    any_failed(c, path, p->n, &failed);
+    sentry s;
+    sentry_begin(c, &s);
+    int v = ++s.vars;
+    buf_printf(&s.body,
+               "  <#s%s> gsm:hasChildStage ?S%d . ?S%d pat:endedBy ?M%d .\n"
+               "  ?m%d gsm:isInstanceOf ?M%d ; gsm:isAchieved true ; gsm:inArtifactInstance gsm:thisArtifactInstance .\n",
+               path, v, v, v, v, v);
+    char id[ID_SIZE];
+    sentry_id(id, sizeof id, path, "done-if", 0);
+    sentry_list_add(c, &done, sentry_end(&s, id, "the chosen branch ended"));
+    any_failed(c, path, &failed);
     bool has_else = p->kind == PAT_XOR && !p->guards[p->n - 1];
     if (p->kind == PAT_XOR && !has_else && !c->failed) {
-        sentry s;
         sentry_begin(c, &s);
-        for (size_t j = 0; j < p->n; j++) {
-            char other[256];
-            child_path(other, sizeof other, path, j);
+        for (size_t j = 0; j < p->n; j++)
             does_not_hold(&s, p->guards[j]);
-            not_started(&s, other);
-        }
-        char id[300];
+        no_child_started(&s, path, 0);
         sentry_id(id, sizeof id, path, "no-choice", 0);
         sentry_list_add(c, &failed, sentry_end(&s, id, "no branch's condition holds, and there is no else"));
     }
@@ -703,7 +770,7 @@ static void choice(compiler *c, const pattern *p, const char *path) {
 /* while and until: the iteration stage P.1 holds the body P.1.1 and runs again when its done milestone
  * is invalidated (while: the condition holds; until: it does not), both only while the loop is active. */
 static void loop_conditional(compiler *c, const pattern *p, const char *path) {
-    char iteration[256], body[256], id[300];
+    char iteration[PATH_SIZE], body[PATH_SIZE], id[ID_SIZE];
     child_path(iteration, sizeof iteration, path, 0);
     child_path(body, sizeof body, iteration, 0);
     bool is_while = p->loop == LOOP_WHILE;
@@ -744,7 +811,7 @@ static void loop_conditional(compiler *c, const pattern *p, const char *path) {
     sentry_list_add(c, &again, sentry_end(&s, id,
                                           is_while ? "the condition still holds: run the body again"
                                                    : "the condition does not hold yet: run the body again"));
-    any_failed(c, iteration, 1, &failed);
+    any_failed(c, iteration, &failed);
     milestone(c, iteration, "done", "done", &done, &again);
     milestone(c, iteration, "failed", "failed", &failed, NULL);
 
@@ -762,13 +829,13 @@ static void loop_conditional(compiler *c, const pattern *p, const char *path) {
     sentry_list_add(c, &loop_done, sentry_end(&s, id,
                                               is_while ? "the condition does not hold and no iteration runs"
                                                        : "an iteration ended and the condition holds"));
-    any_failed(c, path, 1, &loop_failed);
+    any_failed(c, path, &loop_failed);
     milestone(c, path, "done", "done", &loop_done, NULL);
     milestone(c, path, "failed", "failed", &loop_failed, NULL);
 }
 
 static void cancel(compiler *c, const pattern *p, const char *path) {
-    char body[256], id[300];
+    char body[PATH_SIZE], id[ID_SIZE];
     child_path(body, sizeof body, path, 0);
     add_child(c, path, body);
     compile_term(c, p->children[0], body, " (cancel scope)");
@@ -786,7 +853,7 @@ static void cancel(compiler *c, const pattern *p, const char *path) {
     sentry_id(id, sizeof id, path, "cancelled-if", 0);
     sentry_list_add(c, &cancelled, sentry_end(&s, id, "the cancelling event holds (CANCEL-PROPAGATE)"));
     sentry_begin(c, &s);
-    char child[256];
+    char child[PATH_SIZE];
     child_path(child, sizeof child, path, 0);
     achieved(&s, child, "failed");
     does_not_hold(&s, p->name);
@@ -795,6 +862,8 @@ static void cancel(compiler *c, const pattern *p, const char *path) {
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "cancelled", "cancelled", &cancelled, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
+    if (p->scope != CANCEL_CASE) /* a cancelled region or activity lets what follows it go on */
+        emit(c, stage_iri(c, path), iri(c, NS_PAT "endedBy"), part_iri(c, path, "cancelled"));
     if (p->scope == CANCEL_CASE) {
         c->case_cancels = xrealloc(c->case_cancels, (c->case_cancel_count + 1) * sizeof *c->case_cancels);
         c->case_cancels[c->case_cancel_count++] = xstrndup(path, strlen(path));
@@ -849,7 +918,7 @@ static void compile_root(compiler *c, const pattern *p) {
     achieved(&s, "1", "failed");
     sentry_list_add(c, &failed, sentry_end(&s, "root-failed-if", "the workflow's term failed"));
     for (size_t i = 0; i < c->case_cancel_count; i++) {
-        char id[300];
+        char id[ID_SIZE];
         sentry_begin(c, &s);
         achieved(&s, c->case_cancels[i], "cancelled");
         snprintf(id, sizeof id, "root-cancelled-if-%zu", i + 1);

@@ -17,6 +17,9 @@ enum cancel_scope { CANCEL_ACTIVITY, CANCEL_REGION, CANCEL_CASE };
 
 /* Upper bounds that keep a compiled model small enough to read and to evaluate every poll. */
 enum { PATTERN_MAX_CHILDREN = 1000, PATTERN_MAX_COPIES = 1000, PATTERN_MAX_DEPTH = 64 };
+/* A dynamic mi's sentries walk the item list cell by cell (sentries have no property paths), MAX + 2
+ * cells at most, and a sentry, like any rule, holds at most 64 variables. */
+enum { PATTERN_MAX_DYNAMIC = 50 };
 
 typedef struct pattern pattern;
 struct pattern {

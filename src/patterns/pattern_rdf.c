@@ -220,6 +220,12 @@ static pattern *node_term(rdf_reader *r, term_id node, int depth) {
     case PAT_SEQ: read_parts(r, node, p, depth); break;
     case PAT_JOIN:
         if (has_type(r, node, "Par")) {
+            if (one(r, node, "policy", false)) {
+                fail(r, "%s is a pat:Par, which joins all branches: give a pat:Join for a pat:policy",
+                     shown(r, node, &b));
+                buf_free(&b);
+                break;
+            }
             p->written_as_par = 1;
             p->policy = JOIN_ALL;
         } else {
@@ -228,8 +234,20 @@ static pattern *node_term(rdf_reader *r, term_id node, int depth) {
         read_parts(r, node, p, depth);
         break;
     case PAT_XOR:
-    case PAT_DEFER: read_branches(r, node, p, depth); break;
+    case PAT_DEFER:
+        if (p->kind == PAT_DEFER && one(r, node, "else", false)) {
+            fail(r, "%s is a pat:Defer, which waits for an event: it has no pat:else", shown(r, node, &b));
+            buf_free(&b);
+            break;
+        }
+        read_branches(r, node, p, depth);
+        break;
     case PAT_LOOP:
+        if (!!one(r, node, "count", false) + !!one(r, node, "until", false) + !!one(r, node, "while", false) > 1) {
+            fail(r, "%s gives more than one of pat:count, pat:until and pat:while", shown(r, node, &b));
+            buf_free(&b);
+            break;
+        }
         if (one(r, node, "count", false)) {
             p->loop = LOOP_COUNT;
             p->count = number(r, node, "count");
@@ -244,9 +262,16 @@ static pattern *node_term(rdf_reader *r, term_id node, int depth) {
         break;
     case PAT_CANCEL: {
         static const char *const scopes[] = {"activity", "region", "case"};
-        size_t s = 0;
+        size_t s = 0, given = 0;
+        for (size_t i = 0; i < 3; i++)
+            given += one(r, node, scopes[i], false) != 0;
         while (s < 3 && !one(r, node, scopes[s], false))
             s++;
+        if (given > 1) {
+            fail(r, "%s gives more than one of pat:activity, pat:region and pat:case", shown(r, node, &b));
+            buf_free(&b);
+            break;
+        }
         if (s == 3) {
             fail(r, "%s gives no pat:activity, pat:region or pat:case (the event that cancels)", shown(r, node, &b));
             buf_free(&b);
@@ -258,6 +283,11 @@ static pattern *node_term(rdf_reader *r, term_id node, int depth) {
         break;
     }
     case PAT_MI:
+        if (one(r, node, "items", false) && one(r, node, "instances", false)) {
+            fail(r, "%s gives both pat:items and pat:instances", shown(r, node, &b));
+            buf_free(&b);
+            break;
+        }
         if (one(r, node, "items", false)) {
             p->mi_dynamic = 1;
             p->name = name_of(r, node, "items");

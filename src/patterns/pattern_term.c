@@ -415,9 +415,9 @@ int pattern_check(const pattern *p, char *err, size_t err_len) {
         if (!p->mi_dynamic && (p->count < 1 || p->count > PATTERN_MAX_COPIES))
             return complain(p, err, err_len, "fixed(%ld): N must be between 1 and %d (MI-SPAWN-FIXED)", p->count,
                             PATTERN_MAX_COPIES);
-        if (p->mi_dynamic && (p->max < 1 || p->max > PATTERN_MAX_COPIES || p->min > p->max))
+        if (p->mi_dynamic && (p->max < 1 || p->max > PATTERN_MAX_DYNAMIC || p->min > p->max))
             return complain(p, err, err_len, "dynamic(..., %ld, %ld): needs 0 <= MIN <= MAX, 1 <= MAX <= %d",
-                            p->min, p->max, PATTERN_MAX_COPIES);
+                            p->min, p->max, PATTERN_MAX_DYNAMIC);
         if (check_policy(p, p->mi_dynamic ? p->max : p->count, err, err_len))
             return -1;
         break;

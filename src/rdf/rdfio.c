@@ -1153,6 +1153,10 @@ static void write_relative_iri(const char *iri, size_t len, const char *base, si
     buf_free(&rel);
 }
 
+void rdf_write_relative_iri(const char *iri, const char *base, buf *out) {
+    write_relative_iri(iri, strlen(iri), base, strlen(base), out);
+}
+
 /* The namespaces a compact document abbreviates: those of status documents. */
 static const struct {
     const char *prefix, *iri;

@@ -86,6 +86,9 @@ void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const 
  * formula, where no @prefix may stand): the prefix lines, and the statements that use them. */
 void rdf_write_compact_prefixes(buf *out);
 void rdf_write_compact_statements(const terms *t, const triple *ts, size_t n, const char *base, buf *out);
+/* Appends <iri> relative to base (a document IRI without fragment) as the compact writer does: <#f> for
+ * the document's fragments, ../ steps on the same host, absolute otherwise. (Also a SPARQL IRIREF.) */
+void rdf_write_relative_iri(const char *iri, const char *base, buf *out);
 /* Serializes triples as Turtle through raptor2, with IRIs relative to base when base is given (no @base
  * line is written: the text is meant to be stored at base). */
 int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out);

@@ -123,6 +123,19 @@ put() { # path turtle
   wait_logged PUT "/$1" "$before"
 }
 get() { curl -s -H 'Accept: application/n-triples' "$base$1"; }
+status_of() { curl -s -o /dev/null -w '%{http_code}' -H 'Accept: text/turtle' "$base$1"; }
+ensure_container() { # PATH/: created when missing (Community Solid Server gets no empty fixture folders)
+  [ "$(status_of "$1")" = 404 ] || return 0
+  curl -s -o /dev/null -X PUT -H 'Content-Type: text/turtle' -H 'Link: <http://www.w3.org/ns/ldp#BasicContainer>; rel="type"' "$base$1"
+}
+members() { get "$1" | grep -c '<http://www.w3.org/ns/ldp#contains>'; } # container: its member count
+# achieved DOC MILESTONE-IRI: the workflow status document DOC (a path) shows that milestone achieved.
+achieved() {
+  local text s
+  text=$(get "$1")
+  s=$(grep -F "<http://purl.org/gsm/vocab#isInstanceOf> <$2>" <<< "$text" | cut -d' ' -f1 | head -n 1)
+  [ -n "$s" ] && grep -qF "$s <http://purl.org/gsm/vocab#isAchieved> \"true\"^^<http://www.w3.org/2001/XMLSchema#boolean>" <<< "$text"
+}
 served() { grep -c "^$1 $2 " "$work/serve.log"; } # method path: how many requests the server saw
 written() { grep -Ec "^(PUT|PATCH) $1 " "$work/serve.log"; } # path: how many writes (a PUT or an N3 Patch) it saw
 

@@ -10,12 +10,6 @@ set -u
 . "$(dirname "$0")/../agent/lib.sh"
 fixtures=$(cd "$(dirname "$0")/../../ldp-fixtures/suppliers" && pwd)
 LDGSM=https://w3id.org/ldgsm#
-status_of() { curl -s -o /dev/null -w '%{http_code}' -H 'Accept: text/turtle' "$base$1"; }
-ensure_container() { # PATH/: created when missing (Community Solid Server gets no empty fixture folders)
-  [ "$(status_of "$1")" = 404 ] || return 0
-  curl -s -o /dev/null -X PUT -H 'Content-Type: text/turtle' -H 'Link: <http://www.w3.org/ns/ldp#BasicContainer>; rel="type"' "$base$1"
-}
-members() { get "$1" | grep -c '<http://www.w3.org/ns/ldp#contains>'; } # container: its member count
 # run_workflow LOG: an agent runs the workflow until it completes (at most 60 s) while the test plays the
 # environment: the goods arrive once the warehouse was told to expect them; the clerk confirms a phone
 # order once one is in the inbox. Returns the agent's exit status.
