@@ -641,6 +641,19 @@ static void compile_task(compiler *c, const pattern *p, const char *path) {
     call_state(&s, path, "answered");
     sentry_id(id, sizeof id, path, "done-if", 0);
     sentry_list_add(c, &done, sentry_end(&s, id, "the task's call was answered (2xx)"));
+    /* The answer the agent reports into the iteration after the send (rules/gsm-call.n3's Response
+     * (Success): a 2xx, 202 aside, under the call's current key) ends the task in the same write that
+     * records it, a poll sooner than reading the record back. */
+    sentry_begin(c, &s);
+    int v = ++s.vars;
+    buf_printf(&s.body,
+               "  ?c%d ldgsm:callState ldgsm:calling ; ldgsm:idempotencyKey ?k%d ; ldgsm:ofStage ?cs%d .\n"
+               "  ?cs%d gsm:isInstanceOf <#s%s> ; gsm:inArtifactInstance gsm:thisArtifactInstance .\n"
+               "  ?x%d ldgsm:answerTo ?c%d ; ldgsm:answerKey ?k%d ; ldgsm:answerStatus ?code%d .\n"
+               "  FILTER(?code%d >= 200 && ?code%d < 300 && ?code%d != 202)\n",
+               v, v, v, v, path, v, v, v, v, v, v, v);
+    sentry_id(id, sizeof id, path, "done-if", 2);
+    sentry_list_add(c, &done, sentry_end(&s, id, "a 2xx answer to the task's call came in this poll"));
     sentry_begin(c, &s);
     call_state(&s, path, "exhausted");
     sentry_id(id, sizeof id, path, "failed-if", 0);
