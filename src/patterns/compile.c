@@ -17,6 +17,7 @@
 
 #include "patterns/condition_text.h"
 #include "rdf/buf.h"
+#include "rdf/rdf_list.h"
 #include "rdf/rdfio.h"
 
 #define NS_GSM "http://purl.org/gsm/vocab#"
@@ -95,8 +96,12 @@ static term_id part_iri(compiler *c, const char *path, const char *part) {
     return iri(c, "%s#s%s-%s", c->base, path, part);
 }
 
+/* PATH_SIZE holds the deepest path the parsers allow, so a path is never cut; were it, two stages would
+ * share an IRI, so that is checked, not assumed. */
 static void child_path(char *out, size_t size, const char *path, size_t i) {
-    snprintf(out, size, "%s.%zu", path, i + 1);
+    int n = snprintf(out, size, "%s.%zu", path, i + 1);
+    if (n < 0 || (size_t)n >= size)
+        abort();
 }
 
 /* The fragment a name has in the names document, for messages: x for <model#x>, else <iri>. */
@@ -134,8 +139,8 @@ static void sentry_free(sentry *s) {
 static int put_achieved(sentry *s, const char *path, const char *part) {
     int v = ++s->vars;
     buf_printf(&s->body,
-               "?m%d gsm:isInstanceOf <#s%s-%s> ; gsm:isAchieved true ; gsm:inArtifactInstance "
-               "gsm:thisArtifactInstance .\n",
+               "?m%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#s%s-%s> ; "
+               "gsm:isAchieved true .\n",
                v, path, part);
     return v;
 }
@@ -154,7 +159,7 @@ static void not_achieved(sentry *s, const char *path, const char *part) {
 /* The stage instance of <#sP> in state `state` (gsm:active) or completed (state NULL). */
 static int put_stage(sentry *s, const char *path, const char *state) {
     int v = ++s->vars;
-    buf_printf(&s->body, "?s%d gsm:isInstanceOf <#s%s> ; gsm:inArtifactInstance gsm:thisArtifactInstance ; ", v,
+    buf_printf(&s->body, "?s%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#s%s> ; ", v,
                path);
     if (state)
         buf_printf(&s->body, "gsm:hasState %s .\n", state);
@@ -174,31 +179,60 @@ static void stage_not(sentry *s, const char *path, const char *state) {
     buf_printf(&s->body, "  } FILTER(!bound(?s%d))\n", v);
 }
 
-/* No child of <#sP> other than <#sP.except> (0: none excepted) has started: none is active or completed
- * (a stage closed by a milestone of its own is completed). Read through the model's hasChildStage, so that
- * the query has the same few variables however many children there are. */
-static void no_child_started(sentry *s, const char *path, size_t except) {
-    for (int completed = 0; completed < 2; completed++) {
-        int v = ++s->vars;
-        buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?S%d . ", path, v);
-        if (except)
-            buf_printf(&s->body, "FILTER(?S%d != <#s%s.%zu>) ", v, path, except);
-        buf_printf(&s->body, "?s%d gsm:isInstanceOf ?S%d ; gsm:inArtifactInstance gsm:thisArtifactInstance ; %s .\n",
-                   v, v, completed ? "ldgsm:isCompleted true" : "gsm:hasState gsm:active");
-        buf_printf(&s->body, "  } FILTER(!bound(?s%d))\n", v);
-    }
+/* No child of <#sP> other than <#sP.except> (0: none excepted) is in `state` ("gsm:hasState gsm:active",
+ * "ldgsm:isCompleted true"). Read through the model's hasChildStage, so that the query has the same few
+ * variables however many children there are. */
+static void no_child_except(sentry *s, const char *path, size_t except, const char *state) {
+    int v = ++s->vars;
+    buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?S%d . ", path, v);
+    if (except)
+        buf_printf(&s->body, "FILTER(?S%d != <#s%s.%zu>) ", v, path, except);
+    buf_printf(&s->body, "?s%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?S%d ; %s .\n", v, v,
+               state);
+    buf_printf(&s->body, "  } FILTER(!bound(?s%d))\n", v);
 }
 
-/* Every child of <#sP> (with copy number at most `up_to` when it is not 0) has ended: no child lacks an
- * achieved milestone of those the model marks pat:endedBy. Few variables for any number of children. */
-static void every_child_ended(sentry *s, const char *path, long up_to) {
+static void no_child_in(sentry *s, const char *path, const char *state) { no_child_except(s, path, 0, state); }
+
+/* No child of <#sP> other than <#sP.except> (0: none) has started: none is active or completed (a stage
+ * closed by a milestone of its own is completed). */
+static void no_child_started(sentry *s, const char *path, size_t except) {
+    no_child_except(s, path, except, "gsm:hasState gsm:active");
+    no_child_except(s, path, except, "ldgsm:isCompleted true");
+}
+
+/* <#sP> has started: it is active or completed. */
+static void started(sentry *s, const char *path) {
+    buf_puts(&s->body, "  { ");
+    put_stage(s, path, "gsm:active");
+    buf_puts(&s->body, "  } UNION { ");
+    put_stage(s, path, NULL);
+    buf_puts(&s->body, "  }\n");
+}
+
+/* A child of <#sP> has an achieved milestone of those the model marks `property` (pat:endedBy,
+ * pat:failedBy), or (negated) none has. */
+static void child_milestone(sentry *s, const char *path, const char *property, bool exists) {
+    int v = ++s->vars;
+    buf_printf(&s->body,
+               "  %s<#s%s> gsm:hasChildStage ?S%d . ?S%d %s ?M%d .\n"
+               "  ?m%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?M%d ; gsm:isAchieved true .\n",
+               exists ? "" : "OPTIONAL { ", path, v, v, property, v, v, v);
+    if (!exists)
+        buf_printf(&s->body, "  } FILTER(!bound(?m%d))\n", v);
+}
+
+static void some_child_ended(sentry *s, const char *path) { child_milestone(s, path, "pat:endedBy", true); }
+static void no_child_failed(sentry *s, const char *path) { child_milestone(s, path, "pat:failedBy", false); }
+
+/* Every child of <#sP> has ended: no child lacks an achieved milestone of those the model marks
+ * pat:endedBy. Few variables for any number of children. */
+static void every_child_ended(sentry *s, const char *path) {
     int v = ++s->vars;
     buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?S%d .\n", path, v);
-    if (up_to)
-        buf_printf(&s->body, "    ?S%d pat:copy ?i%d FILTER(?i%d <= %ld)\n", v, v, v, up_to);
     buf_printf(&s->body,
-               "    OPTIONAL { ?S%d pat:endedBy ?M%d . ?m%d gsm:isInstanceOf ?M%d ; gsm:isAchieved true ; "
-               "gsm:inArtifactInstance gsm:thisArtifactInstance . }\n"
+               "    OPTIONAL { ?S%d pat:endedBy ?M%d . ?m%d gsm:inArtifactInstance gsm:thisArtifactInstance ; "
+               "gsm:isInstanceOf ?M%d ; gsm:isAchieved true . }\n"
                "    FILTER(!bound(?m%d))\n  } FILTER(!bound(?S%d))\n",
                v, v, v, v, v, v);
 }
@@ -210,6 +244,37 @@ static void call_state(sentry *s, const char *path, const char *state) {
                "  ?c%d ldgsm:callState ldgsm:%s ; ldgsm:ofStage ?cs%d .\n"
                "  ?cs%d gsm:isInstanceOf <#s%s> ; gsm:inArtifactInstance gsm:thisArtifactInstance .\n",
                v, state, v, v, path);
+}
+
+/* The answer to the call of the task stage <#sP> the agent reports in this iteration: a success (2xx
+ * but 202, to any attempt of the current alternative), or a refusal (a 4xx but 408, 409 and 429, to the
+ * current attempt of alternative number `last`), as the call rules read them. */
+static void answer_now(sentry *s, const char *path, long last, bool refusal) {
+    int v = ++s->vars;
+    buf_printf(&s->body, "  ?c%d ldgsm:callState ldgsm:calling ; ldgsm:idempotencyKey ?k%d ; ldgsm:ofStage ?cs%d", v, v, v);
+    if (refusal)
+        buf_printf(&s->body, " ; ldgsm:calledAt ?t%d ; ldgsm:alternative %ld", v, last);
+    buf_printf(&s->body,
+               " .\n  ?cs%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#s%s> .\n"
+               "  ?x%d ldgsm:answerTo ?c%d ; ldgsm:answerKey ?k%d ; ldgsm:answerStatus ?code%d",
+               v, path, v, v, v, v);
+    if (refusal)
+        buf_printf(&s->body,
+                   " ; ldgsm:answerAttempt ?t%d .\n  FILTER(?code%d >= 400 && ?code%d < 500 && ?code%d != 408 && "
+                   "?code%d != 409 && ?code%d != 429)\n",
+                   v, v, v, v, v, v);
+    else
+        buf_printf(&s->body, " .\n  FILTER(?code%d >= 200 && ?code%d < 300 && ?code%d != 202)\n", v, v, v);
+}
+
+/* How many alternatives the task's call has: its ldgsm:alternatives list, or 1 for a plain request. */
+static long alternatives(compiler *c, term_id request) {
+    term_id head = store_first_object(c->names, request, iri(c, NS_LDGSM "alternatives"));
+    term_id list = head ? rdf_list_read(c->t, c->names, head) : 0;
+    size_t n = 0;
+    if (list)
+        terms_list_items(c->t, list, &n);
+    return n ? (long)n : 1;
 }
 
 /* ended(T): done, or for a region or activity cancel also cancelled (what lets the next term go on). */
@@ -454,14 +519,6 @@ static void add_child(compiler *c, const char *path, const char *child) {
     emit(c, stage_iri(c, path), c->has_child, stage_iri(c, child));
 }
 
-/* <#sP> pat:copy i: which copy of a count loop's or an mi's body the stage is (its sentries filter on it). */
-static void copy_number(compiler *c, const char *path, size_t i) {
-    char number[32];
-    snprintf(number, sizeof number, "%zu", i);
-    emit(c, stage_iri(c, path), iri(c, NS_PAT "copy"),
-         terms_literal(c->t, number, strlen(number), iri(c, "http://www.w3.org/2001/XMLSchema#integer"), NULL, 0));
-}
-
 static void sentry_id(char *out, size_t size, const char *path, const char *what, size_t n) {
     if (n)
         snprintf(out, size, "s%s-%s-%zu", path, what, n);
@@ -476,11 +533,7 @@ static void any_failed(compiler *c, const char *path, sentry_list *l) {
     char id[ID_SIZE];
     sentry s;
     sentry_begin(c, &s);
-    int v = ++s.vars;
-    buf_printf(&s.body,
-               "  <#s%s> gsm:hasChildStage ?S%d . ?S%d pat:failedBy ?M%d .\n"
-               "  ?m%d gsm:isInstanceOf ?M%d ; gsm:isAchieved true ; gsm:inArtifactInstance gsm:thisArtifactInstance .\n",
-               path, v, v, v, v, v);
+    child_milestone(&s, path, "pat:failedBy", true);
     sentry_id(id, sizeof id, path, "failed-if", 0);
     sentry_list_add(c, l, sentry_end(&s, id, "a part failed"));
 }
@@ -514,7 +567,7 @@ typedef struct {
     const char *what; /* "done-if" or "failed-if" */
     bool failing;
     sentry_list *into;
-    const char *dynamic_list; /* mi dynamic: also require exactly `exactly` items */
+    bool spawned; /* mi dynamic: also require that exactly `exactly` copies spawned */
     long exactly;
     size_t counter;
 } subset_ctx;
@@ -532,9 +585,15 @@ static void subset_sentry(compiler *c, const size_t *chosen, size_t k, void *ctx
         else
             ended(&s, term, child);
     }
-    if (x->dynamic_list) {
-        item(&s, x->dynamic_list, x->exactly, true);
-        item(&s, x->dynamic_list, x->exactly + 1, false);
+    if (x->spawned) {
+        char copy[PATH_SIZE];
+        child_path(copy, sizeof copy, x->path, (size_t)x->exactly - 1);
+        started(&s, copy);
+        if (x->exactly < x->parent->max) {
+            child_path(copy, sizeof copy, x->path, (size_t)x->exactly);
+            stage_not(&s, copy, "gsm:active");
+            stage_not(&s, copy, NULL);
+        }
     }
     char id[ID_SIZE];
     sentry_id(id, sizeof id, x->path, x->what, ++x->counter);
@@ -553,23 +612,27 @@ static void join_milestones(compiler *c, const pattern *p, const char *path, siz
     if (all && !list) {
         sentry s;
         sentry_begin(c, &s);
-        every_child_ended(&s, path, 0);
+        every_child_ended(&s, path);
         char id[ID_SIZE];
         sentry_id(id, sizeof id, path, "done-if", 0);
         sentry_list_add(c, &done, sentry_end(&s, id, "every part ended"));
         any_failed(c, path, &failed);
     } else if (all) {
-        /* with exactly N items (MIN <= N <= MAX), copies 1..N ended */
-        for (long items = p->min; items <= p->max && !c->failed; items++) {
-            sentry s;
+        /* the copies spawned (all at once) ended: some ended, none runs, none failed; or there were none */
+        sentry s;
+        sentry_begin(c, &s);
+        some_child_ended(&s, path);
+        no_child_in(&s, path, "gsm:hasState gsm:active");
+        no_child_failed(&s, path);
+        char id[ID_SIZE];
+        sentry_id(id, sizeof id, path, "done-if", 0);
+        sentry_list_add(c, &done, sentry_end(&s, id, "the copies spawned ended"));
+        if (p->min == 0) {
             sentry_begin(c, &s);
-            items_exactly(&s, list, items);
-            if (items > 0)
-                every_child_ended(&s, path, items);
-            char id[ID_SIZE], comment[96];
-            sentry_id(id, sizeof id, path, "done-if", (size_t)items + 1);
-            snprintf(comment, sizeof comment, "the list has %ld items, and their copies ended", items);
-            sentry_list_add(c, &done, sentry_end(&s, id, comment));
+            items_exactly(&s, list, 0);
+            no_child_started(&s, path, 0);
+            sentry_id(id, sizeof id, path, "done-if", 2);
+            sentry_list_add(c, &done, sentry_end(&s, id, "the item list is empty at the spawn"));
         }
         any_failed(c, path, &failed);
     } else {
@@ -580,31 +643,34 @@ static void join_milestones(compiler *c, const pattern *p, const char *path, siz
                             .into = &failed};
             subsets(c, n, n - k + 1, subset_sentry, &y);
         } else {
-            /* with exactly N items, N - K + 1 failures among copies 1..N leave fewer than K to end */
+            /* N copies spawned (copy N started, copy N + 1 did not): N - K + 1 of them failed leave fewer
+             * than K to end */
             subset_ctx y = {.body = body, .parent = p, .path = path, .what = "failed-if", .failing = true,
-                            .into = &failed, .dynamic_list = list};
-            for (long items = (long)k; items <= p->max && !c->failed; items++) {
-                y.exactly = items;
-                subsets(c, (size_t)items, (size_t)items - k + 1, subset_sentry, &y);
+                            .into = &failed, .spawned = true};
+            for (long spawned = (long)k; spawned <= p->max && !c->failed; spawned++) {
+                y.exactly = spawned;
+                subsets(c, (size_t)spawned, (size_t)spawned - k + 1, subset_sentry, &y);
             }
         }
     }
     if (list) {
-        /* the list's length out of [MIN, MAX], or too short for K */
-        long need = p->min > (long)k && !all ? p->min : (all ? p->min : (long)k);
+        /* at the spawn: fewer items than MIN (or than K), or more than MAX */
+        long need = all ? p->min : (p->min > (long)k ? p->min : (long)k);
         char id[ID_SIZE];
         if (need > 0) {
             sentry s;
             sentry_begin(c, &s);
             item(&s, list, need, false);
+            no_child_started(&s, path, 0);
             sentry_id(id, sizeof id, path, "too-few", 0);
-            sentry_list_add(c, &failed, sentry_end(&s, id, "the item list is shorter than MIN (or K)"));
+            sentry_list_add(c, &failed, sentry_end(&s, id, "at the spawn, the item list is shorter than MIN (or K)"));
         }
         sentry s;
         sentry_begin(c, &s);
         item(&s, list, p->max + 1, true);
+        no_child_started(&s, path, 0);
         sentry_id(id, sizeof id, path, "too-many", 0);
-        sentry_list_add(c, &failed, sentry_end(&s, id, "the item list is longer than MAX"));
+        sentry_list_add(c, &failed, sentry_end(&s, id, "at the spawn, the item list is longer than MAX"));
     }
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
@@ -641,23 +707,22 @@ static void compile_task(compiler *c, const pattern *p, const char *path) {
     call_state(&s, path, "answered");
     sentry_id(id, sizeof id, path, "done-if", 0);
     sentry_list_add(c, &done, sentry_end(&s, id, "the task's call was answered (2xx)"));
-    /* The answer the agent reports into the iteration after the send (rules/gsm-call.n3's Response
-     * (Success): a 2xx, 202 aside, under the call's current key) ends the task in the same write that
-     * records it, a poll sooner than reading the record back. */
+    /* The answer the agent reports into the iteration after the send ends the task in the same write
+     * that records it on the call, a poll sooner than reading the record back: a 2xx (202 aside) under
+     * the call's current key is Response (Success) of rules/gsm-call.n3; a 4xx it does not retry (all
+     * but 408, 409, 429) to the current attempt of the last alternative exhausts the call. */
     sentry_begin(c, &s);
-    int v = ++s.vars;
-    buf_printf(&s.body,
-               "  ?c%d ldgsm:callState ldgsm:calling ; ldgsm:idempotencyKey ?k%d ; ldgsm:ofStage ?cs%d .\n"
-               "  ?cs%d gsm:isInstanceOf <#s%s> ; gsm:inArtifactInstance gsm:thisArtifactInstance .\n"
-               "  ?x%d ldgsm:answerTo ?c%d ; ldgsm:answerKey ?k%d ; ldgsm:answerStatus ?code%d .\n"
-               "  FILTER(?code%d >= 200 && ?code%d < 300 && ?code%d != 202)\n",
-               v, v, v, v, path, v, v, v, v, v, v, v);
+    answer_now(&s, path, 0, false);
     sentry_id(id, sizeof id, path, "done-if", 2);
     sentry_list_add(c, &done, sentry_end(&s, id, "a 2xx answer to the task's call came in this poll"));
     sentry_begin(c, &s);
     call_state(&s, path, "exhausted");
     sentry_id(id, sizeof id, path, "failed-if", 0);
     sentry_list_add(c, &failed, sentry_end(&s, id, "the task's call is exhausted (TASK-ERROR)"));
+    sentry_begin(c, &s);
+    answer_now(&s, path, alternatives(c, request), true);
+    sentry_id(id, sizeof id, path, "failed-if", 2);
+    sentry_list_add(c, &failed, sentry_end(&s, id, "its last alternative refused the task in this poll (TASK-ERROR)"));
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
 }
@@ -671,8 +736,6 @@ static void sequence(compiler *c, const pattern *p, const char *path, size_t n, 
         const pattern *term = body ? body : p->children[i];
         snprintf(suffix, sizeof suffix, " (%s %zu of %zu)", body ? "copy" : "part", i + 1, n);
         compile_term(c, term, child, suffix);
-        if (body)
-            copy_number(c, child, i + 1);
         if (i == 0) {
             guard_always(c, child);
         } else {
@@ -710,19 +773,20 @@ static void parallel(compiler *c, const pattern *p, const char *path, size_t n, 
         add_child(c, path, child);
         snprintf(suffix, sizeof suffix, " (%s %zu of %zu)", body ? "copy" : "branch", i + 1, n);
         compile_term(c, body ? body : p->children[i], child, suffix);
-        if (body)
-            copy_number(c, child, i + 1);
         if (!dynamic_list) {
             guard_always(c, child);
             continue;
         }
+        /* MI-SPAWN-DYNAMIC computes N once: every copy with an item starts in the one poll after the mi
+         * opens, and none after a copy started */
         sentry s;
         sentry_begin(c, &s);
         item(&s, dynamic_list, (long)i + 1, true);
+        no_child_started(&s, path, 0);
         char id[ID_SIZE];
         sentry_id(id, sizeof id, child, "start", 0);
-        term_id cond = sentry_end(&s, id, "the item list has this copy's item");
-        guard(c, child, "the item list has this copy's item", &cond, 1);
+        term_id cond = sentry_end(&s, id, "the item list has this copy's item, and the copies have not started");
+        guard(c, child, "the item list has this copy's item (at the spawn)", &cond, 1);
     }
     join_milestones(c, p, path, n, body);
 }
@@ -758,11 +822,7 @@ static void choice(compiler *c, const pattern *p, const char *path) {
     sentry_list done = {0}, failed = {0};
     sentry s;
     sentry_begin(c, &s);
-    int v = ++s.vars;
-    buf_printf(&s.body,
-               "  <#s%s> gsm:hasChildStage ?S%d . ?S%d pat:endedBy ?M%d .\n"
-               "  ?m%d gsm:isInstanceOf ?M%d ; gsm:isAchieved true ; gsm:inArtifactInstance gsm:thisArtifactInstance .\n",
-               path, v, v, v, v, v);
+    some_child_ended(&s, path);
     char id[ID_SIZE];
     sentry_id(id, sizeof id, path, "done-if", 0);
     sentry_list_add(c, &done, sentry_end(&s, id, "the chosen branch ended"));
@@ -922,13 +982,20 @@ static void compile_root(compiler *c, const pattern *p) {
     guard_always(c, "1");
     if (c->failed)
         return;
+    /* The root's milestones exclude each other, cancelled first, then failed, then done, so that a
+     * workflow ends one way even when the events come in one poll. */
     sentry_list done = {0}, failed = {0}, cancelled = {0};
     sentry s;
     sentry_begin(c, &s);
     ended(&s, p, "1");
+    not_achieved(&s, "1", "failed");
+    for (size_t i = 0; i < c->case_cancel_count; i++)
+        not_achieved(&s, c->case_cancels[i], "cancelled");
     sentry_list_add(c, &done, sentry_end(&s, "root-done-if", "the workflow's term ended"));
     sentry_begin(c, &s);
     achieved(&s, "1", "failed");
+    for (size_t i = 0; i < c->case_cancel_count; i++)
+        not_achieved(&s, c->case_cancels[i], "cancelled");
     sentry_list_add(c, &failed, sentry_end(&s, "root-failed-if", "the workflow's term failed"));
     for (size_t i = 0; i < c->case_cancel_count; i++) {
         char id[ID_SIZE];

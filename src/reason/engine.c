@@ -784,12 +784,17 @@ static void run_group(join *j, const rule_seq *group, const cont *next, bool *fo
             j->binding[slot] = 0;
         }
     }
+    /* Adaptive like a rule body: a group's patterns joined in written order can be quadratic (a stage
+     * instance looked up among every artifact's, `?s gsm:isInstanceOf ?S`, before the one artifact's,
+     * `?s gsm:inArtifactInstance ?this`); its OPTIONALs, UNIONs and FILTERs keep their place after them. */
+    bool adaptive = group->count <= 64;
     if (!r.hidden) { /* nothing to hide: the group joins as it goes */
-        cont inner = {.atoms = group->atoms, .count = group->count, .next = next, .found = found};
+        cont inner = {.atoms = group->atoms, .count = group->count, .next = next, .found = found, .adaptive = adaptive};
         step(j, &inner);
         return;
     }
-    cont inner = {.atoms = group->atoms, .count = group->count, .on_solution = rejoin, .context = &r};
+    cont inner = {.atoms = group->atoms, .count = group->count, .on_solution = rejoin, .context = &r,
+                  .adaptive = adaptive};
     step(j, &inner);
     for (uint64_t m = r.hidden; m; m &= m - 1) {
         unsigned slot = (unsigned)__builtin_ctzll(m);

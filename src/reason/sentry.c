@@ -124,6 +124,19 @@ static uint64_t referenced_vars(const compiler *c, const rule_atom *atoms, unsig
 
 static uint64_t bound_vars(const rule_atom *atoms, unsigned count);
 
+/* The variables a group reads but its own patterns do not bind: they are hidden from it while it runs
+ * (rule_seq.hidden). gsm:thisArtifactInstance never is: it is a constant of the query, which the rule
+ * reads as a variable only so that one rule serves every artifact, and the prefix binds it before
+ * anything else. (Hiding it made every group that reads it enumerate all artifacts' instances: a cost
+ * quadratic in the number of artifacts.) */
+static uint64_t unbound_reads(const compiler *c, const rule_atom *atoms, unsigned count) {
+    uint64_t set = referenced_vars(c, atoms, count) & ~bound_vars(atoms, count);
+    for (unsigned i = 0; i < c->r->var_count; i++)
+        if (c->r->vars[i] == c->this_var)
+            set &= ~((uint64_t)1 << i);
+    return set;
+}
+
 /* A group's elements in evaluation order: everything in query order, FILTERs last. */
 static rule_seq compile_seq(compiler *c, const sq_node *n) {
     atom_list body = {0}, filters = {0};
@@ -131,8 +144,7 @@ static rule_seq compile_seq(compiler *c, const sq_node *n) {
     for (unsigned i = 0; i < filters.count; i++)
         push(&body, filters.atoms[i]);
     free(filters.atoms);
-    return (rule_seq){body.atoms, body.count,
-                      referenced_vars(c, body.atoms, body.count) & ~bound_vars(body.atoms, body.count)};
+    return (rule_seq){body.atoms, body.count, unbound_reads(c, body.atoms, body.count)};
 }
 
 static void compile_into(compiler *c, const sq_node *n, atom_list *out, atom_list *filters) {
@@ -158,7 +170,7 @@ static void compile_into(compiler *c, const sq_node *n, atom_list *out, atom_lis
         for (unsigned i = 0; i < group->count; i++)
             push(group->atoms[i].kind == ATOM_FILTER ? &conditions : &elements, group->atoms[i]);
         free(group->atoms);
-        uint64_t hidden = referenced_vars(c, elements.atoms, elements.count) & ~bound_vars(elements.atoms, elements.count);
+        uint64_t hidden = unbound_reads(c, elements.atoms, elements.count);
         if (hidden) {
             rule_seq *alone = xmalloc(sizeof *alone);
             *alone = (rule_seq){.atoms = elements.atoms, .count = elements.count, .hidden = hidden};

@@ -11,11 +11,11 @@ set -u
 . "$(dirname "$0")/call_lib.sh"
 status_name=calls
 configure '{"/a": {"fail": 1}, "/r1": {"fail": 100}, "/r2": {"fail": 100}, "/h": {"hang": 0.6}, "/w": {"hang": 0.8},
-  "/y": {"status": 202, "result": "/results/y"}}'
+  "/y": {"status": 202, "result": "/results/y"}, "/x": {"status": 404}}'
 start_service
 start_server
 put_model calls "s/SVC_PORT/$service_port/"
-setenv gA false gF false gH false gR false gD false gW false gY false over false
+setenv gA false gF false gH false gR false gD false gW false gY false gX false over false
 step
 
 echo "# Operation Call"
@@ -84,6 +84,16 @@ step
 check "D's DELETE was executed once" [ "$(executed /d)" = 1 ]
 check "with the record's key" [ "$(keys_of /d)" = "$(field D idempotencyKey)" ]
 check "and answered the call" [ "$(call_state D)" = answered ]
+
+echo "# a 4xx to the last alternative exhausts the call in the iteration that reads it"
+setenv gX true
+step   # X opens and sends its DELETE, which the service refuses
+check "X's DELETE was executed once" [ "$(executed /x)" = 1 ]
+step   # the agent reads the 404
+check "the call is exhausted at once" [ "$(call_state X)" = exhausted ]
+step
+check "with its incident line" grep -q "incident: <${instance}>: the call of stage <${base}models/calls#X> is exhausted" "$work/last.log"
+check "not retried" [ "$(executed /x)" = 1 ]
 
 echo "# an answer and a passed deadline in one iteration: the answer wins"
 setenv gW true

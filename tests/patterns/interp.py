@@ -378,6 +378,8 @@ class Join(Node):
         else:
             self.kids = [self.child(t, i + 1) for i, t in enumerate(self.term.children)]
         for k in self.kids:
+            if self.state != ACTIVE:               # an earlier branch's case cancel stopped everything
+                break
             k.enter()
 
     def check_end(self):
@@ -389,35 +391,31 @@ class Join(Node):
 
 
 class DynamicMi(Node):
-    """mi(dynamic(L, MIN, MAX), policy, T): copy i spawns once L has i items (MI-SPAWN-DYNAMIC)."""
+    """mi(dynamic(L, MIN, MAX), policy, T): N, the length of L when the mi starts, must lie in [MIN, MAX];
+    N copies start at once (MI-SPAWN-DYNAMIC: the count is computed once, at the spawn; a list that
+    changes later spawns nothing more), joined by the policy over those N (MI-COLLECT, MI-JOIN)."""
 
-    def length(self):
-        return self.it.env.get("items", {}).get(self.term.name, 0)
-
-    def advance(self):
+    def on_enter(self):
         low, high = self.term.nums
-        n = self.length()
-        if low <= n <= high:
-            while len(self.kids) < n:
-                self.kids.append(self.child(self.term.children[0], len(self.kids) + 1))
-                self.kids[-1].enter()
-
-    def need(self):
-        return _need(self.term.policy, max(len(self.kids), self.length()))
-
-    def check_end(self):
-        low, high = self.term.nums
-        n = self.length()
+        n = self.it.env.get("items", {}).get(self.term.name, 0)
         if not low <= n <= high:
             self.end(FAILED)
-        elif sum(k.state in ENDED for k in self.kids) >= self.need():
-            self.end(DONE)                         # MI-JOIN
-        elif sum(k.state == FAILED for k in self.kids) >= high - _need(self.term.policy, high) + 1:
-            self.end(FAILED)
+            return
+        self.kids = [self.child(self.term.children[0], i + 1) for i in range(n)]
+        for k in self.kids:
+            if self.state != ACTIVE:
+                break
+            k.enter()
 
-    def waits(self):
-        usable = sum(k.state != FAILED for k in self.kids)
-        return ["items of %s (mi %s)" % (self.term.name, self.path)] if usable < self.need() else []
+    def check_end(self):
+        n = len(self.kids)
+        need = _need(self.term.policy, n)
+        if need > n:
+            self.end(FAILED)                       # fewer instances than the policy needs
+        elif sum(k.state in ENDED for k in self.kids) >= need:
+            self.end(DONE)                         # MI-JOIN
+        elif sum(k.state == FAILED for k in self.kids) >= n - need + 1:
+            self.end(FAILED)
 
 
 class Choice(Node):

@@ -15,16 +15,19 @@ iterations) and checks:
             environment;
   STATUS    the root's done/failed/cancelled milestones agree with status();
   ORDER     the (path, activation) pairs the service saw sent since the last quiescent point equal the
-            interpreter's new started() entries;
-  PROGRESS  the run ends with the root complete when the interpreter's does; when the interpreter says
-            it is blocked, the agent's log (a "waiting:" line) or `ldgsm status` names what it waits for;
+            interpreter's new started() entries, but for the one deviation ontology/README.md names
+            ("Entering a term costs a poll": tasks started and stopped within one step on one side
+            only, see Run.transient_starts; counted in a note line);
+  PROGRESS  each change settles within MAX_SETTLE iterations; when the interpreter says the workflow is
+            blocked at the end, `ldgsm status` shows each wait (the agent's log has no waiting: line for
+            a call still calling or an event not yet true: those are no stalls);
   GSM-1/2   after every iteration, GSM-1, GSM-2 and the rule table (tests/gsm/property/gsm_status.py);
   DETERM    the same term and script on a fresh server give the same status documents at the quiescent
             points (fragments named by model terms, clock-derived values and keys dropped).
 
 usage: property.py LDGSM [--terms N] [--seed N] [--determ-every K] [--term T [--init N=V,...]] [--keep]
                         [--verbose]
-  --terms N          how many terms (default 12); a longer campaign: --terms 200
+  --terms N          how many terms (default 40); a longer campaign: --terms 300
   --determ-every K   the DETERM rerun for every K-th term (default 1: all)
   --term T           run term T (its names as the generator makes them: tasks tN, conditions cN,
                      events eN, cancel triggers xN, item lists LN) instead of random ones
@@ -141,7 +144,8 @@ class Gen:
 def names_of(text):
     """Tasks, conditions (conds, events, triggers) and lists a term names, from its text."""
     tasks = re.findall(r"task\((\w+)\)", text)
-    conds = re.findall(r"(?:when|on)\((\w+),", text) + re.findall(r"(?:while|until|activity|region|case)\((\w+)\)", text)
+    conds = re.findall(r"(?:when|on)\((\w+),", text) + \
+        re.findall(r"(?:while|until|activity|region|case)\((\w+)\)", text)
     lists = re.findall(r"dynamic\((\w+),", text)
     return tasks, conds, lists
 
@@ -383,7 +387,7 @@ class Run:
     def __init__(self, prop, idx, text, init, lists_max, script=None):
         self.prop, self.idx, self.text = prop, idx, text
         self.id = "r%d" % prop.next_run()
-        self.init, self.lists_max = init, lists_max
+        self.lists_max = lists_max
         self.replay = script is not None
         self.script = list(script) if script else []
         self.env = Env(prop.outcome_seed(idx), init["conds"], init["items"])
@@ -429,8 +433,9 @@ class Run:
             self.put_cond(c, v)
         for lst, n in self.env.items.items():
             self.put_list(lst, n)
-        self.server.put("status/m%d" % self.idx, "@prefix gsm: <http://purl.org/gsm/vocab#> .\n<#it> a gsm:StageInstance ; "
-                        "gsm:isInstanceOf <../models/m%d#root> ; gsm:hasState gsm:uninitialized ." % self.idx)
+        self.server.put("status/m%d" % self.idx, "@prefix gsm: <http://purl.org/gsm/vocab#> .\n"
+                        "<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m%d#root> ; "
+                        "gsm:hasState gsm:uninitialized ." % self.idx)
         self.instance = "%sstatus/m%d#it" % (self.server.base, self.idx)
         self.prop.service.runs[self.id] = self
         self.agent = Agent([ldgsm, "run", "--instance", self.instance, "--step", "-n", "0"],
@@ -524,28 +529,25 @@ class Run:
                                "(entering costs a poll)")
                 self.transients.append("%s: %s" % (where, transient))
             else:
-                self.fail("ORDER at %s: interp started %s, the service saw %s" % (where, sorted(want_new), sorted(got_new)))
+                self.fail("ORDER at %s: interp started %s, the service saw %s"
+                          % (where, sorted(want_new), sorted(got_new)))
         self.history.append("%s: interp %s tokens %s new %s | model %s tokens %s sent %s" % (
             where, want_status, sorted(want_tokens), sorted(want_new), got_status, sorted(got_tokens), sorted(got_new)))
 
     def transient_starts(self, differing, tokens):
-        """ontology/README.md: "Entering a term costs a poll" (the compiled model opens one level per
-        poll; the interpreter enters a whole subtree in one round), so when a join is won, or a term fails,
-        in the step that enters a sibling subtree, the side that enters faster starts tasks that are stopped
-        before the step ends. Those differences, and only those, are allowed: each differing start is of a
-        task that is no token at this point on either side and did not end done on the side that started
-        it (the interpreter's node stopped; the model's stage without its done milestone). Returns them,
+        """ontology/README.md: "Entering a term costs a poll": the compiled model opens one level per poll
+        where the interpreter enters a whole subtree in one round. So when a join is won, or a term fails,
+        in the step that enters a sibling subtree, the interpreter starts (and ends or stops) tasks whose
+        stages the model never opened; and where the interpreter ends a term sooner (a failure it
+        propagates in the round the model takes polls for), the model sends tasks it then closes. Those
+        differences, and only those, are allowed: each differing start is of a task that is no token at
+        this point on either side, and one only the model started did not end done there. Returns them,
         or None when some difference is not of that kind."""
-        nodes = {n.path: n for n in self.interp._nodes()}
         stages = {stage_path(s): s for s in self.model.stages}
         for path, act in differing:
             if path in tokens:
                 return None
-            if (path, act) in self.interp.started():
-                node = nodes.get(path)
-                if node is None or node.state != "stopped":
-                    return None
-            else:
+            if (path, act) not in self.interp.started():
                 stage = stages.get(path)
                 if stage is None or self.snap.achieved(stage, stage.rsplit("#", 1)[0] + "#s%s-done" % path):
                     return None
@@ -653,12 +655,14 @@ class Run:
             m = re.match(r"^task (\S+)$|^(?:events|items of) (.+) \((?:defer|mi) (\S+)\)$", wait)
             if m and m.group(1):
                 node = stages.get(m.group(1), {})
-                shown = node.get("state") == "active" and any(c.get("state") == "calling" for c in node.get("calls", []))
+                calling = [c for c in node.get("calls", []) if c.get("state") == "calling"]
+                shown = node.get("state") == "active" and bool(calling)
             elif m:
                 node = stages.get(m.group(3), {})
-                reads = {r["resource"].split("#")[0].rsplit("/", 1)[-1]
-                         for c in node.get("children", []) if (c.get("whyNot") or {}).get("reason") == "no guard holds"
-                         for g in c["whyNot"].get("guards", []) for q in g.get("conditions", []) for r in q.get("reads", [])}
+                closed = [c["whyNot"] for c in node.get("children", [])
+                          if (c.get("whyNot") or {}).get("reason") == "no guard holds"]
+                reads = {r["resource"].split("#")[0].rsplit("/", 1)[-1] for w in closed for g in w.get("guards", [])
+                         for q in g.get("conditions", []) for r in q.get("reads", [])}
                 shown = node.get("state") == "active" and set(m.group(2).split(", ")) <= reads
             else:
                 shown = False
@@ -703,9 +707,13 @@ class Property:
     def term(self, rng, idx):
         """A random term and its initial environment; --term and --init fix them (to reproduce)."""
         wanted = [FEATURES[(2 * idx + k) % len(FEATURES)] for k in range(2)]
+        tries = 0
         while True:
+            tries += 1
             g = Gen(rng, wanted)
             text = self.fixed_term or g.term()
+            if g.wanted and tries < 50:
+                continue  # a wanted feature found no place (the term's children all tasks)
             tasks, conds, lists = names_of(text)
             # a cancel trigger true at the start ends the run there: rarely
             init = {"conds": {c: rng.random() < (0.1 if c[0] == "x" else 0.3) for c in conds},
@@ -765,7 +773,7 @@ def main(argv):
     if not argv or argv[0].startswith("-"):
         print(__doc__, file=sys.stderr)
         return 2
-    opts = {"--terms": "12", "--seed": None, "--determ-every": "1", "--term": None, "--init": ""}
+    opts = {"--terms": "40", "--seed": None, "--determ-every": "1", "--term": None, "--init": ""}
     flags = {a for a in argv[1:] if a in ("--keep", "--verbose")}
     rest = [a for a in argv[1:] if a not in flags]
     for k, v in zip(rest[::2], rest[1::2]):
@@ -809,8 +817,8 @@ def main(argv):
         "; not covered: " + ", ".join(missing) if missing and not opts["--term"] else ""))
     if failed:
         again = " ".join("%s '%s'" % (k, opts[k]) for k in ("--term", "--init") if opts[k])
-        print("reproduce: PATTERN_PROPERTY_SEED=%d %s (work in %s)" % (
-            seed, "tests/patterns/run_property.sh LDGSM" if not again else "tests/patterns/property.py LDGSM " + again, work))
+        how = "tests/patterns/property.py LDGSM " + again if again else "tests/patterns/run_property.sh LDGSM"
+        print("reproduce: PATTERN_PROPERTY_SEED=%d %s (work in %s)" % (seed, how, work))
         return 1
     if "--keep" in flags:
         print("work kept in " + work)

@@ -307,10 +307,11 @@ settle
 expect "one instance per item of the list" s1.1=active s1.2=active s1.3=inactive s1.4=inactive
 put env/lines '<#it> <https://example.org/env#items> ("pens" "paper" "ink") .' > /dev/null
 settle
-expect "the list grows before the mi ends: one more instance" s1.3=active s1.4=inactive
+expect "N is computed at the spawn: a list that grows later spawns no more" s1.3=inactive s1.4=inactive
 for k in $(keys_of /a); do release_key "$k"; done
 settle
-expect "all spawned instances done: the mi is done" s1-done=T s1.4=inactive
+expect "all spawned instances done: the mi is done" s1-done=T s1.3=inactive
+check "two instances ran" [ "$(executed /a)" = 2 ]
 put env/lines '<#it> <https://example.org/env#items> ("a" "b" "c" "d" "e") .' > /dev/null
 pattern mi-too-many 'mi(dynamic(lines, 1, 4), all, task(a))'
 settle

@@ -200,12 +200,16 @@ class Rules(unittest.TestCase):
         text = "mi(dynamic(L, 1, 4), all, task(a))"
         it = run(text, env(default="pending", items={"L": 2}))
         self.assertEqual(it.tokens(), {"1.1", "1.2"})
+        # N is computed once, at the spawn: a list that grows later spawns nothing more
         it.settle(env(default="pending", items={"L": 3}))
-        self.assertEqual(it.tokens(), {"1.1", "1.2", "1.3"})
-        it.settle(env(default="pending", items={"L": 5}))
-        self.assertEqual((it.status(), it.tokens()), ("failed", set()))
+        self.assertEqual(it.tokens(), {"1.1", "1.2"})
+        self.assertEqual(run(text, env(default="pending", items={"L": 5})).status(), "failed")
         self.assertEqual(run(text, env(items={"L": 0})).status(), "failed")
         self.assertEqual(run("mi(dynamic(L, 0, 4), all, task(a))", env()).status(), "done")
+
+    def test_case_cancel_on_entry_stops_later_branches(self):
+        it = run("par(cancel(case(x), task(a)), task(b))", env(conds={"x": True}, default="pending"))
+        self.assertEqual((it.status(), it.tokens()), ("cancelled", set()))
 
     def test_mi_collect(self):
         it = run("mi(fixed(3), all, task(a))", env({"1.1": "pending", "1.3": "pending"}))
@@ -214,10 +218,9 @@ class Rules(unittest.TestCase):
     def test_mi_join(self):
         it = run("mi(fixed(3), first_n(2), task(a))", env({"1.2": "pending"}))
         self.assertEqual((it.tokens(), it.status()), (set(), "done"))
-        it = run("mi(dynamic(L, 0, 3), first_n(2), task(a))", env(items={"L": 1}))
-        self.assertEqual((it.status(), it.waiting()), ("running", "items of L (mi 1)"))
-        it.settle(env(items={"L": 2}))
-        self.assertEqual(it.status(), "done")
+        # one instance cannot meet first_n(2): the mi fails at its spawn
+        self.assertEqual(run("mi(dynamic(L, 0, 3), first_n(2), task(a))", env(items={"L": 1})).status(), "failed")
+        self.assertEqual(run("mi(dynamic(L, 0, 3), first_n(2), task(a))", env(items={"L": 2})).status(), "done")
 
 
 class Other(unittest.TestCase):
