@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The property test of `ldgsm compile` against the reference interpreter (tests/patterns/property.py):
-# 40 random pattern terms (depth up to 4; over the run every kernel and policy) compiled, served and run
+# 25 random pattern terms (depth up to 4; over the run every kernel and policy) compiled, served and run
 # by one stepped agent under a random environment script, checked at every quiescent point against
 # interp.py (TOKEN, STATUS, ORDER), after every iteration for GSM-1/GSM-2 and the rule table, at the end
-# for PROGRESS, and replayed on a fresh server for DETERM: ~35 s in a Debug build.
+# for PROGRESS, and replayed on a fresh server for DETERM: ~25 s in a RelWithDebInfo build, ~4 min with the sanitizers.
 # Seeded: the seed is printed, PATTERN_PROPERTY_SEED=N reruns one (PATTERN_PROPERTY_TERMS=N sets the
 # number of terms). A longer campaign, and one term with a given start (to reproduce):
 #   python3 tests/patterns/property.py path/to/ldgsm --terms 300 --determ-every 3
@@ -11,4 +11,4 @@
 # $1 is the ldgsm binary.
 set -u
 ldgsm=${1:?usage: $0 path/to/ldgsm}
-exec python3 "$(dirname "$0")/property.py" "$ldgsm" --terms "${PATTERN_PROPERTY_TERMS:-40}"
+exec python3 "$(dirname "$0")/property.py" "$ldgsm" --terms "${PATTERN_PROPERTY_TERMS:-25}"
