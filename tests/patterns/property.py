@@ -44,7 +44,6 @@ import http.server
 import os
 import random
 import re
-import select
 import shutil
 import subprocess
 import sys
@@ -58,6 +57,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "gsm", "property"))
 import gsm_status as gs  # noqa: E402
+from gsm_property import Agent, Server  # noqa: E402  (the GSM property test's stepped agent and server)
 from interp import Interp, parse  # noqa: E402
 
 ENV = "https://example.org/env#"
@@ -283,69 +283,6 @@ class TaskService:
 
 
 # --- one run: a term and a script, on a fresh server ------------------------------------------------------
-
-class Server:
-    def __init__(self, ldgsm, work):
-        self.log_path = os.path.join(work, "serve.log")
-        self.proc = subprocess.Popen([ldgsm, "serve", "--memory", "--port", "0"], stdout=subprocess.PIPE,
-                                     stderr=open(self.log_path, "w"), text=True)
-        ready, _, _ = select.select([self.proc.stdout], [], [], WAIT)
-        self.base = self.proc.stdout.readline().strip() if ready else ""
-        if not self.base.startswith("http://"):
-            raise RuntimeError("ldgsm serve did not start: " + open(self.log_path).read())
-
-    def put(self, path, text):
-        req = urllib.request.Request(self.base + path, data=text.encode(), method="PUT",
-                                     headers={"Content-Type": "text/turtle"})
-        with urllib.request.urlopen(req, timeout=WAIT) as resp:
-            resp.read()
-            return resp.status
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=WAIT)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-
-
-class Agent:
-    """One `ldgsm run --step`: an iteration per line on its input, its log in a file."""
-
-    def __init__(self, args, log_path):
-        self.log_path = log_path
-        self.log = open(log_path, "w")
-        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self.log)
-        self.done, self.offset = 0, 0
-
-    def iterate(self):
-        self.proc.stdin.write(b"\n")
-        self.proc.stdin.flush()
-        self.done += 1
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            with open(self.log_path) as f:
-                text = f.read()
-            if text.count("\niteration:") + text.startswith("iteration:") >= self.done:
-                out, self.offset = text[self.offset:], len(text)
-                return out
-            if self.proc.poll() is not None:
-                return None
-            time.sleep(0.005)
-        return None
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.stdin.close()
-            try:
-                self.proc.wait(timeout=WAIT)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
-        return self.proc.returncode
-
 
 CLOCKED = {gs.LDGSM + p for p in ("activatedAt", "calledAt", "deadline", "idempotencyKey", "resultKey", "resultIn",
                                   "failedAttempt", "at", "answerKey")}

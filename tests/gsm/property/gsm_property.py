@@ -370,6 +370,7 @@ class Server:
                                      headers={"Content-Type": "text/turtle"})
         with urllib.request.urlopen(req, timeout=WAIT) as resp:
             resp.read()
+            return resp.status
 
     def stop(self):
         """SIGTERM; False when the server had to be killed."""
