@@ -21,6 +21,8 @@
 #include "patterns/pattern_term.h"
 #include "rdf/rdfio.h"
 
+#include "rdf_fixture.h"
+
 #define BASE "http://example.org/m"
 #define RDF_TYPE "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 #define GSM "http://purl.org/gsm/vocab#"
@@ -58,29 +60,6 @@
     "<#items> a pat:ItemList ; pat:listOf <http://example.org/order> ; "                                     \
     "pat:listProperty <http://example.org/ns#lines> .\n"
 
-typedef struct fixture {
-    terms *t;
-    store *st;
-    rdfio *io;
-} fixture;
-
-static int setup(void **state) {
-    fixture *f = xcalloc(1, sizeof *f);
-    f->t = terms_new();
-    f->st = store_new();
-    f->io = rdfio_new(f->t);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    rdfio_free(f->io);
-    store_free(f->st);
-    terms_free(f->t);
-    free(f);
-    return 0;
-}
 
 static void parse_turtle(fixture *f, const char *turtle) {
     rdf_error err;

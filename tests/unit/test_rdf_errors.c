@@ -16,26 +16,8 @@
 #include "rdf/rdfio.h"
 #include "rdf/turtle_scan.h"
 
-typedef struct fixture {
-    terms *t;
-    rdfio *io;
-} fixture;
+#include "rdf_fixture.h"
 
-static int setup(void **state) {
-    fixture *f = xcalloc(1, sizeof *f);
-    f->t = terms_new();
-    f->io = rdfio_new(f->t);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    rdfio_free(f->io);
-    terms_free(f->t);
-    free(f);
-    return 0;
-}
 
 static int parse(fixture *f, enum rdf_syntax syntax, const char *text, size_t len, size_t *count, rdf_error *err) {
     triple *ts;

@@ -20,29 +20,8 @@
 #include "rdf/nt_writer.h"
 #include "rdf/rdfio.h"
 
-typedef struct fixture {
-    terms *t;
-    store *st;
-    rdfio *io;
-} fixture;
+#include "rdf_fixture.h"
 
-static int setup(void **state) {
-    fixture *f = xcalloc(1, sizeof *f);
-    f->t = terms_new();
-    f->st = store_new();
-    f->io = rdfio_new(f->t);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    rdfio_free(f->io);
-    store_free(f->st);
-    terms_free(f->t);
-    free(f);
-    return 0;
-}
 
 static int parse(fixture *f, enum rdf_syntax syntax, const char *text, const char *base, rdf_error *err) {
     return rdf_parse(f->io, f->st, syntax, text, strlen(text), base, terms_iri_cstr(f->t, "urn:g"), "doc", err);

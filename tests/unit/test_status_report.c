@@ -17,6 +17,8 @@
 #include "gsm/status_report.h"
 #include "rdf/rdfio.h"
 
+#include "rdf_fixture.h"
+
 #define PREFIXES                                                                                             \
     "@prefix gsm: <http://purl.org/gsm/vocab#> .\n"                                                          \
     "@prefix ldgsm: <https://w3id.org/ldgsm#> .\n"                                                           \
@@ -68,38 +70,14 @@ static const char status_doc[] = PREFIXES
     "    ldgsm:alternative 2 ; ldgsm:retriesLeft 1 ; ldgsm:deadline \"2030-01-01T00:00:05.000Z\"^^xsd:dateTime ;\n"
     "    ldgsm:lastFailure 503 .\n";
 
-typedef struct fixture {
-    terms *t;
-    store *wm;
-    rdfio *io;
-} fixture;
-
 static void parse(fixture *f, const char *base, const char *turtle) {
     rdf_error err;
     term_id g = terms_iri_cstr(f->t, base);
-    assert_int_equal(rdf_parse(f->io, f->wm, RDF_TURTLE, turtle, strlen(turtle), base, g, base, &err), 0);
+    assert_int_equal(rdf_parse(f->io, f->st, RDF_TURTLE, turtle, strlen(turtle), base, g, base, &err), 0);
 }
 
 static void add(fixture *f, const char *s, const char *p, const char *o) {
-    store_add(f->wm, terms_iri_cstr(f->t, s), terms_iri_cstr(f->t, p), terms_iri_cstr(f->t, o), 0);
-}
-
-static int setup(void **state) {
-    fixture *f = xcalloc(1, sizeof *f);
-    f->t = terms_new();
-    f->wm = store_new();
-    f->io = rdfio_new(f->t);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    rdfio_free(f->io);
-    store_free(f->wm);
-    terms_free(f->t);
-    free(f);
-    return 0;
+    store_add(f->st, terms_iri_cstr(f->t, s), terms_iri_cstr(f->t, p), terms_iri_cstr(f->t, o), 0);
 }
 
 /* Reads: the model and the status document 200; /r/404 and /r/410 empty; /r/406 unsupported; /r/bad
@@ -124,7 +102,7 @@ static bool reads(void *user, const char *iri, status_read *out) {
 }
 
 static char *render(fixture *f, unsigned history, bool json) {
-    status_input in = {.t = f->t, .wm = f->wm, .instance = INSTANCE, .read = reads, .history = history};
+    status_input in = {.t = f->t, .wm = f->st, .instance = INSTANCE, .read = reads, .history = history};
     status_report *r = status_report_build(&in);
     buf out = {0};
     if (json)
