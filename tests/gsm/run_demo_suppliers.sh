@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `ldgsm demo --suppliers` (issue 10: the demo shows retries and a rebind): 1. supplier A's shop is down:
 # the table shows three failed sends to A with their retries, the rebind to supplier B, B's answer, the
-# goods arriving and the completion, exit 0; 2. --no-supplier-b: B answers 404 (not retried), the call is
-# exhausted, "Order online" gives way, "Order by phone" opens, the clerk confirms, the workflow completes.
+# goods arriving and the completion, exit 0; 2. --no-supplier-b: B answers 404 (not retried), so the call
+# is exhausted in the same iteration, "Order online" gives way, "Order by phone" opens, the clerk confirms, the workflow completes.
 # The agent's own log (-v) confirms the sends the table shows. A workflow that cannot complete (the clerk's
 # confirmation never seen) fails at --time-limit with a message saying what it waits for.
 set -u
@@ -97,17 +97,15 @@ rows "$work/out" > "$work/rows"
 check "B's shop is removed before the first iteration" \
   [ "$(head -n 1 "$work/rows" | cut -d'|' -f1-2)" = "|env: supplier B's shop is gone (supplier-b/orders/ deleted)" ]
 check "three failed sends to A" [ "$(what_count "supplier A's shop failed \(connect failure\)")" = 3 ]
-check "B answers 404, not retried" \
-  grep -qE "^[0-9]+\|supplier B's shop answered 404: not retried\|.*\|2 supplier B's shop\|0\|calling\|404$" \
+check "B answers 404, not retried, and the call, with no alternative left, is exhausted at once" \
+  grep -qE "^[0-9]+\|supplier B's shop answered 404: not retried; the call is exhausted: every alternative failed\|.*\|2 supplier B's shop\|0\|exhausted\|404$" \
     "$work/rows"
-check "the call is exhausted" \
-  grep -qE "^[0-9]+\|the call is exhausted: every alternative failed\|.*\|exhausted\|404$" "$work/rows"
 check "\"Order online\" gives way and closes" grep -qE "^[0-9]+\|gave way achieved, Order online closes\|" "$work/rows"
 check "\"Order by phone\" opens" \
   grep -qE "^[0-9]+\|Order by phone opens: ask the clerk to phone a supplier\|active\|completed\|active\|inactive\|" \
     "$work/rows"
 check "in order: the rebind, B's 404, exhaustion, Order by phone, the clerk, completion" \
-  in_order "$work/rows" "rebound to supplier B's shop" "answered 404: not retried" "the call is exhausted" \
+  in_order "$work/rows" "rebound to supplier B's shop" "answered 404: not retried; the call is exhausted" \
     "gave way achieved" "Order by phone opens" "^\|env: the clerk .*confirmed" \
     "the clerk confirmed a phone order achieved, Order by phone closes" "order placed achieved, Order closes" \
     "^\|env: .*the goods arrived" "the workflow is complete\|"
