@@ -458,6 +458,20 @@ static void sentry_list_add(compiler *c, sentry_list *l, term_id node) {
     l->items[l->n++] = node;
 }
 
+static void sentry_id(char *out, size_t size, const char *path, const char *what, size_t n) {
+    if (n)
+        snprintf(out, size, "s%s-%s-%zu", path, what, n);
+    else
+        snprintf(out, size, "s%s-%s", path, what);
+}
+
+/* Ends the sentry s as <#sPATH-WHAT> (<#sPATH-WHAT-N> when N is not 0) and adds it to l. */
+static void add_sentry(sentry *s, sentry_list *l, const char *path, const char *what, size_t n, const char *comment) {
+    char id[ID_SIZE];
+    sentry_id(id, sizeof id, path, what, n);
+    sentry_list_add(s->c, l, sentry_end(s, id, comment));
+}
+
 static void milestone(compiler *c, const char *path, const char *part, const char *label, sentry_list *achieving,
                       sentry_list *invalidating) {
     term_id stage = stage_iri(c, path);
@@ -519,23 +533,14 @@ static void add_child(compiler *c, const char *path, const char *child) {
     emit(c, stage_iri(c, path), c->has_child, stage_iri(c, child));
 }
 
-static void sentry_id(char *out, size_t size, const char *path, const char *what, size_t n) {
-    if (n)
-        snprintf(out, size, "s%s-%s-%zu", path, what, n);
-    else
-        snprintf(out, size, "s%s-%s", path, what);
-}
-
 /* ---- failure and joins, shared by several kernels ---- */
 
 /* "a child of <#sP> failed": one sentry, through the model's pat:failedBy. */
 static void any_failed(compiler *c, const char *path, sentry_list *l) {
-    char id[ID_SIZE];
     sentry s;
     sentry_begin(c, &s);
     child_milestone(&s, path, "pat:failedBy", true);
-    sentry_id(id, sizeof id, path, "failed-if", 0);
-    sentry_list_add(c, l, sentry_end(&s, id, "a part failed"));
+    add_sentry(&s, l, path, "failed-if", 0, "a part failed");
 }
 
 /* The K-subsets of {0..n-1} in lexicographic order: calls visit(c, chosen, k, ctx) for each. */
@@ -613,9 +618,7 @@ static void join_milestones(compiler *c, const pattern *p, const char *path, siz
         sentry s;
         sentry_begin(c, &s);
         every_child_ended(&s, path);
-        char id[ID_SIZE];
-        sentry_id(id, sizeof id, path, "done-if", 0);
-        sentry_list_add(c, &done, sentry_end(&s, id, "every part ended"));
+        add_sentry(&s, &done, path, "done-if", 0, "every part ended");
         any_failed(c, path, &failed);
     } else if (all) {
         /* the copies spawned (all at once) ended: some ended, none runs, none failed; or there were none */
@@ -624,15 +627,12 @@ static void join_milestones(compiler *c, const pattern *p, const char *path, siz
         some_child_ended(&s, path);
         no_child_in(&s, path, "gsm:hasState gsm:active");
         no_child_failed(&s, path);
-        char id[ID_SIZE];
-        sentry_id(id, sizeof id, path, "done-if", 0);
-        sentry_list_add(c, &done, sentry_end(&s, id, "the copies spawned ended"));
+        add_sentry(&s, &done, path, "done-if", 0, "the copies spawned ended");
         if (p->min == 0) {
             sentry_begin(c, &s);
             items_exactly(&s, list, 0);
             no_child_started(&s, path, 0);
-            sentry_id(id, sizeof id, path, "done-if", 2);
-            sentry_list_add(c, &done, sentry_end(&s, id, "the item list is empty at the spawn"));
+            add_sentry(&s, &done, path, "done-if", 2, "the item list is empty at the spawn");
         }
         any_failed(c, path, &failed);
     } else {
@@ -656,21 +656,18 @@ static void join_milestones(compiler *c, const pattern *p, const char *path, siz
     if (list) {
         /* at the spawn: fewer items than MIN (or than K), or more than MAX */
         long need = all ? p->min : (p->min > (long)k ? p->min : (long)k);
-        char id[ID_SIZE];
         if (need > 0) {
             sentry s;
             sentry_begin(c, &s);
             item(&s, list, need, false);
             no_child_started(&s, path, 0);
-            sentry_id(id, sizeof id, path, "too-few", 0);
-            sentry_list_add(c, &failed, sentry_end(&s, id, "at the spawn, the item list is shorter than MIN (or K)"));
+            add_sentry(&s, &failed, path, "too-few", 0, "at the spawn, the item list is shorter than MIN (or K)");
         }
         sentry s;
         sentry_begin(c, &s);
         item(&s, list, p->max + 1, true);
         no_child_started(&s, path, 0);
-        sentry_id(id, sizeof id, path, "too-many", 0);
-        sentry_list_add(c, &failed, sentry_end(&s, id, "at the spawn, the item list is longer than MAX"));
+        add_sentry(&s, &failed, path, "too-many", 0, "at the spawn, the item list is longer than MAX");
     }
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
@@ -701,28 +698,23 @@ static void compile_task(compiler *c, const pattern *p, const char *path) {
         c->tasks[c->task_count++] = xstrndup(p->name, strlen(p->name));
     }
     sentry_list done = {0}, failed = {0};
-    char id[ID_SIZE];
     sentry s;
     sentry_begin(c, &s);
     call_state(&s, path, "answered");
-    sentry_id(id, sizeof id, path, "done-if", 0);
-    sentry_list_add(c, &done, sentry_end(&s, id, "the task's call was answered (2xx)"));
+    add_sentry(&s, &done, path, "done-if", 0, "the task's call was answered (2xx)");
     /* The answer the agent reports into the iteration after the send ends the task in the same write
      * that records it on the call, a poll sooner than reading the record back: a 2xx (202 aside) under
      * the call's current key is Response (Success) of rules/gsm-call.n3; a 4xx it does not retry (all
      * but 408, 409, 429) to the current attempt of the last alternative exhausts the call. */
     sentry_begin(c, &s);
     answer_now(&s, path, 0, false);
-    sentry_id(id, sizeof id, path, "done-if", 2);
-    sentry_list_add(c, &done, sentry_end(&s, id, "a 2xx answer to the task's call came in this poll"));
+    add_sentry(&s, &done, path, "done-if", 2, "a 2xx answer to the task's call came in this poll");
     sentry_begin(c, &s);
     call_state(&s, path, "exhausted");
-    sentry_id(id, sizeof id, path, "failed-if", 0);
-    sentry_list_add(c, &failed, sentry_end(&s, id, "the task's call is exhausted (TASK-ERROR)"));
+    add_sentry(&s, &failed, path, "failed-if", 0, "the task's call is exhausted (TASK-ERROR)");
     sentry_begin(c, &s);
     answer_now(&s, path, alternatives(c, request), true);
-    sentry_id(id, sizeof id, path, "failed-if", 2);
-    sentry_list_add(c, &failed, sentry_end(&s, id, "its last alternative refused the task in this poll (TASK-ERROR)"));
+    add_sentry(&s, &failed, path, "failed-if", 2, "its last alternative refused the task in this poll (TASK-ERROR)");
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
 }
@@ -750,7 +742,6 @@ static void sequence(compiler *c, const pattern *p, const char *path, size_t n, 
         }
     }
     sentry_list done = {0}, failed = {0};
-    char id[ID_SIZE];
     sentry s;
     sentry_begin(c, &s);
     if (n) {
@@ -758,8 +749,7 @@ static void sequence(compiler *c, const pattern *p, const char *path, size_t n, 
         child_path(last, sizeof last, path, n - 1);
         ended(&s, body ? body : p->children[n - 1], last);
     }
-    sentry_id(id, sizeof id, path, "done-if", 0);
-    sentry_list_add(c, &done, sentry_end(&s, id, n ? "the last part ended" : "nothing to do"));
+    add_sentry(&s, &done, path, "done-if", 0, n ? "the last part ended" : "nothing to do");
     any_failed(c, path, &failed);
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
@@ -823,9 +813,7 @@ static void choice(compiler *c, const pattern *p, const char *path) {
     sentry s;
     sentry_begin(c, &s);
     some_child_ended(&s, path);
-    char id[ID_SIZE];
-    sentry_id(id, sizeof id, path, "done-if", 0);
-    sentry_list_add(c, &done, sentry_end(&s, id, "the chosen branch ended"));
+    add_sentry(&s, &done, path, "done-if", 0, "the chosen branch ended");
     any_failed(c, path, &failed);
     bool has_else = p->kind == PAT_XOR && !p->guards[p->n - 1];
     if (p->kind == PAT_XOR && !has_else && !c->failed) {
@@ -833,8 +821,7 @@ static void choice(compiler *c, const pattern *p, const char *path) {
         for (size_t j = 0; j < p->n; j++)
             does_not_hold(&s, p->guards[j]);
         no_child_started(&s, path, 0);
-        sentry_id(id, sizeof id, path, "no-choice", 0);
-        sentry_list_add(c, &failed, sentry_end(&s, id, "no branch's condition holds, and there is no else"));
+        add_sentry(&s, &failed, path, "no-choice", 0, "no branch's condition holds, and there is no else");
     }
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
@@ -872,18 +859,16 @@ static void loop_conditional(compiler *c, const pattern *p, const char *path) {
     sentry s;
     sentry_begin(c, &s);
     ended(&s, p->children[0], body);
-    sentry_id(id, sizeof id, iteration, "done-if", 0);
-    sentry_list_add(c, &done, sentry_end(&s, id, "the body ended"));
+    add_sentry(&s, &done, iteration, "done-if", 0, "the body ended");
     sentry_begin(c, &s);
     if (is_while)
         holds(&s, p->name);
     else
         does_not_hold(&s, p->name);
     stage_active(&s, path);
-    sentry_id(id, sizeof id, iteration, "again-if", 0);
-    sentry_list_add(c, &again, sentry_end(&s, id,
+    add_sentry(&s, &again, iteration, "again-if", 0,
                                           is_while ? "the condition still holds: run the body again"
-                                                   : "the condition does not hold yet: run the body again"));
+                                                   : "the condition does not hold yet: run the body again");
     any_failed(c, iteration, &failed);
     milestone(c, iteration, "done", "done", &done, &again);
     milestone(c, iteration, "failed", "failed", &failed, NULL);
@@ -898,17 +883,16 @@ static void loop_conditional(compiler *c, const pattern *p, const char *path) {
         achieved(&s, iteration, "done");
         holds(&s, p->name);
     }
-    sentry_id(id, sizeof id, path, "done-if", 0);
-    sentry_list_add(c, &loop_done, sentry_end(&s, id,
+    add_sentry(&s, &loop_done, path, "done-if", 0,
                                               is_while ? "the condition does not hold and no iteration runs"
-                                                       : "an iteration ended and the condition holds"));
+                                                       : "an iteration ended and the condition holds");
     any_failed(c, path, &loop_failed);
     milestone(c, path, "done", "done", &loop_done, NULL);
     milestone(c, path, "failed", "failed", &loop_failed, NULL);
 }
 
 static void cancel(compiler *c, const pattern *p, const char *path) {
-    char body[PATH_SIZE], id[ID_SIZE];
+    char body[PATH_SIZE];
     child_path(body, sizeof body, path, 0);
     add_child(c, path, body);
     compile_term(c, p->children[0], body, " (cancel scope)");
@@ -917,21 +901,18 @@ static void cancel(compiler *c, const pattern *p, const char *path) {
     sentry s;
     sentry_begin(c, &s);
     ended(&s, p->children[0], body);
-    sentry_id(id, sizeof id, path, "done-if", 0);
-    sentry_list_add(c, &done, sentry_end(&s, id, "the body ended"));
+    add_sentry(&s, &done, path, "done-if", 0, "the body ended");
     /* done wins over cancelled, cancelled over failed, when they come in one poll */
     sentry_begin(c, &s);
     holds(&s, p->name);
     not_ended(&s, p->children[0], body);
-    sentry_id(id, sizeof id, path, "cancelled-if", 0);
-    sentry_list_add(c, &cancelled, sentry_end(&s, id, "the cancelling event holds (CANCEL-PROPAGATE)"));
+    add_sentry(&s, &cancelled, path, "cancelled-if", 0, "the cancelling event holds (CANCEL-PROPAGATE)");
     sentry_begin(c, &s);
     char child[PATH_SIZE];
     child_path(child, sizeof child, path, 0);
     achieved(&s, child, "failed");
     does_not_hold(&s, p->name);
-    sentry_id(id, sizeof id, path, "failed-if", 0);
-    sentry_list_add(c, &failed, sentry_end(&s, id, "the body failed"));
+    add_sentry(&s, &failed, path, "failed-if", 0, "the body failed");
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "cancelled", "cancelled", &cancelled, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
