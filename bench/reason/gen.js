@@ -270,4 +270,8 @@ function main() {
                        `in ${options.out}\n`);
 }
 
-main();
+// run as a script; required (bench/reason/builtins/gen.js), it lends its seeded generator
+if (require.main === module)
+  main();
+else
+  module.exports = { seededRandom };

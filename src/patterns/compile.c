@@ -472,11 +472,10 @@ static void add_sentry(sentry *s, sentry_list *l, const char *path, const char *
     sentry_list_add(s->c, l, sentry_end(s, id, comment));
 }
 
-static void milestone(compiler *c, const char *path, const char *part, const char *label, sentry_list *achieving,
-                      sentry_list *invalidating) {
-    term_id stage = stage_iri(c, path);
+/* The milestone m of stage (when it has achieving sentries), and frees the lists. */
+static void milestone_node(compiler *c, term_id stage, term_id m, const char *label, sentry_list *achieving,
+                           sentry_list *invalidating) {
     if (achieving->n) {
-        term_id m = part_iri(c, path, part);
         emit(c, stage, c->has_milestone, m);
         emit(c, m, c->rdf_type, c->milestone);
         literal(c, m, c->rdfs_label, label);
@@ -484,15 +483,22 @@ static void milestone(compiler *c, const char *path, const char *part, const cha
             emit(c, m, c->achieving, achieving->items[i]);
         for (size_t i = 0; invalidating && i < invalidating->n; i++)
             emit(c, m, c->invalidating, invalidating->items[i]);
-        /* what the parent's sentries read of its children, whatever kind they are */
-        if (strcmp(part, "done") == 0)
-            emit(c, stage, iri(c, NS_PAT "endedBy"), m);
-        else if (strcmp(part, "failed") == 0)
-            emit(c, stage, iri(c, NS_PAT "failedBy"), m);
     }
     free(achieving->items);
     if (invalidating)
         free(invalidating->items);
+}
+
+/* The milestone <#sP-part> of a term's stage, with what the parent's sentries read of it. */
+static void milestone(compiler *c, const char *path, const char *part, const char *label, sentry_list *achieving,
+                      sentry_list *invalidating) {
+    term_id stage = stage_iri(c, path), m = part_iri(c, path, part);
+    bool written = achieving->n > 0;
+    milestone_node(c, stage, m, label, achieving, invalidating);
+    if (written && strcmp(part, "done") == 0)
+        emit(c, stage, iri(c, NS_PAT "endedBy"), m);
+    else if (written && strcmp(part, "failed") == 0)
+        emit(c, stage, iri(c, NS_PAT "failedBy"), m);
 }
 
 /* What the parent gives a child to start it: the guard's conditions (a disjunction) are written by the
@@ -518,13 +524,13 @@ static void guard_always(compiler *c, const char *path) {
 
 static void compile_term(compiler *c, const pattern *p, const char *path, const char *label_suffix);
 
-static void stage_header(compiler *c, const pattern *p, const char *path, const char *label_suffix) {
-    term_id stage = stage_iri(c, path);
+/* `stage a gsm:Stage` labelled with its term: prefix, the term (cut at 60 bytes), suffix. */
+static void stage_header(compiler *c, term_id stage, const char *prefix, const pattern *p, const char *suffix) {
     emit(c, stage, c->rdf_type, c->stage);
     buf label = {0};
+    buf_puts(&label, prefix);
     pattern_format(p, c->base, 60, &label);
-    if (label_suffix)
-        buf_puts(&label, label_suffix);
+    buf_puts(&label, suffix);
     literal(c, stage, c->rdfs_label, buf_cstr(&label));
     buf_free(&label);
 }
@@ -835,13 +841,7 @@ static void loop_conditional(compiler *c, const pattern *p, const char *path) {
     child_path(body, sizeof body, iteration, 0);
     bool is_while = p->loop == LOOP_WHILE;
     add_child(c, path, iteration);
-    term_id it = stage_iri(c, iteration);
-    emit(c, it, c->rdf_type, c->stage);
-    buf label = {0};
-    buf_puts(&label, "iteration of ");
-    pattern_format(p, c->base, 60, &label);
-    literal(c, it, c->rdfs_label, buf_cstr(&label));
-    buf_free(&label);
+    stage_header(c, stage_iri(c, iteration), "iteration of ", p, "");
     if (is_while) {
         sentry s;
         sentry_begin(c, &s);
@@ -867,8 +867,8 @@ static void loop_conditional(compiler *c, const pattern *p, const char *path) {
         does_not_hold(&s, p->name);
     stage_active(&s, path);
     add_sentry(&s, &again, iteration, "again-if", 0,
-                                          is_while ? "the condition still holds: run the body again"
-                                                   : "the condition does not hold yet: run the body again");
+               is_while ? "the condition still holds: run the body again"
+                        : "the condition does not hold yet: run the body again");
     any_failed(c, iteration, &failed);
     milestone(c, iteration, "done", "done", &done, &again);
     milestone(c, iteration, "failed", "failed", &failed, NULL);
@@ -884,8 +884,8 @@ static void loop_conditional(compiler *c, const pattern *p, const char *path) {
         holds(&s, p->name);
     }
     add_sentry(&s, &loop_done, path, "done-if", 0,
-                                              is_while ? "the condition does not hold and no iteration runs"
-                                                       : "an iteration ended and the condition holds");
+               is_while ? "the condition does not hold and no iteration runs"
+                        : "an iteration ended and the condition holds");
     any_failed(c, path, &loop_failed);
     milestone(c, path, "done", "done", &loop_done, NULL);
     milestone(c, path, "failed", "failed", &loop_failed, NULL);
@@ -927,7 +927,7 @@ static void cancel(compiler *c, const pattern *p, const char *path) {
 static void compile_term(compiler *c, const pattern *p, const char *path, const char *label_suffix) {
     if (c->failed)
         return;
-    stage_header(c, p, path, label_suffix);
+    stage_header(c, stage_iri(c, path), "", p, label_suffix ? label_suffix : "");
     switch (p->kind) {
     case PAT_TASK: compile_task(c, p, path); break;
     case PAT_SEQ: sequence(c, p, path, p->n, NULL); break;
@@ -952,12 +952,7 @@ static void compile_term(compiler *c, const pattern *p, const char *path, const 
  * when a case cancel was. */
 static void compile_root(compiler *c, const pattern *p) {
     term_id root = iri(c, "%s#root", c->base);
-    emit(c, root, c->rdf_type, c->stage);
-    buf label = {0};
-    buf_puts(&label, "workflow ");
-    pattern_format(p, c->base, 60, &label);
-    literal(c, root, c->rdfs_label, buf_cstr(&label));
-    buf_free(&label);
+    stage_header(c, root, "workflow ", p, "");
     emit(c, root, c->has_child, stage_iri(c, "1"));
     compile_term(c, p, "1", NULL);
     guard_always(c, "1");
@@ -985,20 +980,9 @@ static void compile_root(compiler *c, const pattern *p) {
         snprintf(id, sizeof id, "root-cancelled-if-%zu", i + 1);
         sentry_list_add(c, &cancelled, sentry_end(&s, id, "a case cancel was cancelled (the whole case ends)"));
     }
-    term_id parts[3] = {iri(c, "%s#root-done", c->base), iri(c, "%s#root-failed", c->base),
-                        iri(c, "%s#root-cancelled", c->base)};
-    sentry_list *lists[3] = {&done, &failed, &cancelled};
-    const char *labels[3] = {"done", "failed", "cancelled"};
-    for (int i = 0; i < 3; i++) {
-        if (lists[i]->n) {
-            emit(c, root, c->has_milestone, parts[i]);
-            emit(c, parts[i], c->rdf_type, c->milestone);
-            literal(c, parts[i], c->rdfs_label, labels[i]);
-            for (size_t j = 0; j < lists[i]->n; j++)
-                emit(c, parts[i], c->achieving, lists[i]->items[j]);
-        }
-        free(lists[i]->items);
-    }
+    milestone_node(c, root, iri(c, "%s#root-done", c->base), "done", &done, NULL);
+    milestone_node(c, root, iri(c, "%s#root-failed", c->base), "failed", &failed, NULL);
+    milestone_node(c, root, iri(c, "%s#root-cancelled", c->base), "cancelled", &cancelled, NULL);
 }
 
 /* The triples describing a task: its own, its blank nodes' (headers), and its alternatives' when it is a

@@ -33,17 +33,8 @@ function parseArgs(argv) {
   return options;
 }
 
-// mulberry32, as in ../gen.js: the same data set on every machine and Node version.
-function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6D2B79F5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// the same seeded generator as ../gen.js: the same data set on every machine and Node version
+const { seededRandom } = require('../gen.js');
 
 // Each record: a name with upper case letters, a code with dashes (for replace and matches), between
 // `values` / 2 and `values` integers 0-99 (repeats included, for sort and member), two to four tags.
