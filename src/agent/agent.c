@@ -195,6 +195,15 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
         }
         add_fact(a, a->v.agent, a->v.instance, terms_iri_cstr(a->t, options->instances[i]), a->v.clock_graph);
     }
+    for (size_t i = 0; i < options->machine_count; i++) {
+        char *origin = http_url_origin(options->machines[i]);
+        free(origin);
+        if (!origin) {
+            snprintf(error, error_len, "--machine %s: not an http(s) URI", options->machines[i]);
+            goto fail;
+        }
+        add_fact(a, a->v.agent, a->v.wsm_machine, terms_iri_cstr(a->t, options->machines[i]), a->v.clock_graph);
+    }
     long timeout_ms = options->timeout_ms ? options->timeout_ms : 10000;
     char duration[48];
     int len = snprintf(duration, sizeof duration, "PT%ld.%03ldS", timeout_ms / 1000, timeout_ms % 1000);

@@ -36,6 +36,8 @@ typedef struct agent_options {
     size_t input_count;
     char **instances;          /* workflow instances (--instance): asserted as <urn:ldgsm:agent> ldgsm:instance <i> */
     size_t instance_count;
+    char **machines;           /* state machine instances (--machine): <urn:ldgsm:agent> ldgsm:machine <i> */
+    size_t machine_count;
     bool until_complete;       /* stop when every instance's root stage is completed */
     bool compat_authors_draft; /* models may use the authors' draft vocabulary; instances may not */
     long interval_ms;          /* pause between iterations (default 1000) */

@@ -63,7 +63,8 @@ void sentry_table_begin(sentry_table *s) {
 /* The constant subjects a sentry names: what the crawl must read before it can be evaluated. */
 static void collect_reads(const sentry_table *s, const sq_node *n, sentry_entry *e) {
     term_id subject = n->pattern.s;
-    if (n->kind == SQ_PATTERN && terms_kind(s->t, subject) == TERM_IRI && subject != s->v->this_artifact) {
+    if (n->kind == SQ_PATTERN && terms_kind(s->t, subject) == TERM_IRI && subject != s->v->this_artifact &&
+        subject != s->v->wsm_this_instance && subject != s->v->wsm_this_event) {
         bool known = false;
         for (size_t i = 0; i < e->read_count; i++)
             known |= e->reads[i] == subject;
@@ -96,13 +97,22 @@ static sq_node *parse(sentry_table *s, store *wm, term_id node, char *error, siz
     return sentry_from_spin(s->t, wm, node, &tree, error, error_len) == 0 ? tree : NULL;
 }
 
-rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id node, char *error,
-                        size_t error_len) {
-    term_id this_var = terms_var(t, "this artifact", 13); /* a name no query variable can have */
+rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id node, enum sentry_context context,
+                        char *error, size_t error_len) {
+    /* names no query variable can have */
+    term_id this_var = terms_var(t, "this artifact", 13);
+    if (context == SENTRY_OF_MACHINE) {
+        term_id ctx = terms_var(t, "this context", 12), instance = terms_var(t, "this instance", 13),
+                event = terms_var(t, "this event", 10);
+        triple prefix[] = {{ctx, v->wsm_for_instance, instance}, {ctx, v->wsm_for_event, event}};
+        triple head[] = {{node, v->holds_for, ctx}};
+        sentry_constant constants[] = {{v->wsm_this_instance, instance}, {v->wsm_this_event, event}};
+        return sentry_rule_new(t, tree, prefix, 2, head, 1, constants, 2, terms_lex(t, node, NULL), error, error_len);
+    }
     triple prefix[] = {{this_var, T_RDF_TYPE, v->artifact_instance}, {this_var, v->has_state, v->active}};
     triple head[] = {{node, v->holds_for, this_var}};
-    return sentry_rule_new(t, tree, prefix, 2, head, 1, v->this_artifact, this_var, terms_lex(t, node, NULL), error,
-                           error_len);
+    sentry_constant constant = {v->this_artifact, this_var};
+    return sentry_rule_new(t, tree, prefix, 2, head, 1, &constant, 1, terms_lex(t, node, NULL), error, error_len);
 }
 
 /* Parses and compiles a sentry; the entry keeps the rule or the error. */
@@ -114,7 +124,11 @@ static void compile(sentry_table *s, store *wm, sentry_entry *e) {
     e->read_count = 0;
     if (tree) {
         collect_reads(s, tree, e);
-        rule *r = sentry_table_rule(s->t, s->v, tree, e->node, error, sizeof error);
+        store_iter it;
+        store_match(wm, 0, s->v->wsm_condition, e->node, 0, store_size(wm), &it);
+        uint32_t n;
+        enum sentry_context context = store_next(&it, &n) ? SENTRY_OF_MACHINE : SENTRY_OF_ARTIFACT;
+        rule *r = sentry_table_rule(s->t, s->v, tree, e->node, context, error, sizeof error);
         if (r) {
             r->stratum = SENTRY_STRATUM;
             if (e->rule >= 0) { /* a new version of a known sentry takes its old place */

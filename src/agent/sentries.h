@@ -35,9 +35,15 @@ size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_
 int sentry_table_evaluate(sentry_table *s, reasoner *r);
 /* How many sentries seen this iteration are invalid (each was reported). */
 size_t sentry_table_invalid(const sentry_table *s);
-/* The rule the table evaluates for the sentry `node` parsed as tree (taken over): its solutions are the
- * active artifact instances it holds for. NULL with the error when it cannot be compiled (too many
+/* What a sentry's solutions are: the active GSM artifact instances it holds for (gsm:thisArtifactInstance
+ * bound to each), or, for a state machine's condition (the object of a wsm:condition), the context nodes
+ * `[] wsm:forInstance I ; wsm:forEvent E` (rules/wsm.n3) it holds for, wsm:thisInstance bound to I and
+ * wsm:thisEvent to E. */
+enum sentry_context { SENTRY_OF_ARTIFACT, SENTRY_OF_MACHINE };
+
+/* The rule the table evaluates for the sentry `node` parsed as tree (taken over) in its context. NULL with the error when it cannot be compiled (too many
  * variables): `ldgsm lint` asks it too, so that a model it accepts has no sentry the agent refuses. */
-rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id node, char *error, size_t error_len);
+rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id node, enum sentry_context context,
+                        char *error, size_t error_len);
 
 #endif

@@ -71,4 +71,10 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->this_artifact = terms_iri_cstr(t, NS_GSM "thisArtifactInstance");
     v->derived_graph = terms_iri_cstr(t, "urn:ldgsm:derived");
     v->clock_graph = terms_iri_cstr(t, "urn:ldgsm:clock");
+    v->wsm_condition = terms_iri_cstr(t, NS_WSM "condition");
+    v->wsm_this_instance = terms_iri_cstr(t, NS_WSM "thisInstance");
+    v->wsm_this_event = terms_iri_cstr(t, NS_WSM "thisEvent");
+    v->wsm_for_instance = terms_iri_cstr(t, NS_WSM "forInstance");
+    v->wsm_for_event = terms_iri_cstr(t, NS_WSM "forEvent");
+    v->wsm_machine = terms_iri_cstr(t, NS_LDGSM "machine");
 }

@@ -10,6 +10,7 @@
 #define NS_LDGSM "https://w3id.org/ldgsm#"
 #define NS_GSM "http://purl.org/gsm/vocab#"
 #define NS_SP "http://spinrdf.org/sp#"
+#define NS_WSM "https://w3id.org/ldgsm/wsm#"
 #define NS_THIS "http://this.nxparser.github.io/reference/to/URI/of/current/rdf/graph/for/representing/permanently/relative/URIs/in/N-Triples/#"
 
 typedef struct agent_vocab {
@@ -28,6 +29,8 @@ typedef struct agent_vocab {
     term_id artifact_instance, has_state, active, this_artifact;     /* gsm: */
     term_id stage, is_instance_of, has_milestone, in_artifact_instance, of_stage, is_achieved;
     term_id all_alternatives_failed;
+    /* wsm: a state machine's conditions are sentries evaluated per (instance, event) context node */
+    term_id wsm_condition, wsm_this_instance, wsm_this_event, wsm_for_instance, wsm_for_event, wsm_machine;
     term_id derived_graph, clock_graph;
 } agent_vocab;
 

@@ -14,6 +14,7 @@
 static const char run_usage[] =
     "usage: ldgsm run -p RULES.n3 [-p ...] [-i INPUT ...] [options]\n"
     "       ldgsm run --instance URI [--instance URI ...] [-p RULES.n3 ...] [options]\n"
+    "       ldgsm run --machine URI [--machine URI ...] [-p RULES.n3 ...] [options]\n"
     "\n"
     "Runs N3 rule programs as a Read-Write Linked Data agent (ASM4LD, as Linked Data-Fu does): every\n"
     "iteration starts from an empty working memory, GETs what the rules ask for and derives to a fixpoint,\n"
@@ -29,8 +30,15 @@ static const char run_usage[] =
     "cycling:, incident:), again every --remind iterations while it lasts; -v adds a progress line per\n"
     "instance when its stages or milestones change.\n"
     "\n"
+    "With --machine, it runs workflow state machines (ontology/wsm.ttl, rules/wsm.n3): each iteration takes\n"
+    "the first event (in the lexical order of the IRIs) of each instance's inbox container that is not\n"
+    "consumed yet and writes its outcome (fired, rejected, set aside), the new state, the assignments and a\n"
+    "history entry in one conditional write of the instance document; then it deletes the event resource.\n"
+    "--instance and --machine may be given together.\n"
+    "\n"
     "options:\n"
     "      --instance URI      a workflow instance, e.g. http://host/status/order1#it (repeatable)\n"
+    "      --machine URI       a state machine instance, e.g. http://host/machines/doc1#it (repeatable)\n"
     "      --until complete    exit 0 once every instance's workflow is complete\n"
     "      --compat authors-draft\n"
     "                          also read models in the GSM paper authors' draft vocabulary\n"
@@ -123,7 +131,7 @@ int cmd_run(int argc, char **argv) {
     shipped_files shipped = {0};
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_TRACE,
-           OPT_HISTORY, OPT_REMIND };
+           OPT_HISTORY, OPT_REMIND, OPT_MACHINE };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -131,6 +139,7 @@ int cmd_run(int argc, char **argv) {
         {"iterations", required_argument, NULL, OPT_ITERATIONS},
         {"until", required_argument, NULL, OPT_UNTIL},
         {"instance", required_argument, NULL, OPT_INSTANCE},
+        {"machine", required_argument, NULL, OPT_MACHINE},
         {"compat", required_argument, NULL, OPT_COMPAT},
         {"dry-run", no_argument, NULL, OPT_DRY_RUN},
         {"step", no_argument, NULL, OPT_STEP},
@@ -185,6 +194,7 @@ int cmd_run(int argc, char **argv) {
             }
             break;
         case OPT_INSTANCE: push(&opt.instances, &opt.instance_count, optarg); break;
+        case OPT_MACHINE: push(&opt.machines, &opt.machine_count, optarg); break;
         case OPT_COMPAT:
             if (strcmp(optarg, "authors-draft") != 0) {
                 fprintf(stderr, "ldgsm run: --compat takes authors-draft, not '%s'\n", optarg);
@@ -284,6 +294,10 @@ int cmd_run(int argc, char **argv) {
         status = 1;
         goto done;
     }
+    if (opt.machine_count && shipped_add_wsm(&opt, &shipped, "ldgsm run") != 0) {
+        status = 1;
+        goto done;
+    }
     if (!opt.program_count) {
         fputs("ldgsm run: no rule program (-p FILE)\n\n", stderr);
         fputs(run_usage, stderr);
@@ -322,6 +336,7 @@ done:
     free(opt.programs);
     free(opt.inputs);
     free(opt.instances);
+    free(opt.machines);
     shipped_files_free(&shipped);
     free(opt.allow_origins);
     return status;

@@ -1,6 +1,7 @@
 /* shipped.c: the shipped files (shipped.h). */
 #include "cli/shipped.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,16 +39,12 @@ void shipped_files_free(shipped_files *files) {
     files->count = 0;
 }
 
-int shipped_add_gsm(agent_options *opt, shipped_files *files, const char *command) {
-    static const char *const rules[] = {"rules/rdfs.n3", "rules/ldp-crawl.n3", "rules/gsm-setup.n3",
-                                        "rules/gsm-fcr.n3", "rules/gsm-call.n3",
-                                        "rules/gsm-alternatives.n3", "rules/gsm-stalls.n3",
-                                        "rules/compat-authors-draft.n3"};
-    size_t rule_count = sizeof rules / sizeof *rules - (opt->compat_authors_draft ? 0 : 1);
-    const char *names[sizeof rules / sizeof *rules + 1];
-    memcpy(names, rules, rule_count * sizeof *names);
-    names[rule_count] = "ontology/gsm.ttl";
-    for (size_t i = 0; i <= rule_count; i++) {
+/* Finds rule_count rules and input_count inputs (names[], rules first), puts the rules in front of opt's
+ * programs and the inputs after its inputs. */
+static int add_shipped(agent_options *opt, shipped_files *files, const char *command, const char *const *names,
+                       size_t rule_count, size_t input_count) {
+    size_t first = files->count;
+    for (size_t i = 0; i < rule_count + input_count; i++) {
         char *path = shipped_path(names[i]);
         if (!path) {
             fprintf(stderr, "%s: cannot find the shipped %s (set LDGSM_HOME to the directory holding rules/ and "
@@ -58,13 +55,35 @@ int shipped_add_gsm(agent_options *opt, shipped_files *files, const char *comman
         files->paths[files->count++] = path;
     }
     char **programs = xcalloc(opt->program_count + rule_count, sizeof *programs);
-    memcpy(programs, files->paths, rule_count * sizeof *programs);
+    memcpy(programs, files->paths + first, rule_count * sizeof *programs);
     if (opt->program_count)
         memcpy(programs + rule_count, opt->programs, opt->program_count * sizeof *programs);
     free(opt->programs);
     opt->programs = programs;
     opt->program_count += rule_count;
-    opt->inputs = xrealloc(opt->inputs, (opt->input_count + 1) * sizeof *opt->inputs);
-    opt->inputs[opt->input_count++] = files->paths[rule_count];
+    opt->inputs = xrealloc(opt->inputs, (opt->input_count + input_count) * sizeof *opt->inputs);
+    for (size_t i = 0; i < input_count; i++)
+        opt->inputs[opt->input_count++] = files->paths[first + rule_count + i];
     return 0;
+}
+
+int shipped_add_gsm(agent_options *opt, shipped_files *files, const char *command) {
+    static const char *const rules[] = {"rules/rdfs.n3", "rules/ldp-crawl.n3", "rules/gsm-setup.n3",
+                                        "rules/gsm-fcr.n3", "rules/gsm-call.n3",
+                                        "rules/gsm-alternatives.n3", "rules/gsm-stalls.n3",
+                                        "rules/compat-authors-draft.n3"};
+    size_t rule_count = sizeof rules / sizeof *rules - (opt->compat_authors_draft ? 0 : 1);
+    const char *names[sizeof rules / sizeof *rules + 1];
+    memcpy(names, rules, rule_count * sizeof *names);
+    names[rule_count] = "ontology/gsm.ttl";
+    return add_shipped(opt, files, command, names, rule_count, 1);
+}
+
+int shipped_add_wsm(agent_options *opt, shipped_files *files, const char *command) {
+    bool have_rdfs = false;
+    for (size_t i = 0; i < files->count; i++)
+        have_rdfs |= strstr(files->paths[i], "rules/rdfs.n3") != NULL;
+    static const char *const with_rdfs[] = {"rules/rdfs.n3", "rules/wsm.n3", "ontology/wsm.ttl"};
+    return have_rdfs ? add_shipped(opt, files, command, with_rdfs + 1, 1, 1)
+                     : add_shipped(opt, files, command, with_rdfs, 2, 1);
 }

@@ -745,7 +745,7 @@ static char *sentry_query(gsm_lint *l, term_id node, char *error, size_t error_l
     buf printed = {0};
     sq_print(l->t, tree, &printed);
     /* parsed is not enough: the agent refuses a sentry it cannot compile (more variables than a rule holds) */
-    rule *compiled = sentry_table_rule(l->t, &l->agent, tree, node, parsed, sizeof parsed);
+    rule *compiled = sentry_table_rule(l->t, &l->agent, tree, node, SENTRY_OF_ARTIFACT, parsed, sizeof parsed);
     if (!compiled) {
         /* the rule compiler says "sentry IRI: what" */
         size_t named = strlen("sentry ") + strlen(terms_lex(l->t, node, NULL)) + strlen(": ");

@@ -10,11 +10,24 @@
 typedef struct compiler {
     terms *t;
     rule *r;
-    term_id this_term, this_var;
+    const sentry_constant *constants;
+    size_t constant_count;
     bool too_many;
 } compiler;
 
-static term_id mapped(const compiler *c, term_id id) { return id == c->this_term ? c->this_var : id; }
+static term_id mapped(const compiler *c, term_id id) {
+    for (size_t i = 0; i < c->constant_count; i++)
+        if (c->constants[i].constant == id)
+            return c->constants[i].var;
+    return id;
+}
+
+static bool is_constant_var(const compiler *c, term_id var) {
+    for (size_t i = 0; i < c->constant_count; i++)
+        if (c->constants[i].var == var)
+            return true;
+    return false;
+}
 
 static int slot(compiler *c, term_id var) {
     rule *r = c->r;
@@ -125,14 +138,14 @@ static uint64_t referenced_vars(const compiler *c, const rule_atom *atoms, unsig
 static uint64_t bound_vars(const rule_atom *atoms, unsigned count);
 
 /* The variables a group reads but its own patterns do not bind: they are hidden from it while it runs
- * (rule_seq.hidden). gsm:thisArtifactInstance never is: it is a constant of the query, which the rule
- * reads as a variable only so that one rule serves every artifact, and the prefix binds it before
- * anything else. (Hiding it made every group that reads it enumerate all artifacts' instances: a cost
+ * (rule_seq.hidden). The bound constants (gsm:thisArtifactInstance) never are: each is a constant of the
+ * query, which the rule reads as a variable only so that one rule serves every artifact, and the prefix
+ * binds it before anything else. (Hiding it made every group that reads it enumerate all artifacts' instances: a cost
  * quadratic in the number of artifacts.) */
 static uint64_t unbound_reads(const compiler *c, const rule_atom *atoms, unsigned count) {
     uint64_t set = referenced_vars(c, atoms, count) & ~bound_vars(atoms, count);
     for (unsigned i = 0; i < c->r->var_count; i++)
-        if (c->r->vars[i] == c->this_var)
+        if (is_constant_var(c, c->r->vars[i]))
             set &= ~((uint64_t)1 << i);
     return set;
 }
@@ -255,13 +268,13 @@ static unsigned *plan_from(const rule *r, unsigned first) {
 }
 
 rule *sentry_rule_new(terms *t, sq_node *where, const triple *prefix, size_t prefix_count, const triple *head,
-                      size_t head_count, term_id this_term, term_id this_var, const char *name, char *error,
-                      size_t error_len) {
+                      size_t head_count, const sentry_constant *constants, size_t constant_count,
+                      const char *name, char *error, size_t error_len) {
     rule *r = xcalloc(1, sizeof *r);
     r->name = xstrndup(name, strlen(name));
     r->single_pass = true;
     r->sentry_tree = where;
-    compiler c = {.t = t, .r = r, .this_term = this_term, .this_var = this_var};
+    compiler c = {.t = t, .r = r, .constants = constants, .constant_count = constant_count};
     atom_list body = {0}, filters = {0};
     for (size_t i = 0; i < prefix_count; i++)
         push(&body, (rule_atom){.kind = ATOM_MATCH,

@@ -1,7 +1,8 @@
 /* sentry.h: compiles a sentry (sentry_ast.h) into a rule the engine evaluates in one pass over a closed
  * working memory (DESIGN section 1, step 4): the body is `prefix` (e.g. the atoms that bind ?this to each
- * active artifact instance) followed by the sentry's WHERE clause with `this_term`
- * (gsm:thisArtifactInstance) read as the variable `this_var`; the head is derived for every solution.
+ * active artifact instance) followed by the sentry's WHERE clause with each bound constant
+ * (gsm:thisArtifactInstance; a state machine's wsm:thisInstance and wsm:thisEvent) read as its variable,
+ * which the prefix binds; the head is derived for every solution.
  * Top-level patterns are joined in a cost-based order like any rule; OPTIONAL and UNION keep their place
  * after the patterns, and the elements that follow an OPTIONAL in its group are matched after it (SPARQL
  * joins them with the left join's result); FILTERs run at the end of their group. A group inside a UNION
@@ -15,10 +16,14 @@
 #include "reason/rule.h"
 #include "reason/sentry_ast.h"
 
+typedef struct sentry_constant {
+    term_id constant, var;
+} sentry_constant;
+
 /* Takes ownership of `where`. Returns NULL (and frees where) with a message when the sentry cannot be
  * compiled: a head variable it does not bind, more than RULE_MAX_VARS variables. */
 rule *sentry_rule_new(terms *t, sq_node *where, const triple *prefix, size_t prefix_count, const triple *head,
-                      size_t head_count, term_id this_term, term_id this_var, const char *name, char *error,
-                      size_t error_len);
+                      size_t head_count, const sentry_constant *constants, size_t constant_count,
+                      const char *name, char *error, size_t error_len);
 
 #endif

@@ -452,8 +452,8 @@ static enum answer ldgsm_answer(differ *d, const char *data, const char *query, 
     enum answer answer = ANSWER_NONE;
     if (sentry_from_text(d->parser, 0, query, EX, &where, why, why_len) == 0) {
         sq_print(d->t, where, tree);
-        rule *r = sentry_rule_new(d->t, where, NULL, 0, &d->head, 1, d->this_term, d->this_var, "differential",
-                                  why, why_len);
+        sentry_constant constant = {d->this_term, d->this_var};
+        rule *r = sentry_rule_new(d->t, where, NULL, 0, &d->head, 1, &constant, 1, "differential", why, why_len);
         if (r) {
             rule_set rules = {0};
             rule_set_add(&rules, r);
@@ -749,7 +749,8 @@ static void a_head_may_use_a_variable_bound_after_an_optional(void **state) {
     const char *query = "ASK { ?s <" EX "p> ?o . OPTIONAL { ?s <" EX "q> ?v } ?v <" EX "r> ?w }";
     assert_int_equal(sentry_from_text(d->parser, 0, query, NULL, &where, why, sizeof why), 0);
     triple head = {d->head.s, d->head.p, terms_var(d->t, "w", 1)};
-    rule *r = sentry_rule_new(d->t, where, NULL, 0, &head, 1, d->this_term, d->this_var, "after", why, sizeof why);
+    sentry_constant constant = {d->this_term, d->this_var};
+    rule *r = sentry_rule_new(d->t, where, NULL, 0, &head, 1, &constant, 1, "after", why, sizeof why);
     if (!r)
         fail_msg("%s", why);
     rule_free(r);

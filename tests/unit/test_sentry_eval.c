@@ -102,8 +102,8 @@ static void evaluate(world *w, sq_node *where) {
                        {w->this_var, terms_iri_cstr(w->t, GSM "hasState"), terms_iri_cstr(w->t, GSM "active")}};
     triple head[] = {{iri(w, "sentry"), w->holds, w->this_var}};
     char error[256];
-    rule *r = sentry_rule_new(w->t, where, prefix, 2, head, 1, w->this_term, w->this_var, "test-sentry", error,
-                              sizeof error);
+    sentry_constant constant = {w->this_term, w->this_var};
+    rule *r = sentry_rule_new(w->t, where, prefix, 2, head, 1, &constant, 1, "test-sentry", error, sizeof error);
     if (!r)
         fail_msg("%s", error);
     rule_set_add(&w->rules, r);
@@ -232,7 +232,8 @@ static void head_needs_top_level_variables(void **state) {
     add(where, optional);
     triple head[] = {{iri(w, "sentry"), w->holds, var(w, "y")}};
     char error[256];
-    rule *r = sentry_rule_new(w->t, where, NULL, 0, head, 1, w->this_term, w->this_var, "s", error, sizeof error);
+    sentry_constant constant = {w->this_term, w->this_var};
+    rule *r = sentry_rule_new(w->t, where, NULL, 0, head, 1, &constant, 1, "s", error, sizeof error);
     assert_null(r);
     assert_non_null(strstr(error, "?y"));
 }
