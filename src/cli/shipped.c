@@ -69,7 +69,7 @@ static int add_shipped(agent_options *opt, shipped_files *files, const char *com
 
 int shipped_add_gsm(agent_options *opt, shipped_files *files, const char *command) {
     static const char *const rules[] = {"rules/rdfs.n3", "rules/ldp-crawl.n3", "rules/gsm-setup.n3",
-                                        "rules/gsm-fcr.n3", "rules/gsm-call.n3",
+                                        "rules/gsm-fcr.n3", "rules/calls.n3", "rules/gsm-call.n3",
                                         "rules/gsm-alternatives.n3", "rules/gsm-stalls.n3",
                                         "rules/compat-authors-draft.n3"};
     size_t rule_count = sizeof rules / sizeof *rules - (opt->compat_authors_draft ? 0 : 1);
@@ -80,10 +80,16 @@ int shipped_add_gsm(agent_options *opt, shipped_files *files, const char *comman
 }
 
 int shipped_add_wsm(agent_options *opt, shipped_files *files, const char *command) {
-    bool have_rdfs = false;
-    for (size_t i = 0; i < files->count; i++)
-        have_rdfs |= strstr(files->paths[i], "rules/rdfs.n3") != NULL;
-    static const char *const with_rdfs[] = {"rules/rdfs.n3", "rules/wsm.n3", "ontology/wsm.ttl"};
-    return have_rdfs ? add_shipped(opt, files, command, with_rdfs + 1, 1, 1)
-                     : add_shipped(opt, files, command, with_rdfs, 2, 1);
+    static const char *const rules[] = {"rules/rdfs.n3", "rules/calls.n3", "rules/wsm.n3"};
+    const char *names[sizeof rules / sizeof *rules + 1];
+    size_t rule_count = 0;
+    for (size_t r = 0; r < sizeof rules / sizeof *rules; r++) {
+        bool loaded = false; /* by the GSM rules already */
+        for (size_t i = 0; i < files->count; i++)
+            loaded |= strstr(files->paths[i], rules[r]) != NULL;
+        if (!loaded)
+            names[rule_count++] = rules[r];
+    }
+    names[rule_count] = "ontology/wsm.ttl";
+    return add_shipped(opt, files, command, names, rule_count, 1);
 }

@@ -22,8 +22,8 @@ char *shipped_path(const char *name);
  * -1 after a message on standard error naming command. The lists are reallocated: the caller frees
  * opt->programs and opt->inputs. */
 int shipped_add_gsm(agent_options *opt, shipped_files *files, const char *command);
-/* The same for state machines (`ldgsm run --machine`): rules/rdfs.n3 (unless the GSM rules brought it),
- * rules/wsm.n3 and ontology/wsm.ttl. */
+/* The same for state machines (`ldgsm run --machine`): rules/rdfs.n3 and rules/calls.n3 (unless the GSM
+ * rules brought them), rules/wsm.n3 and ontology/wsm.ttl. */
 int shipped_add_wsm(agent_options *opt, shipped_files *files, const char *command);
 void shipped_files_free(shipped_files *files);
 

@@ -94,6 +94,7 @@ struct gsm_lint {
     lint_file *files;
     size_t file_count;
     bool load_failed;
+    bool other_model; /* the documents hold a model of another kind (gsm_lint_other_model) */
     lint_entry *entries;
     size_t entry_count, entry_cap;
     sentry_seen *sentries;
@@ -214,7 +215,7 @@ static void show_predicate(const gsm_lint *l, term_id p, buf *out) {
     static const struct {
         const char *prefix, *ns;
     } known[] = {{"gsm:", NS_GSM}, {"sp:", NS_SP}, {"http:", NS_HTTP}, {"ldgsm:", NS_LDGSM}, {"rdf:", NS_RDF},
-                 {"xsd:", NS_XSD}};
+                 {"xsd:", NS_XSD}, {"wsm:", NS_WSM}};
     const char *iri = terms_lex(l->t, p, NULL);
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         size_t len = strlen(known[i].ns);
@@ -293,9 +294,8 @@ static void show_term(gsm_lint *l, term_id term, size_t file, buf *out) {
 
 /* Records "FILE: severity: <term>: what" ("FILE: severity: what" when term is 0); other terms in `what`
  * are passed as text made by show() for the same file. */
-static void report_in(gsm_lint *l, size_t file, enum lint_severity severity, term_id term, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void report_in(gsm_lint *l, size_t file, enum lint_severity severity, term_id term, const char *fmt, ...) {
+static void report_v(gsm_lint *l, size_t file, enum lint_severity severity, term_id term, const char *fmt,
+                     va_list ap) {
     buf line = {0};
     buf_printf(&line, "%s: %s: ", l->file_count ? l->files[file].name : "-",
                severity == LINT_ERROR ? "error" : "warning");
@@ -303,8 +303,7 @@ static void report_in(gsm_lint *l, size_t file, enum lint_severity severity, ter
         show_term(l, term, file, &line);
         buf_puts(&line, ": ");
     }
-    va_list ap, sizing;
-    va_start(ap, fmt);
+    va_list sizing;
     va_copy(sizing, ap);
     int len = vsnprintf(NULL, 0, fmt, sizing);
     va_end(sizing);
@@ -313,8 +312,16 @@ static void report_in(gsm_lint *l, size_t file, enum lint_severity severity, ter
         vsnprintf(line.data + line.len, (size_t)len + 1, fmt, ap);
         line.len += (size_t)len;
     }
-    va_end(ap);
     add_line(l, file, severity, buf_cstr(&line));
+}
+
+static void report_in(gsm_lint *l, size_t file, enum lint_severity severity, term_id term, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void report_in(gsm_lint *l, size_t file, enum lint_severity severity, term_id term, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    report_v(l, file, severity, term, fmt, ap);
+    va_end(ap);
 }
 
 /* A term shown relative to the file its message goes to; the caller frees it. */
@@ -703,8 +710,9 @@ static const char *without_sentry_prefix(gsm_lint *l, term_id node, const char *
     return strncmp(error, prefix, len) == 0 ? error + len : error;
 }
 
-/* Parses a sentry with the front end the agent would use; the tree's print or NULL, with the error. */
-static char *sentry_query(gsm_lint *l, term_id node, char *error, size_t error_len) {
+/* Parses a sentry with the front end the agent would use and compiles it as the agent's sentry table would
+ * in its context; the tree's print or NULL, with the error. */
+static char *sentry_query(gsm_lint *l, term_id node, enum sentry_context context, char *error, size_t error_len) {
     char parsed[1024]; /* a front end's message */
     store_iter it;
     uint32_t n;
@@ -745,7 +753,7 @@ static char *sentry_query(gsm_lint *l, term_id node, char *error, size_t error_l
     buf printed = {0};
     sq_print(l->t, tree, &printed);
     /* parsed is not enough: the agent refuses a sentry it cannot compile (more variables than a rule holds) */
-    rule *compiled = sentry_table_rule(l->t, &l->agent, tree, node, SENTRY_OF_ARTIFACT, parsed, sizeof parsed);
+    rule *compiled = sentry_table_rule(l->t, &l->agent, tree, node, context, parsed, sizeof parsed);
     if (!compiled) {
         /* the rule compiler says "sentry IRI: what" */
         size_t named = strlen("sentry ") + strlen(terms_lex(l->t, node, NULL)) + strlen(": ");
@@ -766,7 +774,7 @@ static const char *sentry(gsm_lint *l, term_id node) {
     char error[1536];
     /* an undescribed sentry is a dangling reference, reported as such */
     bool dangling = terms_kind(l->t, node) == TERM_LITERAL || !described(l, node);
-    char *query = dangling ? NULL : sentry_query(l, node, error, sizeof error);
+    char *query = dangling ? NULL : sentry_query(l, node, SENTRY_OF_ARTIFACT, error, sizeof error);
     if (!query && !dangling)
         report_in(l, file_of_term(l, node), LINT_ERROR, node, "%s", error);
     l->sentries = xrealloc(l->sentries, (l->sentry_count + 1) * sizeof *l->sentries);
@@ -977,7 +985,7 @@ static void check_structure(gsm_lint *l, const model *m) {
 }
 
 /* DESIGN section 5, "Tasks": a task's body is a literal, sent as written with the Content-Type it gives.
- * The call rules send only a request that has a method, a URI, headers and a body (gsm-call.n3, Operation
+ * The call rules send only a request that has a method, a URI, headers and a body (calls.n3, Operation
  * Call); a 202's result is polled at the request's ldgsm:resultIn. */
 static void check_task(gsm_lint *l, term_id task) {
     const lint_vocab *v = &l->v;
@@ -1288,7 +1296,7 @@ void gsm_lint_check(gsm_lint *l) {
             resolve_draft_tasks(l);
         model m = {0};
         model_read(l, &m);
-        if (m.stages.len == 0)
+        if (m.stages.len == 0 && !l->other_model)
             report_in(l, 0, LINT_ERROR, 0,
                       "no stage is described (nothing is a gsm:Stage or has gsm:hasChildStage, gsm:hasGuard, "
                       "gsm:hasMilestone or gsm:hasHttpRequest)");
@@ -1318,4 +1326,41 @@ size_t gsm_lint_count(const gsm_lint *l, enum lint_severity severity) {
     for (size_t i = 0; i < l->entry_count; i++)
         count += l->entries[i].message.severity == severity;
     return count;
+}
+
+/* ==== for the checks of other kinds of model (lint.h) ==== */
+
+terms *gsm_lint_terms(gsm_lint *l) {
+    return l->t;
+}
+
+store *gsm_lint_store(gsm_lint *l) {
+    return l->st;
+}
+
+bool gsm_lint_loaded(const gsm_lint *l) {
+    return l->file_count && !l->load_failed;
+}
+
+void gsm_lint_other_model(gsm_lint *l) {
+    l->other_model = true;
+}
+
+size_t gsm_lint_file_of(gsm_lint *l, term_id term) {
+    return file_of_term(l, term);
+}
+
+char *gsm_lint_show(gsm_lint *l, term_id term, size_t file) {
+    return show(l, term, file);
+}
+
+void gsm_lint_report(gsm_lint *l, size_t file, enum lint_severity severity, term_id term, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    report_v(l, file, severity, term, fmt, ap);
+    va_end(ap);
+}
+
+char *gsm_lint_sentry_query(gsm_lint *l, term_id node, enum sentry_context context, char *error, size_t error_len) {
+    return sentry_query(l, node, context, error, error_len);
 }

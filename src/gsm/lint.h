@@ -44,7 +44,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "agent/sentries.h"
 #include "rdf/rdfio.h"
+#include "rdf/store.h"
 
 enum lint_severity { LINT_ERROR, LINT_WARNING };
 
@@ -83,5 +85,23 @@ void gsm_lint_check(gsm_lint *l);
 size_t gsm_lint_message_count(const gsm_lint *l);
 const lint_message *gsm_lint_message(const gsm_lint *l, size_t i);
 size_t gsm_lint_count(const gsm_lint *l, enum lint_severity severity);
+
+/* For the checks of another kind of model over the same documents and messages (wsm/wsm_lint.h), run
+ * before gsm_lint_check, which sorts every message: */
+terms *gsm_lint_terms(gsm_lint *l);
+store *gsm_lint_store(gsm_lint *l); /* every triple in its document's graph, the graph its base IRI */
+/* Documents were loaded and each parsed: only then do checks run. */
+bool gsm_lint_loaded(const gsm_lint *l);
+/* The documents hold a model of that kind: without a GSM stage, they are no error. */
+void gsm_lint_other_model(gsm_lint *l);
+/* The file that describes a term, a term as a message in `file` shows it (the caller frees it), and a
+ * message "FILE: severity: <term>: what" (no "<term>: " when term is 0). */
+size_t gsm_lint_file_of(gsm_lint *l, term_id term);
+char *gsm_lint_show(gsm_lint *l, term_id term, size_t file);
+void gsm_lint_report(gsm_lint *l, size_t file, enum lint_severity severity, term_id term, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Parses a sentry as the agent reads it (SPIN RDF or sp:text) and compiles it as its sentry table would in
+ * `context`: the parsed query printed (the caller frees it), or NULL with why in `error`. */
+char *gsm_lint_sentry_query(gsm_lint *l, term_id node, enum sentry_context context, char *error, size_t error_len);
 
 #endif

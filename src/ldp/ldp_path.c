@@ -154,3 +154,16 @@ void ldp_path_random_name(buf *out) {
     for (size_t i = 0; i < sizeof random; i++)
         buf_printf(out, "%02x", random[i]);
 }
+
+void ldp_path_ordered_name(buf *out, uint64_t *last) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    uint64_t ms = (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
+    if (ms <= *last)
+        ms = *last + 1;
+    *last = ms;
+    buf rnd = {0};
+    ldp_path_random_name(&rnd);
+    buf_printf(out, "%012llx%.4s", (unsigned long long)(ms & 0xffffffffffffULL), rnd.data);
+    buf_free(&rnd);
+}

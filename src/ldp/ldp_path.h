@@ -10,6 +10,7 @@
 #define LDGSM_LDP_PATH_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "rdf/buf.h"
@@ -41,5 +42,11 @@ bool ldp_slug_name(const char *slug, char *name, size_t size);
 /* Appends a fresh random name: 16 lower-case hex digits (for members without a usable Slug and for
  * the store's temporary files). */
 void ldp_path_random_name(buf *out);
+
+/* Appends a fresh member name that sorts after every name it gave before through the same *last:
+ * 12 hex digits of a millisecond clock (at least *last + 1, then stored in *last) and 4 random ones, 16
+ * in all. Members POSTed without a Slug thus list in the order they arrived, which is the order a state
+ * machine takes the events of its inbox (rules/wsm.n3). */
+void ldp_path_ordered_name(buf *out, uint64_t *last);
 
 #endif

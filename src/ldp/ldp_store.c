@@ -41,6 +41,7 @@ struct ldp_store {
     node *root;
     strmap deleted;     /* design note 5: every path ever deleted, under s->lock */
     buf deleted_record; /* the same, one per line, as LDP_DISK_DELETED_FILE holds it */
+    uint64_t last_member_name; /* ldp_path_ordered_name's clock, under s->lock */
 };
 
 static uint64_t path_hash(const char *path, size_t len) { return hash_bytes(path, len, 0x6c6470); }
@@ -547,7 +548,7 @@ static char *member_path(ldp_store *s, const char *container, const char *slug, 
         if (use_slug)
             buf_puts(&path, name);
         else
-            ldp_path_random_name(&path);
+            ldp_path_ordered_name(&path, &s->last_member_name);
         size_t name_end = path.len;
         buf_putc(&path, '/');
         bool taken = find(s, path.data, path.len) || find(s, path.data, name_end) ||

@@ -710,7 +710,7 @@ static void compile_task(compiler *c, const pattern *p, const char *path) {
     add_sentry(&s, &done, path, "done-if", 0, "the task's call was answered (2xx)");
     /* The answer the agent reports into the iteration after the send ends the task in the same write
      * that records it on the call, a poll sooner than reading the record back: a 2xx (202 aside) under
-     * the call's current key is Response (Success) of rules/gsm-call.n3; a 4xx it does not retry (all
+     * the call's current key is Response (Success) of rules/calls.n3; a 4xx it does not retry (all
      * but 408, 409, 429) to the current attempt of the last alternative exhausts the call. */
     sentry_begin(c, &s);
     answer_now(&s, path, 0, false);

@@ -1167,6 +1167,7 @@ static const struct {
     COMPACT_PREFIX("xsd", "http://www.w3.org/2001/XMLSchema#"),
     COMPACT_PREFIX("gsm", "http://purl.org/gsm/vocab#"),
     COMPACT_PREFIX("ldgsm", "https://w3id.org/ldgsm#"),
+    COMPACT_PREFIX("wsm", "https://w3id.org/ldgsm/wsm#"),
 #undef COMPACT_PREFIX
 };
 

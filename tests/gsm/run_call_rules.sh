@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The rules of seed 000 as rules/gsm-call.n3 runs them (DESIGN section 6.1; tests/gsm/models/calls.ttl),
+# The rules of seed 000 as rules/calls.n3 runs them (DESIGN section 6.1; tests/gsm/models/calls.ttl),
 # one section per rule, named after it: Operation Call, Response (Success), a failed attempt, Timeout retry
 # (exactly 1 + N_MT sends of one alternative, none before its deadline), Timeout no-retry (rebind: the
 # alternatives in order, a fresh budget and key), exhausted (visible to sentries, one incident line), a late

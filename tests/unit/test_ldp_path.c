@@ -128,11 +128,34 @@ static void random_names_differ(void **state) {
     buf_free(&b);
 }
 
+/* Members POSTed without a Slug list in arrival order: each name sorts after the one before, even within
+ * one millisecond and when the clock is behind the last name given. */
+static void ordered_names_sort_in_the_order_given(void **state) {
+    (void)state;
+    uint64_t last = 0;
+    char previous[17] = "";
+    for (int i = 0; i < 1000; i++) {
+        buf name = {0};
+        ldp_path_ordered_name(&name, &last);
+        assert_int_equal(name.len, 16);
+        assert_int_equal(strspn(buf_cstr(&name), "0123456789abcdef"), 16);
+        assert_true(strcmp(previous, name.data) < 0);
+        memcpy(previous, name.data, 17);
+        buf_free(&name);
+    }
+    last = 0xfffffffffffULL; /* a clock far ahead: still after it */
+    buf name = {0};
+    ldp_path_ordered_name(&name, &last);
+    assert_int_equal(strncmp(name.data, "100000000000", 12), 0);
+    buf_free(&name);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(good_paths_decode),  cmocka_unit_test(bad_paths_are_refused),
         cmocka_unit_test(encoding_round_trips), cmocka_unit_test(member_references),
         cmocka_unit_test(slugs),              cmocka_unit_test(random_names_differ),
+        cmocka_unit_test(ordered_names_sort_in_the_order_given),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
