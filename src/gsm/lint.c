@@ -1179,11 +1179,45 @@ static void check_member_list(gsm_lint *l, term_id owner, term_id property, term
 
 /* Every stage's task: a request, or an ldgsm:Call whose alternatives are requests (DESIGN section 6.1). A
  * node is checked once however many stages or calls name it. */
+void gsm_lint_check_task(gsm_lint *l, term_id task, const u64map *is_task, u64map *checked) {
+    const lint_vocab *v = &l->v;
+    size_t file = file_of_term(l, task);
+    check_call_parameters(l, task);
+    term_id list = single_value(l, task, v->alternatives, file);
+    store_iter it;
+    uint32_t n;
+    store_match(l->st, task, T_RDF_TYPE, v->call, 0, store_size(l->st), &it);
+    bool typed_call = store_next(&it, &n) != NULL;
+    bool request = store_first_object(l->st, task, v->mthd) != 0;
+    u32vec requests = {0};
+    if (list) {
+        if (request)
+            report_in(l, file, LINT_ERROR, task,
+                      "task has both http:mthd and ldgsm:alternatives: the rules would send it as a request "
+                      "and as a call");
+        check_member_list(l, task, v->alternatives, list, "alternative", &requests);
+    } else if (typed_call && !request) {
+        report_in(l, file, LINT_ERROR, task,
+                  "call has no ldgsm:alternatives (a list of http:Request nodes): it never sends anything");
+    } else {
+        u32vec_push(&requests, task);
+    }
+    bool inserted;
+    for (uint32_t r = 0; r < requests.len; r++) {
+        u64map_put(checked, requests.data[r], 1, &inserted);
+        if (!inserted)
+            continue;
+        check_task(l, requests.data[r]);
+        if (!is_task || !u64map_get(is_task, requests.data[r]))
+            check_alternative_parameters(l, requests.data[r]);
+    }
+    u32vec_free(&requests);
+}
+
 static void check_tasks(gsm_lint *l, const model *m) {
     const lint_vocab *v = &l->v;
     u64map is_task = {0}, checked = {0};
-    u32vec tasks = {0}, named = {0}, requests = {0};
-    bool inserted;
+    u32vec tasks = {0}, named = {0};
     for (uint32_t i = 0; i < m->stages.len; i++) {
         objects(l, m->stages.data[i], v->has_http_request, &named);
         if (named.len > 1) /* one call record per stage: two tasks would fight over it every iteration */
@@ -1193,45 +1227,13 @@ static void check_tasks(gsm_lint *l, const model *m) {
         for (uint32_t k = 0; k < named.len; k++)
             set_add(&tasks, &is_task, named.data[k]);
     }
-    for (uint32_t i = 0; i < tasks.len; i++) {
-        term_id task = tasks.data[i];
-        if (!described(l, task))
-            continue; /* reported as a dangling reference */
-        size_t file = file_of_term(l, task);
-        check_call_parameters(l, task);
-        term_id list = single_value(l, task, v->alternatives, file);
-        store_iter it;
-        uint32_t n;
-        store_match(l->st, task, T_RDF_TYPE, v->call, 0, store_size(l->st), &it);
-        bool typed_call = store_next(&it, &n) != NULL;
-        bool request = store_first_object(l->st, task, v->mthd) != 0;
-        requests.len = 0;
-        if (list) {
-            if (request)
-                report_in(l, file, LINT_ERROR, task,
-                          "task has both http:mthd and ldgsm:alternatives: the rules would send it as a request "
-                          "and as a call");
-            check_member_list(l, task, v->alternatives, list, "alternative", &requests);
-        } else if (typed_call && !request) {
-            report_in(l, file, LINT_ERROR, task,
-                      "call has no ldgsm:alternatives (a list of http:Request nodes): it never sends anything");
-        } else {
-            u32vec_push(&requests, task);
-        }
-        for (uint32_t r = 0; r < requests.len; r++) {
-            u64map_put(&checked, requests.data[r], 1, &inserted);
-            if (!inserted)
-                continue;
-            check_task(l, requests.data[r]);
-            if (!u64map_get(&is_task, requests.data[r]))
-                check_alternative_parameters(l, requests.data[r]);
-        }
-    }
+    for (uint32_t i = 0; i < tasks.len; i++)
+        if (described(l, tasks.data[i])) /* else reported as a dangling reference */
+            gsm_lint_check_task(l, tasks.data[i], &is_task, &checked);
     u64map_free(&is_task);
     u64map_free(&checked);
     u32vec_free(&tasks);
     u32vec_free(&named);
-    u32vec_free(&requests);
 }
 
 /* Sub-workflow alternatives (DESIGN section 6.1): a stage's ldgsm:alternativeStages is one proper,

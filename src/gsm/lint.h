@@ -45,6 +45,7 @@
 #include <stddef.h>
 
 #include "agent/sentries.h"
+#include "rdf/hashmap.h"
 #include "rdf/rdfio.h"
 #include "rdf/store.h"
 
@@ -102,6 +103,10 @@ void gsm_lint_report(gsm_lint *l, size_t file, enum lint_severity severity, term
     __attribute__((format(printf, 5, 6)));
 /* Parses a sentry as the agent reads it (SPIN RDF or sp:text) and compiles it as its sentry table would in
  * `context`: the parsed query printed (the caller frees it), or NULL with why in `error`. */
+/* Checks a task description as the call rules will send it (rules/calls.n3): a request, or an ldgsm:Call
+ * with its alternatives and parameters. Requests already in checked are not checked again (it is added
+ * to); is_task (may be NULL) holds the tasks named directly, whose call parameters are their own. */
+void gsm_lint_check_task(gsm_lint *l, term_id task, const u64map *is_task, u64map *checked);
 char *gsm_lint_sentry_query(gsm_lint *l, term_id node, enum sentry_context context, char *error, size_t error_len);
 
 #endif

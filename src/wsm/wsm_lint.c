@@ -23,6 +23,7 @@ typedef struct wsm_linter {
     store *st;
     wsm_vocab v;
     u64map checked_transitions; /* a transition several schemas list is checked once */
+    u64map checked_actions;     /* and a request several actions name */
     u64map condition_index;     /* condition node -> index in queries */
     char **queries;             /* each condition's query printed, NULL when it is invalid */
     size_t condition_count;
@@ -139,6 +140,10 @@ static term_id exactly_one(wsm_linter *w, term_id node, term_id property, const 
         char *shown = gsm_lint_show(w->l, found.data[0], file);
         gsm_lint_report(w->l, file, LINT_ERROR, node, "%s %s is a literal, not a node (%s)", name, shown, role);
         free(shown);
+    } else if (terms_kind(w->t, found.data[0]) != TERM_IRI) {
+        /* instance documents and events name states and events: a blank node has no name outside its file */
+        gsm_lint_report(w->l, file, LINT_ERROR, node, "%s is a blank node, not an IRI (%s): instances and events "
+                        "name it", name, role);
     } else {
         value = found.data[0];
     }
@@ -285,11 +290,7 @@ static void check_actions(wsm_linter *w, term_id transition, size_t file) {
                                 kind == TERM_LIST ? "list" : "literal");
                 continue;
             }
-            size_t action_file = gsm_lint_file_of(w->l, action);
-            if (!store_first_object(w->st, action, w->v.mthd))
-                gsm_lint_report(w->l, action_file, LINT_ERROR, action, "action has no http:mthd");
-            if (!store_first_object(w->st, action, w->v.request_uri))
-                gsm_lint_report(w->l, action_file, LINT_ERROR, action, "action has no http:requestURI");
+            gsm_lint_check_task(w->l, action, NULL, &w->checked_actions);
         }
     }
     u32vec_free(&lists);
@@ -307,6 +308,13 @@ static void check_transition(wsm_linter *w, term_id transition) {
     check_conditions(w, transition, file);
     check_assignments(w, transition, file);
     check_actions(w, transition, file);
+    u32vec actions = {0};
+    values(w, transition, w->v.actions, &actions);
+    if (actions.len && terms_kind(w->t, transition) != TERM_IRI)
+        gsm_lint_report(w->l, file, LINT_ERROR, transition,
+                        "transition with wsm:actions is a blank node: the history names the transition it fired, "
+                        "to send the actions after the first, so it needs an IRI");
+    u32vec_free(&actions);
 }
 
 /* ==== one schema ==== */
@@ -350,6 +358,9 @@ static term_id initial_state(wsm_linter *w, term_id schema, size_t file) {
         char *shown = gsm_lint_show(w->l, found.data[0], file);
         gsm_lint_report(w->l, file, LINT_ERROR, schema, "wsm:initialState %s is a literal, not a state", shown);
         free(shown);
+    } else if (terms_kind(w->t, found.data[0]) != TERM_IRI) {
+        gsm_lint_report(w->l, file, LINT_ERROR, schema,
+                        "wsm:initialState is a blank node, not an IRI: instance documents name their state");
     } else {
         s0 = found.data[0];
     }
@@ -624,6 +635,7 @@ size_t wsm_lint_check(gsm_lint *l) {
     u64map_free(&is_schema);
     u64map_free(&schema_graphs);
     u64map_free(&w.checked_transitions);
+    u64map_free(&w.checked_actions);
     u64map_free(&w.condition_index);
     for (size_t i = 0; i < w.condition_count; i++)
         free(w.queries[i]);

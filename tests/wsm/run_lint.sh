@@ -66,7 +66,7 @@ for finding in 'both leave state' 'schema has no wsm:initialState' 'wsm:initialS
   'sentry text does not parse' 'SPIN sentry does not parse' 'sentry cannot be evaluated' \
   'wsm:condition "' 'assignment has no wsm:variable' 'assignment has 2 wsm:value' 'wsm:value "yes" is not a boolean' \
   'is a literal, not an assignment' 'does not declare (wsm:variable)' 'both true and false' \
-  'is not an RDF list' 'action has no http:mthd' 'action has no http:requestURI' 'is a literal, not a request' \
+  'is not an RDF list' 'task has no http:mthd' 'task has no http:requestURI' 'is a blank node, not an IRI' 'is a literal, not a request' \
   'transition has 2 wsm:actions' 'wsm:initialValue "yes" is not a boolean' 'wsm:initialValue: it needs at most one' \
   'is not reachable from' 'event no transition takes' 'state no transition or schema names' \
   'variable is never set' 'transition no schema lists' 'no stage is described'; do
