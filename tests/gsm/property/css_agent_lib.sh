@@ -17,7 +17,9 @@ start_server() { # --fixtures DIR (other `ldgsm serve` options do not apply to C
       code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT -H 'Content-Type: text/turtle' \
         --data-binary @"$dir/$file" "$base$file")
       case $code in 2??) ;; *) echo "CSS refused the fixture $file: $code"; exit 1 ;; esac
-    done < <(cd "$dir" && find . -type f ! -name README.md | sed 's|^\./||' | sort)
+    done < <(cd "$dir" && find . -type f ! -name README.md ! -name .container.ttl | sed 's|^\./||' | sort)
+    # folders are containers (an empty one, such as an inbox, has no file to create it)
+    while IFS= read -r file; do ensure_container "$file/"; done < <(cd "$dir" && find . -mindepth 1 -type d | sed 's|^\./||' | sort)
   fi
   sleep 600 & # stands for the server: the test stops it by PID; CSS itself is css_gsm.sh's
   server_pid=$!
