@@ -12,6 +12,7 @@ trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null || 
 # start_server NAME CMD...: runs CMD, which prints its port or URL on stdout's first line; sets $started
 start_server() {
   local name=$1; shift
+  rm -f "$work/$name.out" # a server started again under one name: never read the last one's address
   "$@" > "$work/$name.out" 2> "$work/$name.err" &
   pids+=($!)
   for _ in $(seq 1 100); do [ -s "$work/$name.out" ] && break; sleep 0.05; done

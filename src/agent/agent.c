@@ -916,16 +916,16 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     report_late_gets(a, scanned);
     stats->derived = (unsigned)reasoner_get_stats(r)->derived;
     reasoner_free(r);
-    if (rc == 0) {
-        stats->calling = count_calling(a);
-        report_waits(a);
-        drop_taken_answers(a);
-    }
-
+    /* before the waits are said: what the watcher holds (a model lint refuses) is said with them */
     if (rc == 0 && a->opt.inspect) {
         int ended = a->opt.inspect(a->opt.inspect_user, a);
         if (ended > 0)
             a->ended_by_inspect = ended;
+    }
+    if (rc == 0) {
+        stats->calling = count_calling(a);
+        report_waits(a);
+        drop_taken_answers(a);
     }
     if (rc == 0 && !a->opt.observe) {
         char **origins = xcalloc(a->opt.allow_origin_count + 1, sizeof *origins);

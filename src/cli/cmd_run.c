@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/shipped.h"
 #include "gsm/watch.h"
+#include "wsm/wsm_watch.h"
 #include "rdf/buf.h"
 
 static const char run_usage[] =
@@ -34,6 +35,7 @@ static const char run_usage[] =
     "the first event (in the lexical order of the IRIs) of each instance's inbox container that is not\n"
     "consumed yet and writes its outcome (fired, rejected, set aside), the new state, the assignments and a\n"
     "history entry in one conditional write of the instance document; then it deletes the event resource.\n"
+    "Each schema is checked by `ldgsm lint` as it is read; an instance whose schema has an error is held.\n"
     "--instance and --machine may be given together.\n"
     "\n"
     "options:\n"
@@ -116,9 +118,22 @@ static const char *etag_of_read(void *user, const char *iri) {
     return agent_read_outcome(user, iri, &read) ? read.etag : NULL;
 }
 
-/* Every iteration of a GSM run passes by the watcher (gsm/watch.h): lint, cycling stages, progress. */
+typedef struct watchers {
+    gsm_watch *gsm;
+    wsm_watch *wsm;
+} watchers;
+
+/* Every iteration of a workflow run passes by the watchers: for GSM instances (gsm/watch.h: lint, cycling
+ * stages, progress) and for state machines (wsm/wsm_watch.h: lint). The run ends when either finds every
+ * instance of its kind refused. */
 static int watch_instances(void *user, agent *a) {
-    return gsm_watch_iteration(user, agent_terms(a), agent_memory(a), etag_of_read, a);
+    watchers *w = user;
+    int stop = 0;
+    if (w->gsm)
+        stop |= gsm_watch_iteration(w->gsm, agent_terms(a), agent_memory(a), etag_of_read, a);
+    if (w->wsm)
+        stop |= wsm_watch_iteration(w->wsm, agent_terms(a), agent_memory(a), etag_of_read, a);
+    return stop;
 }
 
 static void log_to_stderr(void *user, enum log_level level, const char *message) {
@@ -307,25 +322,28 @@ int cmd_run(int argc, char **argv) {
     char error[1024];
     /* before loading: a stop signal while the rules load ends the run cleanly, before its first iteration */
     cli_catch_stop_signals();
-    gsm_watch *watch = NULL;
-    if (opt.instance_count) {
-        watch = gsm_watch_new(&(gsm_watch_options){.instances = (const char *const *)opt.instances,
-                                                   .instance_count = opt.instance_count,
-                                                   .compat_authors_draft = opt.compat_authors_draft,
-                                                   .verbose = opt.verbose > 0, .log = &log});
+    watchers watch = {0};
+    if (opt.instance_count)
+        watch.gsm = gsm_watch_new(&(gsm_watch_options){.instances = (const char *const *)opt.instances,
+                                                       .instance_count = opt.instance_count,
+                                                       .compat_authors_draft = opt.compat_authors_draft,
+                                                       .verbose = opt.verbose > 0, .log = &log});
+    if (opt.machine_count)
+        watch.wsm = wsm_watch_new((const char *const *)opt.machines, opt.machine_count, &log);
+    if (watch.gsm || watch.wsm) {
         opt.inspect = watch_instances;
-        opt.inspect_user = watch;
+        opt.inspect_user = &watch;
     }
     agent *a = agent_new(&opt, &log, error, sizeof error);
-    if (!a) {
+    if (a) {
+        status = agent_run(a);
+        agent_free(a);
+    } else {
         fprintf(stderr, "ldgsm run: %s\n", error);
-        gsm_watch_free(watch);
         status = 1;
-        goto done;
     }
-    status = agent_run(a);
-    agent_free(a);
-    gsm_watch_free(watch);
+    gsm_watch_free(watch.gsm);
+    wsm_watch_free(watch.wsm);
 done:
     for (size_t i = 0; i < opt.header_count; i++) {
         free(opt.headers[i].origin);

@@ -4,16 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gsm/lint.h"
+#include "gsm/lint_read.h"
 #include "rdf/buf.h"
 #include "rdf/hashmap.h"
-#include "rdf/rdfio.h"
-#include "rdf/strmap.h"
 
 #define NS_GSM "http://purl.org/gsm/vocab#"
 #define NS_LDGSM "https://w3id.org/ldgsm#"
 
-enum { PROGRESS_EVERY = 10, LINT_CACHE_MAX = 1000 };
+enum { PROGRESS_EVERY = 10 };
 
 typedef struct vocab {
     term_id is_instance_of, in_artifact_instance, has_state, active, is_achieved, has_guard, has_condition,
@@ -41,13 +39,14 @@ struct gsm_watch {
     u64map fragment_index; /* fragment term -> 1 + index in fragments */
     fragment_seen *fragments;
     size_t fragment_count;
-    strmap lint_results; /* a model version ("graph etag" lines) -> its lint error count */
+    lint_memo *lint; /* each model version's lint error count */
 };
 
 gsm_watch *gsm_watch_new(const gsm_watch_options *options) {
     gsm_watch *w = xcalloc(1, sizeof *w);
     w->opt = *options;
     w->instances = xcalloc(options->instance_count + 1, sizeof *w->instances);
+    w->lint = lint_memo_new();
     return w;
 }
 
@@ -58,7 +57,7 @@ void gsm_watch_free(gsm_watch *w) {
         free(w->fragments[i].opened_with);
     free(w->fragments);
     u64map_free(&w->fragment_index);
-    strmap_free(&w->lint_results);
+    lint_memo_free(w->lint);
     free(w->instances);
     free(w);
 }
@@ -102,96 +101,6 @@ static int compare_strings(const void *a, const void *b) {
 }
 
 /* --- lint ------------------------------------------------------------------------------------------------ */
-
-/* The documents the model of instance a was read from: the source graphs of the triples about the model
- * terms the crawl serves it (http(s) documents only; rule files and inputs are not the model). None while
- * a part of the model could not be read: then the model is incomplete, set-up waits for it and
- * rules/gsm-stalls.n3 says why, and lint would only echo the missing part. */
-static size_t model_documents(terms *t, store *wm, const vocab *v, term_id a, term_id **out) {
-    u64map seen = {0};
-    size_t count = 0;
-    *out = NULL;
-    store_iter served;
-    store_match(wm, 0, v->serves, a, 0, store_size(wm), &served);
-    uint32_t n;
-    for (const triple *tr; (tr = store_next(&served, &n));) {
-        if (store_first_object(wm, tr->s, v->read_failure)) {
-            free(*out);
-            *out = NULL;
-            count = 0;
-            break;
-        }
-        store_iter about;
-        store_match(wm, tr->s, 0, 0, 0, store_size(wm), &about);
-        uint32_t m;
-        while (store_next(&about, &m)) {
-            term_id g = store_first_graph(wm, m);
-            if (!g || terms_kind(t, g) != TERM_IRI || strncmp(terms_lex(t, g, NULL), "http", 4) != 0)
-                continue;
-            bool first;
-            u64map_put(&seen, g, 1, &first);
-            if (!first)
-                continue;
-            *out = xrealloc(*out, (count + 1) * sizeof **out);
-            (*out)[count++] = g;
-        }
-    }
-    u64map_free(&seen);
-    return count;
-}
-
-/* Lints one version of a model (once: the result is kept by version); returns its error count. */
-static uint32_t lint_model(gsm_watch *w, terms *t, store *wm, const term_id *docs, size_t doc_count,
-                           watch_etag_fn etag_of, void *user, term_id instance) {
-    buf version = {0};
-    char **lines = xmalloc((doc_count + 1) * sizeof *lines);
-    for (size_t i = 0; i < doc_count; i++) {
-        const char *doc = terms_lex(t, docs[i], NULL);
-        const char *etag = etag_of(user, doc);
-        buf line = {0};
-        buf_printf(&line, "%s %s", doc, etag ? etag : "-");
-        lines[i] = buf_cstr(&line);
-    }
-    qsort(lines, doc_count, sizeof *lines, compare_strings);
-    for (size_t i = 0; i < doc_count; i++) {
-        buf_printf(&version, "%s\n", lines[i]);
-        free(lines[i]);
-    }
-    free(lines);
-    const uint32_t *known = strmap_get(&w->lint_results, buf_cstr(&version));
-    if (known) {
-        buf_free(&version);
-        return *known;
-    }
-    gsm_lint *l = gsm_lint_new(&(lint_options){.compat_authors_draft = w->opt.compat_authors_draft});
-    for (size_t i = 0; i < doc_count; i++) {
-        uint32_t count;
-        const uint32_t *indexes = store_graph_triples(wm, docs[i], &count);
-        triple *ts = xmalloc((count + 1) * sizeof *ts);
-        for (uint32_t k = 0; k < count; k++)
-            ts[k] = *store_triple(wm, indexes[k]);
-        /* Turtle, not N-Triples: raptor2's N-Triples parser leaks the datatype of every typed literal */
-        const char *doc = terms_lex(t, docs[i], NULL);
-        buf text = {0};
-        rdf_write_turtle_compact(t, ts, count, doc, &text);
-        gsm_lint_load_text(l, doc, doc, RDF_TURTLE, text.data ? text.data : "", text.len);
-        buf_free(&text);
-        free(ts);
-    }
-    gsm_lint_check(l);
-    uint32_t errors = (uint32_t)gsm_lint_count(l, LINT_ERROR);
-    for (size_t i = 0; i < gsm_lint_message_count(l); i++) {
-        const lint_message *m = gsm_lint_message(l, i);
-        log_msg(w->opt.log, m->severity == LINT_ERROR ? LOG_ERROR : LOG_WARN, "lint: <%s>'s model: %s",
-                terms_lex(t, instance, NULL), m->line);
-    }
-    gsm_lint_free(l);
-    if (w->lint_results.count >= LINT_CACHE_MAX)
-        strmap_free(&w->lint_results);
-    strmap_put(&w->lint_results, buf_cstr(&version), errors, NULL);
-    buf_free(&version);
-    return errors;
-}
 
 /* --- cycling --------------------------------------------------------------------------------------------- */
 
@@ -335,8 +244,10 @@ int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of
     for (size_t i = 0; i < w->opt.instance_count; i++) {
         instance_seen *inst = &w->instances[i];
         term_id *docs;
-        size_t doc_count = model_documents(t, wm, &w->v, inst->iri, &docs);
-        uint32_t errors = doc_count ? lint_model(w, t, wm, docs, doc_count, etag_of, user, inst->iri) : 0;
+        size_t doc_count = lint_read_documents(t, wm, w->v.serves, w->v.read_failure, inst->iri, &docs);
+        uint32_t errors = doc_count ? lint_memo_check(w->lint, &(lint_read){t, wm, etag_of, user, w->opt.log}, docs,
+                                                      doc_count, inst->iri, "model", w->opt.compat_authors_draft, NULL)
+                                    : 0;
         free(docs);
         if (errors) {
             refused++;

@@ -21,14 +21,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gsm/lint_read.h"
 #include "rdf/log.h"
 #include "rdf/store.h"
 #include "rdf/term.h"
 
 typedef struct gsm_watch gsm_watch;
-
-/* The ETag of the document of iri as read in this iteration, or NULL (not read, no ETag). */
-typedef const char *(*watch_etag_fn)(void *user, const char *iri);
 
 typedef struct gsm_watch_options {
     const char *const *instances; /* the instance IRIs the run was started on */

@@ -74,6 +74,10 @@ check "the cycling line names the contradictory milestone" grep -q "cycling: .*m
 check "-v says when a stage opens" grep -q "progress: <${base}status/blink#it>: <${base}models/blink#S> \"Blink\" active" "$work/blink.log"
 check "lint's warning about the milestone is said once" [ "$(lines blink "lint: .*warning: <#lit>")" = 1 ]
 
+# Beside an instance that runs, the refused one is held, and the held line says why.
+run looped-beside --instance "${base}status/looped#it" --instance "${base}status/blink#it" --iterations 2
+check "a refused model's instance is held, saying why" grep -q "held: <${base}status/looped#it>: its model is refused: ldgsm lint finds" "$work/looped-beside.log"
+
 # No run above tried to GET a blank node ([ ... ] guards and tasks).
 check "no GET of a blank node" ! grep -h "^GET _:\|GET _:" "$work"/*.log
 finish

@@ -195,8 +195,12 @@ check "and names them" grep -qE "transitions <#t-go2?> and <#t-go2?> both leave 
 put "schemas/ambiguous" "$(sed 's|<#switches>|<#ambiguous>|' "$work/ambiguous")" > /dev/null
 machine amb ambiguous
 curl -s -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-raw "@prefix wsm: <https://w3id.org/ldgsm/wsm#> . <> wsm:event <${base}schemas/ambiguous#go> ." "${base}inbox/amb/0001"
-run amb --iterations 5
-check "at run time the instance is held, naming the state and the event" grep -q "more than one transition from <${base}schemas/ambiguous#idle> on <${base}schemas/ambiguous#go>" "$work/run.log"
+run amb --iterations 5; run_status=$?
+check "at run time lint refuses the schema as it is read, naming the transitions" grep -qE "lint: <${base}documents/amb#it>'s schema: .*transitions <#t-go2?> and <#t-go2?> both leave state <#idle> on event <#go>" "$work/run.log"
+check "a run whose every machine is refused ends with status 1" test "$run_status" = 1
+check "saying so" grep -q "every state machine instance of this run has a schema that ldgsm lint rejects" "$work/run.log"
+run amb --machine "${base}documents/setup#it" --iterations 3
+check "beside another machine, the refused one is held, saying why" grep -q "held: <${base}documents/amb#it>: its schema is refused: ldgsm lint finds 1 error" "$work/run.log"
 check "and the event is not taken" test "$(summary amb | grep -c '^entry')" = 0
 
 # --- why an instance waits ------------------------------------------------------------------------------

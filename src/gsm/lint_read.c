@@ -1,0 +1,120 @@
+/* lint_read.c: lint of what an agent read (lint_read.h). */
+#include "gsm/lint_read.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdf/buf.h"
+#include "rdf/hashmap.h"
+#include "rdf/rdfio.h"
+#include "rdf/strmap.h"
+
+enum { LINT_MEMO_MAX = 1000 };
+
+struct lint_memo {
+    strmap results; /* a version ("graph etag" lines) -> its lint error count */
+};
+
+lint_memo *lint_memo_new(void) { return xcalloc(1, sizeof(lint_memo)); }
+
+void lint_memo_free(lint_memo *m) {
+    if (!m)
+        return;
+    strmap_free(&m->results);
+    free(m);
+}
+
+static int compare_strings(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t lint_read_documents(terms *t, store *wm, term_id serves, term_id read_failure, term_id instance, term_id **out) {
+    u64map seen = {0};
+    size_t count = 0;
+    *out = NULL;
+    store_iter served;
+    store_match(wm, 0, serves, instance, 0, store_size(wm), &served);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&served, &n));) {
+        if (store_first_object(wm, tr->s, read_failure)) {
+            free(*out);
+            *out = NULL;
+            count = 0;
+            break;
+        }
+        store_iter about;
+        store_match(wm, tr->s, 0, 0, 0, store_size(wm), &about);
+        uint32_t m;
+        while (store_next(&about, &m)) {
+            term_id g = store_first_graph(wm, m);
+            if (!g || terms_kind(t, g) != TERM_IRI || strncmp(terms_lex(t, g, NULL), "http", 4) != 0)
+                continue;
+            bool first;
+            u64map_put(&seen, g, 1, &first);
+            if (!first)
+                continue;
+            *out = xrealloc(*out, (count + 1) * sizeof **out);
+            (*out)[count++] = g;
+        }
+    }
+    u64map_free(&seen);
+    return count;
+}
+
+uint32_t lint_memo_check(lint_memo *memo, const lint_read *read, const term_id *docs, size_t doc_count,
+                         term_id instance, const char *noun, bool compat_authors_draft,
+                         void (*before_check)(gsm_lint *l)) {
+    terms *t = read->t;
+    store *wm = read->wm;
+    buf version = {0};
+    char **lines = xmalloc((doc_count + 1) * sizeof *lines);
+    for (size_t i = 0; i < doc_count; i++) {
+        const char *doc = terms_lex(t, docs[i], NULL);
+        const char *etag = read->etag_of(read->user, doc);
+        buf line = {0};
+        buf_printf(&line, "%s %s", doc, etag ? etag : "-");
+        lines[i] = buf_cstr(&line);
+    }
+    qsort(lines, doc_count, sizeof *lines, compare_strings);
+    for (size_t i = 0; i < doc_count; i++) {
+        buf_printf(&version, "%s\n", lines[i]);
+        free(lines[i]);
+    }
+    free(lines);
+    const uint32_t *known = strmap_get(&memo->results, buf_cstr(&version));
+    if (known) {
+        buf_free(&version);
+        return *known;
+    }
+    gsm_lint *l = gsm_lint_new(&(lint_options){.compat_authors_draft = compat_authors_draft});
+    for (size_t i = 0; i < doc_count; i++) {
+        uint32_t count;
+        const uint32_t *indexes = store_graph_triples(wm, docs[i], &count);
+        triple *ts = xmalloc((count + 1) * sizeof *ts);
+        for (uint32_t k = 0; k < count; k++)
+            ts[k] = *store_triple(wm, indexes[k]);
+        /* Turtle, not N-Triples: raptor2's N-Triples parser leaks the datatype of every typed literal */
+        const char *doc = terms_lex(t, docs[i], NULL);
+        buf text = {0};
+        rdf_write_turtle_compact(t, ts, count, doc, &text);
+        gsm_lint_load_text(l, doc, doc, RDF_TURTLE, text.data ? text.data : "", text.len);
+        buf_free(&text);
+        free(ts);
+    }
+    if (before_check)
+        before_check(l);
+    gsm_lint_check(l);
+    uint32_t errors = (uint32_t)gsm_lint_count(l, LINT_ERROR);
+    for (size_t i = 0; i < gsm_lint_message_count(l); i++) {
+        const lint_message *m = gsm_lint_message(l, i);
+        log_msg(read->log, m->severity == LINT_ERROR ? LOG_ERROR : LOG_WARN, "lint: <%s>'s %s: %s",
+                terms_lex(t, instance, NULL), noun, m->line);
+    }
+    gsm_lint_free(l);
+    if (memo->results.count >= LINT_MEMO_MAX)
+        strmap_free(&memo->results);
+    strmap_put(&memo->results, buf_cstr(&version), errors, NULL);
+    buf_free(&version);
+    return errors;
+}
+

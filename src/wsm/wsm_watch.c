@@ -1,0 +1,60 @@
+/* wsm_watch.c: the lint of state machine schemas as `ldgsm run --machine` read them (wsm_watch.h). */
+#include "wsm/wsm_watch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "wsm/wsm_lint.h"
+
+struct wsm_watch {
+    const char *const *machines;
+    size_t machine_count;
+    const log_sink *log;
+    lint_memo *lint;
+};
+
+wsm_watch *wsm_watch_new(const char *const *machines, size_t machine_count, const log_sink *log) {
+    wsm_watch *w = xcalloc(1, sizeof *w);
+    *w = (wsm_watch){machines, machine_count, log, lint_memo_new()};
+    return w;
+}
+
+void wsm_watch_free(wsm_watch *w) {
+    if (!w)
+        return;
+    lint_memo_free(w->lint);
+    free(w);
+}
+
+static void check_schemas(gsm_lint *l) { wsm_lint_check(l); }
+
+int wsm_watch_iteration(wsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of, void *user) {
+    /* the schema is what rules/wsm.n3 serves the instance (wx:serves) */
+    term_id serves = terms_iri_cstr(t, "urn:ldgsm:wsm#serves");
+    term_id read_failure = terms_iri_cstr(t, "https://w3id.org/ldgsm#readFailure");
+    term_id held_because = terms_iri_cstr(t, "https://w3id.org/ldgsm#heldBecause");
+    term_id graph = terms_iri_cstr(t, "urn:ldgsm:watch");
+    size_t refused = 0;
+    for (size_t i = 0; i < w->machine_count; i++) {
+        term_id instance = terms_iri_cstr(t, w->machines[i]);
+        term_id *docs;
+        size_t doc_count = lint_read_documents(t, wm, serves, read_failure, instance, &docs);
+        uint32_t errors = doc_count ? lint_memo_check(w->lint, &(lint_read){t, wm, etag_of, user, w->log}, docs,
+                                                      doc_count, instance, "schema", false, check_schemas)
+                                    : 0;
+        free(docs);
+        if (!errors)
+            continue;
+        refused++;
+        char why[160];
+        snprintf(why, sizeof why, "its schema is refused: ldgsm lint finds %u error%s in it (said when the schema "
+                 "was read)", errors, errors == 1 ? "" : "s");
+        store_add(wm, instance, held_because, terms_string(t, why), graph);
+    }
+    if (refused && refused == w->machine_count) {
+        log_msg(w->log, LOG_ERROR, "every state machine instance of this run has a schema that ldgsm lint rejects: "
+                "nothing to run");
+        return 1;
+    }
+    return 0;
+}
