@@ -1,5 +1,6 @@
 /* cmd_draw.c: `ldgsm draw`: reads a GSM model (and an instance's status document) from files, standard
- * input or http(s) URLs, and writes its picture (src/gsm/draw.h) as SVG, PNG or Graphviz dot. */
+ * input or http(s) URLs, and writes its picture (src/gsm/draw.h) as SVG, PNG or Graphviz dot; a state
+ * machine schema (and an instance's document) becomes a state diagram (src/wsm/wsm_draw.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -13,9 +14,11 @@
 #include "gsm/shape.h"
 #include "http/http_client.h"
 #include "rdf/rdfio.h"
+#include "wsm/wsm_draw.h"
 
 static const char draw_usage[] =
     "usage: ldgsm draw MODEL [--instance URI] [-o FILE]\n"
+    "       ldgsm draw SCHEMA [--instance URI] [-o FILE]\n"
     "\n"
     "Draws a GSM workflow model (gsm: <http://purl.org/gsm/vocab#>) with Graphviz: each stage a box\n"
     "holding its milestones (ellipses), guards (small diamonds, named) and child stages; an arrow from\n"
@@ -25,9 +28,15 @@ static const char draw_usage[] =
     "the authors' draft vocabulary (http://tok450s.lan:8080/ldbbc/gsm-vocab.ttl#) is read through the\n"
     "shipped rules/compat-authors-draft.n3, as `ldgsm run --compat authors-draft` reads it.\n"
     "\n"
-    "MODEL is a file (syntax from its extension; a file without one is Turtle, as in ldp-fixtures/),\n"
-    "'-' for Turtle on standard input (based at file:///dev/stdin), or an http(s) URL (GET, Turtle\n"
-    "preferred). Without --instance every root stage of MODEL is drawn.\n"
+    "A document describing a workflow state machine schema (a wsm:Schema, ontology/wsm.ttl) is drawn as\n"
+    "a state diagram: states as rounded boxes, an arrow from a small point to the initial state, and each\n"
+    "transition an arrow labelled \"event [conditions] / variable := value\". With --instance (a machine\n"
+    "instance, e.g. http://host/documents/doc1#it) only its schema is drawn, its current state filled\n"
+    "and marked \"current\", and a note gives the instance's variable values.\n"
+    "\n"
+    "MODEL (or SCHEMA) is a file (syntax from its extension; a file without one is Turtle, as in\n"
+    "ldp-fixtures/), '-' for Turtle on standard input (based at file:///dev/stdin), or an http(s) URL\n"
+    "(GET, Turtle preferred). Without --instance every root stage of MODEL (every schema) is drawn.\n"
     "\n"
     "options:\n"
     "  --instance URI  colour the picture by this workflow instance's state, read from its status\n"
@@ -147,7 +156,21 @@ static int write_output(const char *path, const buf *picture, char *error, size_
     return 0;
 }
 
-/* Loads MODEL and the instance's document into a shape and draws it. */
+static wsm_draw_document machine_document(document *d) {
+    return (wsm_draw_document){d->name, d->base, d->syntax, buf_cstr(&d->text), d->text.len};
+}
+
+/* A state machine schema (wsm/wsm_draw.h), with the instance's document when there is one. */
+static int draw_machine(document *docs, size_t doc_count, const char *instance, enum gsm_draw_format format,
+                        buf *picture, char *error, size_t error_len) {
+    wsm_draw_document read[2];
+    for (size_t i = 0; i < doc_count; i++)
+        read[i] = machine_document(&docs[i]);
+    return wsm_draw(read, doc_count, instance, format, picture, error, error_len);
+}
+
+/* Loads MODEL and the instance's document into a shape and draws it; a state machine schema is drawn as
+ * a state diagram instead. */
 static int draw(const char *model, const char *instance, const char *output, enum gsm_draw_format format) {
     char error[1024];
     http_client *client = NULL;
@@ -169,22 +192,26 @@ static int draw(const char *model, const char *instance, const char *output, enu
             instance_iri = buf_cstr(&iri);
         }
     }
-    for (size_t i = 0; rc == 0 && i < doc_count; i++)
+    wsm_draw_document first = machine_document(&docs[0]);
+    bool machine = rc == 0 && wsm_draw_is_schema(&first);
+    if (machine)
+        rc = draw_machine(docs, doc_count, instance_iri, format, &picture, error, sizeof error);
+    for (size_t i = 0; rc == 0 && !machine && i < doc_count; i++)
         rc = gsm_shape_load(shape, docs[i].name, docs[i].base, docs[i].syntax, buf_cstr(&docs[i].text),
                             docs[i].text.len, error, sizeof error);
     const char *about = NULL; /* what the error is about, when the message does not say */
-    if (rc == 0 && gsm_shape_build(shape, instance_iri, error, sizeof error) != 0) {
+    if (rc == 0 && !machine && gsm_shape_build(shape, instance_iri, error, sizeof error) != 0) {
         about = model;
         rc = -1;
     }
-    if (rc == 0 && !shape->has_model) {
+    if (rc == 0 && !machine && !shape->has_model) {
         snprintf(error, sizeof error, "%s does not describe <%s>, the model of the instance %s", model,
                  shape->stages[0].iri, instance_iri);
         rc = -1;
     }
     for (size_t i = 0; rc == 0 && i < shape->warning_count; i++)
         fprintf(stderr, "ldgsm draw: warning: %s\n", shape->warnings[i]);
-    if (rc == 0)
+    if (rc == 0 && !machine)
         rc = gsm_draw(shape, format, &picture, error, sizeof error);
     if (rc == 0)
         rc = write_output(output, &picture, error, sizeof error);

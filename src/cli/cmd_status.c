@@ -1,5 +1,6 @@
-/* cmd_status.c: `ldgsm status`: workflow instances shown as their models' trees (gsm/status_report.h),
- * from one read-only iteration of the agent with the shipped GSM rules (agent_options.observe: it crawls,
+/* cmd_status.c: `ldgsm status`: workflow instances shown as their models' trees (gsm/status_report.h), and
+ * state machine instances as their states, inboxes and histories (wsm/wsm_status.h), from one read-only
+ * iteration of the agent with the shipped GSM and machine rules (agent_options.observe: it crawls,
  * evaluates the sentries and derives, and sends nothing); with --watch, again every MS milliseconds. */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "cli/shipped.h"
 #include "gsm/status_report.h"
 #include "rdf/buf.h"
+#include "wsm/wsm_status.h"
 
 static const char status_usage[] =
     "usage: ldgsm status URI... [--json] [--watch [MS]] [--count N] [--history N] [options]\n"
@@ -28,6 +30,13 @@ static const char status_usage[] =
     "  - the last transitions of the status document's history.\n"
     "It only reads (GET), with the agent's own crawl and the shipped GSM rules, so it works on any LDP\n"
     "server, beside running agents.\n"
+    "\n"
+    "A state machine instance (its document says wsm:instanceOf, e.g. http://host/documents/doc1#it) is\n"
+    "read with the shipped machine rules, as `ldgsm run --machine` reads it, and shown as: its schema, its\n"
+    "current state, each variable's value, 'waits:' and 'held:' lines when the rules say why it waits, the\n"
+    "events waiting in its inbox in the order they will be taken (the event each names; for the first,\n"
+    "what taking it will do), and the last events taken from its history (sequence, time, event, from ->\n"
+    "to, outcome, reason, the conditions that did not hold).\n"
     "\n"
     "A read's outcome: NNN (data) for 2xx; 404 or 410 (empty: the resource does not exist, which the rules\n"
     "read as no triples); 406 or 415 (unsupported); any other status (failed: the agent holds the\n"
@@ -69,8 +78,16 @@ static const char status_usage[] =
     "   \"unparsable\" | \"not read\"}]}\n"
     "  TRANSITION: {\"sequence\", \"at\", \"changed\": IRI, \"name\", \"property\": IRI, \"from\": [value],\n"
     "   \"to\": [value]}; gsm: and ldgsm: values by their local names. Absent numbers are null.\n"
+    "  A state machine instance: {\"instance\", \"error\", \"schema\": IRI, \"schemaName\", \"state\": IRI or\n"
+    "   null (not set up), \"stateName\", \"taken\", \"variables\": [{\"variable\", \"variableName\", \"value\"}],\n"
+    "   \"waits\": [text], \"held\": [text], \"inbox\", \"waiting\": [{\"resource\", \"events\": [{\"event\",\n"
+    "   \"eventName\"}], \"unread\", \"next\"}], \"entriesRecorded\", \"history\": [{\"sequence\", \"at\",\n"
+    "   \"eventResource\", \"event\", \"eventName\", \"from\", \"fromName\", \"to\", \"toName\", \"outcome\",\n"
+    "   \"reason\", \"firedTransition\", \"firedTransitionName\", \"failedConditions\": [{\"condition\",\n"
+    "   \"conditionName\"}]}]}\n"
     "\n"
-    "exit status: 0 shown; 1 an instance or its model could not be read (the reason is shown); 2 usage error\n";
+    "exit status: 0 shown; 1 an instance or its model (schema) could not be read (the reason is shown); 2 usage\n"
+    "error\n";
 
 static void push(char ***list, size_t *count, char *item) {
     *list = xrealloc(*list, (*count + 1) * sizeof **list);
@@ -91,15 +108,31 @@ static bool read_outcome(void *user, const char *iri, status_read *out) {
     return true;
 }
 
-/* One read of every instance, rendered into out. Returns the exit status it calls for (0 or 1). */
-static int observe(agent *a, const agent_options *opt, unsigned history, bool json, buf *out) {
+static bool is_machine(const agent_options *opt, const char *uri) {
+    for (size_t i = 0; i < opt->machine_count; i++)
+        if (opt->machines[i] == uri)
+            return true;
+    return false;
+}
+
+/* One read of every instance (uris, in the order given), rendered into out. Returns the exit status it
+ * calls for (0 or 1). */
+static int observe(agent *a, const agent_options *opt, char **uris, size_t uri_count, unsigned history, bool json,
+                   buf *out) {
     iteration_stats stats;
     int rc = agent_iterate(a, &stats);
     if (rc == -2)
         return 1; /* the agent said why (an instance in the authors' draft vocabulary) */
     int status = rc == 0 ? 0 : 1;
-    for (size_t i = 0; i < opt->instance_count; i++) {
-        status_input in = {.t = agent_terms(a), .wm = agent_memory(a), .instance = opt->instances[i],
+    for (size_t i = 0; i < uri_count; i++) {
+        if (is_machine(opt, uris[i])) {
+            wsm_status_input in = {.t = agent_terms(a), .wm = agent_memory(a), .instance = uris[i],
+                                   .history = history};
+            if ((json ? wsm_status_json : wsm_status_text)(&in, out) != 0)
+                status = 1;
+            continue;
+        }
+        status_input in = {.t = agent_terms(a), .wm = agent_memory(a), .instance = uris[i],
                            .read = read_outcome, .read_user = a, .history = history};
         status_report *r = status_report_build(&in);
         if (status_report_error(r))
@@ -192,9 +225,14 @@ int cmd_status(int argc, char **argv) {
         default: fputs(status_usage, stderr); goto done;
         }
     }
-    for (int i = optind; i < argc; i++)
-        push(&opt.instances, &opt.instance_count, argv[i]);
-    if (!opt.instance_count) {
+    /* a state machine instance (its document says wsm:instanceOf) is read as `ldgsm run --machine` reads it */
+    for (int i = optind; i < argc; i++) {
+        if (wsm_status_is_machine(argv[i], opt.connect_timeout_ms, opt.timeout_ms))
+            push(&opt.machines, &opt.machine_count, argv[i]);
+        else
+            push(&opt.instances, &opt.instance_count, argv[i]);
+    }
+    if (optind >= argc) {
         fputs("ldgsm status: no instance URI\n\n", stderr);
         fputs(status_usage, stderr);
         goto done;
@@ -203,7 +241,8 @@ int cmd_status(int argc, char **argv) {
         fputs("ldgsm status: --count needs --watch\n", stderr);
         goto done;
     }
-    if (shipped_add_gsm(&opt, &shipped, "ldgsm status") != 0) {
+    if ((opt.instance_count && shipped_add_gsm(&opt, &shipped, "ldgsm status") != 0) ||
+        (opt.machine_count && shipped_add_wsm(&opt, &shipped, "ldgsm status") != 0)) {
         status = 1;
         goto done;
     }
@@ -223,7 +262,7 @@ int cmd_status(int argc, char **argv) {
     status = 0; /* a stop signal before the first read is shown ends with 0 */
     for (unsigned long reads = 0; !cli_stop_requested;) {
         buf now = {0};
-        int rc = observe(a, &opt, (unsigned)history, json, &now);
+        int rc = observe(a, &opt, argv + optind, (size_t)(argc - optind), (unsigned)history, json, &now);
         if (watch && cli_stop_requested) {
             buf_free(&now); /* cut short by the signal: not what the servers hold */
             break;
@@ -252,6 +291,7 @@ done:
     free(opt.programs);
     free(opt.inputs);
     free(opt.instances);
+    free(opt.machines);
     shipped_files_free(&shipped);
     return status;
 }

@@ -50,8 +50,7 @@ static int keep_graphviz_error(char *message) {
     return 0;
 }
 
-/* Text as the content of an HTML-like label: markup characters escaped, control characters as spaces. */
-static void label_text(buf *out, const char *text) {
+void gsm_draw_label_text(buf *out, const char *text) {
     for (const char *p = text; *p; p++) {
         switch (*p) {
         case '&': buf_puts(out, "&amp;"); break;
@@ -59,6 +58,7 @@ static void label_text(buf *out, const char *text) {
         case '>': buf_puts(out, "&gt;"); break;
         case '"': buf_puts(out, "&quot;"); break;
         case '\'': buf_puts(out, "&#39;"); break;
+        case '\\': buf_puts(out, "\\\\"); break; /* Graphviz reads \N, \G... in a label as names, \\ as \ */
         default: buf_putc(out, (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p);
         }
     }
@@ -68,8 +68,7 @@ static void set(void *object, const char *name, const char *value) {
     agsafeset(object, (char *)name, (char *)value, "");
 }
 
-/* Sets an HTML-like label; label holds its markup (text through label_text). */
-static void set_html_label(Agraph_t *g, void *object, buf *label) {
+void gsm_draw_set_html_label(Agraph_t *g, void *object, buf *label) {
     char *html = agstrdup_html(g, buf_cstr(label));
     agsafeset(object, "label", html, "");
     agstrfree(g, html);
@@ -108,14 +107,14 @@ static void add_stage_cluster(drawing *d, size_t i) {
     set(c, "penwidth", stage->state == GSM_STATE_ACTIVE ? "2" : "1");
     buf label = {0};
     buf_puts(&label, "<B>");
-    label_text(&label, stage->name);
+    gsm_draw_label_text(&label, stage->name);
     buf_puts(&label, "</B>");
     if (d->shape->instance) {
         buf_puts(&label, "<BR/><I>");
-        label_text(&label, gsm_shape_stage_word(d->shape, stage));
+        gsm_draw_label_text(&label, gsm_shape_stage_word(d->shape, stage));
         buf_puts(&label, "</I>");
     }
-    set_html_label(d->g, c, &label);
+    gsm_draw_set_html_label(d->g, c, &label);
     buf_free(&label);
 }
 
@@ -130,10 +129,10 @@ static void add_milestone_node(drawing *d, size_t i) {
     set(n, "style", "filled");
     set(n, "fillcolor", m->achieved == 1 ? FILL_ACHIEVED : FILL_MILESTONE);
     buf label = {0};
-    label_text(&label, m->name);
+    gsm_draw_label_text(&label, m->name);
     if (m->achieved == 1)
         buf_puts(&label, "<BR/><I>achieved</I>");
-    set_html_label(d->g, n, &label);
+    gsm_draw_set_html_label(d->g, n, &label);
     buf_free(&label);
 }
 
@@ -151,9 +150,9 @@ static void add_guard_node(drawing *d, size_t i) {
     buf label = {0};
     buf_puts(&label, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\"><TR>"
                      "<TD PORT=\"d\"><FONT POINT-SIZE=\"16\">&#9671;</FONT></TD><TD><FONT POINT-SIZE=\"9\">");
-    label_text(&label, guard->name);
+    gsm_draw_label_text(&label, guard->name);
     buf_puts(&label, "</FONT></TD></TR></TABLE>");
-    set_html_label(d->g, n, &label);
+    gsm_draw_set_html_label(d->g, n, &label);
     buf_free(&label);
 }
 
@@ -248,11 +247,11 @@ static void add_legend(drawing *d) {
         return;
     buf label = {0};
     buf_puts(&label, "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"2\"><TR><TD BORDER=\"0\">");
-    label_text(&label, d->shape->instance);
+    gsm_draw_label_text(&label, d->shape->instance);
     buf_puts(&label, "</TD><TD BGCOLOR=\"" FILL_ACTIVE "\">active</TD><TD BGCOLOR=\"" FILL_INACTIVE
                      "\">inactive</TD><TD BGCOLOR=\"" FILL_COMPLETED "\">completed</TD><TD BGCOLOR=\"" FILL_ACHIEVED
                      "\">achieved</TD></TR></TABLE>");
-    set_html_label(d->g, d->g, &label);
+    gsm_draw_set_html_label(d->g, d->g, &label);
     set(d->g, "labelloc", "b");
     buf_free(&label);
 }
@@ -300,21 +299,20 @@ static bool write_all(int fd, const char *data, size_t len) {
     return true;
 }
 
-/* The child's work (nothing is freed: the process ends): lays the shape out and writes to fd 'o' and the
- * picture, or 'e' and a message. A PNG needs the cairo plugin, loaded as the installed configuration
- * lists it. */
-static void draw_in_child(const gsm_shape *shape, enum gsm_draw_format format, int fd) {
+/* The child's work (nothing is freed: the process ends): builds the graph, lays it out and writes to fd
+ * 'o' and the picture, or 'e' and a message. A PNG needs the cairo plugin, loaded as the installed
+ * configuration lists it. */
+static void draw_in_child(gsm_draw_build_fn build, const void *user, enum gsm_draw_format format, int fd) {
     static const char *const renderers[] = {"svg", "png", "dot"};
     agseterr(AGERR);
     agseterrf(keep_graphviz_error);
     GVC_t *context = format == GSM_DRAW_PNG ? gvContext() : gvContextPlugins(linked_plugins, 0);
-    drawing d;
-    Agraph_t *g = build_graph(shape, &d);
+    Agraph_t *g = build(user);
     char *data = NULL;
     unsigned len = 0;
     char message[700];
     if (gvLayout(context, g, "dot") != 0) {
-        snprintf(message, sizeof message, "eGraphviz could not lay the model out%s%s", graphviz_error[0] ? ": " : "",
+        snprintf(message, sizeof message, "eGraphviz could not lay the picture out%s%s", graphviz_error[0] ? ": " : "",
                  graphviz_error);
     } else if (gvRenderData(context, g, (char *)renderers[format], &data, &len) != 0 || !data) {
         snprintf(message, sizeof message, "eGraphviz could not render %s%s%s", renderers[format],
@@ -352,11 +350,21 @@ static bool read_answer(int fd, buf *answer) {
     }
 }
 
+static Agraph_t *build_shape_graph(const void *shape) {
+    drawing d;
+    return build_graph(shape, &d);
+}
+
 int gsm_draw(const gsm_shape *shape, enum gsm_draw_format format, buf *out, char *error, size_t error_len) {
     if (!shape->has_model || !shape->stage_count) {
         snprintf(error, error_len, "no model to draw");
         return -1;
     }
+    return gsm_draw_graph(build_shape_graph, shape, format, out, error, error_len);
+}
+
+int gsm_draw_graph(gsm_draw_build_fn build, const void *user, enum gsm_draw_format format, buf *out, char *error,
+                   size_t error_len) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) {
         snprintf(error, error_len, "cannot draw: pipe: %s", strerror(errno));
@@ -365,7 +373,7 @@ int gsm_draw(const gsm_shape *shape, enum gsm_draw_format format, buf *out, char
     pid_t child = fork();
     if (child == 0) {
         close(fds[0]);
-        draw_in_child(shape, format, fds[1]);
+        draw_in_child(build, user, format, fds[1]);
         _exit(0); /* no atexit handler, no stdio flush: the parent's buffers are not the child's to write */
     }
     close(fds[1]);
@@ -384,16 +392,16 @@ int gsm_draw(const gsm_shape *shape, enum gsm_draw_format format, buf *out, char
         ;
     int rc = -1;
     if (!in_time)
-        snprintf(error, error_len, "Graphviz took longer than %d s to draw the model", GSM_DRAW_TIME_LIMIT_MS / 1000);
+        snprintf(error, error_len, "Graphviz took longer than %d s to draw the picture", GSM_DRAW_TIME_LIMIT_MS / 1000);
     else if (answer.len && answer.data[0] == 'o') {
         buf_append(out, answer.data + 1, answer.len - 1);
         rc = 0;
     } else if (answer.len && answer.data[0] == 'e')
         snprintf(error, error_len, "%.*s", (int)(answer.len - 1), answer.data + 1);
     else if (WIFSIGNALED(status))
-        snprintf(error, error_len, "Graphviz failed (signal %d) drawing the model", WTERMSIG(status));
+        snprintf(error, error_len, "Graphviz failed (signal %d) drawing the picture", WTERMSIG(status));
     else
-        snprintf(error, error_len, "Graphviz failed drawing the model");
+        snprintf(error, error_len, "Graphviz failed drawing the picture");
     buf_free(&answer);
     return rc;
 }

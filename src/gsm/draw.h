@@ -33,4 +33,15 @@ enum gsm_draw_format { GSM_DRAW_SVG, GSM_DRAW_PNG, GSM_DRAW_DOT };
  * -1 with a message (no model, Graphviz failing, a format its plugins lack). */
 int gsm_draw(const gsm_shape *shape, enum gsm_draw_format format, buf *out, char *error, size_t error_len);
 
+/* For other pictures drawn the same way (wsm/wsm_draw.h): build makes the Graphviz graph from user in the
+ * drawing child, where it is laid out and rendered as gsm_draw does. */
+struct Agraph_s;
+typedef struct Agraph_s *(*gsm_draw_build_fn)(const void *user);
+int gsm_draw_graph(gsm_draw_build_fn build, const void *user, enum gsm_draw_format format, buf *out, char *error,
+                   size_t error_len);
+/* Text as the content of an HTML-like label: markup characters escaped, control characters as spaces. */
+void gsm_draw_label_text(buf *out, const char *text);
+/* Sets object's HTML-like label; label holds its markup (text through gsm_draw_label_text). */
+void gsm_draw_set_html_label(struct Agraph_s *g, void *object, buf *label);
+
 #endif
