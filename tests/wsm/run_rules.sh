@@ -83,6 +83,24 @@ run conds
 check "a transition without assignments changes no variable (a)" has conds "var a true"
 check "a transition without assignments changes no variable (b)" has conds "var b false"
 check "stop fires" has conds "entry 4 0004 stop running idle fired"
+event conds 0005 go
+run conds
+check "a condition in SPIN RDF is evaluated as one in SPARQL text: b is false, go is rejected" has conds "entry 5 0005 go idle idle rejected b-set"
+
+# --- a variable the schema gains: its initial value, or the value a transition assigns it ------------------
+put "schemas/grown" "$(sed 's|<#switches>|<#grown>|' "$wsm_tests/schemas/switches")" > /dev/null
+machine grows grown
+run grows
+sed -e 's|<#switches>|<#grown>|' -e 's|wsm:variable <#a>, <#b> ;|wsm:variable <#a>, <#b>, <#c>, <#d> ;|' \
+    -e 's|^<#t-arm> wsm:from <#idle> ; wsm:on <#arm> ; wsm:to <#idle> ;|&\n    wsm:assigns [ wsm:variable <#c> ; wsm:value true ] ;|' \
+    "$wsm_tests/schemas/switches" > "$work/grown"
+printf '<#c> a wsm:Variable .\n<#d> a wsm:Variable .\n' >> "$work/grown"
+put "schemas/grown" "$(cat "$work/grown")" > /dev/null
+curl -s -o /dev/null -X POST -H 'Content-Type: text/turtle' -H 'Slug: 0001' --data-raw "@prefix wsm: <https://w3id.org/ldgsm/wsm#> . <> wsm:event <${base}schemas/grown#arm> ." "${base}inbox/grows/"
+run grows
+check "a transition that assigns a variable the schema just gained fires (no conflict with its initial value)" has grows "entry 1 0001 arm idle idle fired"
+check "it has the assigned value" has grows "var c true"
+check "a gained variable no transition assigned gets its initial value (false)" has grows "var d false"
 
 # --- an event with no transition from the current state is rejected and recorded ---------------------------
 event doc1 0003 delete alice
