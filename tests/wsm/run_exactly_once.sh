@@ -39,10 +39,12 @@ trap stop_all EXIT
 
 start_server --fixtures "$root/ldp-fixtures/state-machine" --require-conditional=/documents/
 machines=(--machine "${base}documents/doc1#it" --machine "${base}documents/doc2#it")
-# A call's deadline (--timeout) is short: an agent killed between a notice and its answer leaves the call
-# to be re-sent, under its key, once the deadline passes.
+# A call's deadline (--timeout, $WSM_CHAOS_TIMEOUT ms) is short: an agent killed between a notice and its
+# answer leaves the call to be re-sent, under its key, once the deadline passes. (A server slower than the
+# deadline, as a sanitizer build under load is, exhausts calls it never executed: scripts/test.sh gives that
+# build a longer one.)
 agent() { # NAME INTERVAL-MS: a free-running agent on both instances; its log goes to $work/agent-NAME.log
-  "$ldgsm" run "${machines[@]}" -n "$2" --timeout 300 > /dev/null 2>> "$work/agent-$1.log" &
+  "$ldgsm" run "${machines[@]}" -n "$2" --timeout "${WSM_CHAOS_TIMEOUT:-300}" > /dev/null 2>> "$work/agent-$1.log" &
   agent_pid_of[$1]=$!
 }
 kill_agent() { # NAME: SIGKILL
