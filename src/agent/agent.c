@@ -126,6 +126,22 @@ static void assign_strata(agent *a) {
     u64map_free(&late);
 }
 
+/* `<urn:ldgsm:agent> PREDICATE <iri>` for each workflow the run was started on (ldgsm:instance for GSM,
+ * ldgsm:machine for state machines); -1 with a message naming OPTION when one is not an http(s) URI. */
+static int assert_workflows(agent *a, char *const *iris, size_t count, term_id predicate, const char *option,
+                            char *error, size_t error_len) {
+    for (size_t i = 0; i < count; i++) {
+        char *origin = http_url_origin(iris[i]);
+        free(origin);
+        if (!origin) {
+            snprintf(error, error_len, "%s %s: not an http(s) URI", option, iris[i]);
+            return -1;
+        }
+        add_fact(a, a->v.agent, predicate, terms_iri_cstr(a->t, iris[i]), a->v.clock_graph);
+    }
+    return 0;
+}
+
 static int load_program(agent *a, const char *path, char *error, size_t error_len) {
     size_t len;
     char *text = read_file(path, &len);
@@ -186,24 +202,11 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     for (size_t i = 0; i < options->input_count; i++)
         if (load_input(a, options->inputs[i], error, error_len) != 0)
             goto fail;
-    for (size_t i = 0; i < options->instance_count; i++) {
-        char *origin = http_url_origin(options->instances[i]);
-        free(origin);
-        if (!origin) {
-            snprintf(error, error_len, "--instance %s: not an http(s) URI", options->instances[i]);
-            goto fail;
-        }
-        add_fact(a, a->v.agent, a->v.instance, terms_iri_cstr(a->t, options->instances[i]), a->v.clock_graph);
-    }
-    for (size_t i = 0; i < options->machine_count; i++) {
-        char *origin = http_url_origin(options->machines[i]);
-        free(origin);
-        if (!origin) {
-            snprintf(error, error_len, "--machine %s: not an http(s) URI", options->machines[i]);
-            goto fail;
-        }
-        add_fact(a, a->v.agent, a->v.wsm_machine, terms_iri_cstr(a->t, options->machines[i]), a->v.clock_graph);
-    }
+    if (assert_workflows(a, options->instances, options->instance_count, a->v.instance, "--instance", error,
+                         error_len) != 0 ||
+        assert_workflows(a, options->machines, options->machine_count, a->v.wsm_machine, "--machine", error,
+                         error_len) != 0)
+        goto fail;
     long timeout_ms = options->timeout_ms ? options->timeout_ms : 10000;
     char duration[48];
     int len = snprintf(duration, sizeof duration, "PT%ld.%03ldS", timeout_ms / 1000, timeout_ms % 1000);

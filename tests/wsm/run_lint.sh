@@ -12,52 +12,8 @@ ldgsm=${1:?usage: run_lint.sh path/to/ldgsm}
 ldgsm=$(cd "$(dirname "$ldgsm")" && pwd)/$(basename "$ldgsm")
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-work=$(mktemp -d /tmp/ldgsm-wsm-lint-test.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { passes=$((passes + 1)); }
-# ldgsm lint, killed after LDGSM_TEST_WAIT seconds (default 30) so that a hang fails with a message.
-lint() {
-  local rc=0
-  timeout -k 5 "${LDGSM_TEST_WAIT:-30}" "$ldgsm" lint "$@" || rc=$?
-  [ $rc = 124 ] && echo "ldgsm lint $*: did not end within ${LDGSM_TEST_WAIT:-30}s" >&2
-  return $rc
-}
-
-# Runs one case: $1 the folder to run in, $2 its name, $3... the files.
-run_case() {
-  local dir=$1 name=$2; shift 2
-  local expected_exit
-  expected_exit=$(cd "$dir" && sed -n 's/^# exit: //p' "$@" | head -n 1)
-  (cd "$dir" && sed -n 's/^# expect: //p' "$@") | LC_ALL=C sort > "$work/expected"
-  (cd "$dir" && lint "$@") > "$work/out" 2> "$work/err"
-  local status=$?
-  grep -v '^ldgsm lint: ' "$work/out" | LC_ALL=C sort > "$work/actual"
-  if [ -z "$expected_exit" ]; then
-    fail "$name: the case gives no '# exit:'"
-  elif [ "$status" != "$expected_exit" ]; then
-    fail "$name: exit $status, expected $expected_exit"; cat "$work/out" "$work/err"
-  elif ! diff "$work/expected" "$work/actual" > "$work/diff"; then
-    fail "$name: findings differ (< expected, > actual)"; cat "$work/diff"
-  elif [ "$(grep -c '^ldgsm lint: ' "$work/out")" != 1 ]; then
-    fail "$name: no summary line"; cat "$work/out"
-  else
-    ok
-  fi
-}
-
-for case_path in "$here"/lint-cases/*; do
-  name=$(basename "$case_path")
-  if [ -d "$case_path" ]; then
-    files=()
-    for f in "$case_path"/*; do files+=("$(basename "$f")"); done # glob order is sorted
-    run_case "$case_path" "$name" "${files[@]}"
-  else
-    run_case "$here/lint-cases" "$name" "$name"
-  fi
-done
+. "$here/../gsm/lint_cases.sh"
+run_cases
 
 # Every check has a case: each kind of finding appears in some case's expectations.
 for finding in 'both leave state' 'schema has no wsm:initialState' 'wsm:initialState (' \
