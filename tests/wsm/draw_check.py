@@ -8,29 +8,12 @@
                                             state is filled
   draw_check.py note SVG LINE...            the instance's note shows each LINE
 """
+import os
 import sys
-import xml.etree.ElementTree as ET
 
-SVG = "{http://www.w3.org/2000/svg}"
-
-
-def fail(message):
-    print(message)
-    sys.exit(1)
-
-
-def parse(path):
-    try:
-        root = ET.parse(path).getroot()
-    except ET.ParseError as e:
-        fail(f"{path}: not XML: {e}")
-    if root.tag != SVG + "svg":
-        fail(f"{path}: the root element is {root.tag}, not svg")
-    return root
-
-
-def texts(element):
-    return [t.text or "" for t in element.iter(SVG + "text")]
+# the SVG reading of the GSM drawings' checker
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gsm"))
+from draw_check import SVG, fail, texts, parse_svg as parse  # noqa: E402
 
 
 def nodes(root):
