@@ -9,7 +9,7 @@ trap 'stop_service; gsm_cleanup' EXIT
 # start_service [PORT]: sets $service_port; behaviour per path from $work/service.json (configure).
 start_service() {
   : > "$work/service.out"
-  python3 "$gsm_dir/call_service.py" "${1:-0}" "$work/service.json" "$work/service.log" > "$work/service.out" 7>&- &
+  python3 "$gsm_dir/call_service.py" "${1:-0}" "$work/service.json" "$work/service.log" > "$work/service.out" 5>&- 6<&- 7>&- &
   service_pid=$!
   for _ in $(seq 1 100); do
     service_port=$(head -n 1 "$work/service.out" 2>/dev/null)

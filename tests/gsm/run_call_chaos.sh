@@ -21,6 +21,7 @@ set -u
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/property/step.sh"
 . "$(dirname "$0")/call_lib.sh"
+. "$(dirname "$0")/../agent/agents.sh"
 chaos_check=$gsm_dir/chaos_check.py
 seed=${CHAOS_SEED:-$(date +%s)}
 kills_wanted=${CHAOS_KILLS:-20}
@@ -30,40 +31,27 @@ round_limit=$((wait_limit * 2)) # seconds a round's instances may take to end (L
 echo "$(basename "$0"): seed $seed (replay: CHAOS_SEED=$seed)," \
   "$kills_wanted kills of one agent, $kills2_wanted beside a second"
 
-declare -A agent_pid_of # the running agents, by name
 watcher_pid=
-stop_agent() { # NAME: SIGTERM; it must exit 0
-  local rc
-  stop_pid "${agent_pid_of[$1]}"; rc=$?
-  check "agent $1 exits 0 on SIGTERM (exit status: $rc)" [ "$rc" = 0 ]
-  unset "agent_pid_of[$1]"
-}
 stop_all() {
-  local name
-  for name in "${!agent_pid_of[@]}"; do stop_pid "${agent_pid_of[$name]}"; done
+  stop_agents
   [ -n "$watcher_pid" ] && stop_pid "$watcher_pid"
   stop_service
   gsm_cleanup
 }
 trap stop_all EXIT
 
-# agent NAME INSTANCE...: a free-running agent on the instances; its log goes to $work/agent-NAME.log.
+# agent NAME INSTANCE...: a free-running agent on the instances (tests/agent/agents.sh).
 agent() {
   local name=$1 args=() i; shift
   for i in "$@"; do args+=(--instance "$i"); done
-  "$ldgsm" run "${args[@]}" -n 50 --timeout 2000 > /dev/null 2>> "$work/agent-$name.log" 7>&- &
-  agent_pid_of[$name]=$!
-}
-kill_agent() { # NAME: SIGKILL
-  kill -KILL "${agent_pid_of[$1]}" 2>/dev/null; wait "${agent_pid_of[$1]}" 2>/dev/null
-  unset "agent_pid_of[$1]"
+  spawn_agent "$name" "${args[@]}" -n 50 --timeout 2000
 }
 
 # watch NAME INSTANCE...: the GSM-1/GSM-2 watcher of a round, writing to $work/watch-NAME/.
 watch() {
   local dir=$work/watch-$1; shift
   mkdir -p "$dir"; : > "$dir/violations"
-  python3 "$chaos_check" watch "$dir" "$@" 2> "$dir/errors" 7>&- &
+  python3 "$chaos_check" watch "$dir" "$@" 2> "$dir/errors" 5>&- 6<&- 7>&- &
   watcher_pid=$!
 }
 unwatch() { # NAME: stops the watcher; its violations fail the test

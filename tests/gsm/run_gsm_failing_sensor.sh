@@ -19,9 +19,9 @@ setenv aS false over false sensor-held false sensor-free false
 held_writes=$(written /status/sensor-held) # the test's own
 # held_is WHAT...: held's status shows WHAT (as `is` does for free), checked against the rule table.
 held_is() {
-  python3 "$gsm_status" track "$work/held.json" "$held" > "$work/held.out" ||
+  status_call track "$work/held.json" "$held" > "$work/held.out" ||
     { echo "held: $(cat "$work/held.out")"; violations=$((violations + 1)); }
-  local got; got=$(python3 "$gsm_status" show "$work/held.json" "${@%%=*}")
+  local got; got=$(status_call show "$work/held.json" "${@%%=*}")
   [ "$got" = "$*" ] || { echo "held: $got, expected: $*"; return 1; }
 }
 

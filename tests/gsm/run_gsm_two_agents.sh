@@ -10,13 +10,8 @@
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/property/step.sh"
+. "$(dirname "$0")/../agent/agents.sh"
 cycles=4
-agent_pids=()
-stop_agents() {
-  local pid
-  for pid in "${agent_pids[@]}"; do stop_pid "$pid"; done
-  agent_pids=()
-}
 trap 'stop_agents; gsm_cleanup' EXIT
 start_server --require-conditional=/status/
 put_model race
@@ -44,8 +39,7 @@ reach() {
 
 race_env false false false false false false
 for agent in A B; do
-  "$ldgsm" run --instance "$instance" -n 2 --iterations 1000000 > /dev/null 2> "$work/agent-$agent.log" 7>&- &
-  agent_pids+=($!)
+  spawn_agent $agent --instance "$instance" -n 2 --iterations 1000000
 done
 reach "set-up is made" S1=inactive S2=inactive S3=inactive
 check "by one write of one agent" [ "$(grep -Ec '^(PUT|PATCH) /status/race 204 ' "$work/serve.log")" = 1 ]
@@ -68,10 +62,8 @@ for _ in $(seq 1 60); do # the agents mark the last tasks sent (a pending one sh
   grep -q '/p' "$work/track.out" || break
   sleep 0.03
 done
-for agent in A B; do # SIGTERM; one that does not exit within $wait_limit s is killed (tests/agent/lib.sh)
-  stop_pid "${agent_pids[0]}"; rc=$?; agent_pids=("${agent_pids[@]:1}")
-  check "agent $agent exits 0 on SIGTERM (exit status: $rc)" [ "$rc" = 0 ]
-done
+stop_agent A # SIGTERM; one that does not exit within $wait_limit s is killed (tests/agent/lib.sh)
+stop_agent B
 
 for stage in S1 S2 S3; do
   check "$stage was seen opening $opened times (the scenario's activations)" [ "$(activations $stage)" = $opened ]

@@ -18,6 +18,7 @@
 # $WSM_CHAOS_SEED, or the time; the seed is printed (the agents' timing still varies). $1 is the binary.
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
+. "$(dirname "$0")/../agent/agents.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 helper="$(dirname "$0")/exactly_once.py"
 seed=${WSM_CHAOS_SEED:-$(date +%s)}
@@ -27,11 +28,9 @@ kill_min=${WSM_CHAOS_KILL_MIN:-5} kill_span=${WSM_CHAOS_KILL_SPAN:-60} # an agen
 phase_limit=$((wait_limit * 2)) # seconds a phase's events may take (LDGSM_TEST_WAIT scales it)
 echo "$(basename "$0"): seed $seed (replay: WSM_CHAOS_SEED=$seed), $kills_wanted kills, $batch events per inbox per batch"
 
-declare -A agent_pid_of # the running agents, by name
 writer_pid=
 stop_all() { # KEEP=1 keeps $work, with the server's log; every process started here is stopped
-  local name
-  for name in "${!agent_pid_of[@]}"; do stop_pid "${agent_pid_of[$name]}"; done
+  stop_agents
   [ -n "$writer_pid" ] && stop_pid "$writer_pid"
   if [ -n "${KEEP:-}" ]; then stop_pid "$server_pid"; else cleanup; fi
 }
@@ -43,19 +42,8 @@ machines=(--machine "${base}documents/doc1#it" --machine "${base}documents/doc2#
 # answer leaves the call to be re-sent, under its key, once the deadline passes. (A server slower than the
 # deadline, as a sanitizer build under load is, exhausts calls it never executed: scripts/test.sh gives that
 # build a longer one.)
-agent() { # NAME INTERVAL-MS: a free-running agent on both instances; its log goes to $work/agent-NAME.log
-  "$ldgsm" run "${machines[@]}" -n "$2" --timeout "${WSM_CHAOS_TIMEOUT:-300}" > /dev/null 2>> "$work/agent-$1.log" &
-  agent_pid_of[$1]=$!
-}
-kill_agent() { # NAME: SIGKILL
-  kill -KILL "${agent_pid_of[$1]}" 2>/dev/null; wait "${agent_pid_of[$1]}" 2>/dev/null
-  unset "agent_pid_of[$1]"
-}
-stop_agent() { # NAME: SIGTERM; it must exit 0
-  local rc
-  stop_pid "${agent_pid_of[$1]}"; rc=$?
-  check "agent $1 exits 0 on SIGTERM (exit status: $rc)" [ "$rc" = 0 ]
-  unset "agent_pid_of[$1]"
+agent() { # NAME INTERVAL-MS: a free-running agent on both instances (tests/agent/agents.sh)
+  spawn_agent "$1" "${machines[@]}" -n "$2" --timeout "${WSM_CHAOS_TIMEOUT:-300}"
 }
 post_batch() { # SEED: $batch more events to each inbox; a failure ends the test (nothing to check)
   bounded python3 "$helper" post "$base" "$work/events" "$batch" "$1" && return
@@ -129,7 +117,8 @@ check "the second writer's PUTs were applied" grep -Eq '(equal|touch)-204' "$wor
 check "the second writer re-listed consumed events" grep -Eq 'relist-201' "$work/writer/report"
 
 echo "# every event consumed exactly once; every action sent once per transition"
-bounded python3 "$helper" verify "$base" "$work/serve.log" "$work/events" "$work/writer" > "$work/verify.out" 2>&1
+bounded python3 "$helper" verify "$base" "$work/serve.log" "$work/events" $((round * batch)) "$work/writer" \
+  > "$work/verify.out" 2>&1
 rc=$?
 sed 's/^/  /' "$work/verify.out"
 check "every event consumed exactly once, history and actions as the reference interpreter has them" [ $rc = 0 ]

@@ -17,6 +17,9 @@ CLI (the shell tests):
   gsm_status.py show STATE.json [STAGE-OR-MILESTONE ...]             the last snapshot, compactly
   gsm_status.py task STATE.json STAGE                                its last ldgsm:taskState
   gsm_status.py fragment STATE.json STAGE                            the IRI of its stage instance
+  gsm_status.py serve        the same commands, one per line on standard input (arguments separated by
+                             tabs), each answered by its output and a line "\x1e" + its exit status: the
+                             shell tests step hundreds of times, and a Python start costs more than a step
 
 A snapshot is keyed by model terms: stage instances by their stage model, milestone instances by
 (stage model, milestone model), so two snapshots compare whatever the fragments are named.
@@ -482,5 +485,17 @@ def main(argv):
     return 2
 
 
+def serve():
+    for line in sys.stdin:
+        args = line.rstrip("\n").split("\t")
+        try:
+            rc = main(args)
+        except Exception as e:  # one bad request must not end the session the whole test relies on
+            print("gsm_status.py %s: %s: %s" % (args[0], type(e).__name__, e))
+            rc = 2
+        print("\x1e%d" % rc, flush=True)
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(serve() if sys.argv[1:] == ["serve"] else main(sys.argv[1:]))

@@ -13,12 +13,33 @@ agent_started=0    # 1 once a test used a stepped agent
 agent_iterations=0 # "iteration:" lines expected in $work/agent.log
 gsm_cleanup() { # stops the agent, then what tests/agent/lib.sh's cleanup stops (KEEP=1 keeps $work)
   agent_stop
+  exec 5>&- 6<&-
+  stop_pid "$status_pid" # a process the test started in the background may still hold the fifo open
   if [ -z "${KEEP:-}" ]; then cleanup; return; fi
   [ -n "$proxy_pid" ] && stop_pid "$proxy_pid"
   [ -n "$server_pid" ] && stop_pid "$server_pid"
   echo "kept $work"
 }
 trap gsm_cleanup EXIT
+
+# gsm_status.py runs once, as `serve` on the fifos $work/status.in and status.out (fds 5 and 6): a test
+# steps hundreds of times and a Python start costs more than a step. Started here, in the test's own
+# shell, so that calls from command substitutions share it.
+mkfifo "$work/status.in" "$work/status.out"
+python3 "$gsm_status" serve < "$work/status.in" > "$work/status.out" &
+status_pid=$!
+exec 5> "$work/status.in" 6< "$work/status.out"
+# status_call ARG...: `gsm_status.py ARG...`: prints its output, returns its exit status.
+status_call() {
+  local IFS=$'\t' line
+  printf '%s\n' "$*" >&5
+  while IFS= read -r line <&6; do
+    [[ $line == $'\x1e'* ]] && return "${line#$'\x1e'}"
+    printf '%s\n' "$line"
+  done
+  echo "gsm_status.py serve ended"
+  return 2
+}
 
 # put_model NAME [SED-SCRIPT [AS]]: PUTs tests/gsm/models/NAME.ttl at /models/AS (edited by SED-SCRIPT,
 # e.g. to name a port; AS defaults to NAME, so one model file can be published twice, edited two ways)
@@ -43,7 +64,7 @@ setenv() {
 # agent_start [run options]: a stepped agent on $instance; its log goes to $work/agent.log.
 agent_start() {
   rm -f "$work/agent.fifo"; mkfifo "$work/agent.fifo"
-  "$ldgsm" run --instance "$instance" --step -n 0 "$@" < "$work/agent.fifo" > /dev/null 2>> "$work/agent.log" &
+  "$ldgsm" run --instance "$instance" --step -n 0 "$@" < "$work/agent.fifo" > /dev/null 2>> "$work/agent.log" 5>&- 6<&- &
   agent_pid=$!
   agent_started=1
   exec 7> "$work/agent.fifo"
@@ -84,7 +105,7 @@ step() {
 # track [--invariants-only]: checks the status as it is now against the previous call.
 track() {
   steps=$((steps + 1))
-  python3 "$gsm_status" track "$work/track.json" "$instance" "$@" > "$work/track.out"
+  status_call track "$work/track.json" "$instance" "$@" > "$work/track.out"
   local rc=$?
   cat "$work/track.out" >> "$work/track.log"
   if [ $rc != 0 ]; then
@@ -96,7 +117,7 @@ track() {
 # is WHAT...: the last status shows each WHAT ("S=active", "T=inactive/c", "mS=T"; /c: completed).
 is() {
   local got
-  got=$(python3 "$gsm_status" show "$work/track.json" "${@%%=*}")
+  got=$(status_call show "$work/track.json" "${@%%=*}")
   [ "$got" = "$*" ] || { echo "status: $got, expected: $*"; return 1; }
 }
 expect() { # description WHAT...: a check of `is`, showing the status when it fails
@@ -108,9 +129,9 @@ expect() { # description WHAT...: a check of `is`, showing the status when it fa
 # or failed.
 every_write_went() { ! grep -qE '[1-9][0-9]* (withheld|conflicting|refused|failed)' "$work/agent.log"; }
 
-task_state() { python3 "$gsm_status" task "$work/track.json" "$1"; } # pending, sent or None
-fragment() { python3 "$gsm_status" fragment "$work/track.json" "$1"; } # the stage instance's IRI
-activations() { python3 "$gsm_status" activations "$work/track.json" "$1"; }
+task_state() { status_call task "$work/track.json" "$1"; } # pending, sent or None
+fragment() { status_call fragment "$work/track.json" "$1"; } # the stage instance's IRI
+activations() { status_call activations "$work/track.json" "$1"; }
 tasks_sent() { served PUT "/tasks/$1"; } # requests the server saw for a task resource
 
 # gsm_finish: stops the stepped agent (it must exit 0); the invariant and transition checks of every
