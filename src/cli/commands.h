@@ -13,6 +13,7 @@ int cmd_demo(int argc, char **argv);
 int cmd_draw(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_compile(int argc, char **argv);
+int cmd_deps(int argc, char **argv);
 
 /* Set by SIGINT or SIGTERM once cli_catch_stop_signals() ran: `run` and `demo` finish the iteration in
  * progress and exit. */

@@ -20,6 +20,7 @@ static const char usage[] =
     "  draw     draw a GSM model with Graphviz (SVG, PNG, dot), coloured by an instance's state\n"
     "  status   show workflow instances as their models' trees, and why a stage waits\n"
     "  compile  compile a workflow pattern (seq, par, join, xor, loop, defer, cancel, mi) to a GSM model\n"
+    "  deps     intertask dependencies: guards, attributes, enforceability, the scheduler's decisions\n"
     "\n"
     "`ldgsm <command> --help` describes each command's options.\n";
 
@@ -73,6 +74,8 @@ int main(int argc, char **argv) {
         return cmd_status(argc - 1, argv + 1);
     if (strcmp(command, "compile") == 0)
         return cmd_compile(argc - 1, argv + 1);
+    if (strcmp(command, "deps") == 0)
+        return cmd_deps(argc - 1, argv + 1);
     fprintf(stderr, "ldgsm: unknown command '%s'\n\n%s", command, usage);
     return 2;
 }

@@ -1,0 +1,55 @@
+/* dep_parse.h: the text syntax of dependencies, guards and event attributes (ldgsm deps FILE):
+ *
+ *   # the dependency of Singh's Example 2 and its relative D->
+ *   D<:  ~e | ~f | e . f
+ *   D->: ~e | f
+ *   inevitable f
+ *   immediate ~c_book
+ *   triggerable s_book
+ *
+ * An event is a name ([A-Za-z_][A-Za-z0-9_]*), ~e its complement; 0 and T the constants; `.` sequence,
+ * `&` and, `|` or; the guard operators `[]` (box), `<>` (diamond) and `!` (not yet). Binding, tightest
+ * first, as the paper has it: `!` and `~`, `.`, `[]` and `<>`, `&`, `|`; parentheses group. The paper's
+ * signs are read too (□ ◇ ¬ · ∧ ∨ ⊤). A statement ends at the end of its line unless a parenthesis is
+ * open or the line ends with an operator. A dependency's name is what precedes its colon. */
+#ifndef LDGSM_DEPS_DEP_PARSE_H
+#define LDGSM_DEPS_DEP_PARSE_H
+
+#include <stddef.h>
+
+#include "deps/dep_expr.h"
+
+/* Event attributes (section 3.2), per literal: an abort can be immediate while its commit is normal. */
+enum { DEP_INEVITABLE = 1, DEP_IMMEDIATE = 2, DEP_TRIGGERABLE = 4 };
+
+typedef struct {
+    char *name;
+    const dep_expr *expr;
+    int line;
+} dep_dependency;
+
+typedef struct {
+    dep_events ev;
+    dep_dependency *deps;
+    size_t count;
+    size_t capacity;
+    unsigned char *attributes; /* by literal */
+    size_t attributes_len;
+} dep_set;
+
+void dep_set_init(dep_set *set);
+void dep_set_free(dep_set *set);
+/* Reads statements into set (several files may be read into one set). 0, or -1 with
+ * "PATH:LINE:COL: what" in err. */
+int dep_set_read(dep_set *set, const char *path, const char *text, size_t len, char *err, size_t err_len);
+unsigned dep_attributes(const dep_set *set, int lit);
+/* -1 on out of memory */
+int dep_set_attribute(dep_set *set, int lit, unsigned attribute);
+
+/* One expression (a dependency or a guard) over set's events, new names added: NULL with "COL: what"
+ * in err. */
+const dep_expr *dep_parse_expr(dep_events *ev, const char *text, char *err, size_t err_len);
+/* A literal ("e" or "~e") of a known event, or -1. */
+int dep_parse_lit(const dep_events *ev, const char *text);
+
+#endif
