@@ -40,8 +40,10 @@ cmake --build build-sanitize -j"$jobs"
 # every rule; with ASan an agent iteration takes about 0.4 s, and 25 terms took five minutes), the state
 # machine one 6 schemas (25 took two minutes); the exactly-once test kills 8 agents (the plain build 20)
 # that live 150-550 ms (an ASan agent's first iteration takes about that) over batches of 10 events, with
-# 3 s call deadlines.
+# 3 s call deadlines; the dependency property test 30 random sets (the plain run's 60 and
+# scripts/deps-property.sh's 1000 cover the algebra; here the point is the memory checks).
 (cd build-sanitize && LDGSM_TEST_WAIT=90 PATTERN_PROPERTY_TERMS=3 WSM_PROPERTY_SCHEMAS=6 WSM_CHAOS_KILLS=8 WSM_CHAOS_KILL_MIN=150 \
+  DEPS_PROPERTY_CASES=30 \
   WSM_CHAOS_KILL_SPAN=400 WSM_CHAOS_BATCH=10 WSM_CHAOS_TIMEOUT=3000 ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
   LSAN_OPTIONS=suppressions="$PWD/../tests/lsan.supp":print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure -j"$jobs")

@@ -43,7 +43,7 @@ static const char deps_usage[] =
     "2 usage error\n";
 
 static char *text_of(const dep_events *ev, const dep_expr *e) {
-    char *text = dep_to_string(ev, e);
+    char *text = e ? dep_to_string(ev, e) : NULL;
     if (!text) {
         fputs("ldgsm deps: out of memory\n", stderr);
         exit(1);
@@ -57,22 +57,26 @@ static void print_lit(const dep_events *ev, int lit, FILE *out) {
     fputs(name, out);
 }
 
-/* Phi of a conjunction of the dependencies chosen by mask; 1 enforceable, 0 not, -1 too many events. */
+/* Phi of the conjunction of the chosen dependencies: 1 enforceable, 0 not, -1 too many events, -2 out of
+ * memory. */
 static int jointly_enforceable(dep_set *set, const bool *chosen) {
     const dep_expr *conj = dep_top();
     for (size_t d = 0; d < set->count; d++)
         if (chosen[d])
             conj = dep_and(&set->ev, conj, set->deps[d].expr);
     if (!conj)
+        return -2;
+    int symbols[DEP_SYMBOLS_MAX + 1];
+    if (dep_symbols(conj, symbols, DEP_SYMBOLS_MAX + 1) > DEP_SYMBOLS_MAX)
         return -1;
     dep_paths psi, safe;
     char why[160];
     if (dep_psi(conj, &psi, why, sizeof why) != 0)
-        return -1;
+        return -2;
     int rc = dep_safe_paths(&psi, set, &safe);
     dep_paths_free(&psi);
     if (rc != 0)
-        return -1;
+        return -2;
     int enforceable = safe.count > 0;
     dep_paths_free(&safe);
     return enforceable;
@@ -90,8 +94,19 @@ static int check_jointly(dep_set *set) {
         free(chosen);
         return 0;
     }
-    for (size_t d = 0; d < n; d++)
+    int (*symbols)[DEP_SYMBOLS_MAX] = calloc(n + 1, sizeof *symbols);
+    size_t *symbol_count = calloc(n + 1, sizeof *symbol_count);
+    if (!symbols || !symbol_count) {
+        free(group);
+        free(chosen);
+        free(symbols);
+        free(symbol_count);
+        return 0;
+    }
+    for (size_t d = 0; d < n; d++) {
         group[d] = (int)d;
+        symbol_count[d] = dep_symbols(set->deps[d].expr, symbols[d], DEP_SYMBOLS_MAX);
+    }
     /* union of dependencies that share an event, to a fixpoint */
     for (bool changed = true; changed;) {
         changed = false;
@@ -99,12 +114,10 @@ static int check_jointly(dep_set *set) {
             for (size_t b = a + 1; b < n; b++) {
                 if (group[a] == group[b])
                     continue;
-                int sa[64], sb[64];
-                size_t na = dep_symbols(set->deps[a].expr, sa, 64), nb = dep_symbols(set->deps[b].expr, sb, 64);
-                bool shared = false;
-                for (size_t i = 0; i < na && i < 64 && !shared; i++)
-                    for (size_t j = 0; j < nb && j < 64 && !shared; j++)
-                        shared = sa[i] == sb[j];
+                bool shared = false; /* the scheduler refused a dependency over more events */
+                for (size_t i = 0; i < symbol_count[a] && !shared; i++)
+                    for (size_t j = 0; j < symbol_count[b] && !shared; j++)
+                        shared = symbols[a][i] == symbols[b][j];
                 if (shared) {
                     int to = group[a] < group[b] ? group[a] : group[b];
                     int from = group[a] < group[b] ? group[b] : group[a];
@@ -125,6 +138,10 @@ static int check_jointly(dep_set *set) {
         if (members < 2)
             continue;
         int rc = jointly_enforceable(set, chosen);
+        if (rc == -2) {
+            fputs("ldgsm deps: out of memory\n", stderr);
+            exit(1);
+        }
         if (rc < 0) {
             printf("# not checked together (over %d events): the dependencies with", DEP_SYMBOLS_MAX);
             for (size_t d = 0; d < n; d++)
@@ -156,40 +173,33 @@ static int check_jointly(dep_set *set) {
     }
     free(group);
     free(chosen);
+    free(symbols);
+    free(symbol_count);
     return failing;
 }
 
-static int print_dependencies(dep_set *set) {
+static int print_dependencies(dep_set *set, const dep_scheduler *s) {
     int unenforceable = 0;
-    printf("# alpha of each dependency (Definition 21): what the events' attributes leave of it\n");
+    printf("# alpha of each dependency (Definition 21, sigma to its fixpoint): what the events' attributes leave "
+           "of it\n");
     for (size_t d = 0; d < set->count; d++) {
-        dep_paths psi, safe;
-        char why[160];
-        if (dep_psi(set->deps[d].expr, &psi, why, sizeof why) != 0) {
-            fprintf(stderr, "ldgsm deps: %s: %s\n", set->deps[d].name, why);
-            return -1;
-        }
-        if (dep_safe_paths(&psi, set, &safe) != 0) {
-            dep_paths_free(&psi);
-            fputs("ldgsm deps: out of memory\n", stderr);
-            return -1;
-        }
+        const dep_paths *safe = dep_scheduler_safe(s, d);
+        size_t psi_count = dep_scheduler_psi_count(s, d);
         char *dep = text_of(&set->ev, set->deps[d].expr);
-        char *alpha = text_of(&set->ev, dep_minimize_dependency(&set->ev, dep_paths_expr(&set->ev, &safe)));
+        /* unchanged: the dependency as written */
+        char *alpha = text_of(&set->ev, safe->count == psi_count ? set->deps[d].expr : dep_paths_alpha(&set->ev, safe));
         printf("%s: %s\n  alpha: %s", set->deps[d].name, dep, alpha);
-        if (safe.count == 0) {
+        if (safe->count == 0) {
             printf("   unenforceable: no path of it keeps the attributes");
             unenforceable++;
-        } else if (safe.count == psi.count) {
+        } else if (safe->count == psi_count) {
             printf("   (the attributes change nothing)");
         } else {
-            printf("   (%zu of its %zu paths are safe)", safe.count, psi.count);
+            printf("   (%zu of its %zu paths are safe)", safe->count, psi_count);
         }
         printf("\n");
         free(dep);
         free(alpha);
-        dep_paths_free(&psi);
-        dep_paths_free(&safe);
     }
     return unenforceable;
 }
@@ -211,8 +221,7 @@ static void print_guards(const dep_scheduler *s, dep_set *set, bool basic) {
         for (size_t d = 0; basic && d < set->count; d++) {
             const dep_paths *safe = dep_scheduler_safe(s, d);
             if (!dep_paths_mention(safe, (int)l))
-                guard = dep_and(&set->ev, guard,
-                                dep_minimize_guard(&set->ev, dep_unary(&set->ev, DEP_DIA, dep_paths_expr(&set->ev, safe))));
+                guard = dep_and(&set->ev, guard, dep_unary(&set->ev, DEP_DIA, dep_paths_alpha(&set->ev, safe)));
         }
         if (!guard) {
             fputs("ldgsm deps: out of memory\n", stderr);
@@ -271,6 +280,10 @@ static int run_trace(dep_set *set, dep_scheduler *s, const char *events) {
     trace_view v = {set, s};
     int status = 0;
     char *copy = strdup(events);
+    if (!copy) {
+        fputs("ldgsm deps: out of memory\n", stderr);
+        return 1;
+    }
     for (char *save = NULL, *word = strtok_r(copy, " \t\n,", &save); word; word = strtok_r(NULL, " \t\n,", &save)) {
         int lit = dep_parse_lit(&set->ev, word);
         if (lit < 0) {
@@ -356,12 +369,6 @@ int cmd_deps(int argc, char **argv) {
             goto done;
         }
     }
-    int unenforceable = print_dependencies(&set);
-    if (unenforceable < 0) {
-        status = 1;
-        goto done;
-    }
-    unenforceable += check_jointly(&set);
     char err[512];
     s = dep_scheduler_new(&set, err, sizeof err);
     if (!s) {
@@ -369,6 +376,8 @@ int cmd_deps(int argc, char **argv) {
         status = 1;
         goto done;
     }
+    int unenforceable = print_dependencies(&set, s);
+    unenforceable += check_jointly(&set);
     print_guards(s, &set, basic);
     if (unenforceable) {
         fprintf(stderr, "ldgsm deps: %d unenforceable: no schedule can keep every dependency\n", unenforceable);

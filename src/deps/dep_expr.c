@@ -23,6 +23,7 @@ void dep_events_free(dep_events *ev) {
     for (size_t i = 0; i < ev->count; i++)
         free(ev->names[i]);
     free(ev->names);
+    free(ev->slots);
     for (dep_arena *a = ev->arena, *next; a; a = next) {
         next = a->next;
         free(a);
@@ -30,17 +31,52 @@ void dep_events_free(dep_events *ev) {
     memset(ev, 0, sizeof *ev);
 }
 
+static size_t name_hash(const char *name, size_t len) {
+    size_t h = 1469598103934665603u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 1099511628211u;
+    return h;
+}
+
+/* The slot of name (len bytes) in the open-addressed table: its symbol's, or the empty one it would take. */
+static size_t slot_of(const dep_events *ev, const char *name, size_t len) {
+    size_t mask = ev->slot_count - 1, at = name_hash(name, len) & mask;
+    while (ev->slots[at] >= 0) {
+        const char *known = ev->names[ev->slots[at]];
+        if (strncmp(known, name, len) == 0 && known[len] == '\0')
+            return at;
+        at = (at + 1) & mask;
+    }
+    return at;
+}
+
 int dep_events_find(const dep_events *ev, const char *name) {
+    if (!ev->slot_count)
+        return -1;
+    return ev->slots[slot_of(ev, name, strlen(name))];
+}
+
+/* Doubles the table (kept at most half full). */
+static int grow_slots(dep_events *ev) {
+    size_t count = ev->slot_count ? 2 * ev->slot_count : 64;
+    int *slots = malloc(count * sizeof *slots);
+    if (!slots)
+        return -1;
+    memset(slots, 0xff, count * sizeof *slots); /* -1: empty */
+    free(ev->slots);
+    ev->slots = slots;
+    ev->slot_count = count;
     for (size_t i = 0; i < ev->count; i++)
-        if (strcmp(ev->names[i], name) == 0)
-            return (int)i;
-    return -1;
+        ev->slots[slot_of(ev, ev->names[i], strlen(ev->names[i]))] = (int)i;
+    return 0;
 }
 
 int dep_events_symbol(dep_events *ev, const char *name, size_t len) {
-    for (size_t i = 0; i < ev->count; i++)
-        if (strlen(ev->names[i]) == len && memcmp(ev->names[i], name, len) == 0)
-            return (int)i;
+    if (2 * (ev->count + 1) > ev->slot_count && grow_slots(ev) != 0)
+        return -1;
+    size_t at = slot_of(ev, name, len);
+    if (ev->slots[at] >= 0)
+        return ev->slots[at];
     if (ev->count == ev->capacity) {
         size_t cap = ev->capacity ? ev->capacity * 2 : 16;
         char **names = realloc(ev->names, cap * sizeof *names);
@@ -55,6 +91,7 @@ int dep_events_symbol(dep_events *ev, const char *name, size_t len) {
     memcpy(copy, name, len);
     copy[len] = '\0';
     ev->names[ev->count] = copy;
+    ev->slots[at] = (int)ev->count;
     return (int)ev->count++;
 }
 
@@ -174,21 +211,6 @@ size_t dep_symbols(const dep_expr *e, int *out, size_t max) {
     size_t count = 0;
     collect_symbols(e, out, max, &count);
     return count;
-}
-
-bool dep_is_dependency(const dep_expr *e) {
-    switch (e->kind) {
-    case DEP_BOX:
-    case DEP_DIA:
-    case DEP_NOT:
-        return false;
-    case DEP_SEQ:
-    case DEP_AND:
-    case DEP_OR:
-        return dep_is_dependency(e->a) && dep_is_dependency(e->b);
-    default:
-        return true;
-    }
 }
 
 bool dep_expr_equal(const dep_expr *a, const dep_expr *b) {

@@ -30,6 +30,8 @@ typedef struct {
     char **names;   /* by symbol */
     size_t count;
     size_t capacity;
+    int *slots;     /* an open-addressed table of the names: symbol, or -1 */
+    size_t slot_count;
     dep_arena *arena;
 } dep_events;
 
@@ -54,8 +56,6 @@ const dep_expr *dep_unary(dep_events *ev, dep_kind kind, const dep_expr *a);
 /* The symbols an expression mentions, ascending, into out (room for max); returns how many there are
  * (more than max when they did not fit). */
 size_t dep_symbols(const dep_expr *e, int *out, size_t max);
-/* true when the expression uses no box, diamond or not: a dependency of E. */
-bool dep_is_dependency(const dep_expr *e);
 bool dep_expr_equal(const dep_expr *a, const dep_expr *b);
 
 /* Writes e in the text syntax (dep_parse.h), with the parentheses precedence needs, NUL-terminated;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "deps/dep_minimize.h"
 #include "deps/dep_trace.h"
 
 void dep_paths_free(dep_paths *p) {
@@ -195,4 +196,58 @@ const dep_expr *dep_paths_guard(dep_events *ev, const dep_paths *p, int lit) {
         g = dep_or(ev, g, dep_and(ev, pre, post));
     }
     return g;
+}
+
+/* Is w (n literals) one of the sorted paths? */
+static bool has_path(const dep_paths *p, const int *w) {
+    size_t lo = 0, hi = p->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = memcmp(p->lits + mid * p->n, w, p->n * sizeof *w);
+        if (c == 0)
+            return true;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+void dep_paths_member_truth(void *ctx, const dep_trace *u, bool *holds_at) {
+    const dep_paths_truth *t = ctx;
+    bool member = u->n == t->paths->n && has_path(t->paths, u->lits);
+    for (size_t k = 0; k <= u->n; k++)
+        holds_at[k] = member;
+}
+
+void dep_paths_guard_truth(void *ctx, const dep_trace *u, bool *holds_at) {
+    const dep_paths_truth *t = ctx;
+    /* pre and post (Definitions 9, 10) of path w at k: w's events before lit happened by k, in order, and
+     * those after it did not and will, in order; lit's own event is free. So w is u without lit's event,
+     * lit put back after as many of u's events as happened by k */
+    int rest[DEP_TRACE_MAX], w[DEP_TRACE_MAX];
+    size_t rest_n = 0, before_k[DEP_TRACE_MAX + 1] = {0};
+    for (size_t p = 0; p < u->n; p++) {
+        if (DEP_SYMBOL(u->lits[p]) != DEP_SYMBOL(t->lit))
+            rest[rest_n++] = u->lits[p];
+        before_k[p + 1] = rest_n;
+    }
+    for (size_t k = 0; k <= u->n; k++) {
+        size_t at = before_k[k];
+        memcpy(w, rest, at * sizeof *w);
+        w[at] = t->lit;
+        memcpy(w + at + 1, rest + at, (rest_n - at) * sizeof *w);
+        holds_at[k] = rest_n + 1 == t->paths->n && has_path(t->paths, w);
+    }
+}
+
+const dep_expr *dep_paths_alpha(dep_events *ev, const dep_paths *p) {
+    dep_paths_truth t = {p, -1};
+    return dep_minimize(ev, p->symbols, p->n, false, dep_paths_member_truth, &t);
+}
+
+const dep_expr *dep_paths_readable_guard(dep_events *ev, const dep_paths *p, int lit) {
+    dep_paths_truth t = {p, lit};
+    return dep_minimize(ev, p->symbols, p->n, true, dep_paths_guard_truth, &t);
 }

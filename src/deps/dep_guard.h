@@ -10,9 +10,11 @@
 
 #include "deps/dep_expr.h"
 #include "deps/dep_parse.h"
+#include "deps/dep_trace.h"
 
-/* A dependency over more events than this is refused: Psi enumerates n! 2^n traces. */
-#define DEP_SYMBOLS_MAX 7
+/* A dependency over more events than this is refused: Psi enumerates n! 2^n traces, and the readable
+ * forms (dep_minimize.h) stop there. */
+#define DEP_SYMBOLS_MAX 5
 
 typedef struct dep_paths {
     size_t n;       /* the length of every path: the dependency's events */
@@ -34,5 +36,18 @@ const dep_expr *dep_paths_expr(dep_events *ev, const dep_paths *p);
 const dep_expr *dep_paths_guard(dep_events *ev, const dep_paths *p, int lit);
 /* true when lit's symbol is one of the paths' events */
 bool dep_paths_mention(const dep_paths *p, int lit);
+
+/* Truth functions (dep_minimize.h) over maximal traces on the paths' events, read from the paths without
+ * building the disjunction: membership (alpha on the whole trace, and <>alpha at every index), and
+ * G_b(paths, lit): a path that is u outside lit's event, with lit after the events of u[1..k]. */
+typedef struct {
+    const dep_paths *paths;
+    int lit;
+} dep_paths_truth;
+void dep_paths_member_truth(void *ctx, const dep_trace *u, bool *holds_at);
+void dep_paths_guard_truth(void *ctx, const dep_trace *u, bool *holds_at);
+/* The readable forms of those (NULL when out of memory). */
+const dep_expr *dep_paths_alpha(dep_events *ev, const dep_paths *p);
+const dep_expr *dep_paths_readable_guard(dep_events *ev, const dep_paths *p, int lit);
 
 #endif

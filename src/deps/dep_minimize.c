@@ -25,7 +25,8 @@ typedef struct {
     size_t n;
     int symbols[DEP_MINIMIZE_SYMBOLS_MAX];
     bool guard;
-    const dep_expr *e;
+    dep_truth_fn truth;
+    void *ctx;
     bits *points;
     bool *holds;
     size_t count, capacity;
@@ -75,6 +76,8 @@ static bits describe(const table *t, const dep_trace *u, size_t k) {
 
 static int tabulate(const dep_trace *u, void *ctx) {
     table *t = ctx;
+    bool holds_at[DEP_TRACE_MAX + 1];
+    t->truth(t->ctx, u, holds_at);
     for (size_t k = t->guard ? 0 : u->n; k <= u->n; k++) {
         if (t->count == t->capacity) {
             size_t cap = t->capacity ? 2 * t->capacity : 256;
@@ -91,7 +94,7 @@ static int tabulate(const dep_trace *u, void *ctx) {
             t->capacity = cap;
         }
         t->points[t->count] = describe(t, u, k);
-        t->holds[t->count] = dep_holds(t->e, u, 0, k);
+        t->holds[t->count] = holds_at[k];
         t->count++;
     }
     return 0;
@@ -222,32 +225,44 @@ static const dep_expr *cube_expr(dep_events *ev, const table *t, const cube *c) 
     return e;
 }
 
-static const dep_expr *minimize(dep_events *ev, const dep_expr *e, bool guard) {
-    table t = {.guard = guard, .e = e};
-    size_t n = dep_symbols(e, t.symbols, DEP_MINIMIZE_SYMBOLS_MAX);
+typedef struct {
+    const table *t;
+    const dep_expr *result;
+    size_t at; /* the next situation of the table */
+} check;
+
+/* The result holds exactly where the truth function does, situation by situation (the same order). */
+static int disagrees(const dep_trace *u, void *ctx) {
+    check *c = ctx;
+    dep_interval_table got;
+    dep_table(c->result, u, got);
+    for (size_t k = c->t->guard ? 0 : u->n; k <= u->n; k++)
+        if (got[0][k] != c->t->holds[c->at++])
+            return 1;
+    return 0;
+}
+
+const dep_expr *dep_minimize(dep_events *ev, const int *symbols, size_t n, bool guard, dep_truth_fn truth, void *ctx) {
     if (n > DEP_MINIMIZE_SYMBOLS_MAX)
-        return e;
-    t.n = n;
-    if (dep_each_trace(NULL, 0, t.symbols, n, tabulate, &t) != 0 || t.failed) {
-        free(t.points);
-        free(t.holds);
         return NULL;
-    }
+    table t = {.n = n, .guard = guard, .truth = truth, .ctx = ctx};
+    memcpy(t.symbols, symbols, n * sizeof *symbols);
+    const dep_expr *result = NULL;
+    cube *cubes = NULL;
+    bool *covered = NULL;
+    if (dep_each_trace(NULL, 0, t.symbols, n, tabulate, &t) != 0 || t.failed)
+        goto done;
     size_t on = 0;
     for (size_t p = 0; p < t.count; p++)
         on += t.holds[p];
-    const dep_expr *result = NULL;
     if (on == 0 || on == t.count) {
         result = on ? dep_top() : dep_zero();
         goto done;
     }
-    cube *cubes = malloc(on * sizeof *cubes);
-    bool *covered = calloc(t.count, 1);
-    if (!cubes || !covered) {
-        free(cubes);
-        free(covered);
+    cubes = malloc(on * sizeof *cubes);
+    covered = calloc(t.count, 1);
+    if (!cubes || !covered)
         goto done;
-    }
     size_t count = 0;
     for (size_t p = 0; p < t.count; p++) {
         if (!t.holds[p] || covered[p])
@@ -269,22 +284,43 @@ static const dep_expr *minimize(dep_events *ev, const dep_expr *e, bool guard) {
                 elsewhere = d != c && in_cube(&cubes[d], &t.points[p]);
             needed = !elsewhere;
         }
-        if (!needed) {
+        if (!needed)
             cubes[c] = cubes[--count];
-        }
     }
     result = dep_zero();
     for (size_t c = 0; c < count && result; c++)
         result = dep_or(ev, result, cube_expr(ev, &t, &cubes[c]));
+done:
+    if (result) {
+        check c = {&t, result, 0};
+        if (dep_each_trace(NULL, 0, t.symbols, n, disagrees, &c) != 0)
+            result = NULL; /* never print what is not the same: a defect here shows as a missing form */
+    }
     free(cubes);
     free(covered);
-done:
     free(t.points);
     free(t.holds);
-    if (result && !dep_equivalent(e, result, guard ? DEP_EQ_GUARD : DEP_EQ_WHOLE, NULL))
-        return e; /* never print what is not the same: a defect here shows as an unsimplified guard */
     return result;
 }
 
-const dep_expr *dep_minimize_guard(dep_events *ev, const dep_expr *g) { return minimize(ev, g, true); }
-const dep_expr *dep_minimize_dependency(dep_events *ev, const dep_expr *d) { return minimize(ev, d, false); }
+/* The truth of an expression, by its interval table. */
+static void expression_truth(void *ctx, const dep_trace *u, bool *holds_at) {
+    dep_interval_table table;
+    dep_table(ctx, u, table);
+    for (size_t k = 0; k <= u->n; k++)
+        holds_at[k] = table[0][k];
+}
+
+static const dep_expr *minimize_expression(dep_events *ev, const dep_expr *e, bool guard) {
+    if (!e)
+        return NULL;
+    int symbols[DEP_MINIMIZE_SYMBOLS_MAX];
+    size_t n = dep_symbols(e, symbols, DEP_MINIMIZE_SYMBOLS_MAX);
+    if (n > DEP_MINIMIZE_SYMBOLS_MAX)
+        return e;
+    const dep_expr *m = dep_minimize(ev, symbols, n, guard, expression_truth, (void *)e);
+    return m ? m : e;
+}
+
+const dep_expr *dep_minimize_guard(dep_events *ev, const dep_expr *g) { return minimize_expression(ev, g, true); }
+const dep_expr *dep_minimize_dependency(dep_events *ev, const dep_expr *d) { return minimize_expression(ev, d, false); }

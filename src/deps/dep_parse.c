@@ -8,6 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "deps/dep_guard.h"
+
+/* A statement nests at most this deep and has at most this many events and operators: the algebra
+ * recurses over its trees. */
+#define NESTING_MAX 256
+#define NODES_MAX 2000
+
+/* A place in the text, for messages. */
+typedef struct {
+    size_t at;
+    int line;
+    size_t line_start;
+} place;
+
 typedef struct {
     dep_events *ev;
     const char *text;
@@ -15,12 +29,31 @@ typedef struct {
     size_t at;
     int line;
     size_t line_start;
-    int depth; /* open parentheses: newlines are spaces inside them */
+    int depth;    /* open parentheses: newlines are spaces inside them */
+    int nesting;  /* parentheses and prefix operators around the current point */
+    size_t nodes; /* events and operators of the current statement */
+    place operator_end; /* just after the last binary operator: where a missing operand is */
+    place first_guard_sign; /* the statement's first [], <> or ! (at == len: none) */
     char *err;
     size_t err_len;
     const char *path; /* NULL: errors give the column only */
     bool failed;
 } reader;
+
+static place here(const reader *r) { return (place){r->at, r->line, r->line_start}; }
+static void go(reader *r, place p) {
+    r->at = p.at;
+    r->line = p.line;
+    r->line_start = p.line_start;
+}
+
+/* The column of a place, in characters (the paper's signs are several bytes of UTF-8). */
+static int column(const char *text, place p) {
+    int col = 1;
+    for (size_t i = p.line_start; i < p.at; i++)
+        col += ((unsigned char)text[i] & 0xc0) != 0x80;
+    return col;
+}
 
 static void fail(reader *r, const char *fmt, const char *what) {
     if (r->failed)
@@ -28,7 +61,7 @@ static void fail(reader *r, const char *fmt, const char *what) {
     r->failed = true;
     char message[256];
     snprintf(message, sizeof message, fmt, what);
-    int col = (int)(r->at - r->line_start) + 1;
+    int col = column(r->text, here(r));
     if (r->path)
         snprintf(r->err, r->err_len, "%s:%d:%d: %s", r->path, r->line, col, message);
     else
@@ -84,12 +117,52 @@ static const dep_expr *oom(reader *r) {
     return NULL;
 }
 
+/* Counts a node of the statement, and refuses one too many. */
+static bool count_node(reader *r) {
+    if (++r->nodes <= NODES_MAX)
+        return true;
+    char limit[32];
+    snprintf(limit, sizeof limit, "%d", NODES_MAX);
+    fail(r, "more than %s events and operators in one statement", limit);
+    return false;
+}
+
+static bool guard_sign(reader *r, const char *ascii, const char *sign) {
+    place before = here(r);
+    if (!take(r, ascii) && !take(r, sign))
+        return false;
+    if (r->first_guard_sign.at == r->len)
+        r->first_guard_sign = before;
+    return true;
+}
+
+static const dep_expr *parse_unary_nested(reader *r);
+
+/* One level deeper: false (with the message) past NESTING_MAX; the caller leaves the level after. */
+static bool enter_level(reader *r) {
+    if (++r->nesting <= NESTING_MAX)
+        return true;
+    char limit[32];
+    snprintf(limit, sizeof limit, "%d", NESTING_MAX);
+    fail(r, "nested deeper than %s", limit);
+    return false;
+}
+
 static const dep_expr *parse_unary(reader *r) {
+    const dep_expr *e = enter_level(r) ? parse_unary_nested(r) : NULL;
+    r->nesting--;
+    return e;
+}
+
+static const dep_expr *parse_unary_nested(reader *r) {
     skip(r, true);
-    if (take(r, "!") || take(r, "\xc2\xac")) {
+    if (r->at == r->len && r->operator_end.at != r->len)
+        go(r, r->operator_end); /* a missing operand: say so where it is missing, not at the end */
+    if (guard_sign(r, "!", "\xc2\xac")) {
         const dep_expr *a = parse_unary(r);
-        return a ? dep_unary(r->ev, DEP_NOT, a) : NULL;
+        return a && count_node(r) ? dep_unary(r->ev, DEP_NOT, a) : NULL;
     }
+    place open = here(r);
     if (take(r, "(")) {
         r->depth++;
         const dep_expr *e = parse_or(r);
@@ -97,23 +170,30 @@ static const dep_expr *parse_unary(reader *r) {
             return NULL;
         skip(r, true);
         if (!take(r, ")")) {
-            fail(r, "%s", "expected ')'");
+            char message[96];
+            snprintf(message, sizeof message, "expected ')' to close the '(' at %d:%d", open.line,
+                     column(r->text, open));
+            fail(r, "%s", message);
             return NULL;
         }
         r->depth--;
         return e;
     }
+    if (!count_node(r))
+        return NULL;
     bool complement = take(r, "~");
     size_t n = name_length(r);
-    if (n == 0) {
+    bool top = n == 1 && r->text[r->at] == 'T';
+    if (n == 0 || (complement && top)) {
         if (!complement && (take(r, "0")))
             return dep_zero();
         if (!complement && (take(r, "\xe2\x8a\xa4")))
             return dep_top();
-        fail(r, "%s", complement ? "expected an event name after '~'" : "expected an event, 0, T or '('");
+        fail(r, "%s", complement ? "expected an event name after '~' (T and 0 are constants, not events)"
+                                 : "expected an event, 0, T or '('");
         return NULL;
     }
-    if (!complement && n == 1 && r->text[r->at] == 'T') {
+    if (top) {
         r->at++;
         return dep_top();
     }
@@ -128,7 +208,10 @@ static const dep_expr *parse_unary(reader *r) {
 /* After an operand: is a binary operator next on this statement? (newlines end it at depth 0) */
 static bool next_operator(reader *r, const char *ascii, const char *sign) {
     skip(r, false);
-    return take(r, ascii) || (sign && take(r, sign));
+    if (!take(r, ascii) && !(sign && take(r, sign)))
+        return false;
+    r->operator_end = here(r);
+    return count_node(r);
 }
 
 static const dep_expr *parse_seq(reader *r) {
@@ -145,14 +228,15 @@ static const dep_expr *parse_seq(reader *r) {
 static const dep_expr *parse_modal(reader *r) {
     skip(r, true);
     dep_kind kind;
-    if (take(r, "[]") || take(r, "\xe2\x96\xa1"))
+    if (guard_sign(r, "[]", "\xe2\x96\xa1"))
         kind = DEP_BOX;
-    else if (take(r, "<>") || take(r, "\xe2\x97\x87"))
+    else if (guard_sign(r, "<>", "\xe2\x97\x87"))
         kind = DEP_DIA;
     else
         return parse_seq(r);
-    const dep_expr *a = parse_modal(r);
-    return a ? dep_unary(r->ev, kind, a) : NULL;
+    const dep_expr *a = enter_level(r) ? parse_modal(r) : NULL;
+    r->nesting--;
+    return a && count_node(r) ? dep_unary(r->ev, kind, a) : NULL;
 }
 
 static const dep_expr *parse_and(reader *r) {
@@ -189,6 +273,7 @@ static bool statement_end(reader *r) {
 
 const dep_expr *dep_parse_expr(dep_events *ev, const char *text, char *err, size_t err_len) {
     reader r = {.ev = ev, .text = text, .len = strlen(text), .line = 1, .err = err, .err_len = err_len};
+    r.operator_end.at = r.first_guard_sign.at = r.len;
     const dep_expr *e = parse_or(&r);
     skip(&r, true);
     if (e && r.at != r.len)
@@ -290,6 +375,7 @@ static bool attribute_statement(reader *r, dep_set *set) {
 
 int dep_set_read(dep_set *set, const char *path, const char *text, size_t len, char *err, size_t err_len) {
     reader r = {.ev = &set->ev, .text = text, .len = len, .line = 1, .err = err, .err_len = err_len, .path = path};
+    r.operator_end.at = r.first_guard_sign.at = r.len;
     if (memchr(text, '\0', len)) {
         snprintf(err, err_len, "%s: a NUL byte: not a text file", path);
         return -1;
@@ -322,19 +408,30 @@ int dep_set_read(dep_set *set, const char *path, const char *text, size_t len, c
                 fail(&r, "a second dependency named %s", set->deps[i].name);
                 return -1;
             }
+        r.nodes = 0;
+        r.operator_end.at = r.first_guard_sign.at = r.len;
         const dep_expr *e = parse_or(&r);
         if (!e) {
             if (!r.failed)
                 fail(&r, "%s", "out of memory");
             return -1;
         }
-        if (!dep_is_dependency(e)) {
-            r.at = name_at;
+        if (r.first_guard_sign.at != r.len) {
+            go(&r, r.first_guard_sign);
             fail(&r, "%s", "a dependency is an expression of events (no [], <> or !: those are for guards)");
             return -1;
         }
         if (!statement_end(&r)) {
             fail(&r, "%s", "expected an operator or the end of the line");
+            return -1;
+        }
+        int symbols[DEP_SYMBOLS_MAX + 1];
+        size_t events = dep_symbols(e, symbols, DEP_SYMBOLS_MAX + 1);
+        if (events > DEP_SYMBOLS_MAX) {
+            snprintf(err, err_len,
+                     "%s:%d:1: %.*s relates %zu events; a dependency relates at most %d (its paths are n! 2^n "
+                     "traces): split it",
+                     path, line, (int)name_len, text + name_at, events, DEP_SYMBOLS_MAX);
             return -1;
         }
         if (set->count == set->capacity) {

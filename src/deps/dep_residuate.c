@@ -1,8 +1,6 @@
 /* dep_residuate.c: Table 1 of Singh 1997 on guard trees (dep_residuate.h). */
 #include "deps/dep_residuate.h"
 
-#include <stdio.h>
-
 /* The literals of a sequence of literals, left to right, into out; false when it is not one. */
 static bool sequence_lits(const dep_expr *e, int *out, size_t max, size_t *n) {
     if (e->kind == DEP_LIT) {
@@ -89,8 +87,10 @@ const dep_expr *dep_residuate(dep_events *ev, const dep_expr *g, dep_message m) 
                 /* a complement of either: 0 */
                 return about(m, e1) < 0 || about(m, e2) < 0 ? dep_zero() : g;
             }
+            /* the order of a complement and another event: no row of Table 1 (the complement's own
+             * occurrence, []~e, comes as a message of its own and makes the guard 0) */
             if (about(m, e1) < 0 || about(m, e2) < 0)
-                return g; /* the message speaks of other events' order */
+                return g;
             bool same = m.first == e1 && m.second == e2, reverse = m.first == e2 && m.second == e1;
             /* [](e1.e2) only with [](e1.e2); <>(e1.e2) with either; the reverse order: 0 */
             if (same && (g->kind == DEP_DIA || m.kind == DEP_BOX))
@@ -103,12 +103,4 @@ const dep_expr *dep_residuate(dep_events *ev, const dep_expr *g, dep_message m) 
     default:
         return g;
     }
-}
-
-size_t dep_print_message(const dep_events *ev, dep_message m, char *out, size_t len) {
-    char a[160], b[160] = "";
-    dep_print_lit(ev, m.first, a, sizeof a);
-    if (m.second >= 0)
-        dep_print_lit(ev, m.second, b, sizeof b);
-    return (size_t)snprintf(out, len, "%s%s%s%s", m.kind == DEP_BOX ? "[]" : "<>", a, m.second >= 0 ? "." : "", b);
 }

@@ -18,7 +18,5 @@ typedef struct {
 const dep_expr *dep_two_sequences(dep_events *ev, const dep_expr *g);
 /* G ÷ M for a guard in two-sequence form: g itself when no row applies. NULL: out of memory. */
 const dep_expr *dep_residuate(dep_events *ev, const dep_expr *g, dep_message m);
-/* Writes M in the guard syntax ("[]e", "<>e.f"). */
-size_t dep_print_message(const dep_events *ev, dep_message m, char *out, size_t len);
 
 #endif

@@ -25,7 +25,9 @@ struct dep_scheduler {
     size_t **deps_of;            /* by symbol: the dependencies that mention it */
     size_t *deps_of_count;
     bool *changed;               /* by literal: a conjunct changed since dep_scheduler_take_changed */
+    bool *stale;                 /* by literal: its decision may have changed since it was last made */
     dep_paths *safe;             /* by dependency: Phi(D) */
+    size_t *psi_count;           /* by dependency: |Psi(D)| */
     int *history;
     size_t history_len;
     int *waiting;
@@ -54,9 +56,11 @@ void dep_scheduler_free(dep_scheduler *s) {
     free(s->deps_of);
     free(s->deps_of_count);
     free(s->changed);
+    free(s->stale);
     for (size_t d = 0; s->safe && d < s->set->count; d++)
         dep_paths_free(&s->safe[d]);
     free(s->safe);
+    free(s->psi_count);
     free(s->history);
     free(s->waiting);
     free(s->promised);
@@ -78,13 +82,15 @@ dep_scheduler *dep_scheduler_new(dep_set *set, char *err, size_t err_len) {
     s->deps_of = calloc(lits, sizeof *s->deps_of);
     s->deps_of_count = calloc(lits, sizeof *s->deps_of_count);
     s->changed = calloc(lits, 1);
+    s->stale = malloc(lits);
     s->safe = calloc(set->count + 1, sizeof *s->safe);
+    s->psi_count = calloc(set->count + 1, sizeof *s->psi_count);
     s->history = calloc(lits, sizeof *s->history);
     s->waiting = calloc(lits, sizeof *s->waiting);
     s->promised = calloc(lits, 1);
     s->owed = calloc(lits, 1);
     s->occurred = calloc(lits, 1);
-    if (!s->conjuncts || !s->conjunct_dep || !s->conjunct_count || !s->deps_of || !s->deps_of_count || !s->changed || !s->safe || !s->history || !s->waiting || !s->promised || !s->owed ||
+    if (!s->conjuncts || !s->conjunct_dep || !s->conjunct_count || !s->deps_of || !s->deps_of_count || !s->changed || !s->stale || !s->safe || !s->psi_count || !s->history || !s->waiting || !s->promised || !s->owed ||
         !s->occurred)
         goto oom;
     for (size_t d = 0; d < set->count; d++) {
@@ -95,11 +101,13 @@ dep_scheduler *dep_scheduler_new(dep_set *set, char *err, size_t err_len) {
             dep_scheduler_free(s);
             return NULL;
         }
+        s->psi_count[d] = psi.count;
         int rc = dep_safe_paths(&psi, set, &s->safe[d]);
         dep_paths_free(&psi);
         if (rc != 0)
             goto oom;
     }
+    memset(s->stale, 1, lits);
     for (size_t d = 0; d < set->count; d++)
         for (size_t j = 0; j < s->safe[d].n; j++)
             s->deps_of_count[s->safe[d].symbols[j]]++;
@@ -123,10 +131,14 @@ dep_scheduler *dep_scheduler_new(dep_set *set, char *err, size_t err_len) {
         /* Theorem 22: a dependency that does not mention the event adds T */
         for (size_t i = 0; i < mentioning; i++) {
             size_t d = s->deps_of[l / 2][i];
-            const dep_expr *g = dep_minimize_guard(&set->ev, dep_paths_guard(&set->ev, &s->safe[d], (int)l));
-            g = dep_two_sequences(&set->ev, g);
+            const dep_expr *g = dep_two_sequences(&set->ev, dep_paths_readable_guard(&set->ev, &s->safe[d], (int)l));
             if (!g)
                 goto oom;
+            bool repeated = false; /* the same conjunct twice says nothing more */
+            for (size_t c = 0; c < s->conjunct_count[l] && !repeated; c++)
+                repeated = dep_expr_equal(s->conjuncts[l][c], g);
+            if (repeated)
+                continue;
             s->conjunct_dep[l][s->conjunct_count[l]] = d;
             s->conjuncts[l][s->conjunct_count[l]++] = g;
         }
@@ -261,6 +273,7 @@ static dep_decision decide_guards(const dep_scheduler *s, const dep_expr *const 
             return DEP_DELAY;
         symbols[n++] = DEP_SYMBOL(x);
     }
+    /* every literal of the prefix is of a distinct one of the n symbols */
     int prefix[DEP_TRACE_MAX];
     size_t plen = 0;
     for (size_t h = 0; h < s->history_len; h++)
@@ -286,7 +299,8 @@ static dep_decision decide_guards(const dep_scheduler *s, const dep_expr *const 
             rest[rest_n++] = symbols[j];
     }
     verdict v = {s, guards, count, k, x, symbols, n, 0, 0, 0};
-    dep_each_trace(prefix, plen, rest, rest_n, judge, &v);
+    if (dep_each_trace(prefix, plen, rest, rest_n, judge, &v) < 0)
+        return DEP_DELAY; /* too long to enumerate: undecided, never rejected */
     /* accepted when, x next, it holds wherever the later events keep their order (and somewhere they
      * do); rejected when it holds nowhere x could come, now or later: a rejection is final */
     if (v.holds && !v.fails)
@@ -314,15 +328,21 @@ static size_t undecided_symbols(const dep_scheduler *s, const dep_expr *const *g
     return n;
 }
 
+/* The history's events among the paths' events, in order, into seen (room for the paths' n). */
+static size_t history_within(const dep_scheduler *s, const dep_paths *p, int *seen) {
+    size_t n = 0;
+    for (size_t h = 0; h < s->history_len && n < p->n; h++)
+        if (dep_paths_mention(p, s->history[h]))
+            seen[n++] = s->history[h];
+    return n;
+}
+
 /* Can literal y still happen by dependency d once the history (and `first`, a literal or -1) happened?
  * A safe path of d continues it with y. */
 static bool possible_in(const dep_scheduler *s, size_t d, int y, int first) {
     const dep_paths *p = &s->safe[d];
     int seen[DEP_SYMBOLS_MAX + 1];
-    size_t seen_n = 0;
-    for (size_t h = 0; h < s->history_len; h++)
-        if (dep_paths_mention(p, s->history[h]))
-            seen[seen_n++] = s->history[h];
+    size_t seen_n = history_within(s, p, seen);
     if (first >= 0 && dep_paths_mention(p, first))
         seen[seen_n++] = first;
     for (size_t w = 0; w < p->count; w++) {
@@ -393,7 +413,7 @@ static dep_decision decide_between(const dep_scheduler *s, int x, const int *bef
     return d;
 }
 
-/* decide_after() with one literal (or none: -1) assumed first */
+/* decide_between() with one literal (or none: -1) assumed first */
 static dep_decision decide(const dep_scheduler *s, int x, int first) {
     return decide_between(s, x, &first, first >= 0 ? 1 : 0, NULL, 0);
 }
@@ -413,6 +433,17 @@ static void report(dep_step_fn fn, void *ctx, dep_decision d, int lit, int other
     dep_step step = {d, lit, other, why};
     if (fn)
         fn(ctx, &step);
+}
+
+/* What lit's occurrence, promise or attempt can change: the decisions on the events of its dependencies. */
+static void mark_stale_around(dep_scheduler *s, int lit) {
+    int sym = DEP_SYMBOL(lit);
+    s->stale[2 * sym] = s->stale[2 * sym + 1] = true;
+    for (size_t i = 0; i < s->deps_of_count[sym]; i++) {
+        const dep_paths *p = &s->safe[s->deps_of[sym][i]];
+        for (size_t j = 0; j < p->n; j++)
+            s->stale[2 * p->symbols[j]] = s->stale[2 * p->symbols[j] + 1] = true;
+    }
 }
 
 static void remove_waiting(dep_scheduler *s, int lit) {
@@ -480,6 +511,7 @@ static int occur(dep_scheduler *s, int x, dep_decision how, const char *why, dep
     }
     s->history[s->history_len++] = x;
     s->occurred[DEP_SYMBOL(x)] = true;
+    mark_stale_around(s, x);
     s->promised[x] = s->promised[DEP_COMPLEMENT(x)] = false;
     s->owed[x] = s->owed[DEP_COMPLEMENT(x)] = false;
     remove_waiting(s, x);
@@ -493,15 +525,10 @@ static int occur(dep_scheduler *s, int x, dep_decision how, const char *why, dep
 
 /* Does some dependency now require t on every safe path that continues the history? */
 static bool required(const dep_scheduler *s, int t) {
-    for (size_t d = 0; d < s->set->count; d++) {
-        const dep_paths *p = &s->safe[d];
-        if (!dep_paths_mention(p, t))
-            continue;
-        int seen[DEP_SYMBOLS_MAX];
-        size_t seen_n = 0;
-        for (size_t h = 0; h < s->history_len; h++)
-            if (dep_paths_mention(p, s->history[h]))
-                seen[seen_n++] = s->history[h];
+    for (size_t i = 0; i < s->deps_of_count[DEP_SYMBOL(t)]; i++) {
+        const dep_paths *p = &s->safe[s->deps_of[DEP_SYMBOL(t)][i]];
+        int seen[DEP_SYMBOLS_MAX + 1];
+        size_t seen_n = history_within(s, p, seen);
         size_t continuing = 0, with_t = 0;
         for (size_t w = 0; w < p->count; w++) {
             const int *path = p->lits + w * p->n;
@@ -520,6 +547,7 @@ static bool required(const dep_scheduler *s, int t) {
 /* `from` promises to happen: to's guards assimilate <>from (Table 1), and every decision counts on it. */
 static int promise(dep_scheduler *s, int from, int to, const char *why, dep_step_fn fn, void *ctx) {
     s->promised[from] = true;
+    mark_stale_around(s, from);
     for (size_t c = 0; c < s->conjunct_count[to]; c++) {
         const dep_expr *g = dep_residuate(&s->set->ev, s->conjuncts[to][c], (dep_message){DEP_DIA, from, -1});
         if (!g)
@@ -574,10 +602,13 @@ static int promise_in_turn(dep_scheduler *s, dep_step_fn fn, void *ctx) {
     return occur(s, order[0], DEP_ACCEPT, "its guard holds with the others' promises", fn, ctx) == 0 ? 1 : -1;
 }
 
-/* One step of progress; 1 when something happened, 0 when nothing can, -1 on out of memory. */
+/* One step of progress; 1 when something happened, 0 when nothing can, -1 on out of memory. Only the
+ * decisions an occurrence, a promise or an attempt made stale are made again. */
 static int progress(dep_scheduler *s, dep_step_fn fn, void *ctx) {
     for (size_t w = 0; w < s->waiting_len; w++) {
         int x = s->waiting[w];
+        if (!s->stale[x])
+            continue;
         dep_decision d = decide(s, x, -1);
         if (d == DEP_ACCEPT)
             return occur(s, x, DEP_ACCEPT, "its guard holds", fn, ctx) == 0 ? 1 : -1;
@@ -588,35 +619,44 @@ static int progress(dep_scheduler *s, dep_step_fn fn, void *ctx) {
         }
     }
     for (size_t l = 0; l < s->lits; l++)
-        if (s->owed[l] && !s->occurred[DEP_SYMBOL(l)] && decide(s, (int)l, -1) == DEP_ACCEPT)
+        if (s->owed[l] && s->stale[l] && !s->occurred[DEP_SYMBOL(l)] && decide(s, (int)l, -1) == DEP_ACCEPT)
             return occur(s, (int)l, DEP_TRIGGER, "it keeps its promise", fn, ctx) == 0 ? 1 : -1;
+    bool any_stale = false;
     for (size_t w = 0; w < s->waiting_len; w++) {
         int x = s->waiting[w];
-        for (size_t t = 0; t < s->lits; t++) {
-            if (s->occurred[DEP_SYMBOL(t)] || is_waiting(s, (int)t) || s->owed[t] ||
-                !(dep_attributes(s->set, (int)t) & DEP_TRIGGERABLE) || decide_promised(s, x, (int)t) != DEP_ACCEPT)
-                continue;
-            if (decide_promised(s, (int)t, x) == DEP_ACCEPT) { /* Example 12 */
-                if (promise(s, x, (int)t, "a triggerable event's occurrence would let it go", fn, ctx) != 0)
-                    return -1;
-                return occur(s, (int)t, DEP_TRIGGER, "an attempted event's promise lets it happen", fn, ctx) == 0 ? 1
-                                                                                                                  : -1;
-            }
-            if (decide(s, (int)t, x) == DEP_ACCEPT) { /* Example 13 */
-                s->owed[t] = true;
-                return promise(s, (int)t, x, "it can follow the attempted event", fn, ctx) == 0 ? 1 : -1;
+        if (!s->stale[x])
+            continue;
+        any_stale = true;
+        /* a triggerable event whose promise would let x go is one of x's dependencies' */
+        for (size_t i = 0; i < s->deps_of_count[DEP_SYMBOL(x)]; i++) {
+            const dep_paths *p = &s->safe[s->deps_of[DEP_SYMBOL(x)][i]];
+            for (size_t j = 0; j < 2 * p->n; j++) {
+                int t = 2 * p->symbols[j / 2] + (int)(j % 2);
+                if (s->occurred[DEP_SYMBOL(t)] || is_waiting(s, t) || s->owed[t] ||
+                    !(dep_attributes(s->set, t) & DEP_TRIGGERABLE) || decide_promised(s, x, t) != DEP_ACCEPT)
+                    continue;
+                if (decide_promised(s, t, x) == DEP_ACCEPT) { /* Example 12 */
+                    if (promise(s, x, t, "a triggerable event's occurrence would let it go", fn, ctx) != 0)
+                        return -1;
+                    return occur(s, t, DEP_TRIGGER, "an attempted event's promise lets it happen", fn, ctx) == 0 ? 1 : -1;
+                }
+                if (decide(s, t, x) == DEP_ACCEPT) { /* Example 13 */
+                    s->owed[t] = true;
+                    return promise(s, t, x, "it can follow the attempted event", fn, ctx) == 0 ? 1 : -1;
+                }
             }
         }
     }
-    if (s->waiting_len >= 2 && s->waiting_len <= WAITING_ORDER_MAX) {
+    if (any_stale && s->waiting_len >= 2 && s->waiting_len <= WAITING_ORDER_MAX) {
         int rc = promise_in_turn(s, fn, ctx);
         if (rc != 0)
             return rc;
     }
     for (size_t t = 0; t < s->lits; t++) /* Example 15: required on every remaining path */
-        if (!s->occurred[DEP_SYMBOL(t)] && (dep_attributes(s->set, (int)t) & DEP_TRIGGERABLE) && !is_waiting(s, (int)t) &&
-            required(s, (int)t) && decide(s, (int)t, -1) == DEP_ACCEPT)
+        if (s->stale[t] && !s->occurred[DEP_SYMBOL(t)] && (dep_attributes(s->set, (int)t) & DEP_TRIGGERABLE) &&
+            !is_waiting(s, (int)t) && required(s, (int)t) && decide(s, (int)t, -1) == DEP_ACCEPT)
             return occur(s, (int)t, DEP_TRIGGER, "a dependency now requires it", fn, ctx) == 0 ? 1 : -1;
+    memset(s->stale, 0, s->lits); /* nothing can happen: every decision stands until something changes */
     return 0;
 }
 
@@ -631,8 +671,9 @@ int dep_scheduler_attempt(dep_scheduler *s, int lit, dep_step_fn fn, void *ctx, 
         snprintf(err, err_len, "%s: its event already happened, one way or the other", name);
         return -1;
     }
-    if (is_waiting(s, lit)) {
-        snprintf(err, err_len, "%s: already attempted and waiting", name);
+    if (is_waiting(s, lit) || is_waiting(s, DEP_COMPLEMENT(lit))) {
+        snprintf(err, err_len, "%s: %s attempted and waiting", name,
+                 is_waiting(s, lit) ? "already" : "its complement is");
         return -1;
     }
     if (dep_attributes(s->set, lit) & DEP_IMMEDIATE) {
@@ -640,6 +681,7 @@ int dep_scheduler_attempt(dep_scheduler *s, int lit, dep_step_fn fn, void *ctx, 
             goto oom;
     } else {
         s->waiting[s->waiting_len++] = lit;
+        mark_stale_around(s, lit);
         dep_decision d = decide(s, lit, -1);
         if (d == DEP_DELAY || (d == DEP_REJECT && (dep_attributes(s->set, lit) & DEP_INEVITABLE)))
             report(fn, ctx, DEP_DELAY, lit, -1,
@@ -657,6 +699,7 @@ oom:
 }
 
 const struct dep_paths *dep_scheduler_safe(const dep_scheduler *s, size_t d) { return &s->safe[d]; }
+size_t dep_scheduler_psi_count(const dep_scheduler *s, size_t d) { return s->psi_count[d]; }
 
 bool dep_scheduler_take_changed(dep_scheduler *s, int lit) {
     bool changed = s->changed[lit];

@@ -52,8 +52,9 @@ size_t dep_scheduler_waiting(const dep_scheduler *s, const int **lits);
 
 /* Has a guard of lit changed (residuated) since the last call for it? */
 bool dep_scheduler_take_changed(dep_scheduler *s, int lit);
-/* Phi of dependency d (alpha's paths). */
+/* Phi of dependency d (alpha's paths), and how many paths Psi had. */
 const struct dep_paths *dep_scheduler_safe(const dep_scheduler *s, size_t d);
+size_t dep_scheduler_psi_count(const dep_scheduler *s, size_t d);
 
 const char *dep_decision_name(dep_decision d);
 

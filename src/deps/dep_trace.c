@@ -49,7 +49,65 @@ bool dep_holds(const dep_expr *e, const dep_trace *u, size_t i, size_t k) {
     return false;
 }
 
-bool dep_satisfies(const dep_expr *d, const dep_trace *u) { return dep_holds(d, u, 0, u->n); }
+void dep_table(const dep_expr *e, const dep_trace *u, dep_interval_table table) {
+    size_t n = u->n;
+    switch (e->kind) {
+    case DEP_ZERO:
+    case DEP_TOP:
+        for (size_t i = 0; i <= n + 1; i++)
+            for (size_t k = 0; k <= n; k++)
+                table[i][k] = e->kind == DEP_TOP;
+        return;
+    case DEP_LIT: {
+        size_t p = position(u, e->lit);
+        for (size_t i = 0; i <= n + 1; i++)
+            for (size_t k = 0; k <= n; k++)
+                table[i][k] = p != 0 && p >= i && p <= k;
+        return;
+    }
+    default:
+        break;
+    }
+    dep_interval_table a;
+    dep_table(e->a, u, a);
+    if (e->kind == DEP_NOT || e->kind == DEP_BOX || e->kind == DEP_DIA) {
+        for (size_t i = 0; i <= n + 1; i++)
+            for (size_t k = 0; k <= n; k++) {
+                if (e->kind == DEP_NOT) {
+                    table[i][k] = !a[i][k];
+                    continue;
+                }
+                bool every = true, some = false;
+                for (size_t j = k; j <= n; j++) {
+                    every &= a[i][j];
+                    some |= a[i][j];
+                }
+                table[i][k] = e->kind == DEP_BOX ? every : some;
+            }
+        return;
+    }
+    dep_interval_table b;
+    dep_table(e->b, u, b);
+    for (size_t i = 0; i <= n + 1; i++)
+        for (size_t k = 0; k <= n; k++) {
+            if (e->kind == DEP_OR) {
+                table[i][k] = a[i][k] || b[i][k];
+            } else if (e->kind == DEP_AND) {
+                table[i][k] = a[i][k] && b[i][k];
+            } else { /* DEP_SEQ: a split j, the second half from j + 1 (empty when j = k) */
+                bool split = false;
+                for (size_t j = i; j <= k && !split; j++)
+                    split = a[i][j] && b[j + 1][k];
+                table[i][k] = split;
+            }
+        }
+}
+
+bool dep_satisfies(const dep_expr *d, const dep_trace *u) {
+    dep_interval_table t;
+    dep_table(d, u, t);
+    return t[0][u->n];
+}
 
 typedef struct {
     dep_trace u;
@@ -105,9 +163,12 @@ typedef struct {
 
 static int differs(const dep_trace *u, void *ctx) {
     compare *c = ctx;
+    dep_interval_table ta, tb;
+    dep_table(c->a, u, ta);
+    dep_table(c->b, u, tb);
     for (size_t i = 0; i <= (c->how == DEP_EQ_INTERVALS ? u->n : 0); i++)
         for (size_t k = c->how == DEP_EQ_WHOLE ? u->n : i; k <= u->n; k++)
-            if (dep_holds(c->a, u, i, k) != dep_holds(c->b, u, i, k)) {
+            if (ta[i][k] != tb[i][k]) {
                 if (c->where)
                     *c->where = (dep_witness){*u, i, k};
                 return 1;

@@ -19,8 +19,14 @@ typedef struct {
     int lits[DEP_TRACE_MAX]; /* u_1 .. u_n are lits[0] .. lits[n-1] */
 } dep_trace;
 
-/* u |=_{i,k} e, 0 <= i; indexes past the end behave as the end. */
+/* u |=_{i,k} e, 0 <= i; indexes past the end behave as the end. The definition, read literally: each
+ * sequence tries every split, so a long sequence costs its length to the power of the trace's. */
 bool dep_holds(const dep_expr *e, const dep_trace *u, size_t i, size_t k);
+
+/* Every interval at once, bottom up (cubic in the trace's length per node): table[i][k] is
+ * u |=_{i,k} e for 0 <= i <= n + 1 and 0 <= k <= n. What the enumerations use. */
+typedef bool dep_interval_table[DEP_TRACE_MAX + 2][DEP_TRACE_MAX + 2];
+void dep_table(const dep_expr *e, const dep_trace *u, dep_interval_table table);
 /* u |= D for a dependency: on the whole trace. */
 bool dep_satisfies(const dep_expr *d, const dep_trace *u);
 

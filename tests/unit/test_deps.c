@@ -72,18 +72,39 @@ static void test_syntax_errors(void **state) {
     (void)state;
     char err[200];
     assert_null(dep_parse_expr(&ev, "e | ", err, sizeof err));
-    assert_string_equal(err, "5: expected an event, 0, T or '('");
+    assert_string_equal(err, "4: expected an event, 0, T or '('"); /* where the operand is missing */
     assert_null(dep_parse_expr(&ev, "(e . f", err, sizeof err));
-    assert_string_equal(err, "7: expected ')'");
+    assert_string_equal(err, "7: expected ')' to close the '(' at 1:1");
     assert_null(dep_parse_expr(&ev, "~(e)", err, sizeof err));
-    assert_string_equal(err, "2: expected an event name after '~'");
+    assert_string_equal(err, "2: expected an event name after '~' (T and 0 are constants, not events)");
+    assert_null(dep_parse_expr(&ev, "T | ~T", err, sizeof err));
+    assert_string_equal(err, "6: expected an event name after '~' (T and 0 are constants, not events)");
+    /* columns count characters: the paper's signs are several bytes */
+    assert_null(dep_parse_expr(&ev, "\xe2\x96\xa1" "e \xe2\x88\xa7 )", err, sizeof err));
+    assert_string_equal(err, "6: expected an event, 0, T or '('");
+    /* the algebra recurses over trees: their depth and size are bounded, with a message */
+    char deep[700], wide[8200];
+    memset(deep, '(', 300);
+    strcpy(deep + 300, "e");
+    assert_null(dep_parse_expr(&ev, deep, err, sizeof err));
+    assert_string_equal(err, "257: nested deeper than 256");
+    memset(deep, '!', 300);
+    assert_null(dep_parse_expr(&ev, deep, err, sizeof err));
+    assert_string_equal(err, "257: nested deeper than 256");
+    for (size_t i = 0; i < 2100; i++)
+        memcpy(wide + 2 * i, i ? "|e" : " e", 2);
+    wide[4200] = '\0';
+    assert_null(dep_parse_expr(&ev, wide, err, sizeof err));
+    assert_string_equal(err, "2002: more than 2000 events and operators in one statement");
 
     static const struct {
         const char *text, *error;
     } files[] = {
         {"D: e |\n  f\nE: (e .\n f) g\n", "x.deps:4:5: expected an operator or the end of the line"},
         {"D: e\nD: f\n", "x.deps:2:1: a second dependency named D"},
-        {"D: []e\n", "x.deps:1:1: a dependency is an expression of events (no [], <> or !: those are for guards)"},
+        {"D: a & !b\n", "x.deps:1:8: a dependency is an expression of events (no [], <> or !: those are for guards)"},
+        {"D: a .\n\n\n", "x.deps:1:7: expected an event, 0, T or '('"},
+        {"D: (a | b\nE: c\n", "x.deps:2:1: expected ')' to close the '(' at 1:4"},
         {"inevitable\n", "x.deps:1:11: expected events after 'inevitable'"},
         {"inevitable e\nimmediate e\n",
          "x.deps:2:11: an event is inevitable or immediate, not both (immediate is already nonrejectable)"},
@@ -268,12 +289,14 @@ static void test_paths(void **state) {
     assert_string_equal(out, "[]e | []~e");
     dep_paths_free(&psi);
     dep_paths_free(&safe);
-    const char *wide = "W: a.b.c.d.e.f.g.h\n";
+    const char *wide = "V: a\nW: a.b.c.d.e.f.g.h\n";
     dep_set wide_set;
     dep_set_init(&wide_set);
-    assert_int_equal(dep_set_read(&wide_set, "x", wide, strlen(wide), err, sizeof err), 0);
-    assert_int_equal(dep_psi(wide_set.deps[0].expr, &psi, err, sizeof err), -1);
-    assert_string_equal(err, "over 8 events (at most 7: its paths are n! 2^n traces)");
+    assert_int_equal(dep_set_read(&wide_set, "x", wide, strlen(wide), err, sizeof err), -1);
+    assert_string_equal(err, "x:2:1: W relates 8 events; a dependency relates at most 5 (its paths are n! 2^n traces): "
+                             "split it");
+    assert_int_equal(dep_psi(parse("a.b.c.d.e.f"), &psi, err, sizeof err), -1);
+    assert_string_equal(err, "over 6 events (at most 5: its paths are n! 2^n traces)");
     dep_set_free(&wide_set);
     dep_set_free(&set);
 }
