@@ -377,10 +377,17 @@ class Join(Node):
             self.kids = [self.child(self.term.children[0], i + 1) for i in range(self.term.nums[0])]
         else:
             self.kids = [self.child(t, i + 1) for i, t in enumerate(self.term.children)]
+        # PAR-FORK starts every branch at once: a case cancel whose event holds when its branch is forked
+        # stops the case after the fork, its siblings started (the model sends them in that poll, and a
+        # sent request is never withdrawn)
+        self.it.forking += 1
         for k in self.kids:
-            if self.state != ACTIVE:               # an earlier branch's case cancel stopped everything
+            if self.state != ACTIVE:
                 break
             k.enter()
+        self.it.forking -= 1
+        if self.it.forking == 0 and self.it.case_cancel_pending:
+            self.it.cancel_case()
 
     def check_end(self):
         need = _need(self.term.policy, len(self.kids))
@@ -528,6 +535,7 @@ class Interp:
     def __init__(self, term):
         self.root = _make(self, term, "1")
         self.changes, self.case_cancelled = 0, False
+        self.forking, self.case_cancel_pending = 0, False
         self.env, self._started, self._activations = {}, [], {}
 
     def activate(self, path):
@@ -536,6 +544,10 @@ class Interp:
         return self._activations[path]
 
     def cancel_case(self):
+        if self.forking:
+            self.case_cancel_pending = True        # after the fork (Join.on_enter)
+            return
+        self.case_cancel_pending = False
         self.case_cancelled = True
         self.root.stop()
 

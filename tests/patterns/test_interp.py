@@ -207,9 +207,11 @@ class Rules(unittest.TestCase):
         self.assertEqual(run(text, env(items={"L": 0})).status(), "failed")
         self.assertEqual(run("mi(dynamic(L, 0, 4), all, task(a))", env()).status(), "done")
 
-    def test_case_cancel_on_entry_stops_later_branches(self):
+    def test_case_cancel_on_entry_stops_the_forked_branches(self):
+        """PAR-FORK starts every branch at once: b is started with the fork (the model sends it in that
+        poll), then stopped by the case cancel; the cancel's own body never starts."""
         it = run("par(cancel(case(x), task(a)), task(b))", env(conds={"x": True}, default="pending"))
-        self.assertEqual((it.status(), it.tokens()), ("cancelled", set()))
+        self.assertEqual((it.status(), it.tokens(), it.started()), ("cancelled", set(), [("1.2", 1)]))
 
     def test_mi_collect(self):
         it = run("mi(fixed(3), all, task(a))", env({"1.1": "pending", "1.3": "pending"}))
