@@ -371,9 +371,111 @@ static bool is_waiting(const dep_scheduler *s, int lit) {
     return false;
 }
 
+/* Jointly: dependencies that each leave y a way may not together (D1: b forces b, so D2's way to ~d
+ * through ~b is gone). The dependencies around x and y are those mentioning either, and those whose events
+ * all lie among theirs; a trace over all their events must begin with the history and x (-1: none),
+ * contain y, and be a safe path of each. More than JOINT_DECISION_MAX events beyond the history: not
+ * decided jointly (the per-dependency answer stands). */
+#define JOINT_DEPS_MAX 64 /* more around x and y: not decided jointly */
+
+typedef struct {
+    const dep_scheduler *s;
+    size_t deps[JOINT_DEPS_MAX];
+    size_t dep_count;
+    int y;
+    size_t from; /* y must come at or after this index */
+} joint_search;
+
+static bool on_safe_path(const dep_paths *p, const dep_trace *u) {
+    int projected[DEP_SYMBOLS_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < u->n && n < p->n; i++)
+        if (dep_paths_mention(p, u->lits[i]))
+            projected[n++] = u->lits[i];
+    for (size_t w = 0; w < p->count; w++)
+        if (memcmp(p->lits + w * p->n, projected, n * sizeof *projected) == 0)
+            return true;
+    return false;
+}
+
+static int joint_trace(const dep_trace *u, void *ctx) {
+    const joint_search *j = ctx;
+    bool has_y = false;
+    for (size_t i = j->from; i < u->n && !has_y; i++)
+        has_y = u->lits[i] == j->y;
+    for (size_t d = 0; d < j->dep_count && has_y; d++)
+        if (!on_safe_path(&j->s->safe[j->deps[d]], u))
+            return 0;
+    return has_y;
+}
+
+/* 1 possible, 0 not, -1 not decided (too many events) */
+static int jointly_possible(const dep_scheduler *s, int x, int y) {
+    joint_search j = {.s = s, .y = y};
+    int union_symbols[DEP_TRACE_MAX];
+    size_t union_n = 0;
+    int ends[2] = {x, y};
+    for (int e = 0; e < 2; e++) {
+        if (ends[e] < 0)
+            continue;
+        int sym = DEP_SYMBOL(ends[e]);
+        for (size_t i = 0; i < s->deps_of_count[sym]; i++) {
+            size_t d = s->deps_of[sym][i];
+            bool known = false;
+            for (size_t k = 0; k < j.dep_count && !known; k++)
+                known = j.deps[k] == d;
+            if (known)
+                continue;
+            if (j.dep_count == JOINT_DEPS_MAX)
+                return -1;
+            j.deps[j.dep_count++] = d;
+            for (size_t k = 0; k < s->safe[d].n; k++) {
+                int t = s->safe[d].symbols[k];
+                if (symbol_in(union_symbols, union_n, t))
+                    continue;
+                if (union_n == DEP_TRACE_MAX)
+                    return -1;
+                union_symbols[union_n++] = t;
+            }
+        }
+    }
+    for (size_t t = 0; t < union_n; t++)
+        for (size_t i = 0; i < s->deps_of_count[union_symbols[t]]; i++) {
+            size_t d = s->deps_of[union_symbols[t]][i];
+            bool within = true, known = false;
+            for (size_t k = 0; k < s->safe[d].n && within; k++)
+                within = symbol_in(union_symbols, union_n, s->safe[d].symbols[k]);
+            for (size_t k = 0; k < j.dep_count && !known; k++)
+                known = j.deps[k] == d;
+            if (!within || known)
+                continue;
+            if (j.dep_count == JOINT_DEPS_MAX)
+                return -1;
+            j.deps[j.dep_count++] = d;
+        }
+    int prefix[DEP_TRACE_MAX], rest[DEP_TRACE_MAX];
+    size_t prefix_n = 0, rest_n = 0;
+    for (size_t h = 0; h < s->history_len; h++)
+        if (symbol_in(union_symbols, union_n, DEP_SYMBOL(s->history[h])))
+            prefix[prefix_n++] = s->history[h];
+    if (x >= 0)
+        prefix[prefix_n++] = x;
+    for (size_t u = 0; u < union_n; u++) {
+        bool done = false;
+        for (size_t k = 0; k < prefix_n && !done; k++)
+            done = DEP_SYMBOL(prefix[k]) == union_symbols[u];
+        if (!done)
+            rest[rest_n++] = union_symbols[u];
+    }
+    if (rest_n > JOINT_DECISION_MAX)
+        return -1;
+    j.from = prefix_n;
+    return dep_each_trace(prefix, prefix_n, rest, rest_n, joint_trace, &j) > 0;
+}
+
 /* Would x's occurrence take away another event's possibility (Example 4: f, first, waits, for it would
  * leave e no way to happen)? A later event that is only delayed by x is not taken away (Example 18).
- * Only the dependencies that mention x can take a possibility away. */
+ * Only the dependencies that mention x can take a possibility away, alone or with those around them. */
 static bool precludes(const dep_scheduler *s, int x) {
     int sx = DEP_SYMBOL(x);
     for (size_t i = 0; i < s->deps_of_count[sx]; i++) {
@@ -385,7 +487,9 @@ static bool precludes(const dep_scheduler *s, int x) {
             if (DEP_SYMBOL(y) == sx || s->occurred[DEP_SYMBOL(y)] || s->promised[DEP_COMPLEMENT(y)] ||
                 is_waiting(s, DEP_COMPLEMENT(y)))
                 continue;
-            if (possible_in(s, d, y, -1) && !possible_in(s, d, y, x) && possible(s, y))
+            if (!possible_in(s, d, y, -1) || !possible(s, y))
+                continue;
+            if (!possible_in(s, d, y, x) || (jointly_possible(s, -1, y) == 1 && jointly_possible(s, x, y) == 0))
                 return true;
         }
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """test_paper.py: `ldgsm deps` against the stated results of Singh 1997 (seed 001), compared semantically
 with tests/deps/oracle.py (guards at i = 0, where they are evaluated; alpha by its paths), and the
-scheduler's executions of Examples 4, 6, 12, 13, 15 and 18. The dependency files are tests/deps/paper/.
+scheduler's executions of Examples 4, 6, 12, 13, 15 and 18, and one set a property campaign found. The
+dependency files are tests/deps/paper/.
 
 Usage: test_paper.py path/to/ldgsm   (unittest; every test names the paper's item it checks)
 
@@ -195,6 +196,13 @@ class Paper(unittest.TestCase):
         self.assertRegex(out, r"attempt b1\n(.*\n)*    G\(b2\) = \[\]e1\n")
         rc, out, err = run("mutex.deps", "--trace", "b1 b2 e2")
         self.assertEqual(history(out), ["b1", "e2"], "T2's own exit does not let it in")
+
+    def test_completeness_judges_dependencies_together(self):
+        """Lemma 12 (no satisfying trace of normal events is refused) on a set where each dependency alone
+        leaves a way that they close together: c, attempted while b and ~d wait, must not take ~d's last way."""
+        rc, out, err = run("joint_preclusion.deps", "--trace", "b ~a ~d c")
+        self.assertEqual(history(out), ["~a", "b", "~d", "c"], out)
+        self.assertRegex(out, r"\nwaiting:\n", "nothing is left waiting")
 
     def test_syntax_error_names_file_line_column(self):
         path = os.path.join(HERE, "paper", "d_lt.deps")
