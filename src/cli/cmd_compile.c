@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "gsm/lint.h"
+#include "cli/model_out.h"
 #include "patterns/compile.h"
 #include "patterns/pattern_rdf.h"
 #include "patterns/pattern_term.h"
@@ -41,12 +41,6 @@ static const char compile_usage[] =
     "exit status: 0 written, 1 bad input (the message says where), 2 usage error\n";
 
 #define DEFAULT_BASE "http://ldgsm.invalid/models/compiled"
-
-static const char *const model_prefixes[] = {
-    "gsm",   "http://purl.org/gsm/vocab#",     "ldgsm", "https://w3id.org/ldgsm#",
-    "sp",    "http://spinrdf.org/sp#",         "rdfs",  "http://www.w3.org/2000/01/rdf-schema#",
-    "http",  "http://www.w3.org/2011/http#",   "httpm", "http://www.w3.org/2011/http-methods#",
-    "xsd",   "http://www.w3.org/2001/XMLSchema#", NULL};
 
 /* The compiled model names its stages <#root>, <#sP>, <#sP-...> and <#root-...>: a names document that
  * describes one of those would have it merged into a stage. */
@@ -103,7 +97,6 @@ int cmd_compile(int argc, char **argv) {
     size_t model_count = 0;
     char *term_buffer = NULL, *names_text = NULL;
     buf text = {0};
-    gsm_lint *lint = NULL;
     size_t names_len;
     if (!(names_text = read_file(names_path, &names_len))) {
         fprintf(stderr, "ldgsm compile: %s: cannot read: %s\n", names_path, strerror(errno));
@@ -154,38 +147,10 @@ int cmd_compile(int argc, char **argv) {
         if (text.data[i] == '\n')
             text.data[i] = ' ';
     buf_puts(&text, "\n# (the compilation scheme: ontology/README.md, \"Workflow patterns\").\n");
-    if (rdf_write_turtle_prefixed(io, model, model_count, base, model_prefixes, &text) != 0) {
-        fprintf(stderr, "ldgsm compile: the model could not be serialized\n");
+    if (model_out_write("compile", io, model, model_count, base, &text, output) != 0)
         goto done;
-    }
-    lint_options lo = {0};
-    lint = gsm_lint_new(&lo);
-    gsm_lint_load_text(lint, "the compiled model", base, RDF_TURTLE, text.data, text.len);
-    gsm_lint_check(lint);
-    for (size_t i = 0; i < gsm_lint_message_count(lint); i++)
-        fprintf(stderr, "ldgsm compile: lint: %s\n", gsm_lint_message(lint, i)->line);
-    if (gsm_lint_count(lint, LINT_ERROR) > 0) {
-        fprintf(stderr, "ldgsm compile: the compiled model has lint errors: nothing written\n");
-        goto done;
-    }
-    FILE *f = output ? fopen(output, "w") : stdout;
-    if (!f) {
-        fprintf(stderr, "ldgsm compile: %s: cannot write: %s\n", output, strerror(errno));
-        goto done;
-    }
-    bool written = fwrite(text.data, 1, text.len, f) == text.len;
-    if (output)
-        written = fclose(f) == 0 && written;
-    else
-        written = fflush(f) == 0 && written;
-    if (!written) {
-        fprintf(stderr, "ldgsm compile: %s: write failed\n", output ? output : "standard output");
-        goto done;
-    }
     rc = 0;
 done:
-    if (lint)
-        gsm_lint_free(lint);
     buf_free(&text);
     free(model);
     free(term_buffer);

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patterns/condition_text.h"
+#include "gsm/condition_text.h"
 #include "rdf/buf.h"
 #include "rdf/rdf_list.h"
 #include "rdf/rdfio.h"

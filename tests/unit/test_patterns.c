@@ -15,7 +15,7 @@
 
 #include "gsm/lint.h"
 #include "patterns/compile.h"
-#include "patterns/condition_text.h"
+#include "gsm/condition_text.h"
 #include "patterns/pattern.h"
 #include "patterns/pattern_rdf.h"
 #include "patterns/pattern_term.h"

@@ -6,8 +6,8 @@
  * The scanner knows SPARQL's lexical structure only (IRIs, strings in their four quotings, comments,
  * variables, blank node labels, braces); whether the result is a valid query is for the sentry parser
  * (rasqal) to say when the compiled model is linted. */
-#ifndef LDGSM_PATTERNS_CONDITION_TEXT_H
-#define LDGSM_PATTERNS_CONDITION_TEXT_H
+#ifndef LDGSM_GSM_CONDITION_TEXT_H
+#define LDGSM_GSM_CONDITION_TEXT_H
 
 #include <stddef.h>
 

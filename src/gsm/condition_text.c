@@ -1,6 +1,6 @@
 /* condition_text.c: splits a condition's SPARQL ASK text into its prefixes and its group, renaming
  * variables and blank node labels apart. */
-#include "patterns/condition_text.h"
+#include "gsm/condition_text.h"
 
 #include <ctype.h>
 #include <stdarg.h>
