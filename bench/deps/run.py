@@ -11,6 +11,8 @@ Measured, medians of RUNS (default 3) runs:
   compile     `ldgsm deps FILE`: alpha of every dependency, every event's guard simplified, printed
   residuate   `ldgsm deps FILE --trace ...` minus compile, per attempted event: every event attempted,
               in order (chain: forward, each accepted at once; reverse, each waiting for the one before)
+  gsm         `ldgsm deps --gsm MODEL FILE -o OUT` (chain only: travel's immediate aborts have no GSM
+              meaning): a model with a stage per event, every guard compiled in, linted, written
   automaton   Declare compiles the conjunction of its LTL constraints into one automaton; no Declare
               implementation is packaged in Debian or on npm, so Debian's lbt (LTL to generalised Buchi
               automaton, the same exponential construction) translates the conjunction of the dependencies
@@ -26,6 +28,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "deps"))
+from policy_property import model as gsm_model  # noqa: E402  (a stage per event)
 
 
 def chain(n):
@@ -78,8 +82,8 @@ def main(argv):
     sizes = [int(x) for x in os.environ.get("SIZES", "3 6 12 24 48 96 192 384 768").split()]
     timeout = float(os.environ.get("TIMEOUT", "20"))
     lbt = shutil.which("lbt")
-    print("%-7s %5s %7s | %11s %13s %13s | %13s %9s" % (
-        "set", "deps", "events", "compile ms", "resid. us/ev", "(reverse)", "lbt ms", "states"))
+    print("%-7s %5s %7s | %11s %13s %13s %9s | %13s %9s" % (
+        "set", "deps", "events", "compile ms", "resid. us/ev", "(reverse)", "gsm ms", "lbt ms", "states"))
     with tempfile.TemporaryDirectory() as work:
         for name, make in (("chain", chain), ("travel", travel)):
             lbt_gave_up = False
@@ -89,7 +93,11 @@ def main(argv):
                 path = os.path.join(work, "%s-%d.deps" % (name, n))
                 with open(path, "w") as f:
                     f.write("\n".join(lines) + "\n")
-                compile_s, resid, resid_rev = [], [], []
+                compile_s, resid, resid_rev, gsm_s = [], [], [], []
+                if name == "chain":
+                    model = os.path.join(work, "chain-%d.ttl" % n)
+                    with open(model, "w") as f:
+                        f.write(gsm_model(attempts))
                 for _ in range(runs):
                     t, done = timed([ldgsm, "deps", path])
                     if done.returncode != 0:
@@ -102,6 +110,10 @@ def main(argv):
                     if name == "chain":
                         t3, _ = timed([ldgsm, "deps", path, "--trace", " ".join(reversed(attempts))])
                         resid_rev.append(max(t3 - t, 0) / len(attempts))
+                        t4, done = timed([ldgsm, "deps", "--gsm", model, path, "-o", model + ".out"])
+                        if done.returncode != 0:
+                            sys.exit("ldgsm deps --gsm: exit %d: %s" % (done.returncode, done.stderr))
+                        gsm_s.append(t4)
                 lbt_ms, states = "-", "-"
                 if lbt and not lbt_gave_up:
                     props = {}
@@ -124,10 +136,11 @@ def main(argv):
                     lbt_ms = "(gave up)"
                 elif not lbt:
                     lbt_ms = "(no lbt)"
-                print("%-7s %5d %7d | %11.1f %13.1f %13s | %13s %9s" % (
+                print("%-7s %5d %7d | %11.1f %13.1f %13s %9s | %13s %9s" % (
                     name, len(deps), len(attempts) if name == "travel" else n + 1,
                     statistics.median(compile_s) * 1000, statistics.median(resid) * 1e6,
-                    "%.1f" % (statistics.median(resid_rev) * 1e6) if resid_rev else "-", lbt_ms, states), flush=True)
+                    "%.1f" % (statistics.median(resid_rev) * 1e6) if resid_rev else "-",
+                    "%.1f" % (statistics.median(gsm_s) * 1000) if gsm_s else "-", lbt_ms, states), flush=True)
     return 0
 
 

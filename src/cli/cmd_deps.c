@@ -1,6 +1,7 @@
 /* cmd_deps.c: `ldgsm deps`: intertask dependencies (DESIGN.md 6.4, seed 001): each event's guard, alpha of
  * each dependency, the unenforceable ones with the dependencies to blame, and with --trace the scheduler
  * run over attempted events, each guard printed as occurrences and promises residuate it (src/deps). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -8,15 +9,19 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "deps/dep_gsm.h"
 #include "deps/dep_guard.h"
 #include "deps/dep_minimize.h"
 #include "deps/dep_parse.h"
+#include "deps/dep_policy.h"
 #include "deps/dep_schedule.h"
 #include "deps/dep_trace.h"
+#include "cli/model_out.h"
 #include "rdf/rdfio.h"
 
 static const char deps_usage[] =
     "usage: ldgsm deps [--basic] [--trace 'EVENTS'] FILE...\n"
+    "       ldgsm deps --gsm MODEL [--base IRI] [-o OUT] FILE...\n"
     "\n"
     "Reads intertask dependencies (Singh 1997; DESIGN.md 6.4) and prints, for every dependency, alpha: the\n"
     "dependency strengthened by the events' attributes (Definition 21), 0 when it is unenforceable; and for\n"
@@ -37,6 +42,16 @@ static const char deps_usage[] =
     "  --trace 'EVENTS'  attempt the events (literals, in order, e.g. 'f e ~g') and print each scheduler\n"
     "                    decision (accept, reject, delay, trigger, promise, prohibit) and every guard that\n"
     "                    an occurrence or a promise changed (Table 1)\n"
+    "  --gsm MODEL       compile the dependencies into the GSM model MODEL (Turtle) and write it, linted,\n"
+    "                    to OUT (default: standard output; then the summary goes to standard error).\n"
+    "                    An event `book` is the opening of the stage <#book> or the achievement of the\n"
+    "                    milestone <#book>, once per instance; a complement happens when the instance\n"
+    "                    completes without its event. Each event's guard conditions (or achieving\n"
+    "                    sentries) wait for the events the dependencies need; a triggerable event is\n"
+    "                    made to happen when the instance needs it; the root's milestones wait until\n"
+    "                    every dependency would hold (ontology/README.md, \"Intertask dependencies\")\n"
+    "  --base IRI        where MODEL will be published (default: its file); the output is relative to it\n"
+    "  -o OUT            with --gsm: the file to write\n"
     "  -h, --help        this text\n"
     "\n"
     "exit status: 0 enforceable, 1 bad input or an unenforceable set (the message names the dependencies),\n"
@@ -328,23 +343,90 @@ static int run_trace(dep_set *set, dep_scheduler *s, const char *events) {
     return status;
 }
 
+/* --gsm: the policy of the set compiled into the model, linted, written. */
+static int compile_into_model(dep_set *set, const char *model_path, const char *base_option, const char *output) {
+    int status = 1;
+    char err[700];
+    dep_policy policy;
+    if (dep_policy_compute(set, &policy, err, sizeof err) != 0) {
+        fprintf(stderr, "ldgsm deps: %s\n", err);
+        return 1;
+    }
+    terms *t = terms_new();
+    store *model = store_new();
+    rdfio *io = rdfio_new(t);
+    char *base = base_option ? strdup(base_option) : rdf_file_iri(model_path);
+    char *text = NULL;
+    triple *out = NULL;
+    size_t out_count = 0, len;
+    buf summary = {0}, turtle = {0};
+    rdf_error perr;
+    if (!(text = read_file(model_path, &len))) {
+        fprintf(stderr, "ldgsm deps: %s: cannot read: %s\n", model_path, strerror(errno));
+        goto done;
+    }
+    if (rdf_parse(io, model, RDF_TURTLE, text, len, base, 0, model_path, &perr) != 0) {
+        fprintf(stderr, "ldgsm deps: %s\n", perr.message);
+        goto done;
+    }
+    for (size_t g = 0; g < policy.count; g++)
+        if (policy.groups[g].split) {
+            fprintf(stderr, "ldgsm deps: note: more than %d events are related by the dependencies: each "
+                            "dependency among them is kept on its own (a run may wait where the whole set, "
+                            "enumerated together, would see a way)\n", DEP_POLICY_EVENTS_MAX);
+            break;
+        }
+    if (dep_gsm_compile(t, model, base, set, &policy, &out, &out_count, &summary, err, sizeof err) != 0) {
+        fprintf(stderr, "ldgsm deps: %s\n", err);
+        goto done;
+    }
+    buf_printf(&turtle, "# %s with intertask dependencies compiled in by `ldgsm deps --gsm`\n", model_path);
+    buf_puts(&turtle, "# (the scheme: ontology/README.md, \"Intertask dependencies\"). What each event waits for:\n#   ");
+    for (size_t i = 0; i < summary.len; i++)
+        buf_puts(&turtle, summary.data[i] == '\n' ? (i + 1 < summary.len ? "\n#   " : "\n") : (char[2]){summary.data[i], 0});
+    if (model_out_write("deps", io, out, out_count, base, &turtle, output) != 0)
+        goto done;
+    fputs(buf_cstr(&summary), output ? stdout : stderr);
+    status = 0;
+done:
+    buf_free(&summary);
+    buf_free(&turtle);
+    free(out);
+    free(text);
+    free(base);
+    rdfio_free(io);
+    store_free(model);
+    terms_free(t);
+    dep_policy_free(&policy);
+    return status;
+}
+
 int cmd_deps(int argc, char **argv) {
     static const struct option options[] = {
         {"trace", required_argument, NULL, 't'}, {"basic", no_argument, NULL, 'b'},
+        {"gsm", required_argument, NULL, 'g'},   {"base", required_argument, NULL, 'B'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-    const char *trace = NULL;
+    const char *trace = NULL, *model = NULL, *base = NULL, *output = NULL;
     bool basic = false;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
         switch (c) {
         case 't': trace = optarg; break;
         case 'b': basic = true; break;
+        case 'g': model = optarg; break;
+        case 'B': base = optarg; break;
+        case 'o': output = optarg; break;
         case 'h': fputs(deps_usage, stdout); return 0;
         default: fputs(deps_usage, stderr); return 2;
         }
     }
-    if (optind >= argc) {
+    if (optind >= argc || (model && (trace || basic)) || (!model && (base || output)) || (base && strchr(base, '#'))) {
+        fputs(optind >= argc                ? "ldgsm deps: give a dependency FILE\n"
+              : model && (trace || basic)   ? "ldgsm deps: --gsm does not take --trace or --basic\n"
+              : !model                      ? "ldgsm deps: --base and -o go with --gsm\n"
+                                            : "ldgsm deps: --base is a document IRI, without '#'\n",
+              stderr);
         fputs(deps_usage, stderr);
         return 2;
     }
@@ -356,7 +438,7 @@ int cmd_deps(int argc, char **argv) {
         size_t len;
         char *text = read_file(argv[a], &len);
         if (!text) {
-            fprintf(stderr, "ldgsm deps: cannot read %s\n", argv[a]);
+            fprintf(stderr, "ldgsm deps: %s: cannot read: %s\n", argv[a], strerror(errno));
             status = 1;
             goto done;
         }
@@ -368,6 +450,10 @@ int cmd_deps(int argc, char **argv) {
             status = 1;
             goto done;
         }
+    }
+    if (model) {
+        status = compile_into_model(&set, model, base, output);
+        goto done;
     }
     char err[512];
     s = dep_scheduler_new(&set, err, sizeof err);

@@ -69,7 +69,7 @@ static int add_shipped(agent_options *opt, shipped_files *files, const char *com
 
 int shipped_add_gsm(agent_options *opt, shipped_files *files, const char *command) {
     static const char *const rules[] = {"rules/rdfs.n3", "rules/ldp-crawl.n3", "rules/gsm-setup.n3",
-                                        "rules/gsm-fcr.n3", "rules/calls.n3", "rules/gsm-call.n3",
+                                        "rules/gsm-fcr.n3", "rules/gsm-events.n3", "rules/calls.n3", "rules/gsm-call.n3",
                                         "rules/gsm-alternatives.n3", "rules/gsm-stalls.n3",
                                         "rules/compat-authors-draft.n3"};
     size_t rule_count = sizeof rules / sizeof *rules - (opt->compat_authors_draft ? 0 : 1);

@@ -293,8 +293,10 @@ void dep_set_init(dep_set *set) {
 }
 
 void dep_set_free(dep_set *set) {
-    for (size_t i = 0; i < set->count; i++)
+    for (size_t i = 0; i < set->count; i++) {
         free(set->deps[i].name);
+        free(set->deps[i].path);
+    }
     free(set->deps);
     free(set->attributes);
     dep_events_free(&set->ev);
@@ -451,7 +453,13 @@ int dep_set_read(dep_set *set, const char *path, const char *text, size_t len, c
         }
         memcpy(name, text + name_at, name_len);
         name[name_len] = '\0';
-        set->deps[set->count++] = (dep_dependency){name, e, line};
+        char *own_path = strdup(path);
+        if (!own_path) {
+            free(name);
+            snprintf(err, err_len, "%s: out of memory", path);
+            return -1;
+        }
+        set->deps[set->count++] = (dep_dependency){name, e, line, own_path};
     }
     return 0;
 }

@@ -26,6 +26,7 @@ typedef struct {
     char *name;
     const dep_expr *expr;
     int line;
+    char *path; /* the file it was read from */
 } dep_dependency;
 
 typedef struct {

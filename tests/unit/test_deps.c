@@ -1,6 +1,7 @@
 /* test_deps.c: the dependency algebra (src/deps): the text syntax (precedence, the paper's signs, errors
  * by line and column), the interval semantics on Example 1 and Observations 1-6, every row of Table 1,
- * the readable forms of Example 3's guards, and the path machinery of Definitions 17 and 21. The rest of
+ * the readable forms of Example 3's guards, the path machinery of Definitions 17 and 21, and the policy
+ * over occurred sets that `ldgsm deps --gsm` compiles (each function's cover as printed). The rest of
  * the paper's results run through `ldgsm deps` against tests/deps/oracle.py (tests/deps/test_paper.py). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include "deps/dep_guard.h"
 #include "deps/dep_minimize.h"
 #include "deps/dep_parse.h"
+#include "deps/dep_policy.h"
 #include "deps/dep_residuate.h"
 #include "deps/dep_trace.h"
 
@@ -301,6 +303,95 @@ static void test_paths(void **state) {
     dep_set_free(&set);
 }
 
+/* The policy of a dependency file's text: 0 and the covers, or -1 with the error in err. */
+static int policy_of(const char *text, dep_set *set, dep_policy *p, char *err, size_t err_len) {
+    dep_set_init(set);
+    assert_int_equal(dep_set_read(set, "t.deps", text, strlen(text), err, err_len), 0);
+    return dep_policy_compute(set, p, err, err_len);
+}
+
+static void assert_cover(const dep_set *set, const dep_policy *p, const char *event, int which, const char *want) {
+    size_t index;
+    size_t from = 0;
+    const dep_group *g = dep_policy_next_group(p, dep_events_find(&set->ev, event), &from, &index);
+    assert_non_null(g);
+    buf got = {0};
+    dep_cover_print(&set->ev, g, which == 0 ? &g->allowed_cover[index] : which == 1 ? &g->trigger_cover[index]
+                                                                           : &g->final_cover, &got);
+    if (strcmp(buf_cstr(&got), want) != 0)
+        fail_msg("%s: got %s, want %s", event, buf_cstr(&got), want);
+    buf_free(&got);
+}
+
+static void test_policy(void **state) {
+    (void)state;
+    dep_set set;
+    dep_policy p;
+    char err[300];
+    /* Example 2's D<: after buy, book never; buy any time; both may stay away */
+    assert_int_equal(policy_of("D: ~book | ~buy | book . buy\n", &set, &p, err, sizeof err), 0);
+    assert_cover(&set, &p, "book", 0, "!book & !buy");
+    assert_cover(&set, &p, "buy", 0, "!buy");
+    assert_cover(&set, &p, "buy", 2, "T");
+    dep_policy_free(&p);
+    dep_set_free(&set);
+    /* mutual exclusion: whichever comes first */
+    assert_int_equal(policy_of("X: ~cancel | ~ship\n", &set, &p, err, sizeof err), 0);
+    assert_cover(&set, &p, "cancel", 0, "!cancel & !ship");
+    assert_cover(&set, &p, "ship", 0, "!cancel & !ship");
+    dep_policy_free(&p);
+    dep_set_free(&set);
+    /* D-> with f normal: e waits for f; triggerable: e goes, f is made to follow, and completion waits */
+    assert_int_equal(policy_of("I: ~e | f\n", &set, &p, err, sizeof err), 0);
+    assert_cover(&set, &p, "e", 0, "!e & []f");
+    assert_cover(&set, &p, "f", 1, "0");
+    dep_policy_free(&p);
+    dep_set_free(&set);
+    assert_int_equal(policy_of("I: ~e | f\ntriggerable f\n", &set, &p, err, sizeof err), 0);
+    assert_cover(&set, &p, "e", 0, "!e");
+    assert_cover(&set, &p, "f", 1, "[]e & !f");
+    assert_cover(&set, &p, "e", 2, "!e | []f");
+    dep_policy_free(&p);
+    dep_set_free(&set);
+    /* a dependency no run keeps, an immediate event, a complement's attribute */
+    assert_int_equal(policy_of("N: e . f\n", &set, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "t.deps:1: N: no run of the instance satisfies it"));
+    dep_set_free(&set);
+    /* a dependency over no event: 0 is refused, T changes nothing; an attribute of no dependency's event */
+    assert_int_equal(policy_of("D: ~a | b\nZ: 0\n", &set, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "t.deps:2: Z: no run of the instance satisfies it"));
+    dep_set_free(&set);
+    assert_int_equal(policy_of("D: ~a | b\nZ: T\n", &set, &p, err, sizeof err), 0);
+    assert_int_equal(p.count, 1);
+    dep_policy_free(&p);
+    dep_set_free(&set);
+    assert_int_equal(policy_of("D: ~a | b\ntriggerable bb\n", &set, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "bb has an attribute but no dependency mentions it"));
+    dep_set_free(&set);
+    assert_int_equal(policy_of("N: ~e | f\nimmediate f\n", &set, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "f is immediate"));
+    dep_set_free(&set);
+    assert_int_equal(policy_of("N: ~e | f\ninevitable ~f\n", &set, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "~f has an attribute"));
+    dep_set_free(&set);
+    /* seven related events: a group per dependency; b is in two, each with its own cover */
+    assert_int_equal(policy_of("A: ~a | b\nB: ~b | c\nC: ~c | d\nD: ~d | e\nT: T\nE: ~e | f . g\n", &set, &p,
+                               err, sizeof err), 0);
+    assert_int_equal(p.count, 5);
+    assert_true(p.groups[0].split && p.groups[4].split);
+    size_t from = 0, index, groups_of_b = 0;
+    int b = dep_events_find(&set.ev, "b");
+    for (; dep_policy_next_group(&p, b, &from, &index); from++) {
+        buf got = {0};
+        dep_cover_print(&set.ev, &p.groups[from], &p.groups[from].allowed_cover[index], &got);
+        assert_string_equal(buf_cstr(&got), groups_of_b++ ? "!b & []c" : "!b");
+        buf_free(&got);
+    }
+    assert_int_equal(groups_of_b, 2);
+    dep_policy_free(&p);
+    dep_set_free(&set);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_syntax, setup, teardown),
@@ -311,6 +402,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_table_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readable_guards, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_policy, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+"""policy_property.py: `ldgsm deps --gsm` against tests/deps/policy_oracle.py on random dependency sets.
+
+For every set (a few fixed ones, then random sets of 1 to 3 dependencies over up to four events, with
+random inevitable and triggerable events in two cases of three), a model with a stage per event is compiled
+and the summary it prints is read back:
+  refusal  the set is refused (exit 1) exactly when the oracle has no policy for it;
+  policy   on every set the instance can reach (by the oracle), each `happens when` cover is allowed,
+           each `is triggered when` cover (0 when absent) is trigger, and the conjunction of the
+           `completes when` covers is the conjunction of the groups' final;
+  sound    random runs, under the oracle's policy and under the printed covers: an attempted event
+           happens only when allowed, the agent makes a triggered event happen, and a run that stops
+           where it may complete, followed by the complements of the rest (in some order), satisfies
+           every dependency (tests/deps/oracle.py).
+
+Usage: policy_property.py LDGSM [CASES [SEED]]   (default 40 cases, seed 1; exit 1 and each failing
+case, with its seed, on a mismatch)
+"""
+import itertools
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import oracle  # noqa: E402
+import policy_oracle  # noqa: E402
+from property import EVENTS, random_dependency  # noqa: E402
+
+FIXED = [
+    "D0: ~book | ~buy | book . buy\n",
+    "D0: ~cancel | ~ship\n",
+    "D0: ~a | b\ntriggerable b\n",
+    "D0: ~a | b\ninevitable b\n",
+    open(os.path.join(HERE, "gsm", "travel.deps")).read(),
+    # two histories reach {a d} (or {a c}) and only one of them may go on (or complete): rare at random
+    "D0: ~b | d . a | c\n",
+    "D0: ~c | b | a . c\ntriggerable a b\n",
+    # refused: an immediate event, an attribute of a complement, a dependency over seven events
+    "D0: ~a | b\nimmediate b\n",
+    "D0: ~a | b\ntriggerable ~b\n",
+    "D0: ~a | ~b | ~c | ~d | ~e | ~f | ~g\n",
+    # seven related events: split, each dependency kept on its own
+    "".join("D%d: ~%s | ~%s | %s . %s\n" % (i, a, b, a, b) for i, (a, b) in enumerate(zip("abcdef", "bcdefg"))),
+    "D0: ~a | b\nD1: ~b | c . d\nD2: ~d | e\nD3: ~e | ~f | g\ntriggerable b e\n",
+]
+RUNS = 12
+SHOWN = 10  # failures printed in full; the rest are only counted
+
+
+def random_set(rng, with_attributes):
+    events = EVENTS[: rng.randint(2, 4)]
+    deps = [random_dependency(rng, events, rng.randint(1, 3)) for _ in range(rng.randint(1, 3))]
+    lines = ["D%d: %s" % (i, d) for i, d in enumerate(deps)]
+    if with_attributes:
+        used = sorted(set().union(*[oracle.symbols(oracle.parse(d)) for d in deps]))
+        for word, chance in (("inevitable", 0.2), ("triggerable", 0.5)):
+            chosen = [e for e in used if rng.random() < chance]
+            if chosen:
+                lines.append("%s %s" % (word, " ".join(chosen)))
+    return "\n".join(lines) + "\n"
+
+
+def has_policy(text):
+    try:
+        policy_oracle.policy(oracle.parse_workflow(text))
+        return True
+    except policy_oracle.Refused:
+        return False
+
+
+def draw(rng, with_attributes):
+    """A random set; with attributes, the first of a few draws the oracle finds a policy for, since most
+    random sets have none and a refusal compares one function only (sets without attributes keep
+    exercising the refusal)."""
+    for _ in range(5):
+        text = random_set(rng, with_attributes)
+        if not with_attributes or has_policy(text):
+            break
+    return text
+
+
+def model(events):
+    """A root stage with a child stage per event, each opening on its own sentry."""
+    out = ["@prefix gsm: <http://purl.org/gsm/vocab#> .", "@prefix sp: <http://spinrdf.org/sp#> .",
+           "<#root> a gsm:Stage ; gsm:hasChildStage %s ; gsm:hasMilestone <#end> ." %
+           ", ".join("<#%s>" % e for e in events),
+           "<#end> a gsm:Milestone ; gsm:hasAchievingSentry <#finish> .",
+           '<#finish> a sp:Ask ; sp:text "ASK { <#env> <#finish> true }" .']
+    for e in events:
+        out += ["<#%s> a gsm:Stage ; gsm:hasGuard [ a gsm:Guard ; gsm:hasCondition <#want-%s> ] ;"
+                " gsm:hasMilestone <#%s-done> ." % (e, e, e),
+                "<#%s-done> a gsm:Milestone ; gsm:hasAchievingSentry <#done-%s> ." % (e, e),
+                '<#want-%s> a sp:Ask ; sp:text "ASK { <#env> <#want-%s> true }" .' % (e, e),
+                '<#done-%s> a sp:Ask ; sp:text "ASK { <#env> <#done-%s> true }" .' % (e, e)]
+    return "\n".join(out) + "\n"
+
+
+def parse_cover(text):
+    """A printed cover (cubes of []e and !e, joined by & and |, parenthesised covers of several groups
+    joined by &; T, 0) as a function of the set of occurred events."""
+    python = []
+    for token in re.findall(r"\[\]\w+|!\w+|[()&|]|T|0|\S+", text):
+        if token.startswith("[]"):
+            python.append("(%r in s)" % token[2:])
+        elif token.startswith("!"):
+            python.append("(%r not in s)" % token[1:])
+        elif token in "()":
+            python.append(token)
+        elif token in ("&", "|"):
+            python.append(" and " if token == "&" else " or ")
+        elif token in ("T", "0"):
+            python.append("True" if token == "T" else "False")
+        else:
+            raise ValueError("cannot read the cover %r" % text)
+    return eval("lambda s: " + "".join(python))  # noqa: S307 - built from the tokens above only
+
+
+def holds(cover, occurred):
+    return cover(occurred)
+
+
+def parse_summary(out):
+    """(allowed, trigger, final covers) from `ldgsm deps --gsm`'s summary; final [] means T."""
+    allowed, trigger, final = {}, {}, None
+    for line in out.splitlines():
+        m = re.fullmatch(r"(\w+) \((?:stage|milestone) <[^>]*>\) happens when: (.*)", line)
+        if m:
+            allowed[m.group(1)] = parse_cover(m.group(2))
+            continue
+        m = re.fullmatch(r"(\w+) is triggered when: (.*)", line)
+        if m:
+            trigger[m.group(1)] = parse_cover(m.group(2))
+            continue
+        m = re.fullmatch(r"the instance completes when: (.*)", line)
+        if not m:
+            raise ValueError("unexpected summary line %r" % line)
+        covers = m.group(1)
+        if covers == "T":
+            final = []
+        elif covers.startswith("(") and covers.endswith(")"):
+            final = [parse_cover(c) for c in covers[1:-1].split(") and (")]
+        else:
+            raise ValueError("cannot read the completion covers %r" % covers)
+    if final is None:
+        raise ValueError("no `the instance completes when` line")
+    return allowed, trigger, final
+
+
+class Oracle:
+    """The reference policy, asked about a set of occurred events (reachable in every group)."""
+
+    def __init__(self, groups):
+        self.groups_of = {}
+        for g in groups:
+            for e in g.events:
+                self.groups_of.setdefault(e, []).append(g)
+        self.groups = groups
+
+    def allowed(self, e, occurred):
+        return all(g.allowed[e][g.mask(occurred)] for g in self.groups_of[e])
+
+    def trigger(self, e, occurred):
+        return self.allowed(e, occurred) and any(e in g.trigger and g.trigger[e][g.mask(occurred)]
+                                                 for g in self.groups_of[e])
+
+    def final(self, occurred):
+        return all(g.final[g.mask(occurred)] for g in self.groups)
+
+
+class Printed:
+    """The binary's policy, its covers read from the summary."""
+
+    def __init__(self, summary):
+        self.covers, self.triggers, self.finals = summary
+
+    def allowed(self, e, occurred):
+        return e in self.covers and holds(self.covers[e], occurred)
+
+    def trigger(self, e, occurred):
+        return e in self.triggers and holds(self.triggers[e], occurred)
+
+    def final(self, occurred):
+        return all(holds(c, occurred) for c in self.finals)
+
+
+def reachable_states(groups):
+    """Every set of occurred events some run reaches: a reachable set per group, in every combination."""
+    per_group = [[frozenset(e for i, e in enumerate(g.events) if s >> i & 1) for s in sorted(g.reachable)]
+                 for g in groups]
+    states = set()
+    for combo in itertools.product(*per_group):
+        union = frozenset().union(*combo)
+        # groups split from one set share events: each must see its own part of the union
+        if all(union & frozenset(g.events) == part for g, part in zip(groups, combo)):
+            states.add(union)
+    return sorted(states, key=sorted)
+
+
+def compare(groups, triggerable, printed):
+    """(functions compared, [mismatch descriptions]), every function over every reachable state."""
+    mine = Oracle(groups)
+    states = reachable_states(groups)
+    events = sorted(mine.groups_of)
+    checks = [("allowed[%s]" % e, lambda s, e=e: mine.allowed(e, s), lambda s, e=e: printed.allowed(e, s))
+              for e in events]
+    checks += [("trigger[%s]" % e, lambda s, e=e: mine.trigger(e, s), lambda s, e=e: printed.trigger(e, s))
+               for e in events if e in triggerable]
+    checks.append(("final", mine.final, printed.final))
+    problems = ["`%s is triggered` printed, but %s is not triggerable" % (e, e)
+                for e in printed.triggers if e not in triggerable]
+    problems += ["no `happens when` line for %s" % e for e in events if e not in printed.covers]
+    for name, want, got in checks:
+        for s in states:
+            if want(s) != got(s):
+                problems.append("%s at {%s}: expected %s, got %s" % (name, " ".join(sorted(s)), want(s), got(s)))
+                break
+    return len(checks), problems
+
+
+def completes_well(history, events, deps):
+    """The history, then the complements of the rest in some order, satisfies every dependency."""
+    rest = [e for e in events if e not in history]
+    head = tuple((e, True) for e in history)
+    return any(oracle.satisfies_all(head + tuple((e, False) for e in order), deps)
+               for order in itertools.permutations(rest))
+
+
+def run(policy, events, triggerable, deps, rng):
+    """A random run: the agent makes a triggered event happen, the environment attempts events, and the
+    run may stop where the instance may complete. None, or what went wrong."""
+    history = []
+    for _ in range(3 * len(events) + 2):
+        occurred = frozenset(history)
+        triggered = [e for e in triggerable if e not in occurred and policy.trigger(e, occurred)]
+        choice = rng.random()
+        if triggered and choice < 0.4:
+            e = rng.choice(triggered)
+            if not policy.allowed(e, occurred):
+                return "%s is triggered at {%s} but not allowed" % (e, " ".join(history))
+            history.append(e)
+        elif choice < 0.8:
+            e = rng.choice(events)
+            if e not in occurred and policy.allowed(e, occurred):
+                history.append(e)
+        elif policy.final(occurred):
+            break
+    if policy.final(frozenset(history)) and not completes_well(history, events, deps):
+        return "the run %s may complete but breaks a dependency" % (" ".join(history) or "(empty)")
+    return None
+
+
+def check_case(ldgsm, text, rng, work):
+    """(functions compared, [problems])."""
+    wf = oracle.parse_workflow(text)
+    deps = list(wf.deps.values())
+    events = sorted(oracle.workflow_symbols(wf))
+    triggerable = sorted(name for name, _ in wf.attrs["triggerable"])
+    try:
+        groups, why = policy_oracle.policy(wf), None
+    except policy_oracle.Refused as refused:
+        groups, why = None, str(refused)
+    paths = [os.path.join(work, name) for name in ("model.ttl", "case.deps", "out.ttl")]
+    for path, content in zip(paths, (model(events), text)):
+        with open(path, "w") as f:
+            f.write(content)
+    try:
+        done = subprocess.run([ldgsm, "deps", "--gsm", paths[0], paths[1], "-o", paths[2]],
+                              capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        return 1, ["ldgsm deps --gsm ran for more than 30 s"]
+    if groups is None:
+        unsatisfiable = "no run of the instance satisfies" in why
+        if done.returncode != 1 or (unsatisfiable and "no run of the instance satisfies" not in done.stderr):
+            return 1, ["expected a refusal (%s), got exit %d: %s%s" % (why, done.returncode, done.stdout, done.stderr)]
+        return 1, []
+    if done.returncode != 0:
+        return 1, ["expected a policy, got exit %d: %s" % (done.returncode, done.stderr.strip())]
+    try:
+        printed = Printed(parse_summary(done.stdout))
+    except ValueError as err:
+        return 1, ["%s in:\n%s" % (err, done.stdout)]
+    compared, problems = compare(groups, triggerable, printed)
+    for policy, who in ((Oracle(groups), "oracle"), (printed, "printed covers")):
+        for _ in range(RUNS):
+            problem = run(policy, events, triggerable, deps, rng)
+            if problem:
+                problems.append("sound (%s): %s" % (who, problem))
+                break
+    return compared, problems
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    ldgsm = argv[1]
+    cases = int(argv[2]) if len(argv) > 2 else 40
+    seed = int(argv[3]) if len(argv) > 3 else 1
+    compared = failed = 0
+    with tempfile.TemporaryDirectory() as work:
+        for n in range(cases):
+            rng = random.Random(seed * 100003 + n)
+            text = FIXED[n] if n < len(FIXED) else draw(rng, with_attributes=n % 3 != 0)
+            count, problems = check_case(ldgsm, text, rng, work)
+            compared += count
+            for problem in problems:
+                failed += 1
+                if failed <= SHOWN:
+                    print("FAIL case %d (seed %d; replay: policy_property.py LDGSM %d %d):\n%s%s\n"
+                          % (n, seed, n + 1, seed, text, problem))
+    print("%d cases, %d functions compared, %d failed" % (cases, compared, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
