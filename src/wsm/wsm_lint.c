@@ -231,7 +231,7 @@ static void check_assignments(wsm_linter *w, term_id transition, size_t file) {
     u64map set_to = {0}; /* variable -> bit 1 for true, bit 2 for false */
     values(w, transition, w->v.assigns, &assignments);
     for (uint32_t i = 0; i < assignments.len; i++) {
-        term_id a = assignments.data[i], variable, value;
+        term_id a = assignments.data[i], variable = 0, value = 0;
         if (is_literal(w, a)) {
             char *shown = gsm_lint_show(w->l, a, file);
             gsm_lint_report(w->l, file, LINT_ERROR, transition,
