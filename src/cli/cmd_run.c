@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
+#include "agent/shard.h"
 #include "cli/commands.h"
 #include "cli/shipped.h"
 #include "gsm/watch.h"
@@ -41,6 +42,9 @@ static const char run_usage[] =
     "options:\n"
     "      --instance URI      a workflow instance, e.g. http://host/status/order1#it (repeatable)\n"
     "      --machine URI       a state machine instance, e.g. http://host/machines/doc1#it (repeatable)\n"
+    "      --shard I/N         take only the instances (of --instance and --machine) of shard I of N: one\n"
+    "                          agent of a fleet of N, each given every instance; rendezvous hashing of\n"
+    "                          the IRI as given, so growing the fleet to N+1 moves about 1/(N+1) of them\n"
     "      --until complete    exit 0 once every instance's workflow is complete\n"
     "      --compat authors-draft\n"
     "                          also read models in the GSM paper authors' draft vocabulary\n"
@@ -84,6 +88,15 @@ static const char run_usage[] =
     "             3 --until quiescent ended with requests withheld; 4 ... with a call still calling;\n"
     "             5 --until complete: an instance failed; 6 an --until run ended with an instance held or\n"
     "             waiting (its held: or waiting: line says why)\n";
+
+/* Keeps the instances of the list that belong to shard index of count (agent/shard.h), in order. */
+static void take_shard(char **list, size_t *count, unsigned index, unsigned shard_count) {
+    size_t kept = 0;
+    for (size_t i = 0; i < *count; i++)
+        if (shard_of(list[i], shard_count) == index)
+            list[kept++] = list[i];
+    *count = kept;
+}
 
 static void push(char ***list, size_t *count, char *item) {
     *list = xrealloc(*list, (*count + 1) * sizeof **list);
@@ -146,7 +159,7 @@ int cmd_run(int argc, char **argv) {
     shipped_files shipped = {0};
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_TRACE,
-           OPT_HISTORY, OPT_REMIND, OPT_MACHINE };
+           OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -155,6 +168,7 @@ int cmd_run(int argc, char **argv) {
         {"until", required_argument, NULL, OPT_UNTIL},
         {"instance", required_argument, NULL, OPT_INSTANCE},
         {"machine", required_argument, NULL, OPT_MACHINE},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {"compat", required_argument, NULL, OPT_COMPAT},
         {"dry-run", no_argument, NULL, OPT_DRY_RUN},
         {"step", no_argument, NULL, OPT_STEP},
@@ -176,6 +190,7 @@ int cmd_run(int argc, char **argv) {
         {NULL, 0, NULL, 0},
     };
     agent_options opt = {.interval_ms = 1000, .stop = &cli_stop_requested};
+    unsigned shard_index = 0, shard_count = 0;
     int status = 2;
     optind = 1;
     int c;
@@ -210,6 +225,12 @@ int cmd_run(int argc, char **argv) {
             break;
         case OPT_INSTANCE: push(&opt.instances, &opt.instance_count, optarg); break;
         case OPT_MACHINE: push(&opt.machines, &opt.machine_count, optarg); break;
+        case OPT_SHARD:
+            if (shard_parse(optarg, &shard_index, &shard_count) != 0) {
+                fprintf(stderr, "ldgsm run: --shard takes I/N, 1 <= I <= N <= %d, not '%s'\n", SHARD_COUNT_MAX, optarg);
+                goto done;
+            }
+            break;
         case OPT_COMPAT:
             if (strcmp(optarg, "authors-draft") != 0) {
                 fprintf(stderr, "ldgsm run: --compat takes authors-draft, not '%s'\n", optarg);
@@ -292,6 +313,21 @@ int cmd_run(int argc, char **argv) {
     if (optind < argc) {
         fprintf(stderr, "ldgsm run: unexpected argument '%s'\n", argv[optind]);
         goto done;
+    }
+    if (shard_count) {
+        if (!opt.instance_count && !opt.machine_count) {
+            fputs("ldgsm run: --shard needs --instance or --machine (the instances it takes a share of)\n", stderr);
+            goto done;
+        }
+        size_t given = opt.instance_count + opt.machine_count;
+        take_shard(opt.instances, &opt.instance_count, shard_index, shard_count);
+        take_shard(opt.machines, &opt.machine_count, shard_index, shard_count);
+        fprintf(stderr, "shard %u/%u: %zu of the %zu instances\n", shard_index, shard_count,
+                opt.instance_count + opt.machine_count, given);
+        if (!opt.instance_count && !opt.machine_count) {
+            status = 0; /* a fleet larger than its work: this agent has none */
+            goto done;
+        }
     }
     if (opt.until_complete && !opt.instance_count) {
         fputs("ldgsm run: --until complete needs --instance\n", stderr);

@@ -22,7 +22,7 @@ static const char usage[] =
     "  compile  compile a workflow pattern (seq, par, join, xor, loop, defer, cancel, mi) to a GSM model\n"
     "  deps     intertask dependencies: guards, attributes, enforceability, the scheduler's decisions\n"
     "\n"
-    "`ldgsm <command> --help` describes each command's options.\n";
+    "`ldgsm <command> --help` describes each command's options; `ldgsm --version` prints the version.\n";
 
 volatile sig_atomic_t cli_stop_requested;
 
@@ -56,6 +56,10 @@ int main(int argc, char **argv) {
     const char *command = argv[1];
     if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {
         fputs(usage, stdout);
+        return 0;
+    }
+    if (strcmp(command, "--version") == 0) {
+        puts("ldgsm " LDGSM_VERSION);
         return 0;
     }
     if (strcmp(command, "reason") == 0)

@@ -94,6 +94,10 @@ fi
 expect_error 2 'no input files' reason
 expect_error 2 'unknown output format' reason -o json "$here/errors/chase.n3"
 expect_error 2 'unknown command' frobnicate
+# the version is the project's (CMakeLists.txt), one line
+version=$(sed -n 's/^project(ldgsm VERSION \([0-9.]*\) .*/\1/p' "$here/../../CMakeLists.txt")
+if [ -n "$version" ] && [ "$("$ldgsm" --version)" = "ldgsm $version" ]; then pass=$((pass + 1)); else
+  echo "FAIL: ldgsm --version prints '$("$ldgsm" --version)', not 'ldgsm $version'"; failures=$((failures + 1)); fi
 
 rm -f /tmp/ldgsm-case-$$.*
 echo "reason cases: $pass passed, $failures failed"
