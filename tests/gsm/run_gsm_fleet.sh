@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# A fleet with overlapping shards (issue 17): $FLEET_INSTANCES (default 40) instances of
+# tests/gsm/models/chaos.ttl, each stage's task a call to tests/gsm/call_service.py (which logs every
+# execution by Idempotency-Key), run by four free-running agents, each given every instance, on shards
+# 1/2, 2/2, 1/3 and 3/3: every instance is run by one or two agents at once. Against a server that refuses
+# unconditional status writes. While they run, GSM-1 and GSM-2 are checked on every snapshot of every
+# status (tests/gsm/chaos_check.py watch); at the end every instance is complete and each activation's
+# request was executed exactly once (chaos_check.py verify, as the call fault campaign checks it).
+set -u
+. "$(dirname "$0")/../agent/lib.sh"
+. "$(dirname "$0")/property/step.sh"
+. "$(dirname "$0")/call_lib.sh"
+. "$(dirname "$0")/../agent/agents.sh"
+chaos_check=$gsm_dir/chaos_check.py
+count=${FLEET_INSTANCES:-40}
+watcher_pid=
+stop_all() {
+  stop_agents
+  [ -n "$watcher_pid" ] && stop_pid "$watcher_pid"
+  stop_service
+  gsm_cleanup
+}
+trap stop_all EXIT
+configure '{}'
+start_service
+start_server --require-conditional=/status/
+instances=()
+args=()
+for i in $(seq 1 "$count"); do
+  put_model chaos "s#SVC#127.0.0.1:$service_port#g; s#PFX#fleet-$i#g" "chaos-fleet-$i"
+  instances+=("$instance")
+  args+=(--instance "$instance")
+done
+dir=$work/watch
+mkdir -p "$dir"; : > "$dir/violations"
+python3 "$chaos_check" watch "$dir" "${instances[@]}" 2> "$dir/errors" 5>&- 6<&- 7>&- &
+watcher_pid=$!
+for shard in 1/2 2/2 1/3 3/3; do
+  spawn_agent "${shard/\//-of-}" "${args[@]}" --shard "$shard" -n 50 --timeout 2000
+done
+for _ in $(seq 1 $((wait_limit * 40))); do [ -e "$dir/finished" ] && break; sleep 0.1; done
+check "every instance completes" [ -e "$dir/finished" ]
+for shard in 1/2 2/2 1/3 3/3; do stop_agent "${shard/\//-of-}"; done
+touch "$dir/stop"; await_pid "$watcher_pid"; watcher_pid=
+check "GSM-1 and GSM-2 hold on every snapshot ($(cat "$dir/snapshots" 2>/dev/null) checked)" [ ! -s "$dir/violations" ]
+sed 's/^/  VIOLATION: /' "$dir/violations"
+python3 "$chaos_check" verify "$work/service.log" "${instances[@]}" > "$work/verify.out" 2>&1
+check "each activation's request executed exactly once (by Idempotency-Key)" [ $? = 0 ]
+tail -n 3 "$work/verify.out" | sed 's/^/  /'
+finish
