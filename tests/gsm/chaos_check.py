@@ -97,7 +97,13 @@ def watch(out_dir, instances):
                 if snap.root_model is None:
                     continue
                 if inst not in models:
-                    models[inst] = gsm_status.read_model(snap.root_model)
+                    try:
+                        models[inst] = gsm_status.read_model(snap.root_model)
+                    except (OSError, ValueError, http.client.HTTPException) as e:
+                        # a connection the server refused beyond its per-client limit: the next round reads it
+                        print("watch: %s: %s" % (snap.root_model, e), file=sys.stderr)
+                        etags.pop(inst, None)
+                        continue
                 snapshots += 1
                 for v in gsm_status.invariant_violations(models[inst], snap):
                     violations.write("%s (ETag %s): %s\n" % (inst, etag, v))
