@@ -43,10 +43,10 @@ cmake --build build-sanitize -j"$jobs"
 # 3 s call deadlines; the dependency property test 30 random sets (the plain run's 60 and
 # scripts/deps-property.sh's 1000 cover the algebra; here the point is the memory checks); the GSM
 # property test 6 models (14 plain), the call campaign 10 and 5 kills (20 and 10 plain, scripts/chaos.sh
-# longer), the Solid page's documents 30,000 triples each (60,000 plain), the fleet 40 instances (100
+# longer), the Solid page's documents 30,000 triples each (60,000 plain), the fleet 20 instances (100
 # plain): together two minutes of the twenty the suite may take.
 (cd build-sanitize && LDGSM_TEST_WAIT=90 PATTERN_PROPERTY_TERMS=3 WSM_PROPERTY_SCHEMAS=6 WSM_CHAOS_KILLS=8 WSM_CHAOS_KILL_MIN=150 \
-  DEPS_PROPERTY_CASES=30 FLEET_INSTANCES=40 GSM_PROPERTY_MODELS=6 CHAOS_KILLS=10 CHAOS_KILLS2=5 LDP_SOLID_TRIPLES=30000 \
+  DEPS_PROPERTY_CASES=30 FLEET_INSTANCES=20 GSM_PROPERTY_MODELS=6 CHAOS_KILLS=10 CHAOS_KILLS2=5 LDP_SOLID_TRIPLES=30000 \
   WSM_CHAOS_KILL_SPAN=400 WSM_CHAOS_BATCH=10 WSM_CHAOS_TIMEOUT=3000 ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
   LSAN_OPTIONS=suppressions="$PWD/../tests/lsan.supp":print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure -j"$jobs")
