@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "agent/discover.h"
 #include "agent/history.h"
 #include "agent/plan.h"
 #include "agent/request.h"
@@ -64,6 +65,9 @@ struct agent {
     strmap waits;          /* "kind\tsubject\ttext" -> the iteration it was last said in (report_waits) */
     unsigned long iteration; /* iterations begun */
     int ended_by_inspect;    /* the exit status the inspect callback asked for (0: none) */
+    discovery *discovery;    /* --instances-from, or NULL */
+    const char **instances;  /* agent_instances: --instance, then the discovered ones */
+    size_t instance_count;
     unsigned waiting;        /* held and waiting lines true in the last iteration (report_waits) */
     /* per iteration */
     store *wm;
@@ -126,10 +130,8 @@ static void assign_strata(agent *a) {
     u64map_free(&late);
 }
 
-/* `<urn:ldgsm:agent> PREDICATE <iri>` for each workflow the run was started on (ldgsm:instance for GSM,
- * ldgsm:machine for state machines); -1 with a message naming OPTION when one is not an http(s) URI. */
-static int assert_workflows(agent *a, char *const *iris, size_t count, term_id predicate, const char *option,
-                            char *error, size_t error_len) {
+/* -1 with a message naming OPTION when one of the IRIs is not an http(s) URI. */
+static int check_http_uris(char *const *iris, size_t count, const char *option, char *error, size_t error_len) {
     for (size_t i = 0; i < count; i++) {
         char *origin = http_url_origin(iris[i]);
         free(origin);
@@ -137,8 +139,18 @@ static int assert_workflows(agent *a, char *const *iris, size_t count, term_id p
             snprintf(error, error_len, "%s %s: not an http(s) URI", option, iris[i]);
             return -1;
         }
-        add_fact(a, a->v.agent, predicate, terms_iri_cstr(a->t, iris[i]), a->v.clock_graph);
     }
+    return 0;
+}
+
+/* `<urn:ldgsm:agent> PREDICATE <iri>` for each workflow the run was started on (ldgsm:instance for GSM,
+ * ldgsm:machine for state machines); -1 with a message naming OPTION when one is not an http(s) URI. */
+static int assert_workflows(agent *a, char *const *iris, size_t count, term_id predicate, const char *option,
+                            char *error, size_t error_len) {
+    if (check_http_uris(iris, count, option, error, error_len) != 0)
+        return -1;
+    for (size_t i = 0; i < count; i++)
+        add_fact(a, a->v.agent, predicate, terms_iri_cstr(a->t, iris[i]), a->v.clock_graph);
     return 0;
 }
 
@@ -207,6 +219,12 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
         assert_workflows(a, options->machines, options->machine_count, a->v.wsm_machine, "--machine", error,
                          error_len) != 0)
         goto fail;
+    if (check_http_uris(options->instance_containers, options->instance_container_count, "--instances-from", error,
+                        error_len) != 0)
+        goto fail;
+    if (options->instance_container_count)
+        a->discovery = discovery_new(options->instance_containers, options->instance_container_count,
+                                     options->shard_index, options->shard_count, a->t, &a->v, log);
     long timeout_ms = options->timeout_ms ? options->timeout_ms : 10000;
     char duration[48];
     int len = snprintf(duration, sizeof duration, "PT%ld.%03ldS", timeout_ms / 1000, timeout_ms % 1000);
@@ -288,6 +306,8 @@ void agent_free(agent *a) {
     }
     free(a->answers);
     strmap_free(&a->waits);
+    discovery_free(a->discovery);
+    free(a->instances);
     http_client_free(a->http);
     rule_set_free(&a->rules);
     free(a->facts);
@@ -816,8 +836,8 @@ static bool never_completes(agent *a) {
     if (!a->opt.until_complete)
         return false;
     bool found = false;
-    for (size_t i = 0; i < a->opt.instance_count; i++) {
-        term_id root = terms_iri_cstr(a->t, a->opt.instances[i]);
+    for (size_t i = 0; i < a->instance_count; i++) {
+        term_id root = terms_iri_cstr(a->t, a->instances[i]);
         store_iter it;
         store_match(a->wm, root, a->v.is_instance_of, 0, 0, store_size(a->wm), &it);
         uint32_t n;
@@ -827,7 +847,7 @@ static bool never_completes(agent *a) {
             continue;
         found = true;
         log_msg(a->log, LOG_ERROR, "--until complete: instance <%s> can never complete: its root model <%s> has no "
-                "milestone", a->opt.instances[i], terms_lex(a->t, tr->o, NULL));
+                "milestone", a->instances[i], terms_lex(a->t, tr->o, NULL));
     }
     return found;
 }
@@ -839,8 +859,8 @@ static bool never_completes(agent *a) {
 static bool draft_instance(agent *a) {
     bool found = false;
     size_t ns = strlen(NS_DRAFT);
-    for (size_t i = 0; i < a->opt.instance_count; i++) {
-        term_id root = terms_iri_cstr(a->t, a->opt.instances[i]);
+    for (size_t i = 0; i < a->instance_count; i++) {
+        term_id root = terms_iri_cstr(a->t, a->instances[i]);
         store_iter it;
         store_match(a->wm, root, 0, 0, 0, store_size(a->wm), &it);
         uint32_t n;
@@ -862,9 +882,25 @@ static bool draft_instance(agent *a) {
                 "instance <%s> is written in the authors' draft vocabulary, which only models may use; write its "
                 "document as:\n  <%s> a <" NS_GSM "StageInstance> ;\n    <" NS_GSM "isInstanceOf> <%s> ;\n"
                 "    <" NS_GSM "hasState> <" NS_GSM "uninitialized> .",
-                a->opt.instances[i], a->opt.instances[i], model ? terms_lex(a->t, model, NULL) : "MODEL#root");
+                a->instances[i], a->instances[i], model ? terms_lex(a->t, model, NULL) : "MODEL#root");
     }
     return found;
+}
+
+static bool read_outcome(void *user, const char *iri, agent_read *out) {
+    return agent_read_outcome(user, iri, out);
+}
+
+/* agent_instances' list, once the crawl has found the instances of this iteration. */
+static void gather_instances(agent *a) {
+    size_t found = 0;
+    const char *const *discovered = a->discovery ? discovery_instances(a->discovery, &found) : NULL;
+    a->instance_count = a->opt.instance_count + found;
+    a->instances = xrealloc(a->instances, (a->instance_count + 1) * sizeof *a->instances);
+    for (size_t i = 0; i < a->opt.instance_count; i++)
+        a->instances[i] = a->opt.instances[i];
+    for (size_t i = 0; i < found; i++)
+        a->instances[a->opt.instance_count + i] = discovered[i];
 }
 
 int agent_iterate(agent *a, iteration_stats *stats) {
@@ -878,6 +914,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     trace_begin_iteration(a->trace, terms_lex(a->t, assert_clock(a), NULL));
     store_add(a->wm, a->v.agent, a->v.default_timeout, a->default_timeout, a->v.clock_graph);
     assert_answers(a);
+    if (a->discovery)
+        discovery_begin(a->discovery, a->wm);
 
     reasoner_options ropt = {.derived_graph = a->v.derived_graph, .log = a->log, .request_sink = on_request,
                              .request_sink_user = a, .max_fresh_nodes = a->opt.max_fresh_nodes,
@@ -897,10 +935,12 @@ int agent_iterate(agent *a, iteration_stats *stats) {
         uint32_t settled = store_size(a->wm);
         size_t reads = sentry_table_scan(a->sentries, a->wm, from, etag_of, a);
         size_t fetched = fetch_new(a, &scanned, stats);
-        if (!reads && !fetched)
+        size_t discovered = a->discovery ? discovery_scan(a->discovery, a->wm, read_outcome, a) : 0;
+        if (!reads && !fetched && !discovered)
             break;
         from = settled;
     }
+    gather_instances(a);
     if (rc == 0 && (draft_instance(a) || never_completes(a)))
         rc = -2;
     double crawled = now_ms();
@@ -1057,16 +1097,18 @@ static bool visibly_failed(agent *a, term_id root) {
  * failed" milestone counts as failed) and nothing more is to be done (the iteration sent nothing and no
  * call is calling); -1 while the run goes on. */
 static int completion(agent *a, const iteration_stats *stats) {
+    if (!a->instance_count)
+        return -1; /* only --instances-from: none listed yet */
     size_t failed = 0;
-    for (size_t i = 0; i < a->opt.instance_count; i++) {
-        term_id root = terms_iri_cstr(a->t, a->opt.instances[i]);
+    for (size_t i = 0; i < a->instance_count; i++) {
+        term_id root = terms_iri_cstr(a->t, a->instances[i]);
         bool completed = store_find(a->wm, root, a->v.is_completed, T_TRUE) != UINT32_MAX;
         if (completed && !alternatives_failed(a, root, true))
             continue;
         if (stats->unsafe || stats->calling || !(completed || visibly_failed(a, root)))
             return -1;
         failed++;
-        log_msg(a->log, LOG_ERROR, "--until complete: instance <%s> failed: %s", a->opt.instances[i],
+        log_msg(a->log, LOG_ERROR, "--until complete: instance <%s> failed: %s", a->instances[i],
                 completed ? "all of its root's alternatives failed"
                           : "a call is exhausted with its stage open, or a stage's alternatives all failed");
     }
@@ -1120,6 +1162,11 @@ terms *agent_terms(agent *a) {
 
 store *agent_memory(agent *a) {
     return a->wm;
+}
+
+const char *const *agent_instances(agent *a, size_t *count) {
+    *count = a->instance_count;
+    return a->instances;
 }
 
 bool agent_read_outcome(agent *a, const char *iri, agent_read *out) {

@@ -36,6 +36,10 @@ typedef struct agent_options {
     size_t input_count;
     char **instances;          /* workflow instances (--instance): asserted as <urn:ldgsm:agent> ldgsm:instance <i> */
     size_t instance_count;
+    char **instance_containers; /* LDP containers whose members' workflow instances are run too
+                                  (--instances-from, agent/discover.h) */
+    size_t instance_container_count;
+    unsigned shard_index, shard_count; /* --shard: the containers' members this agent takes (0: all) */
     char **machines;           /* state machine instances (--machine): <urn:ldgsm:agent> ldgsm:machine <i> */
     size_t machine_count;
     bool until_complete;       /* stop when every instance's root stage is completed */
@@ -101,6 +105,10 @@ int agent_run(agent *a);
  * (`<sentry> ldgsm:holdsFor <instance>`) included. */
 terms *agent_terms(agent *a);
 store *agent_memory(agent *a);
+
+/* The workflow instances of the run: the --instance ones, then those the containers list now. Valid until
+ * the next agent_iterate or agent_free. */
+const char *const *agent_instances(agent *a, size_t *count);
 
 /* How the last iteration's GET of a document went. */
 typedef struct agent_read {

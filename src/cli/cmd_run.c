@@ -16,6 +16,7 @@
 static const char run_usage[] =
     "usage: ldgsm run -p RULES.n3 [-p ...] [-i INPUT ...] [options]\n"
     "       ldgsm run --instance URI [--instance URI ...] [-p RULES.n3 ...] [options]\n"
+    "       ldgsm run --instances-from CONTAINER [--shard I/N] [-p RULES.n3 ...] [options]\n"
     "       ldgsm run --machine URI [--machine URI ...] [-p RULES.n3 ...] [options]\n"
     "\n"
     "Runs N3 rule programs as a Read-Write Linked Data agent (ASM4LD, as Linked Data-Fu does): every\n"
@@ -42,10 +43,17 @@ static const char run_usage[] =
     "options:\n"
     "      --instance URI      a workflow instance, e.g. http://host/status/order1#it (repeatable)\n"
     "      --machine URI       a state machine instance, e.g. http://host/machines/doc1#it (repeatable)\n"
-    "      --shard I/N         take only the instances (of --instance and --machine) of shard I of N: one\n"
-    "                          agent of a fleet of N, each given every instance; rendezvous hashing of\n"
-    "                          the IRI as given, so growing the fleet to N+1 moves about 1/(N+1) of them\n"
-    "      --until complete    exit 0 once every instance's workflow is complete\n"
+    "      --instances-from CONTAINER\n"
+    "                          run the workflow instances described by the members of this LDP container\n"
+    "                          (repeatable): read in every iteration, so instances created later join the\n"
+    "                          run and deleted ones leave it; a member is read once to learn its instances\n"
+    "                          (subjects with gsm:isInstanceOf), and one describing none is not read again\n"
+    "      --shard I/N         take only the instances of shard I of N: one agent of a fleet of N, each\n"
+    "                          given every instance or container; rendezvous hashing of the --instance or\n"
+    "                          --machine IRI as given, of a container member's IRI, so growing the fleet\n"
+    "                          to N+1 moves about 1/(N+1) of them\n"
+    "      --until complete    exit 0 once every instance's workflow is complete (with --instances-from:\n"
+    "                          every one listed, once there is one)\n"
     "      --compat authors-draft\n"
     "                          also read models in the GSM paper authors' draft vocabulary\n"
     "                          (rules/compat-authors-draft.n3); instances stay in ours\n"
@@ -142,8 +150,11 @@ typedef struct watchers {
 static int watch_instances(void *user, agent *a) {
     watchers *w = user;
     int stop = 0;
-    if (w->gsm)
-        stop |= gsm_watch_iteration(w->gsm, agent_terms(a), agent_memory(a), etag_of_read, a);
+    if (w->gsm) {
+        size_t count;
+        const char *const *instances = agent_instances(a, &count);
+        stop |= gsm_watch_iteration(w->gsm, agent_terms(a), agent_memory(a), instances, count, etag_of_read, a);
+    }
     if (w->wsm)
         stop |= wsm_watch_iteration(w->wsm, agent_terms(a), agent_memory(a), etag_of_read, a);
     return stop;
@@ -159,7 +170,7 @@ int cmd_run(int argc, char **argv) {
     shipped_files shipped = {0};
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_TRACE,
-           OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD };
+           OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD, OPT_INSTANCES_FROM };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -169,6 +180,7 @@ int cmd_run(int argc, char **argv) {
         {"instance", required_argument, NULL, OPT_INSTANCE},
         {"machine", required_argument, NULL, OPT_MACHINE},
         {"shard", required_argument, NULL, OPT_SHARD},
+        {"instances-from", required_argument, NULL, OPT_INSTANCES_FROM},
         {"compat", required_argument, NULL, OPT_COMPAT},
         {"dry-run", no_argument, NULL, OPT_DRY_RUN},
         {"step", no_argument, NULL, OPT_STEP},
@@ -225,6 +237,7 @@ int cmd_run(int argc, char **argv) {
             break;
         case OPT_INSTANCE: push(&opt.instances, &opt.instance_count, optarg); break;
         case OPT_MACHINE: push(&opt.machines, &opt.machine_count, optarg); break;
+        case OPT_INSTANCES_FROM: push(&opt.instance_containers, &opt.instance_container_count, optarg); break;
         case OPT_SHARD:
             if (shard_parse(optarg, &shard_index, &shard_count) != 0) {
                 fprintf(stderr, "ldgsm run: --shard takes I/N, 1 <= I <= N <= %d, not '%s'\n", SHARD_COUNT_MAX, optarg);
@@ -314,34 +327,40 @@ int cmd_run(int argc, char **argv) {
         fprintf(stderr, "ldgsm run: unexpected argument '%s'\n", argv[optind]);
         goto done;
     }
+    bool runs_gsm = opt.instance_count || opt.instance_container_count; /* before the shard takes its share */
     if (shard_count) {
-        if (!opt.instance_count && !opt.machine_count) {
-            fputs("ldgsm run: --shard needs --instance or --machine (the instances it takes a share of)\n", stderr);
+        if (!runs_gsm && !opt.machine_count) {
+            fputs("ldgsm run: --shard needs --instance, --instances-from or --machine (the instances it takes a "
+                  "share of)\n", stderr);
             goto done;
         }
         size_t given = opt.instance_count + opt.machine_count;
         take_shard(opt.instances, &opt.instance_count, shard_index, shard_count);
         take_shard(opt.machines, &opt.machine_count, shard_index, shard_count);
-        fprintf(stderr, "shard %u/%u: %zu of the %zu instances\n", shard_index, shard_count,
-                opt.instance_count + opt.machine_count, given);
-        if (!opt.instance_count && !opt.machine_count) {
+        opt.shard_index = shard_index;
+        opt.shard_count = shard_count;
+        if (given)
+            fprintf(stderr, "shard %u/%u: %zu of the %zu instances\n", shard_index, shard_count,
+                    opt.instance_count + opt.machine_count, given);
+        if (!opt.instance_count && !opt.machine_count && !opt.instance_container_count) {
             status = 0; /* a fleet larger than its work: this agent has none */
             goto done;
         }
     }
-    if (opt.until_complete && !opt.instance_count) {
-        fputs("ldgsm run: --until complete needs --instance\n", stderr);
+    runs_gsm = opt.instance_count || opt.instance_container_count;
+    if (opt.until_complete && !runs_gsm) {
+        fputs("ldgsm run: --until complete needs --instance or --instances-from\n", stderr);
         goto done;
     }
     if (opt.trace_path && strcmp(opt.trace_path, "-") == 0 && opt.dry_run) {
         fputs("ldgsm run: --trace - and --dry-run would both write to standard output\n", stderr);
         goto done;
     }
-    if (opt.compat_authors_draft && !opt.instance_count) {
-        fputs("ldgsm run: --compat authors-draft needs --instance\n", stderr);
+    if (opt.compat_authors_draft && !runs_gsm) {
+        fputs("ldgsm run: --compat authors-draft needs --instance or --instances-from\n", stderr);
         goto done;
     }
-    if (opt.instance_count && shipped_add_gsm(&opt, &shipped, "ldgsm run") != 0) {
+    if (runs_gsm && shipped_add_gsm(&opt, &shipped, "ldgsm run") != 0) {
         status = 1;
         goto done;
     }
@@ -359,9 +378,8 @@ int cmd_run(int argc, char **argv) {
     /* before loading: a stop signal while the rules load ends the run cleanly, before its first iteration */
     cli_catch_stop_signals();
     watchers watch = {0};
-    if (opt.instance_count)
-        watch.gsm = gsm_watch_new(&(gsm_watch_options){.instances = (const char *const *)opt.instances,
-                                                       .instance_count = opt.instance_count,
+    if (runs_gsm)
+        watch.gsm = gsm_watch_new(&(gsm_watch_options){.open_ended = opt.instance_container_count > 0,
                                                        .compat_authors_draft = opt.compat_authors_draft,
                                                        .verbose = opt.verbose > 0, .log = &log});
     if (opt.machine_count)
@@ -390,6 +408,7 @@ done:
     free(opt.programs);
     free(opt.inputs);
     free(opt.instances);
+    free(opt.instance_containers);
     free(opt.machines);
     shipped_files_free(&shipped);
     free(opt.allow_origins);

@@ -26,16 +26,11 @@ typedef struct fragment_seen {
     bool cycling_said;
 } fragment_seen;
 
-typedef struct instance_seen {
-    term_id iri;
-    unsigned long unchanged; /* iterations since its fragments last changed */
-} instance_seen;
-
 struct gsm_watch {
     gsm_watch_options opt;
     bool vocab_ready;
     vocab v;
-    instance_seen *instances;
+    u64map unchanged; /* instance term -> iterations since its fragments last changed */
     u64map fragment_index; /* fragment term -> 1 + index in fragments */
     fragment_seen *fragments;
     size_t fragment_count;
@@ -45,7 +40,6 @@ struct gsm_watch {
 gsm_watch *gsm_watch_new(const gsm_watch_options *options) {
     gsm_watch *w = xcalloc(1, sizeof *w);
     w->opt = *options;
-    w->instances = xcalloc(options->instance_count + 1, sizeof *w->instances);
     w->lint = lint_memo_new();
     return w;
 }
@@ -58,7 +52,7 @@ void gsm_watch_free(gsm_watch *w) {
     free(w->fragments);
     u64map_free(&w->fragment_index);
     lint_memo_free(w->lint);
-    free(w->instances);
+    u64map_free(&w->unchanged);
     free(w);
 }
 
@@ -83,8 +77,6 @@ static void vocab_init(gsm_watch *w, terms *t) {
     v->serves = terms_iri_cstr(t, "urn:ldgsm:gsm#serves");
     v->read_failure = terms_iri_cstr(t, NS_LDGSM "readFailure");
     v->graph = terms_iri_cstr(t, "urn:ldgsm:watch");
-    for (size_t i = 0; i < w->opt.instance_count; i++)
-        w->instances[i].iri = terms_iri_cstr(t, w->opt.instances[i]);
     w->vocab_ready = true;
 }
 
@@ -238,15 +230,16 @@ static unsigned watch_fragments(gsm_watch *w, terms *t, store *wm, term_id a, wa
     return changed;
 }
 
-int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of, void *user) {
+int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, const char *const *instances, size_t instance_count,
+                        watch_etag_fn etag_of, void *user) {
     vocab_init(w, t);
     size_t refused = 0;
-    for (size_t i = 0; i < w->opt.instance_count; i++) {
-        instance_seen *inst = &w->instances[i];
+    for (size_t i = 0; i < instance_count; i++) {
+        term_id iri = terms_iri_cstr(t, instances[i]);
         term_id *docs;
-        size_t doc_count = lint_read_documents(t, wm, w->v.serves, w->v.read_failure, inst->iri, &docs);
+        size_t doc_count = lint_read_documents(t, wm, w->v.serves, w->v.read_failure, iri, &docs);
         uint32_t errors = doc_count ? lint_memo_check(w->lint, &(lint_read){t, wm, etag_of, user, w->opt.log}, docs,
-                                                      doc_count, inst->iri, "model", w->opt.compat_authors_draft, NULL)
+                                                      doc_count, iri, "model", w->opt.compat_authors_draft, NULL)
                                     : 0;
         free(docs);
         if (errors) {
@@ -254,20 +247,21 @@ int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of
             char why[160];
             snprintf(why, sizeof why, "its model is refused: ldgsm lint finds %u error%s in it (said when the "
                      "model was read)", errors, errors == 1 ? "" : "s");
-            store_add(wm, inst->iri, w->v.held_because, terms_string(t, why), w->v.graph);
+            store_add(wm, iri, w->v.held_because, terms_string(t, why), w->v.graph);
             continue;
         }
         buf changes = {0};
-        unsigned changed = watch_fragments(w, t, wm, inst->iri, etag_of, user, &changes);
-        inst->unchanged = changed ? 0 : inst->unchanged + 1;
+        unsigned changed = watch_fragments(w, t, wm, iri, etag_of, user, &changes);
+        uint32_t *unchanged = u64map_put(&w->unchanged, iri, 0, NULL);
+        *unchanged = changed ? 0 : *unchanged + 1;
         if (w->opt.verbose && changed)
-            log_msg(w->opt.log, LOG_INFO, "progress: <%s>: %s", w->opt.instances[i], buf_cstr(&changes));
-        else if (w->opt.verbose && inst->unchanged && inst->unchanged % PROGRESS_EVERY == 0)
-            log_msg(w->opt.log, LOG_INFO, "progress: <%s>: unchanged for %lu iterations", w->opt.instances[i],
-                    inst->unchanged);
+            log_msg(w->opt.log, LOG_INFO, "progress: <%s>: %s", instances[i], buf_cstr(&changes));
+        else if (w->opt.verbose && *unchanged && *unchanged % PROGRESS_EVERY == 0)
+            log_msg(w->opt.log, LOG_INFO, "progress: <%s>: unchanged for %lu iterations", instances[i],
+                    (unsigned long)*unchanged);
         buf_free(&changes);
     }
-    if (refused && refused == w->opt.instance_count) {
+    if (refused && refused == instance_count && !w->opt.open_ended) {
         log_msg(w->opt.log, LOG_ERROR, "every instance of this run has a model that ldgsm lint rejects: nothing to run");
         return 1;
     }

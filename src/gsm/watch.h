@@ -29,8 +29,8 @@
 typedef struct gsm_watch gsm_watch;
 
 typedef struct gsm_watch_options {
-    const char *const *instances; /* the instance IRIs the run was started on */
-    size_t instance_count;
+    bool open_ended;              /* instances come and go (--instances-from): the run goes on when every
+                                     instance it has is refused */
     bool compat_authors_draft;    /* lint reads the authors' draft vocabulary */
     bool verbose;                 /* progress lines */
     const log_sink *log;
@@ -39,8 +39,9 @@ typedef struct gsm_watch_options {
 gsm_watch *gsm_watch_new(const gsm_watch_options *options);
 void gsm_watch_free(gsm_watch *w);
 
-/* Checks one iteration's working memory (wm over terms t). Returns 0, or 1 when every instance is refused
- * (the run ends). */
-int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of, void *user);
+/* Checks one iteration's working memory (wm over terms t) for the instances the run has in it. Returns 0,
+ * or 1 when every instance is refused and the run is not open-ended (the run ends). */
+int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, const char *const *instances, size_t instance_count,
+                        watch_etag_fn etag_of, void *user);
 
 #endif

@@ -1,0 +1,275 @@
+/* discover.c: instances taken from LDP containers (discover.h). */
+#include "agent/discover.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/shard.h"
+#include "http/http_url.h"
+#include "rdf/buf.h"
+#include "rdf/hashmap.h"
+
+enum member_kind {
+    MEMBER_UNREAD,       /* this agent's, not read successfully yet: a candidate every iteration */
+    MEMBER_OTHER_SHARD,  /* another agent's */
+    MEMBER_READ,         /* read: its instances (maybe none) are known */
+};
+
+typedef struct member {
+    term_id doc;
+    enum member_kind kind;
+    term_id *instances;
+    size_t instance_count;
+    unsigned long listed; /* the iteration a listing last named it */
+    bool asked;           /* asserted as a candidate in this iteration */
+} member;
+
+struct discovery {
+    terms *t;
+    const agent_vocab *v;
+    const log_sink *log;
+    term_id *containers;
+    bool *listing_taken; /* per container: its listing was looked at in this iteration */
+    size_t listings_read; /* ... and how many of them were read */
+    char **unreadable;    /* per container: why its last listing could not be read (NULL: it could) */
+    size_t container_count;
+    unsigned shard_index, shard_count;
+    term_id ldp_contains, instances_from, instance_candidate;
+    member *members;
+    size_t member_count, member_cap;
+    u64map member_index; /* doc term -> 1 + index in members */
+    unsigned long iteration;
+    const char **current; /* discovery_instances' answer */
+    size_t current_count;
+    bool current_stale;
+};
+
+discovery *discovery_new(char *const *containers, size_t container_count, unsigned shard_index,
+                         unsigned shard_count, terms *t, const agent_vocab *v, const log_sink *log) {
+    discovery *d = xcalloc(1, sizeof *d);
+    d->t = t;
+    d->v = v;
+    d->log = log;
+    d->containers = xcalloc(container_count + 1, sizeof *d->containers);
+    d->listing_taken = xcalloc(container_count + 1, sizeof *d->listing_taken);
+    d->unreadable = xcalloc(container_count + 1, sizeof *d->unreadable);
+    for (size_t i = 0; i < container_count; i++)
+        d->containers[i] = terms_iri_cstr(t, containers[i]);
+    d->container_count = container_count;
+    d->shard_index = shard_index;
+    d->shard_count = shard_count;
+    d->ldp_contains = terms_iri_cstr(t, "http://www.w3.org/ns/ldp#contains");
+    d->instances_from = terms_iri_cstr(t, "https://w3id.org/ldgsm#instancesFrom");
+    d->instance_candidate = terms_iri_cstr(t, "https://w3id.org/ldgsm#instanceCandidate");
+    d->current_stale = true;
+    return d;
+}
+
+static void member_forget_instances(member *m) {
+    free(m->instances);
+    m->instances = NULL;
+    m->instance_count = 0;
+}
+
+void discovery_free(discovery *d) {
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->member_count; i++)
+        member_forget_instances(&d->members[i]);
+    free(d->members);
+    u64map_free(&d->member_index);
+    free(d->containers);
+    free(d->listing_taken);
+    for (size_t i = 0; i < d->container_count; i++)
+        free(d->unreadable[i]);
+    free(d->unreadable);
+    free(d->current);
+    free(d);
+}
+
+static void assert_fact(discovery *d, store *wm, term_id p, term_id o) {
+    store_add(wm, d->v->agent, p, o, d->v->clock_graph);
+}
+
+void discovery_begin(discovery *d, store *wm) {
+    d->iteration++;
+    d->listings_read = 0;
+    for (size_t i = 0; i < d->container_count; i++) {
+        d->listing_taken[i] = false;
+        assert_fact(d, wm, d->instances_from, d->containers[i]);
+    }
+    for (size_t i = 0; i < d->member_count; i++) {
+        d->members[i].asked = false;
+        for (size_t k = 0; k < d->members[i].instance_count; k++)
+            assert_fact(d, wm, d->v->instance, d->members[i].instances[k]);
+    }
+}
+
+static member *find_member(discovery *d, term_id doc) {
+    const uint32_t *slot = u64map_get(&d->member_index, doc);
+    return slot ? &d->members[*slot - 1] : NULL;
+}
+
+static member *add_member(discovery *d, term_id doc) {
+    if (d->member_count == d->member_cap) {
+        d->member_cap = d->member_cap ? d->member_cap * 2 : 64;
+        d->members = xrealloc(d->members, d->member_cap * sizeof *d->members);
+    }
+    const char *iri = terms_lex(d->t, doc, NULL);
+    bool ours = !d->shard_count || shard_of(iri, d->shard_count) == d->shard_index;
+    d->members[d->member_count] = (member){.doc = doc, .kind = ours ? MEMBER_UNREAD : MEMBER_OTHER_SHARD};
+    u64map_put(&d->member_index, doc, (uint32_t)++d->member_count, NULL);
+    return &d->members[d->member_count - 1];
+}
+
+/* Members that no listing taken in this iteration names leave, with their instances; a member of a
+ * container that could not be read stays (its listing was not taken). */
+static void drop_unlisted(discovery *d) {
+    if (d->listings_read < d->container_count)
+        return;
+    size_t kept = 0;
+    for (size_t i = 0; i < d->member_count; i++) {
+        member *m = &d->members[i];
+        if (m->listed == d->iteration) {
+            d->members[kept++] = *m;
+            continue;
+        }
+        if (m->instance_count) {
+            log_msg(d->log, LOG_INFO, "instances-from: <%s> is no longer listed: its instances leave the run",
+                    terms_lex(d->t, m->doc, NULL));
+            d->current_stale = true;
+        }
+        member_forget_instances(m);
+    }
+    if (kept == d->member_count)
+        return;
+    d->member_count = kept;
+    u64map_free(&d->member_index);
+    d->member_index = (u64map){0};
+    for (size_t i = 0; i < d->member_count; i++)
+        u64map_put(&d->member_index, d->members[i].doc, (uint32_t)(i + 1), NULL);
+}
+
+/* Says when container i's listing becomes unreadable, and why, and when it is read again; false while it
+ * cannot be read (the instances known keep running). */
+static bool say_readable(discovery *d, size_t i, const agent_read *outcome) {
+    char why[64] = "";
+    if (outcome->failure)
+        snprintf(why, sizeof why, "%s", outcome->failure);
+    else if (outcome->unparsable)
+        snprintf(why, sizeof why, "RDF that does not parse");
+    else if (outcome->status < 200 || outcome->status >= 300)
+        snprintf(why, sizeof why, "answers %ld", outcome->status);
+    const char *container = terms_lex(d->t, d->containers[i], NULL);
+    if (*why && (!d->unreadable[i] || strcmp(d->unreadable[i], why) != 0)) {
+        size_t known = 0;
+        discovery_instances(d, &known);
+        log_msg(d->log, LOG_WARN, "instances-from: <%s> cannot be read (%s): no instance joins or leaves the run "
+                "until it can; the %zu known keep running", container, why, known);
+        free(d->unreadable[i]);
+        d->unreadable[i] = xstrndup(why, strlen(why));
+    } else if (!*why && d->unreadable[i]) {
+        log_msg(d->log, LOG_INFO, "instances-from: <%s> can be read again", container);
+        free(d->unreadable[i]);
+        d->unreadable[i] = NULL;
+    }
+    return !*why;
+}
+
+/* Takes container i's listing when this iteration read it; returns the candidates asserted. */
+static size_t take_listing(discovery *d, size_t i, store *wm, discovery_read_fn read, void *user) {
+    agent_read outcome;
+    const char *container = terms_lex(d->t, d->containers[i], NULL);
+    if (d->listing_taken[i] || !read(user, container, &outcome))
+        return 0;
+    d->listing_taken[i] = true;
+    if (!say_readable(d, i, &outcome))
+        return 0;
+    d->listings_read++;
+    size_t asked = 0;
+    store_iter it;
+    store_match(wm, d->containers[i], d->ldp_contains, 0, 0, store_size(wm), &it);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&it, &n));) {
+        if (terms_kind(d->t, tr->o) != TERM_IRI)
+            continue;
+        member *m = find_member(d, tr->o);
+        if (!m)
+            m = add_member(d, tr->o);
+        m->listed = d->iteration;
+        if (m->kind == MEMBER_UNREAD && !m->asked) {
+            m->asked = true;
+            assert_fact(d, wm, d->instance_candidate, m->doc);
+            asked++;
+        }
+    }
+    return asked;
+}
+
+/* The workflow instances member m's document describes: its own IRIs with a gsm:isInstanceOf that are no
+ * stage of another instance. */
+static void take_candidate(discovery *d, member *m, store *wm) {
+    const char *doc = terms_lex(d->t, m->doc, NULL);
+    char *identity = http_url_identity(doc);
+    if (!identity)
+        return;
+    uint32_t count;
+    const uint32_t *ns = store_graph_triples(wm, terms_iri_cstr(d->t, identity), &count);
+    for (uint32_t k = 0; k < count; k++) {
+        const triple *tr = store_triple(wm, ns[k]);
+        if (tr->p != d->v->is_instance_of || terms_kind(d->t, tr->s) != TERM_IRI ||
+            store_first_object(wm, tr->s, d->v->in_artifact_instance))
+            continue;
+        char *subject = http_url_identity(terms_lex(d->t, tr->s, NULL));
+        bool own = subject && strcmp(subject, identity) == 0;
+        free(subject);
+        bool known = false;
+        for (size_t j = 0; j < m->instance_count && !known; j++)
+            known = m->instances[j] == tr->s;
+        if (!own || known)
+            continue;
+        m->instances = xrealloc(m->instances, (m->instance_count + 1) * sizeof *m->instances);
+        m->instances[m->instance_count++] = tr->s;
+        log_msg(d->log, LOG_INFO, "instances-from: <%s> joins the run", terms_lex(d->t, tr->s, NULL));
+        d->current_stale = true;
+    }
+    free(identity);
+    m->kind = MEMBER_READ;
+}
+
+size_t discovery_scan(discovery *d, store *wm, discovery_read_fn read, void *user) {
+    size_t asserted = 0;
+    for (size_t i = 0; i < d->container_count; i++)
+        asserted += take_listing(d, i, wm, read, user);
+    drop_unlisted(d);
+    for (size_t i = 0; i < d->member_count; i++) {
+        member *m = &d->members[i];
+        agent_read outcome;
+        if (m->kind != MEMBER_UNREAD || !m->asked || !read(user, terms_lex(d->t, m->doc, NULL), &outcome))
+            continue;
+        /* not answered, or not found (a member deleted since it was listed): tried again next iteration */
+        if (outcome.failure || outcome.status < 200 || outcome.status >= 300)
+            continue;
+        take_candidate(d, m, wm);
+        for (size_t k = 0; k < m->instance_count; k++)
+            asserted += store_add(wm, d->v->agent, d->v->instance, m->instances[k], d->v->clock_graph);
+    }
+    return asserted;
+}
+
+const char *const *discovery_instances(discovery *d, size_t *count) {
+    if (d->current_stale) {
+        d->current_count = 0;
+        for (size_t i = 0; i < d->member_count; i++)
+            d->current_count += d->members[i].instance_count;
+        free(d->current);
+        d->current = xcalloc(d->current_count + 1, sizeof *d->current);
+        size_t at = 0;
+        for (size_t i = 0; i < d->member_count; i++)
+            for (size_t k = 0; k < d->members[i].instance_count; k++)
+                d->current[at++] = terms_lex(d->t, d->members[i].instances[k], NULL);
+        d->current_stale = false;
+    }
+    *count = d->current_count;
+    return d->current;
+}

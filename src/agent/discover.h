@@ -1,0 +1,49 @@
+/* discover.h: the GSM instances an agent takes from LDP containers (`ldgsm run --instances-from C`), so a
+ * fleet needs no list of instances per agent and picks up instances created after it started.
+ *
+ * Every iteration the crawl reads each container (`<urn:ldgsm:agent> ldgsm:instancesFrom <C>`,
+ * rules/ldp-crawl.n3). A member document not met before that falls in this agent's shard (--shard: the
+ * member's IRI is hashed, agent/shard.h) is read as a candidate (`<urn:ldgsm:agent>
+ * ldgsm:instanceCandidate <D>`, lenient: anyone may put anything into a container). The workflow
+ * instances the candidate describes join the run in that same iteration (`<urn:ldgsm:agent>
+ * ldgsm:instance <A>`): the subjects of D's own IRIs (D or D#...) that have a gsm:isInstanceOf and are no
+ * stage of another instance (no gsm:inArtifactInstance). From then on they are asserted in every
+ * iteration like --instance ones.
+ *
+ * A member describing no instance is not read again while it stays listed (an instance document is
+ * created whole, by one PUT or POST); a candidate that cannot be read is tried again next iteration; a
+ * member no longer listed leaves the run with its instances. A container that cannot be read leaves the
+ * known instances running (the read failure is logged by the crawl like any other). */
+#ifndef LDGSM_AGENT_DISCOVER_H
+#define LDGSM_AGENT_DISCOVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "agent/agent.h"
+#include "agent/vocab.h"
+#include "rdf/log.h"
+#include "rdf/store.h"
+
+typedef struct discovery discovery;
+
+/* How this iteration's GET of a document went (agent_read_outcome); false when it was not read. */
+typedef bool (*discovery_read_fn)(void *user, const char *iri, agent_read *out);
+
+/* containers: absolute http(s) IRIs (copied); shard_count 0: every member is this agent's. */
+discovery *discovery_new(char *const *containers, size_t container_count, unsigned shard_index,
+                         unsigned shard_count, terms *t, const agent_vocab *v, const log_sink *log);
+void discovery_free(discovery *d);
+
+/* At an iteration's start: asserts into wm the containers to read and the instances known. */
+void discovery_begin(discovery *d, store *wm);
+
+/* After each round of the crawl: takes in the container listings and candidates read since the last
+ * call, asserting candidates and new instances into wm. Returns how many it asserted (the crawl goes on
+ * while that is not 0). */
+size_t discovery_scan(discovery *d, store *wm, discovery_read_fn read, void *user);
+
+/* The instances the containers list now (this agent's shard), valid until the next discovery call. */
+const char *const *discovery_instances(discovery *d, size_t *count);
+
+#endif
