@@ -1,11 +1,37 @@
-# call_lib.sh: helpers of the call tests (tests/gsm/run_call_*.sh), sourced after tests/agent/lib.sh and
-# tests/gsm/property/step.sh: the call service (call_service.py) and reading a stage's call record.
+# call_lib.sh: helpers of the call tests (tests/gsm/run_call_*.sh, run_gsm_fleet.sh), sourced after
+# tests/agent/lib.sh and tests/gsm/property/step.sh: the call service (call_service.py), the GSM-1/GSM-2
+# watcher, and reading a stage's call record.
 service_pid=
 stop_service() {
   [ -n "$service_pid" ] && stop_pid "$service_pid"
   service_pid=
 }
 trap 'stop_service; gsm_cleanup' EXIT
+
+# The GSM-1/GSM-2 watcher (chaos_check.py watch) of a campaign: one at a time, stopped with the rest.
+chaos_check=$gsm_dir/chaos_check.py
+watcher_pid=
+stop_all() {
+  stop_agents
+  [ -n "$watcher_pid" ] && stop_pid "$watcher_pid"
+  stop_service
+  gsm_cleanup
+}
+# start_watcher DIR INSTANCE...: starts the watcher over the instances' status, writing to DIR (violations,
+# snapshots, finished once every instance ended)
+start_watcher() {
+  local dir=$1; shift
+  mkdir -p "$dir"; : > "$dir/violations"
+  python3 "$chaos_check" watch "$dir" "$@" 2> "$dir/errors" 5>&- 6<&- 7>&- &
+  watcher_pid=$!
+}
+# stop_watcher DIR: stops the watcher; returns its exit status (not 0: it died before the end, DIR/errors says why)
+stop_watcher() {
+  touch "$1/stop"; await_pid "$watcher_pid"
+  local rc=$?
+  watcher_pid=
+  return $rc
+}
 # start_service [PORT]: sets $service_port; behaviour per path from $work/service.json (configure).
 start_service() {
   : > "$work/service.out"

@@ -22,7 +22,6 @@ set -u
 . "$(dirname "$0")/property/step.sh"
 . "$(dirname "$0")/call_lib.sh"
 . "$(dirname "$0")/../agent/agents.sh"
-chaos_check=$gsm_dir/chaos_check.py
 seed=${CHAOS_SEED:-$(date +%s)}
 kills_wanted=${CHAOS_KILLS:-20}
 kills2_wanted=${CHAOS_KILLS2:-10}
@@ -31,13 +30,6 @@ round_limit=$((wait_limit * 2)) # seconds a round's instances may take to end (L
 echo "$(basename "$0"): seed $seed (replay: CHAOS_SEED=$seed)," \
   "$kills_wanted kills of one agent, $kills2_wanted beside a second"
 
-watcher_pid=
-stop_all() {
-  stop_agents
-  [ -n "$watcher_pid" ] && stop_pid "$watcher_pid"
-  stop_service
-  gsm_cleanup
-}
 trap stop_all EXIT
 
 # agent NAME INSTANCE...: a free-running agent on the instances (tests/agent/agents.sh).
@@ -47,16 +39,11 @@ agent() {
   spawn_agent "$name" "${args[@]}" -n 50 --timeout 2000
 }
 
-# watch NAME INSTANCE...: the GSM-1/GSM-2 watcher of a round, writing to $work/watch-NAME/.
-watch() {
-  local dir=$work/watch-$1; shift
-  mkdir -p "$dir"; : > "$dir/violations"
-  python3 "$chaos_check" watch "$dir" "$@" 2> "$dir/errors" 5>&- 6<&- 7>&- &
-  watcher_pid=$!
-}
-unwatch() { # NAME: stops the watcher; its violations fail the test
+# watch_round NAME INSTANCE...: the GSM-1/GSM-2 watcher of a round, writing to $work/watch-NAME/.
+watch_round() { local name=$1; shift; start_watcher "$work/watch-$name" "$@"; }
+unwatch_round() { # NAME: stops the watcher; its violations fail the test
   local dir=$work/watch-$1
-  touch "$dir/stop"; await_pid "$watcher_pid"; watcher_pid=
+  stop_watcher "$dir"
   snapshots=$((snapshots + $(cat "$dir/snapshots" 2>/dev/null || echo 0)))
   check "round $1: GSM-1 and GSM-2 hold on every snapshot" [ ! -s "$dir/violations" ]
   [ -s "$dir/violations" ] && sed 's/^/  VIOLATION: /' "$dir/violations"
@@ -103,7 +90,7 @@ RANDOM=$seed
 down=()
 for i in 0 1 2; do publish down "$i" "$i"; down+=("$instance"); done
 write_config
-watch down "${down[@]}"
+watch_round down "${down[@]}"
 agent D "${down[@]}"
 for _ in $(seq 1 $((wait_limit * 10))); do # until a re-send has failed too while nothing listened
   get "status/chaos-down-1" | grep -q '#retriesLeft> "*[0-5][^0-9]' && break
@@ -115,7 +102,7 @@ check "and nothing was executed" [ ! -s "$work/service.log" ]
 start_service "$task_port"
 for _ in $(seq 1 $((round_limit * 10))); do ended down && break; sleep 0.1; done
 stop_agent D
-unwatch down
+unwatch_round down
 all_instances+=("${down[@]}")
 for i in 0 1 2; do
   check "down-$i: the running agent completed the workflow" [ "$(python3 "$chaos_check" ending "${down[$i]}")" = done ]
@@ -142,7 +129,7 @@ campaign() {
       batch_instances+=("$instance")
     done
     write_config
-    watch "$r" "${batch_instances[@]}"
+    watch_round "$r" "${batch_instances[@]}"
     [ "$agents" = 2 ] && agent K "${batch_instances[@]}"
     agent V "${batch_instances[@]}"
     deadline=$((SECONDS + round_limit))
@@ -161,7 +148,7 @@ campaign() {
     fi
     [ "$agents" = 2 ] && stop_agent K
     stop_agent V
-    unwatch "$r"
+    unwatch_round "$r"
     all_instances+=("${batch_instances[@]}")
     ended "$r" || break
   done

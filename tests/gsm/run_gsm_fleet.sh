@@ -12,15 +12,7 @@ set -u
 . "$(dirname "$0")/property/step.sh"
 . "$(dirname "$0")/call_lib.sh"
 . "$(dirname "$0")/../agent/agents.sh"
-chaos_check=$gsm_dir/chaos_check.py
 count=${FLEET_INSTANCES:-100}
-watcher_pid=
-stop_all() {
-  stop_agents
-  [ -n "$watcher_pid" ] && stop_pid "$watcher_pid"
-  stop_service
-  gsm_cleanup
-}
 trap stop_all EXIT
 configure '{}'
 start_service
@@ -33,16 +25,14 @@ for i in $(seq 1 "$count"); do
   args+=(--instance "$instance")
 done
 dir=$work/watch
-mkdir -p "$dir"; : > "$dir/violations"
-python3 "$chaos_check" watch "$dir" "${instances[@]}" 2> "$dir/errors" 5>&- 6<&- 7>&- &
-watcher_pid=$!
+start_watcher "$dir" "${instances[@]}"
 for shard in 1/2 2/2 1/3 3/3; do
   spawn_agent "${shard/\//-of-}" "${args[@]}" --shard "$shard" -n 50 --timeout 2000
 done
 for _ in $(seq 1 $((wait_limit * 40))); do [ -e "$dir/finished" ] && break; sleep 0.1; done
 check "every instance completes" [ -e "$dir/finished" ]
 for shard in 1/2 2/2 1/3 3/3; do stop_agent "${shard/\//-of-}"; done
-touch "$dir/stop"; await_pid "$watcher_pid"; watch_rc=$?; watcher_pid=
+stop_watcher "$dir"; watch_rc=$?
 check "the watcher ran to the end (exit $watch_rc: $(tail -n 3 "$dir/errors" | tr '\n' ' '))" [ $watch_rc = 0 ]
 check "GSM-1 and GSM-2 hold on every snapshot ($(cat "$dir/snapshots" 2>/dev/null) checked)" [ ! -s "$dir/violations" ]
 sed 's/^/  VIOLATION: /' "$dir/violations"
