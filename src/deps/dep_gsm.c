@@ -11,7 +11,9 @@
 #include "agent/vocab.h"
 #include "deps/dep_guard.h"
 #include "gsm/condition_text.h"
+#include "rdf/hashmap.h"
 #include "rdf/rdfio.h"
+#include "rdf/strmap.h"
 
 #define NS_RDFS "http://www.w3.org/2000/01/rdf-schema#"
 
@@ -20,6 +22,12 @@ typedef struct {
     term_id owner; /* a milestone's stage; 0 for a stage */
     int priority;
 } event_site;
+
+/* The stages and milestones of the model that a fragment names: an event names one (found_count 1). */
+typedef struct {
+    term_id found;
+    size_t found_count;
+} named_site;
 
 typedef struct {
     terms *t;
@@ -39,6 +47,9 @@ typedef struct {
     const char *event; /* what is being compiled, for messages: "event book" or "completion" */
     term_id *orphans;  /* objects of dropped triples: dropped too unless still referenced */
     size_t orphan_count;
+    strmap by_fragment; /* fragment -> index in named: the model's stages and milestones by fragment */
+    named_site *named;
+    size_t named_count;
 } gsm_ctx;
 
 static int fail(gsm_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -87,30 +98,49 @@ static const dep_dependency *first_mention(const dep_set *set, int symbol) {
     return NULL;
 }
 
+/* by_fragment: every stage (a subject is_stage says is one) and milestone (an object of gsm:hasMilestone)
+ * of the model, by its IRI's fragment, in one pass over the model. */
+static void index_fragments(gsm_ctx *c) {
+    u64map seen = {0};
+    for (uint32_t i = 0; i < store_size(c->m); i++) {
+        const triple *tr = store_triple(c->m, i);
+        term_id candidates[2] = {tr->s, tr->p == c->has_milestone ? tr->o : 0};
+        for (int k = 0; k < 2; k++) {
+            term_id x = candidates[k];
+            if (!x || terms_kind(c->t, x) != TERM_IRI)
+                continue;
+            const char *fragment = fragment_of(terms_lex(c->t, x, NULL));
+            enum { UNSEEN, TAKEN, NOT_A_STAGE };
+            uint32_t *seen_as = u64map_put(&seen, x, UNSEEN, NULL);
+            if (!fragment || *seen_as == TAKEN || (k == 0 && *seen_as == NOT_A_STAGE))
+                continue;
+            if (k == 0 && !is_stage(c, x)) {
+                *seen_as = NOT_A_STAGE; /* it may still be a milestone, as an object of gsm:hasMilestone */
+                continue;
+            }
+            *seen_as = TAKEN;
+            bool inserted;
+            uint32_t *slot = strmap_put(&c->by_fragment, fragment, (uint32_t)c->named_count, &inserted);
+            if (inserted) {
+                c->named = xrealloc(c->named, (c->named_count + 1) * sizeof *c->named);
+                c->named[c->named_count++] = (named_site){0};
+            }
+            c->named[*slot].found = x;
+            c->named[*slot].found_count++;
+        }
+    }
+    u64map_free(&seen);
+}
+
 /* The stage or milestone an event names, checked for what the compilation needs. */
 static int find_site(gsm_ctx *c, int symbol, event_site *site) {
     const char *name = c->set->ev.names[symbol];
     const dep_dependency *at = first_mention(c->set, symbol); /* a grouped event has one */
     const char *path = at->path;
     int line = at->line;
-    term_id found = 0;
-    size_t found_count = 0;
-    for (uint32_t i = 0; i < store_size(c->m); i++) {
-        const triple *tr = store_triple(c->m, i);
-        term_id candidates[2] = {tr->s, tr->p == c->has_milestone ? tr->o : 0};
-        for (int k = 0; k < 2; k++) {
-            term_id x = candidates[k];
-            if (!x || x == found || terms_kind(c->t, x) != TERM_IRI)
-                continue;
-            const char *fragment = fragment_of(terms_lex(c->t, x, NULL));
-            if (!fragment || strcmp(fragment, name) != 0)
-                continue;
-            if (k == 0 && !is_stage(c, x))
-                continue;
-            found = x;
-            found_count++;
-        }
-    }
+    const uint32_t *slot = strmap_get(&c->by_fragment, name);
+    term_id found = slot ? c->named[*slot].found : 0;
+    size_t found_count = slot ? c->named[*slot].found_count : 0;
     if (found_count != 1)
         return fail(c, "%s:%d: event %s %s", path, line, name,
                     found_count ? "names several stages or milestones of the model (by their fragment)"
@@ -514,6 +544,7 @@ int dep_gsm_compile(terms *t, store *model, const char *base, const dep_set *set
     }
     /* the event first named in the file wins a step both would happen in */
     int next_priority = (int)events;
+    index_fragments(&c);
     for (size_t s = 0; s < set->ev.count && rc == 0; s++) {
         size_t from = 0, index;
         if (!dep_policy_next_group(policy, (int)s, &from, &index))
@@ -556,6 +587,8 @@ int dep_gsm_compile(terms *t, store *model, const char *base, const dep_set *set
         free(c.out);
     free(c.sites);
     free(c.dropped);
+    strmap_free(&c.by_fragment);
+    free(c.named);
     free(c.orphans);
     return rc;
 }
