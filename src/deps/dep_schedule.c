@@ -254,7 +254,7 @@ static int judge(const dep_trace *u, void *ctx) {
  * `after` right after x (then x must come next). The events enumerated are the guards' and x's. */
 static dep_decision decide_guards(const dep_scheduler *s, const dep_expr *const *guards, size_t count, int x,
                                   const int *before, size_t before_n, const int *after, size_t after_n) {
-    int symbols[DEP_TRACE_MAX];
+    int symbols[DEP_TRACE_MAX] = {0}; /* only the first n are read, which GCC at -O1 does not see */
     size_t n = 0;
     for (size_t g = 0; g < count; g++) {
         int own[DEP_TRACE_MAX];

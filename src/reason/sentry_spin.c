@@ -118,7 +118,7 @@ static void vocab_init(spin_vocab *v, terms *t) {
     v->elements = sp_term(t, "elements");
     v->boolean = terms_iri_cstr(t, SPARQL_RESULTS_BOOLEAN);
     for (int i = 0; i < SPIN_MAX_ARGS; i++) {
-        char local[8];
+        char local[16]; /* "arg" and any int: GCC at -O1 does not bound i */
         snprintf(local, sizeof local, "arg%d", i + 1);
         v->args[i] = sp_term(t, local);
     }
