@@ -11,11 +11,11 @@
 #include "agent/vocab.h"
 #include "deps/dep_guard.h"
 #include "gsm/condition_text.h"
+#include "gsm/model_terms.h"
 #include "rdf/hashmap.h"
 #include "rdf/rdfio.h"
 #include "rdf/strmap.h"
 
-#define NS_RDFS "http://www.w3.org/2000/01/rdf-schema#"
 
 typedef struct {
     term_id model; /* the stage or the milestone */
@@ -37,8 +37,8 @@ typedef struct {
     const dep_policy *policy;
     char *err;
     size_t err_len;
-    term_id stage, has_guard, has_condition, has_milestone, has_child, achieving, invalidating, ask, text, label,
-        guard_class, event_priority;
+    gsm_model_terms g;
+    term_id event_priority;
     event_site *sites; /* by symbol */
     triple *out;
     size_t count, capacity;
@@ -75,13 +75,13 @@ static const char *fragment_of(const char *iri) {
 }
 
 static bool is_stage(gsm_ctx *c, term_id s) {
-    return store_find(c->m, s, T_RDF_TYPE, c->stage) != UINT32_MAX || store_first_object(c->m, s, c->has_guard) ||
-           store_first_object(c->m, s, c->has_milestone) || store_first_object(c->m, s, c->has_child);
+    return store_find(c->m, s, T_RDF_TYPE, c->g.stage) != UINT32_MAX || store_first_object(c->m, s, c->g.has_guard) ||
+           store_first_object(c->m, s, c->g.has_milestone) || store_first_object(c->m, s, c->g.has_child);
 }
 
 static bool is_child(gsm_ctx *c, term_id s) {
     store_iter it;
-    store_match(c->m, 0, c->has_child, s, 0, store_size(c->m), &it);
+    store_match(c->m, 0, c->g.has_child, s, 0, store_size(c->m), &it);
     uint32_t n;
     return store_next(&it, &n) != NULL;
 }
@@ -104,7 +104,7 @@ static void index_fragments(gsm_ctx *c) {
     u64map seen = {0};
     for (uint32_t i = 0; i < store_size(c->m); i++) {
         const triple *tr = store_triple(c->m, i);
-        term_id candidates[2] = {tr->s, tr->p == c->has_milestone ? tr->o : 0};
+        term_id candidates[2] = {tr->s, tr->p == c->g.has_milestone ? tr->o : 0};
         for (int k = 0; k < 2; k++) {
             term_id x = candidates[k];
             if (!x || terms_kind(c->t, x) != TERM_IRI)
@@ -150,7 +150,7 @@ static int find_site(gsm_ctx *c, int symbol, event_site *site) {
     site->owner = 0;
     const char *iri = terms_lex(c->t, found, NULL);
     store_iter it;
-    store_match(c->m, 0, c->has_milestone, found, 0, store_size(c->m), &it);
+    store_match(c->m, 0, c->g.has_milestone, found, 0, store_size(c->m), &it);
     const triple *owner;
     size_t owners = 0;
     uint32_t n;
@@ -166,10 +166,10 @@ static int find_site(gsm_ctx *c, int symbol, event_site *site) {
         return fail(c, "%s:%d: event %s: <%s> is %s: it is no event of a run (the root opens at set-up, "
                        "its milestone completes the instance)", path, line, name, iri,
                     owners ? "a milestone of the root" : "the root stage");
-    if (owners && store_first_object(c->m, found, c->invalidating))
+    if (owners && store_first_object(c->m, found, c->g.invalidating))
         return fail(c, "%s:%d: event %s: milestone <%s> has an invalidating sentry, and an event happens "
                        "once per instance", path, line, name, iri);
-    if (!owners && !store_first_object(c->m, found, c->has_guard) &&
+    if (!owners && !store_first_object(c->m, found, c->g.has_guard) &&
         !(dep_attributes(c->set, 2 * symbol) & DEP_TRIGGERABLE))
         return fail(c, "%s:%d: event %s: stage <%s> has no guard, so it never opens (unless triggerable)", path,
                     line, name, iri);
@@ -244,7 +244,7 @@ static int conjoined_sentry(gsm_ctx *c, term_id node, term_id original, const ch
     buf text = {0};
     condition_text split = {0};
     if (original) {
-        term_id t = store_first_object(c->m, original, c->text);
+        term_id t = store_first_object(c->m, original, c->g.text);
         if (!t || terms_kind(c->t, t) != TERM_LITERAL) {
             free(label);
             buf_free(&text);
@@ -267,9 +267,9 @@ static int conjoined_sentry(gsm_ctx *c, term_id node, term_id original, const ch
         buf_printf(&text, "  { %s }\n", dep_part);
     buf_puts(&text, "}");
     condition_text_free(&split);
-    emit(c, node, T_RDF_TYPE, c->ask);
-    emit(c, node, c->text, terms_string(c->t, buf_cstr(&text)));
-    emit(c, node, c->label, terms_string(c->t, label));
+    emit(c, node, T_RDF_TYPE, c->g.ask);
+    emit(c, node, c->g.text, terms_string(c->t, buf_cstr(&text)));
+    emit(c, node, c->g.label, terms_string(c->t, label));
     free(label);
     buf_free(&text);
     return 0;
@@ -282,7 +282,7 @@ static void drop(gsm_ctx *c, term_id s, term_id p) {
     const triple *tr;
     while ((tr = store_next(&it, &n)) != NULL) {
         c->dropped[n] = true;
-        if (tr->p == c->has_guard || tr->p == c->has_condition || tr->p == c->achieving) {
+        if (tr->p == c->g.has_guard || tr->p == c->g.has_condition || tr->p == c->g.achieving) {
             c->orphans = xrealloc(c->orphans, (c->orphan_count + 1) * sizeof *c->orphans);
             c->orphans[c->orphan_count++] = tr->o;
         }
@@ -416,7 +416,7 @@ static int compile_event(gsm_ctx *c, int symbol, buf *summary) {
     buf_printf(&dependencies_text, "dependenc%s %s", strchr(names, ',') ? "ies" : "y", names);
     const char *dependencies = buf_cstr(&dependencies_text);
     int rc = 0;
-    term_id target = site->owner ? c->achieving : c->has_guard;
+    term_id target = site->owner ? c->g.achieving : c->g.has_guard;
     size_t n;
     term_id *originals = objects(c, site->model, target, &n);
     drop(c, site->model, target);
@@ -425,36 +425,36 @@ static int compile_event(gsm_ctx *c, int symbol, buf *summary) {
             term_id node = new_node(c, "achieving", name, (int)k + 1);
             rc = conjoined_sentry(c, node, originals[k], buf_cstr(&allowed.text),
                                   label_of(c, "achieving sentry", originals[k], buf_cstr(&allowed.shown), dependencies));
-            emit(c, site->model, c->achieving, node);
+            emit(c, site->model, c->g.achieving, node);
         }
         if (triggers && rc == 0) {
             term_id node = new_node(c, "trigger", name, 0);
             rc = conjoined_sentry(c, node, 0, buf_cstr(&trigger.text),
                                   label_of(c, "triggered", 0, buf_cstr(&trigger.shown), dependencies));
-            emit(c, site->model, c->achieving, node);
+            emit(c, site->model, c->g.achieving, node);
         }
     } else {
         term_id guard = new_node(c, "guard", name, 0);
-        emit(c, site->model, c->has_guard, guard);
-        emit(c, guard, T_RDF_TYPE, c->guard_class);
+        emit(c, site->model, c->g.has_guard, guard);
+        emit(c, guard, T_RDF_TYPE, c->g.guard);
         int k = 0;
         for (size_t i = 0; i < n && rc == 0; i++) {
             size_t condition_count;
-            term_id *conditions = objects(c, originals[i], c->has_condition, &condition_count);
+            term_id *conditions = objects(c, originals[i], c->g.has_condition, &condition_count);
             for (size_t j = 0; j < condition_count && rc == 0; j++) {
                 term_id node = new_node(c, "condition", name, ++k);
                 rc = conjoined_sentry(c, node, conditions[j], buf_cstr(&allowed.text),
                                       label_of(c, "guard condition", conditions[j], buf_cstr(&allowed.shown),
                                                dependencies));
-                emit(c, guard, c->has_condition, node);
+                emit(c, guard, c->g.has_condition, node);
             }
             free(conditions);
         }
         if (triggers && rc == 0) {
             term_id trigger_guard = new_node(c, "trigger", name, 0), node = new_node(c, "trigger", name, 1);
-            emit(c, site->model, c->has_guard, trigger_guard);
-            emit(c, trigger_guard, T_RDF_TYPE, c->guard_class);
-            emit(c, trigger_guard, c->has_condition, node);
+            emit(c, site->model, c->g.has_guard, trigger_guard);
+            emit(c, trigger_guard, T_RDF_TYPE, c->g.guard);
+            emit(c, trigger_guard, c->g.has_condition, node);
             rc = conjoined_sentry(c, node, 0, buf_cstr(&trigger.text),
                                   label_of(c, "triggered", 0, buf_cstr(&trigger.shown), dependencies));
         }
@@ -491,13 +491,13 @@ static int compile_completion(gsm_ctx *c, buf *summary) {
     int rc = 0;
     for (uint32_t i = 0, size = store_size(c->m); any && i < size && rc == 0; i++) {
         const triple *tr = store_triple(c->m, i);
-        if (tr->p != c->has_milestone || terms_kind(c->t, tr->s) != TERM_IRI || is_child(c, tr->s) ||
+        if (tr->p != c->g.has_milestone || terms_kind(c->t, tr->s) != TERM_IRI || is_child(c, tr->s) ||
             !is_stage(c, tr->s))
             continue;
         term_id milestone = tr->o;
         size_t n;
-        term_id *sentries = objects(c, milestone, c->achieving, &n);
-        drop(c, milestone, c->achieving);
+        term_id *sentries = objects(c, milestone, c->g.achieving, &n);
+        drop(c, milestone, c->g.achieving);
         const char *fragment = terms_kind(c->t, milestone) == TERM_IRI ? fragment_of(terms_lex(c->t, milestone, NULL))
                                                                          : NULL;
         for (size_t k = 0; k < n && rc == 0; k++) {
@@ -511,7 +511,7 @@ static int compile_completion(gsm_ctx *c, buf *summary) {
                 label.data[--label.len] = '\0';
             rc = conjoined_sentry(c, node, sentries[k], buf_cstr(&part), xstrndup(buf_cstr(&label), label.len));
             buf_free(&label);
-            emit(c, milestone, c->achieving, node);
+            emit(c, milestone, c->g.achieving, node);
         }
         free(sentries);
     }
@@ -522,17 +522,7 @@ static int compile_completion(gsm_ctx *c, buf *summary) {
 int dep_gsm_compile(terms *t, store *model, const char *base, const dep_set *set, const dep_policy *policy,
                     triple **out, size_t *count, buf *summary, char *err, size_t err_len) {
     gsm_ctx c = {.t = t, .m = model, .base = base, .set = set, .policy = policy, .err = err, .err_len = err_len};
-    c.stage = terms_iri_cstr(t, NS_GSM "Stage");
-    c.has_guard = terms_iri_cstr(t, NS_GSM "hasGuard");
-    c.has_condition = terms_iri_cstr(t, NS_GSM "hasCondition");
-    c.has_milestone = terms_iri_cstr(t, NS_GSM "hasMilestone");
-    c.has_child = terms_iri_cstr(t, NS_GSM "hasChildStage");
-    c.achieving = terms_iri_cstr(t, NS_GSM "hasAchievingSentry");
-    c.invalidating = terms_iri_cstr(t, NS_GSM "hasInvalidatingSentry");
-    c.guard_class = terms_iri_cstr(t, NS_GSM "Guard");
-    c.ask = terms_iri_cstr(t, NS_SP "Ask");
-    c.text = terms_iri_cstr(t, NS_SP "text");
-    c.label = terms_iri_cstr(t, NS_RDFS "label");
+    gsm_model_terms_init(&c.g, t);
     c.event_priority = terms_iri_cstr(t, NS_LDGSM "eventPriority");
     c.sites = xcalloc(set->ev.count + 1, sizeof *c.sites);
     c.dropped = xcalloc(store_size(model) + 1, sizeof *c.dropped);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "gsm/condition_text.h"
+#include "gsm/model_terms.h"
 #include "rdf/buf.h"
 #include "rdf/rdf_list.h"
 #include "rdf/rdfio.h"
@@ -24,7 +25,6 @@
 #define NS_LDGSM "https://w3id.org/ldgsm#"
 #define NS_SP "http://spinrdf.org/sp#"
 #define NS_RDF "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-#define NS_RDFS "http://www.w3.org/2000/01/rdf-schema#"
 #define NS_HTTP "http://www.w3.org/2011/http#"
 #define NS_PAT "https://w3id.org/ldgsm/patterns#"
 
@@ -47,8 +47,7 @@ typedef struct {
     size_t err_len;
     bool failed;
     term_id rdf_type, rdfs_label, rdfs_comment, rdf_first, rdf_rest;
-    term_id stage, guard, milestone, ask, has_child, has_guard, has_condition, has_milestone, achieving,
-        invalidating, has_request, text;
+    gsm_model_terms g;
     char **case_cancels; /* paths of cancel(case(...)) terms: the root's `cancelled` milestone reads them */
     size_t case_cancel_count;
     char **tasks; /* task IRIs used, each once */
@@ -309,7 +308,7 @@ static const char *our_prefix(const char *name) {
 static int condition(sentry *s, const char *name, condition_text *out) {
     compiler *c = s->c;
     term_id node = terms_iri_cstr(c->t, name);
-    term_id text = store_first_object(c->names, node, c->text);
+    term_id text = store_first_object(c->names, node, c->g.text);
     buf shown = {0};
     name_for_message(c, name, &shown);
     if (!text || terms_kind(c->t, text) != TERM_LITERAL) {
@@ -432,10 +431,10 @@ static term_id sentry_end(sentry *s, const char *id, const char *comment) {
     buf_append(&text, s->body.data, s->body.len);
     buf_puts(&text, "}");
     term_id node = iri(c, "%s#%s", c->base, id);
-    emit(c, node, c->rdf_type, c->ask);
+    emit(c, node, c->rdf_type, c->g.ask);
     if (comment)
         literal(c, node, c->rdfs_comment, comment);
-    literal(c, node, c->text, buf_cstr(&text));
+    literal(c, node, c->g.text, buf_cstr(&text));
     buf_free(&text);
     sentry_free(s);
     return node;
@@ -476,13 +475,13 @@ static void add_sentry(sentry *s, sentry_list *l, const char *path, const char *
 static void milestone_node(compiler *c, term_id stage, term_id m, const char *label, sentry_list *achieving,
                            sentry_list *invalidating) {
     if (achieving->n) {
-        emit(c, stage, c->has_milestone, m);
-        emit(c, m, c->rdf_type, c->milestone);
+        emit(c, stage, c->g.has_milestone, m);
+        emit(c, m, c->rdf_type, c->g.milestone);
         literal(c, m, c->rdfs_label, label);
         for (size_t i = 0; i < achieving->n; i++)
-            emit(c, m, c->achieving, achieving->items[i]);
+            emit(c, m, c->g.achieving, achieving->items[i]);
         for (size_t i = 0; invalidating && i < invalidating->n; i++)
-            emit(c, m, c->invalidating, invalidating->items[i]);
+            emit(c, m, c->g.invalidating, invalidating->items[i]);
     }
     free(achieving->items);
     if (invalidating)
@@ -505,11 +504,11 @@ static void milestone(compiler *c, const char *path, const char *part, const cha
  * parent; the guard node and its label here. */
 static void guard(compiler *c, const char *path, const char *label, term_id *conditions, size_t n) {
     term_id g = part_iri(c, path, "guard");
-    emit(c, stage_iri(c, path), c->has_guard, g);
-    emit(c, g, c->rdf_type, c->guard);
+    emit(c, stage_iri(c, path), c->g.has_guard, g);
+    emit(c, g, c->rdf_type, c->g.guard);
     literal(c, g, c->rdfs_label, label);
     for (size_t i = 0; i < n; i++)
-        emit(c, g, c->has_condition, conditions[i]);
+        emit(c, g, c->g.has_condition, conditions[i]);
 }
 
 /* A guard that holds whenever the parent is active. */
@@ -526,7 +525,7 @@ static void compile_term(compiler *c, const pattern *p, const char *path, const 
 
 /* `stage a gsm:Stage` labelled with its term: prefix, the term (cut at 60 bytes), suffix. */
 static void stage_header(compiler *c, term_id stage, const char *prefix, const pattern *p, const char *suffix) {
-    emit(c, stage, c->rdf_type, c->stage);
+    emit(c, stage, c->rdf_type, c->g.stage);
     buf label = {0};
     buf_puts(&label, prefix);
     pattern_format(p, c->base, 60, &label);
@@ -536,7 +535,7 @@ static void stage_header(compiler *c, term_id stage, const char *prefix, const p
 }
 
 static void add_child(compiler *c, const char *path, const char *child) {
-    emit(c, stage_iri(c, path), c->has_child, stage_iri(c, child));
+    emit(c, stage_iri(c, path), c->g.has_child, stage_iri(c, child));
 }
 
 /* ---- failure and joins, shared by several kernels ---- */
@@ -695,7 +694,7 @@ static void compile_task(compiler *c, const pattern *p, const char *path) {
         buf_free(&shown);
         return;
     }
-    emit(c, stage, c->has_request, request);
+    emit(c, stage, c->g.has_request, request);
     size_t i = 0;
     while (i < c->task_count && strcmp(c->tasks[i], p->name) != 0)
         i++;
@@ -953,7 +952,7 @@ static void compile_term(compiler *c, const pattern *p, const char *path, const 
 static void compile_root(compiler *c, const pattern *p) {
     term_id root = iri(c, "%s#root", c->base);
     stage_header(c, root, "workflow ", p, "");
-    emit(c, root, c->has_child, stage_iri(c, "1"));
+    emit(c, root, c->g.has_child, stage_iri(c, "1"));
     compile_term(c, p, "1", NULL);
     guard_always(c, "1");
     if (c->failed)
@@ -1023,18 +1022,7 @@ int pattern_compile(terms *t, store *names, const char *model_base, const patter
     c.rdf_rest = iri(&c, NS_RDF "rest");
     c.rdfs_label = iri(&c, NS_RDFS "label");
     c.rdfs_comment = iri(&c, NS_RDFS "comment");
-    c.stage = iri(&c, NS_GSM "Stage");
-    c.guard = iri(&c, NS_GSM "Guard");
-    c.milestone = iri(&c, NS_GSM "Milestone");
-    c.ask = iri(&c, NS_SP "Ask");
-    c.text = iri(&c, NS_SP "text");
-    c.has_child = iri(&c, NS_GSM "hasChildStage");
-    c.has_guard = iri(&c, NS_GSM "hasGuard");
-    c.has_condition = iri(&c, NS_GSM "hasCondition");
-    c.has_milestone = iri(&c, NS_GSM "hasMilestone");
-    c.achieving = iri(&c, NS_GSM "hasAchievingSentry");
-    c.invalidating = iri(&c, NS_GSM "hasInvalidatingSentry");
-    c.has_request = iri(&c, NS_GSM "hasHttpRequest");
+    gsm_model_terms_init(&c.g, t);
     compile_root(&c, p);
     term_id *seen = NULL;
     size_t seen_count = 0;
