@@ -28,7 +28,55 @@ static int compare_strings(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-size_t lint_read_documents(terms *t, store *wm, term_id serves, term_id read_failure, term_id instance, term_id **out) {
+struct lint_term_docs {
+    u64map index; /* term -> 1 + index in lists */
+    struct term_docs {
+        term_id *docs;
+        size_t count;
+    } *lists;
+    size_t count;
+};
+
+lint_term_docs *lint_term_docs_new(void) { return xcalloc(1, sizeof(lint_term_docs)); }
+
+void lint_term_docs_free(lint_term_docs *m) {
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->count; i++)
+        free(m->lists[i].docs);
+    free(m->lists);
+    u64map_free(&m->index);
+    free(m);
+}
+
+/* The http(s) source graphs of the triples about term, once per term. */
+static const struct term_docs *docs_of_term(lint_term_docs *memo, terms *t, store *wm, term_id term) {
+    bool inserted;
+    uint32_t *slot = u64map_put(&memo->index, term, (uint32_t)memo->count + 1, &inserted);
+    if (!inserted)
+        return &memo->lists[*slot - 1];
+    memo->lists = xrealloc(memo->lists, (memo->count + 1) * sizeof *memo->lists);
+    struct term_docs *list = &memo->lists[memo->count++];
+    *list = (struct term_docs){0};
+    u64map seen = {0};
+    store_iter about;
+    store_match(wm, term, 0, 0, 0, store_size(wm), &about);
+    uint32_t m;
+    while (store_next(&about, &m)) {
+        term_id g = store_first_graph(wm, m);
+        bool first;
+        if (!g || (u64map_put(&seen, g, 1, &first), !first) || terms_kind(t, g) != TERM_IRI ||
+            strncmp(terms_lex(t, g, NULL), "http", 4) != 0)
+            continue;
+        list->docs = xrealloc(list->docs, (list->count + 1) * sizeof *list->docs);
+        list->docs[list->count++] = g;
+    }
+    u64map_free(&seen);
+    return list;
+}
+
+size_t lint_read_documents(terms *t, store *wm, lint_term_docs *memo, term_id serves, term_id read_failure,
+                           term_id instance, term_id **out) {
     u64map seen = {0};
     size_t count = 0;
     *out = NULL;
@@ -42,19 +90,14 @@ size_t lint_read_documents(terms *t, store *wm, term_id serves, term_id read_fai
             count = 0;
             break;
         }
-        store_iter about;
-        store_match(wm, tr->s, 0, 0, 0, store_size(wm), &about);
-        uint32_t m;
-        while (store_next(&about, &m)) {
-            term_id g = store_first_graph(wm, m);
-            if (!g || terms_kind(t, g) != TERM_IRI || strncmp(terms_lex(t, g, NULL), "http", 4) != 0)
-                continue;
+        const struct term_docs *list = docs_of_term(memo, t, wm, tr->s);
+        for (size_t i = 0; i < list->count; i++) {
             bool first;
-            u64map_put(&seen, g, 1, &first);
+            u64map_put(&seen, list->docs[i], 1, &first);
             if (!first)
                 continue;
             *out = xrealloc(*out, (count + 1) * sizeof **out);
-            (*out)[count++] = g;
+            (*out)[count++] = list->docs[i];
         }
     }
     u64map_free(&seen);

@@ -30,10 +30,18 @@ typedef struct lint_memo lint_memo;
 lint_memo *lint_memo_new(void);
 void lint_memo_free(lint_memo *m);
 
+/* The documents of each term found so far, for one working memory: a model's terms serve every instance of
+ * it, so each is looked at once per iteration, not once per instance. */
+typedef struct lint_term_docs lint_term_docs;
+lint_term_docs *lint_term_docs_new(void);
+void lint_term_docs_free(lint_term_docs *m);
+
 /* The documents (http(s) source graphs) of the triples about the terms `<term> <serves> <instance>` names,
  * into *out (the caller frees it); none while one of those terms could not be read (`ldgsm:readFailure`):
- * the model is incomplete, the rules say why, and lint would only echo the missing part. */
-size_t lint_read_documents(terms *t, store *wm, term_id serves, term_id read_failure, term_id instance, term_id **out);
+ * the model is incomplete, the rules say why, and lint would only echo the missing part. memo: this
+ * working memory's (lint_term_docs_new). */
+size_t lint_read_documents(terms *t, store *wm, lint_term_docs *memo, term_id serves, term_id read_failure,
+                           term_id instance, term_id **out);
 
 /* Lints docs as read (once per version: the memo keeps the error count) with `before_check` (may be NULL)
  * run before gsm_lint_check; prints each finding as "lint: <instance>'s NOUN: ..." and returns the error

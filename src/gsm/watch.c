@@ -234,10 +234,11 @@ int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, const char *const *in
                         watch_etag_fn etag_of, void *user) {
     vocab_init(w, t);
     size_t refused = 0;
+    lint_term_docs *term_docs = lint_term_docs_new();
     for (size_t i = 0; i < instance_count; i++) {
         term_id iri = terms_iri_cstr(t, instances[i]);
         term_id *docs;
-        size_t doc_count = lint_read_documents(t, wm, w->v.serves, w->v.read_failure, iri, &docs);
+        size_t doc_count = lint_read_documents(t, wm, term_docs, w->v.serves, w->v.read_failure, iri, &docs);
         uint32_t errors = doc_count ? lint_memo_check(w->lint, &(lint_read){t, wm, etag_of, user, w->opt.log}, docs,
                                                       doc_count, iri, "model", w->opt.compat_authors_draft, NULL)
                                     : 0;
@@ -261,6 +262,7 @@ int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, const char *const *in
                     (unsigned long)*unchanged);
         buf_free(&changes);
     }
+    lint_term_docs_free(term_docs);
     if (refused && refused == instance_count && !w->opt.open_ended) {
         log_msg(w->opt.log, LOG_ERROR, "every instance of this run has a model that ldgsm lint rejects: nothing to run");
         return 1;

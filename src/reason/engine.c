@@ -566,6 +566,49 @@ static void match_list_axioms(join *j, const rule_atom *a, const lookup *l, cons
             candidate(j, a, &exact, &axioms[i], next, fires);
 }
 
+/* Every triple of the store in [lo, hi) that matches l's fixed positions, each a candidate. */
+static void match_range(join *j, const rule_atom *a, const lookup *l, uint32_t lo, uint32_t hi, const cont *next,
+                        bool fires) {
+    store_iter it;
+    store_match(j->R->st, l->fixed[0], l->fixed[1], l->fixed[2], lo, hi, &it);
+    store_entry batch[64];
+    for (uint32_t got; !j->stop && !(next->probe && *next->found) && (got = store_next_batch(&it, batch, 64));) {
+        ((rule *)j->rule)->probed += got;
+        for (uint32_t i = 0; i < got && !j->stop && !(next->probe && *next->found); i++)
+            candidate(j, a, l, &batch[i].t, next, fires);
+    }
+}
+
+/* An atom whose position k holds the list l->lists[k], looked up by index rather than by a scan of every
+ * triple of its other positions: the triples whose position k is the list term itself, then those whose
+ * position k is the head of a collection of the data that reads as the list; such a head has the list's
+ * first item as its rdf:first. False (nothing done) when that item is a list itself, which a collection
+ * holds as the head of another: then the caller scans. */
+static bool match_by_list(join *j, const rule_atom *a, const lookup *l, int k, uint32_t lo, uint32_t hi,
+                          const cont *next, bool fires) {
+    terms *t = j->R->t;
+    term_id list = l->lists[k];
+    size_t n;
+    const term_id *items = terms_list_items(t, list, &n);
+    if (n == 0 || terms_kind(t, items[0]) == TERM_LIST)
+        return false;
+    lookup exact = *l;
+    exact.lists[k] = 0;
+    exact.fixed[k] = list;
+    match_range(j, a, &exact, lo, hi, next, fires);
+    store_iter heads;
+    store_match(j->R->st, 0, T_RDF_FIRST, items[0], 0, store_size(j->R->st), &heads);
+    uint32_t m;
+    for (const triple *tr; !j->stop && !(next->probe && *next->found) && (tr = store_next(&heads, &m));) {
+        term_id head = tr->s;
+        if (!same_list(j, head, list))
+            continue;
+        exact.fixed[k] = head;
+        match_range(j, a, &exact, lo, hi, next, fires);
+    }
+    return true;
+}
+
 static void match_atom(join *j, const rule_atom *a, unsigned atom_index, bool top_level, const cont *next) {
     lookup l = {.fixed = {position_value(j, a, 0), position_value(j, a, 1), position_value(j, a, 2)}};
     /* the last atom of a rule body: each match fires the head, without another step */
@@ -594,14 +637,10 @@ static void match_atom(join *j, const rule_atom *a, unsigned atom_index, bool to
     /* the axioms of list terms hold from the start: they belong to no round's delta */
     if (l.lists[0] && lo == 0 && (!l.fixed[1] || l.fixed[1] == T_RDF_FIRST || l.fixed[1] == T_RDF_REST))
         match_list_axioms(j, a, &l, next, fires);
-    store_iter it;
-    store_match(j->R->st, l.fixed[0], l.fixed[1], l.fixed[2], lo, hi, &it);
-    store_entry batch[64];
-    for (uint32_t got; !j->stop && !(next->probe && *next->found) && (got = store_next_batch(&it, batch, 64));) {
-        ((rule *)j->rule)->probed += got;
-        for (uint32_t i = 0; i < got && !j->stop && !(next->probe && *next->found); i++)
-            candidate(j, a, &l, &batch[i].t, next, fires);
-    }
+    int list_at = l.lists[0] && !l.lists[2] ? 0 : l.lists[2] && !l.lists[0] ? 2 : -1;
+    if (list_at >= 0 && match_by_list(j, a, &l, list_at, lo, hi, next, fires))
+        return;
+    match_range(j, a, &l, lo, hi, next, fires);
 }
 
 /* A list argument with its unbound variables as variable terms (a body blank node becomes a variable

@@ -35,10 +35,11 @@ int wsm_watch_iteration(wsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of
     term_id held_because = terms_iri_cstr(t, "https://w3id.org/ldgsm#heldBecause");
     term_id graph = terms_iri_cstr(t, "urn:ldgsm:watch");
     size_t refused = 0;
+    lint_term_docs *term_docs = lint_term_docs_new();
     for (size_t i = 0; i < w->machine_count; i++) {
         term_id instance = terms_iri_cstr(t, w->machines[i]);
         term_id *docs;
-        size_t doc_count = lint_read_documents(t, wm, serves, read_failure, instance, &docs);
+        size_t doc_count = lint_read_documents(t, wm, term_docs, serves, read_failure, instance, &docs);
         uint32_t errors = doc_count ? lint_memo_check(w->lint, &(lint_read){t, wm, etag_of, user, w->log}, docs,
                                                       doc_count, instance, "schema", false, check_schemas)
                                     : 0;
@@ -51,6 +52,7 @@ int wsm_watch_iteration(wsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of
                  "was read)", errors, errors == 1 ? "" : "s");
         store_add(wm, instance, held_because, terms_string(t, why), graph);
     }
+    lint_term_docs_free(term_docs);
     if (refused && refused == w->machine_count) {
         log_msg(w->log, LOG_ERROR, "every state machine instance of this run has a schema that ldgsm lint rejects: "
                 "nothing to run");

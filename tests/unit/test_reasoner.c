@@ -209,6 +209,37 @@ static void list_patterns_unify(void **state) {
     assert_int_equal(store_find(w->st, iri(w, "b"), iri(w, "first"), iri(w, "z")), UINT32_MAX);
 }
 
+/* A list bound by earlier atoms is looked up by index, not by a scan of every triple of its predicate: the
+ * join of n instances with n list-keyed facts looks at O(n) triples, not n * n (a GSM set-up rule joining
+ * (?A ?S) gx:stageFragment ?F made an agent of 10,000 instances quadratic). A collection written as
+ * rdf:first/rdf:rest triples is still the same list. */
+static void bound_lists_are_looked_up_by_index(void **state) {
+    world *w = *state;
+    enum { N = 400 };
+    buf program = {0};
+    buf_puts(&program, "@prefix : <http://ex.org/> .\n{ ?s :p ?o . (?s ?o) :q ?v . } => { ?s :r ?v . } .\n"
+                       ":c :p :d . _:h <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> :c ; "
+                       "<http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> _:t . "
+                       "_:t <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> :d ; "
+                       "<http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> . "
+                       "_:h :q :fromCollection .\n");
+    for (int i = 0; i < N; i++)
+        buf_printf(&program, ":s%d :p :o%d . (:s%d :o%d) :q :v%d .\n", i, i, i, i, i);
+    load(w, buf_cstr(&program));
+    buf_free(&program);
+    reasoner_free(run(w, NULL, 0));
+    for (int i = 0; i < N; i += 97) {
+        char s[16], v[16];
+        snprintf(s, sizeof s, "s%d", i);
+        snprintf(v, sizeof v, "v%d", i);
+        assert_true(holds(w, s, "r", v));
+    }
+    assert_true(holds(w, "c", "r", "fromCollection"));
+    assert_int_equal(store_count(w->st, 0, iri(w, "r"), 0, 0, store_size(w->st)), N + 1);
+    const rule *r = w->rules.rules[0];
+    assert_true(r->probed < 10 * N);
+}
+
 static void builtins_bind_and_filter(void **state) {
     world *w = *state;
     load(w, "@prefix : <http://ex.org/> .\n@prefix math: <http://www.w3.org/2000/10/swap/math#> .\n"
@@ -278,6 +309,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(request_rules_go_to_the_sink, setup, teardown),
         cmocka_unit_test_setup_teardown(strata_run_separately, setup, teardown),
         cmocka_unit_test_setup_teardown(list_patterns_unify, setup, teardown),
+        cmocka_unit_test_setup_teardown(bound_lists_are_looked_up_by_index, setup, teardown),
         cmocka_unit_test_setup_teardown(builtins_bind_and_filter, setup, teardown),
         cmocka_unit_test_setup_teardown(rules_that_cannot_fire_are_reported, setup, teardown),
         cmocka_unit_test_setup_teardown(empty_body_fires_once, setup, teardown),
