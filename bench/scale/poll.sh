@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# bench/scale/poll.sh: what polling costs when nothing changes, the steady state of "a million instances
+# polled every second" (bench/scale/README.md, "On paper"). One instance of the evaluation workflow is
+# run to completion, its status document copied to N instance documents (its IRIs renamed), and then
+# one agent polls the N complete instances for ITERATIONS iterations (`ldgsm run --instance ... -n 0
+# --iterations K`, no --until): per instance-iteration, the wall clock, the agent's CPU, the server's CPU
+# and the requests. Nothing is written (checked).
+# usage: bench/scale/poll.sh SERVER N     SERVER: serve | css1 | cssW (W workers + Redis, scripts/css-cluster.sh)
+# environment: LDGSM (default build/ldgsm), ITERATIONS=5, SERVE_OPTIONS, WORK (default a new /tmp dir)
+# Prints one markdown table row: | server | instances | iterations | s | instance-iterations/s |
+#   agent CPU µs per instance-iteration | server CPU µs per instance-iteration | requests per instance-iteration |
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+ldgsm=${LDGSM:-$root/build/ldgsm}
+server=${1:?usage: poll.sh serve|cssW N}; n=${2:?usage: poll.sh serve|cssW N}
+iterations=${ITERATIONS:-5}
+work=${WORK:-$(mktemp -d /tmp/ldgsm-bench-poll.XXXXXX)}; mkdir -p "$work"
+fixtures=$root/ldp-fixtures/evaluation
+ticks=$(getconf CLK_TCK)
+serve_pid='' css_dir='' pids=()
+cleanup() {
+  [ -n "$serve_pid" ] && { kill -TERM "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null; }
+  [ -n "$css_dir" ] && "$root/scripts/css-cluster.sh" stop --dir "$css_dir" 2>/dev/null
+}
+trap cleanup EXIT
+case $server in
+  serve)
+    # shellcheck disable=SC2086
+    "$ldgsm" serve --memory --port 0 --fixtures "$fixtures" ${SERVE_OPTIONS---max-connections-per-client 1024} \
+      > "$work/serve.out" 2> "$work/serve.err" &
+    serve_pid=$!; pids=("$serve_pid")
+    for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.05; done
+    base=$(head -n 1 "$work/serve.out"); case $base in http*) ;; *) base="http://127.0.0.1:$base/" ;; esac ;;
+  css[0-9]*)
+    css_dir=$work/css-deploy
+    base=$("$root/scripts/css-cluster.sh" start --workers "${server#css}" --dir "$css_dir" 2> "$work/css-start.log") ||
+      { cat "$work/css-start.log" >&2; exit 1; }
+    read -r -a pids <<< "$(awk '{ print $2 }' "$css_dir/pids" | tr '\n' ' ')"
+    while read -r f; do
+      curl -s -f -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @"$fixtures/$f" "$base$f" || exit 1
+    done < <(cd "$fixtures" && find . -type f ! -name README.md ! -path './status/*' | sed 's|^\./||' | sort) ;;
+  *) echo "poll.sh: unknown server $server" >&2; exit 2 ;;
+esac
+server_cpu() {
+  local p t=0
+  for p in "${pids[@]}"; do
+    [ -r "/proc/$p/stat" ] && t=$(awk -v t="$t" -v k="$ticks" '{ sub(/^.*\) /, ""); printf "%.2f", t + ($12 + $13) / k }' "/proc/$p/stat")
+  done
+  echo "$t"
+}
+
+# one complete instance, then N copies of its status document
+printf '@prefix gsm: <http://purl.org/gsm/vocab#> .\n<#it> a gsm:StageInstance ; gsm:isInstanceOf <%smodels/evaluation#workflow> ; gsm:hasState gsm:uninitialized .\n' \
+  "$base" | curl -s -f -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @- "${base}status/poll/seed" || exit 1
+"$ldgsm" run --instance "${base}status/poll/seed#it" -n 0 --until complete --iterations 100 > /dev/null 2> "$work/seed.log" ||
+  { echo "poll.sh: the seed instance did not complete (see $work/seed.log)" >&2; exit 1; }
+curl -s -f -H 'Accept: application/n-triples' "${base}status/poll/seed" > "$work/seed.nt" || exit 1
+mkdir -p "$work/docs"; : > "$work/urls"
+for i in $(seq 1 "$n"); do
+  sed "s|status/poll/seed|status/poll/i$i|g" "$work/seed.nt" > "$work/docs/i$i"
+  printf 'url = "%sstatus/poll/i%d"\nupload-file = "%s/docs/i%d"\noutput = "/dev/null"\n' "$base" "$i" "$work" "$i" >> "$work/urls"
+done
+made=$(curl -s --no-progress-meter -Z --parallel-max 8 -H 'Content-Type: application/n-triples' -w '%{http_code}\n' -K "$work/urls" | grep -c '^20')
+[ "$made" -eq "$n" ] || { echo "poll.sh: only $made of $n copies were written" >&2; exit 1; }
+args=(); for i in $(seq 1 "$n"); do args+=(--instance "${base}status/poll/i$i#it"); done
+
+load0=$(cut -d' ' -f1-3 /proc/loadavg); c0=$(server_cpu)
+/usr/bin/time -f '%e %U %S' -o "$work/time" "$ldgsm" run "${args[@]}" -n 0 --iterations "$iterations" > /dev/null 2> "$work/poll.log"
+c1=$(server_cpu); load1=$(cut -d' ' -f1-3 /proc/loadavg)
+writes=$(grep -cE '^(PUT|PATCH|POST|DELETE) ' "$work/poll.log")
+[ "$writes" -eq 0 ] || echo "poll.sh: the agent wrote $writes times to complete instances" >&2
+read -r wall user sys < "$work/time"
+awk -v s="$server" -v n="$n" -v k="$iterations" -v w="$wall" -v a="$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" \
+  -v sc="$(awk -v x="$c0" -v y="$c1" 'BEGIN { print y - x }')" -v r="$(grep -cE '^(GET|HEAD) ' "$work/poll.log")" \
+  -v l0="$load0" -v l1="$load1" 'BEGIN {
+  ii = n * k
+  printf "| %s | %d | %d | %.2f | %.0f | %.0f | %.0f | %.3f | %s / %s |\n", s, n, k, w, ii / w, a * 1e6 / ii, sc * 1e6 / ii, r / ii, l0, l1 }'

@@ -1,0 +1,244 @@
+#!/usr/bin/env bash
+# bench/scale/run.sh (issue 17, item 3): n instances of the evaluation workflow (ldp-fixtures/evaluation)
+# advanced by a fleet of A agents (`ldgsm run --shard I/A ... --until complete`, agent I given shard I),
+# against three LDP tiers:
+#   serve   `ldgsm serve --memory --fixtures ldp-fixtures/evaluation`
+#   css1    Community Solid Server 7.2.0, one process, file storage, memory locker (scripts/css-cluster.sh)
+#   cssW    CSS with W worker processes, the Redis locker, shared file storage (css2, css4, ...; `cssN` in
+#           SERVERS stands for css$W for every W in WORKERS)
+# For every server, size n and fleet size A: fresh instance documents in a container of their own
+# (status/RUN/), the A agents started at once, and per run: the time until every agent exited (or the
+# limit), instances complete (read back from the server at the end), the agents' requests (their log
+# lines: one per request) and so requests per second at the server, successful status writes and 412
+# answers (412 per transition), the agents' CPU (user + sys, GNU time) and the server's (its processes'
+# utime + stime from /proc, before and after: CSS's primary, workers and redis-server), the load average.
+# A run that does not finish within RUN_TIMEOUT is stopped (TERM, the agents finish their iteration)
+# and reported as "> limit" with its progress: that is a measurement, not a failure.
+#
+# usage: bench/scale/run.sh
+# environment: LDGSM (default build/ldgsm; copy it elsewhere first if the tree gets rebuilt meanwhile),
+#   SIZES="1000 10000", AGENTS="1 2 4", SERVERS="serve css1 cssN", WORKERS="2 4", RUN_TIMEOUT=900 (s),
+#   SKIP="server:size[:agents] ..." (runs to leave out, e.g. "css1:10000 css2:10000:1"),
+#   SERVE_OPTIONS (added to `ldgsm serve`; default "--max-connections-per-client 1024": at the default
+#   limit of 64, 4 agents on loopback had hundreds of PUTs reset; SERVE_OPTIONS= restores it),
+#   AGENT_OPTIONS (added to every `ldgsm run`), CHECK=1 (bench/scale/check-cluster.sh against every
+#   multi-worker deployment before its runs; 0 skips it), WORK (default a new /tmp/ldgsm-bench-scale.*).
+# Instances are given to the agents with `--instances-from CONTAINER` when the binary has that flag, else
+# as repeated `--instance URI` arguments (see agent_command). Output: a markdown table on standard output
+# and in WORK/table.md; a row per run also in WORK/rows.tsv; logs in WORK/RUN/.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+ldgsm=${LDGSM:-$root/build/ldgsm}
+read -r -a sizes <<< "${SIZES:-1000 10000}"
+read -r -a fleet <<< "${AGENTS:-1 2 4}"
+read -r -a workers_list <<< "${WORKERS:-2 4}"
+servers=()
+for s in ${SERVERS:-serve css1 cssN}; do
+  if [ "$s" = cssN ]; then for w in "${workers_list[@]}"; do servers+=("css$w"); done; else servers+=("$s"); fi
+done
+limit=${RUN_TIMEOUT:-900}
+work=${WORK:-$(mktemp -d /tmp/ldgsm-bench-scale.XXXXXX)}; mkdir -p "$work"
+fixtures=$root/ldp-fixtures/evaluation
+ticks=$(getconf CLK_TCK)
+[ -x "$ldgsm" ] || { echo "run.sh: no ldgsm binary at $ldgsm (set LDGSM)" >&2; exit 1; }
+command -v jq > /dev/null || true
+
+# --- servers ---------------------------------------------------------------------------------------
+server_pids=() base='' serve_pid='' css_dir=''
+stop_server() {
+  if [ -n "$serve_pid" ]; then kill -TERM "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null; serve_pid=; fi
+  if [ -n "$css_dir" ]; then "$root/scripts/css-cluster.sh" stop --dir "$css_dir" 2>/dev/null; css_dir=; fi
+  server_pids=()
+}
+agent_pids=()
+cleanup() {
+  # agent_pids are GNU time's; the agents are their children (time itself would leave them running)
+  for p in "${agent_pids[@]}"; do pkill -TERM -P "$p" 2>/dev/null; done
+  for p in "${agent_pids[@]}"; do wait "$p" 2>/dev/null; done
+  stop_server
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# start_server NAME: serve | cssW; sets base (ending in /), server_pids
+start_server() {
+  local name=$1
+  case $name in
+    serve)
+      # shellcheck disable=SC2086 # SERVE_OPTIONS is a list of options
+      "$ldgsm" serve --memory --port 0 --fixtures "$fixtures" ${SERVE_OPTIONS---max-connections-per-client 1024} > "$work/serve.out" 2> "$work/serve.err" &
+      serve_pid=$!
+      for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.05; done
+      base=$(head -n 1 "$work/serve.out")
+      case $base in http*) ;; *) base="http://127.0.0.1:$base/" ;; esac
+      server_pids=("$serve_pid") ;;
+    css[0-9]*)
+      local w=${name#css}
+      css_dir=$work/$name-deploy
+      base=$("$root/scripts/css-cluster.sh" start --workers "$w" --dir "$css_dir" 2> "$work/$name-start.log") ||
+        { cat "$work/$name-start.log" >&2; return 1; }
+      read -r -a server_pids <<< "$(awk '{ print $2 }' "$css_dir/pids" | tr '\n' ' ')"
+      # the fixtures `ldgsm serve --fixtures` starts from: the model and the data its sentries read
+      local f
+      while read -r f; do
+        curl -s -f -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @"$fixtures/$f" "$base$f" ||
+          { echo "run.sh: $name refused the fixture $f" >&2; return 1; }
+      done < <(cd "$fixtures" && find . -type f ! -name README.md ! -path './status/*' | sed 's|^\./||' | sort)
+      if [ "$w" -gt 1 ] && [ "${CHECK:-1}" = 1 ]; then
+        echo "check of $name (bench/scale/check-cluster.sh):" >&2
+        ROUNDS=10 "$root/bench/scale/check-cluster.sh" "$base" | sed 's/^/  /' >&2 ||
+          echo "  $name: the cluster check FAILED (runs go on; see above)" >&2
+      fi ;;
+    *) echo "run.sh: unknown server $name" >&2; return 1 ;;
+  esac
+}
+server_cpu() { # utime + stime of the server's processes, seconds
+  local p t=0
+  for p in "${server_pids[@]}"; do
+    [ -r "/proc/$p/stat" ] && t=$(awk -v t="$t" -v k="$ticks" '{ sub(/^.*\) /, ""); printf "%.2f", t + ($12 + $13) / k }' "/proc/$p/stat")
+  done
+  echo "$t"
+}
+
+# --- instances ---------------------------------------------------------------------------------------
+# make_instances RUN N: N uninitialized instances of the evaluation workflow in the container status/RUN/,
+# written 8 at a time by one curl; their IRIs in WORK/RUN/instances
+make_instances() {
+  local run=$1 n=$2 i d=$work/$1
+  mkdir -p "$d"
+  printf '@prefix gsm: <http://purl.org/gsm/vocab#> .\n<#it> a gsm:StageInstance ;
+    gsm:isInstanceOf <%smodels/evaluation#workflow> ; gsm:hasState gsm:uninitialized .\n' "$base" > "$d/instance.ttl"
+  # the container first (CSS makes missing containers too; this keeps the order of events the same)
+  for i in $(seq 1 "$n"); do
+    printf 'url = "%sstatus/%s/i%d"\n' "$base" "$run" "$i"
+    printf 'output = "/dev/null"\n'
+  done > "$d/urls"
+  local created
+  created=$(curl -s --no-progress-meter -Z --parallel-max 8 -X PUT -H 'Content-Type: text/turtle' --data-binary @"$d/instance.ttl" \
+    -w '%{http_code}\n' -K "$d/urls" | grep -c '^20[15]$')
+  [ "$created" -eq "$n" ] || { echo "run.sh: $run: only $created of $n instances were created" >&2; return 1; }
+  for i in $(seq 1 "$n"); do echo "${base}status/$run/i$i#it"; done > "$d/instances"
+}
+
+# count_complete RUN N: instances whose status document says the workflow is complete (read back, 8 at a time)
+count_complete() {
+  local run=$1 n=$2 i d=$work/$1
+  for i in $(seq 1 "$n"); do
+    printf 'url = "%sstatus/%s/i%d"\noutput = "%s/final/i%d"\n' "$base" "$run" "$i" "$d" "$i"
+  done > "$d/final-urls"
+  mkdir -p "$d/final"
+  curl -s --no-progress-meter -Z --parallel-max 8 -H 'Accept: application/n-triples' -K "$d/final-urls" > /dev/null
+  grep -l '#it> <https://w3id.org/ldgsm#isCompleted> "true"' -r "$d/final" | wc -l
+}
+
+# --- agents ------------------------------------------------------------------------------------------
+# agent_command RUN I A: the command line of agent I of A, into the array cmd. With --instances-from in the
+# binary, the agent reads the instances from the run's container; else every IRI as --instance.
+if "$ldgsm" run --help 2>&1 | grep -q -- '--instances-from'; then instances_from=1; else instances_from=0; fi
+agent_command() {
+  local run=$1 i=$2 a=$3
+  cmd=("$ldgsm" run)
+  if [ "$instances_from" = 1 ]; then
+    cmd+=(--instances-from "${base}status/$run/")
+  else
+    local iri
+    while read -r iri; do cmd+=(--instance "$iri"); done < "$work/$run/instances"
+  fi
+  # shellcheck disable=SC2206 # AGENT_OPTIONS is a list of options
+  cmd+=(--shard "$i/$a" -n 0 --until complete --iterations 100000 --timeout 60000 ${AGENT_OPTIONS:-})
+}
+
+# one_run SERVER N A: prints a row to rows.tsv
+one_run() {
+  local server=$1 n=$2 a=$3 run="$1-n$2-a$3" i
+  local d=$work/$run
+  make_instances "$run" "$n" || return 1
+  local cpu0 t0 t1 load0 load1 status='done'
+  load0=$(cut -d' ' -f1-3 /proc/loadavg)
+  cpu0=$(server_cpu)
+  agent_pids=()
+  t0=$(date +%s.%N)
+  for i in $(seq 1 "$a"); do
+    agent_command "$run" "$i" "$a"
+    /usr/bin/time -f '%e %U %S %x' -o "$d/time-$i" "${cmd[@]}" > /dev/null 2> "$d/agent-$i.log" &
+    agent_pids+=($!)
+  done
+  local deadline=$(( $(date +%s) + limit )) running
+  while :; do
+    running=0
+    for i in "${agent_pids[@]}"; do kill -0 "$i" 2>/dev/null && running=1; done
+    [ $running = 0 ] && break
+    if [ "$(date +%s)" -ge $deadline ]; then
+      status=limit
+      # /usr/bin/time's children: the agents (TERM: they finish the current iteration and exit)
+      for i in "${agent_pids[@]}"; do pkill -TERM -P "$i" 2>/dev/null; done
+      sleep 20
+      for i in "${agent_pids[@]}"; do pkill -KILL -P "$i" 2>/dev/null; done
+      break
+    fi
+    sleep 0.2
+  done
+  for i in "${agent_pids[@]}"; do wait "$i" 2>/dev/null; done
+  t1=$(date +%s.%N)
+  agent_pids=()
+  local cpu1; cpu1=$(server_cpu)
+  load1=$(cut -d' ' -f1-3 /proc/loadavg)
+  local complete exits
+  complete=$(count_complete "$run" "$n")
+  # GNU time's last line (before it, "Command terminated by signal N" when the agent was killed)
+  exits=$(for i in $(seq 1 "$a"); do
+    if grep -q '^Command terminated by signal' "$d/time-$i" 2>/dev/null; then
+      sed -n 's/^Command terminated by signal \([0-9]*\).*/signal \1/p' "$d/time-$i"
+    else tail -n 1 "$d/time-$i" 2>/dev/null | awk '{ print $4 }'; fi
+  done | paste -sd,)
+  # requests: one log line each, METHOD URI STATUS ms
+  cat "$d"/agent-*.log | awk -v n="$n" -v a="$a" -v server="$server" -v t0="$t0" -v t1="$t1" -v st="$status" \
+    -v complete="$complete" -v exits="$exits" -v scpu="$(awk -v x="$cpu0" -v y="$cpu1" 'BEGIN { print y - x }')" \
+    -v acpu="$(for f in "$d"/time-*; do tail -n 1 "$f"; done 2>/dev/null | awk '{ s += $2 + $3 } END { print s + 0 }')" \
+    -v l0="$load0" -v l1="$load1" '
+    $1 ~ /^(GET|HEAD|PUT|PATCH|POST|DELETE)$/ && $2 ~ /^https?:/ {
+      req++
+      if ($1 == "PUT" || $1 == "PATCH") { if ($3 ~ /^2/) ok++; else if ($3 == 412) c412++; else other++ }
+    }
+    /^iteration:/ { it++ }
+    END {
+      wall = t1 - t0
+      printf "%s\t%d\t%d\t%s\t%.1f\t%d\t%d\t%d\t%.0f\t%d\t%d\t%d\t%.3f\t%.1f\t%.1f\t%s\t%s\t%s\n",
+        server, n, a, st, wall, complete, it, req, req / wall, ok, c412, other, (ok ? c412 / ok : 0), acpu, scpu, exits, l0, l1
+    }' >> "$work/rows.tsv"
+  tail -n 1 "$work/rows.tsv" >&2
+  # the logs of large runs are big: keep the summaries
+  gzip -f "$d"/agent-*.log 2>/dev/null
+  rm -rf "$d/final" "$d/urls" "$d/final-urls"
+}
+
+skip() { local k; for k in ${SKIP:-}; do case $k in "$1:$2"|"$1:$2:$3") return 0 ;; esac; done; return 1; }
+
+echo "run.sh: ldgsm $("$ldgsm" --version 2>/dev/null | head -1), instances by $([ $instances_from = 1 ] && echo --instances-from || echo --instance); work in $work" >&2
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(free -g | awk '/^Mem:/ { print $2 }') GiB RAM" >&2
+: > "$work/rows.tsv"
+for server in "${servers[@]}"; do
+  for n in "${sizes[@]}"; do
+    todo=0
+    for a in "${fleet[@]}"; do skip "$server" "$n" "$a" || todo=1; done
+    [ $todo = 1 ] || continue
+    # a fresh server per size: the runs before leave thousands of documents behind
+    start_server "$server" || { echo "run.sh: $server did not start" >&2; stop_server; continue; }
+    for a in "${fleet[@]}"; do
+      skip "$server" "$n" "$a" && continue
+      echo "run: $server, $n instances, $a agent(s), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+      one_run "$server" "$n" "$a" || echo "run.sh: $server n=$n a=$a could not run" >&2
+    done
+    stop_server
+  done
+done
+
+{
+  echo "| server | instances | agents | time to complete (s) | complete | iterations (sum over agents) | requests | req/s | status writes (transitions) | transitions/s | 412 | 412 per transition | agent CPU (s) | server CPU (s) | agents' exit | load before / after |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"
+  awk -F'\t' '{
+    t = ($4 == "limit") ? sprintf("> limit (%.0f)", $5) : sprintf("%.1f", $5)
+    printf "| %s | %d | %d | %s | %d | %d | %d | %d | %d | %.1f | %d | %.3f | %.1f | %.1f | %s | %s / %s |\n",
+      $1, $2, $3, t, $6, $7, $8, $9, $10, $10 / $5, $11, $13, $14, $15, $16, $17, $18 }' "$work/rows.tsv"
+} | tee "$work/table.md"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); rows in $work/rows.tsv, logs in $work" >&2
