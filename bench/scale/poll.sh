@@ -26,7 +26,7 @@ trap cleanup EXIT
 case $server in
   serve)
     # shellcheck disable=SC2086
-    "$ldgsm" serve --memory --port 0 --fixtures "$fixtures" ${SERVE_OPTIONS---max-connections-per-client 1024} \
+    "$ldgsm" serve --memory --port 0 --fixtures "$fixtures" ${SERVE_OPTIONS:-} \
       > "$work/serve.out" 2> "$work/serve.err" &
     serve_pid=$!; pids=("$serve_pid")
     for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.05; done

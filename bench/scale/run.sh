@@ -19,8 +19,8 @@
 # environment: LDGSM (default build/ldgsm; copy it elsewhere first if the tree gets rebuilt meanwhile),
 #   SIZES="1000 10000", AGENTS="1 2 4", SERVERS="serve css1 cssN", WORKERS="2 4", RUN_TIMEOUT=900 (s),
 #   SKIP="server:size[:agents] ..." (runs to leave out, e.g. "css1:10000 css2:10000:1"),
-#   SERVE_OPTIONS (added to `ldgsm serve`; default "--max-connections-per-client 1024": at the default
-#   limit of 64, 4 agents on loopback had hundreds of PUTs reset; SERVE_OPTIONS= restores it),
+#   SERVE_OPTIONS (added to `ldgsm serve`; the rows in bench/scale/README.md were run with
+#   "--max-connections-per-client 1024", needed before the agent closed its writes' connections),
 #   AGENT_OPTIONS (added to every `ldgsm run`), CHECK=1 (bench/scale/check-cluster.sh against every
 #   multi-worker deployment before its runs; 0 skips it), WORK (default a new /tmp/ldgsm-bench-scale.*).
 # Instances are given to the agents with `--instances-from CONTAINER` when the binary has that flag, else
@@ -66,7 +66,7 @@ start_server() {
   case $name in
     serve)
       # shellcheck disable=SC2086 # SERVE_OPTIONS is a list of options
-      "$ldgsm" serve --memory --port 0 --fixtures "$fixtures" ${SERVE_OPTIONS---max-connections-per-client 1024} > "$work/serve.out" 2> "$work/serve.err" &
+      "$ldgsm" serve --memory --port 0 --fixtures "$fixtures" ${SERVE_OPTIONS:-} > "$work/serve.out" 2> "$work/serve.err" &
       serve_pid=$!
       for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.05; done
       base=$(head -n 1 "$work/serve.out")

@@ -304,9 +304,13 @@ static void set_method(const transfer *t) {
     }
     /* libcurl silently resends a request whose reused connection died before any answer. For a write
      * that could repeat a command the server already took (a POST task twice); a fresh connection leaves
-     * libcurl nothing to retry, and a dead one is reported as an unknown outcome. */
-    if (strcmp(t->method, "GET") != 0 && strcmp(t->method, "HEAD") != 0)
+     * libcurl nothing to retry, and a dead one is reported as an unknown outcome. That connection is
+     * closed after its answer: kept, every write would add one to libcurl's cache (it holds 4 per easy
+     * handle), and a fleet of agents on one host ran into the server's per-client connection limit. */
+    if (strcmp(t->method, "GET") != 0 && strcmp(t->method, "HEAD") != 0) {
         curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
+        curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
+    }
 }
 
 /* Sets up the easy handle for the hop to t->url and hands it to libcurl. False when libcurl refused. */

@@ -6,7 +6,8 @@
 # 1/2, 2/2, 1/3 and 3/3: every instance is run by one or two agents at once. Against a server that refuses
 # unconditional status writes. While they run, GSM-1 and GSM-2 are checked on every snapshot of every
 # status (tests/gsm/chaos_check.py watch); at the end every instance is complete and each activation's
-# request was executed exactly once (chaos_check.py verify, as the call fault campaign checks it).
+# request was executed exactly once (chaos_check.py verify, as the call fault campaign checks it), and
+# the server, at its default limits, refused none of the fleet's connections.
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/property/step.sh"
@@ -33,6 +34,10 @@ for _ in $(seq 1 $((wait_limit * 40))); do [ -e "$dir/finished" ] && break; slee
 check "every instance completes" [ -e "$dir/finished" ]
 for shard in 1/2 2/2 1/3 3/3; do stop_agent "${shard/\//-of-}"; done
 stop_watcher "$dir"; watch_rc=$?
+# four agents on one host are one client to the server: together they stay within its default
+# per-client connection limit (libmicrohttpd closes a connection beyond it, failing that write)
+resets=$(grep -c 'connection limit' "$work/serve.log")
+check "the server refused no connection of the fleet for its per-client limit ($resets refused)" [ "$resets" = 0 ]
 check "the watcher ran to the end (exit $watch_rc: $(tail -n 3 "$dir/errors" | tr '\n' ' '))" [ $watch_rc = 0 ]
 check "GSM-1 and GSM-2 hold on every snapshot ($(cat "$dir/snapshots" 2>/dev/null) checked)" [ ! -s "$dir/violations" ]
 sed 's/^/  VIOLATION: /' "$dir/violations"
