@@ -21,10 +21,12 @@
 #   SKIP="server:size[:agents] ..." (runs to leave out, e.g. "css1:10000 css2:10000:1"),
 #   SERVE_OPTIONS (added to `ldgsm serve`; the rows in bench/scale/README.md were run with
 #   "--max-connections-per-client 1024", needed before the agent closed its writes' connections),
-#   AGENT_OPTIONS (added to every `ldgsm run`), CHECK=1 (bench/scale/check-cluster.sh against every
+#   AGENT_OPTIONS (added to every `ldgsm run`), CONTAINER_SIZE (K: instances in containers of K, below), CHECK=1 (bench/scale/check-cluster.sh against every
 #   multi-worker deployment before its runs; 0 skips it), WORK (default a new /tmp/ldgsm-bench-scale.*).
-# Instances are given to the agents with `--instances-from CONTAINER` when the binary has that flag, else
-# as repeated `--instance URI` arguments (see agent_command). Output: a markdown table on standard output
+# Instances are given to the agents with `--instances-from CONTAINER` when the binary has that flag and
+# INSTANCES is not "list", else as repeated `--instance URI` arguments (see agent_command): CSS could not
+# list a container of 10,000 within its lock's 6 s (500 "Lock expired"). Before the agents start, one GET
+# of the run's container is timed (its status and seconds on standard error and in WORK/RUN/container-get). Output: a markdown table on standard output
 # and in WORK/table.md; a row per run also in WORK/rows.tsv; logs in WORK/RUN/.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -101,6 +103,19 @@ server_cpu() { # utime + stime of the server's processes, seconds
 }
 
 # --- instances ---------------------------------------------------------------------------------------
+# Instance i of a run is status/RUN/i<i>, or with CONTAINER_SIZE=K status/RUN/c<(i-1)/K>/i<i>: CSS's cost
+# per request grows with the members of the container around it (bench/scale/container-size.sh).
+container_size=${CONTAINER_SIZE:-0}
+member_url() { # RUN I
+  if [ "$container_size" -gt 0 ]; then echo "${base}status/$1/c$(( ($2 - 1) / container_size ))/i$2"
+  else echo "${base}status/$1/i$2"; fi
+}
+containers() { # RUN: the containers of the run's instances
+  if [ "$container_size" -gt 0 ]; then
+    local k
+    for k in $(seq 0 $(( (n_of_run - 1) / container_size ))); do echo "${base}status/$1/c$k/"; done
+  else echo "${base}status/$1/"; fi
+}
 # make_instances RUN N: N uninitialized instances of the evaluation workflow in the container status/RUN/,
 # written 8 at a time by one curl; their IRIs in WORK/RUN/instances
 make_instances() {
@@ -110,21 +125,21 @@ make_instances() {
     gsm:isInstanceOf <%smodels/evaluation#workflow> ; gsm:hasState gsm:uninitialized .\n' "$base" > "$d/instance.ttl"
   # the container first (CSS makes missing containers too; this keeps the order of events the same)
   for i in $(seq 1 "$n"); do
-    printf 'url = "%sstatus/%s/i%d"\n' "$base" "$run" "$i"
+    printf 'url = "%s"\n' "$(member_url "$run" "$i")"
     printf 'output = "/dev/null"\n'
   done > "$d/urls"
   local created
   created=$(curl -s --no-progress-meter -Z --parallel-max 8 -X PUT -H 'Content-Type: text/turtle' --data-binary @"$d/instance.ttl" \
     -w '%{http_code}\n' -K "$d/urls" | grep -c '^20[15]$')
   [ "$created" -eq "$n" ] || { echo "run.sh: $run: only $created of $n instances were created" >&2; return 1; }
-  for i in $(seq 1 "$n"); do echo "${base}status/$run/i$i#it"; done > "$d/instances"
+  for i in $(seq 1 "$n"); do echo "$(member_url "$run" "$i")#it"; done > "$d/instances"
 }
 
 # count_complete RUN N: instances whose status document says the workflow is complete (read back, 8 at a time)
 count_complete() {
   local run=$1 n=$2 i d=$work/$1
   for i in $(seq 1 "$n"); do
-    printf 'url = "%sstatus/%s/i%d"\noutput = "%s/final/i%d"\n' "$base" "$run" "$i" "$d" "$i"
+    printf 'url = "%s"\noutput = "%s/final/i%d"\n' "$(member_url "$run" "$i")" "$d" "$i"
   done > "$d/final-urls"
   mkdir -p "$d/final"
   curl -s --no-progress-meter -Z --parallel-max 8 -H 'Accept: application/n-triples' -K "$d/final-urls" > /dev/null
@@ -134,12 +149,14 @@ count_complete() {
 # --- agents ------------------------------------------------------------------------------------------
 # agent_command RUN I A: the command line of agent I of A, into the array cmd. With --instances-from in the
 # binary, the agent reads the instances from the run's container; else every IRI as --instance.
-if "$ldgsm" run --help 2>&1 | grep -q -- '--instances-from'; then instances_from=1; else instances_from=0; fi
+instances_from=0
+if [ "${INSTANCES:-container}" != list ] && "$ldgsm" run --help 2>&1 | grep -q -- '--instances-from'; then instances_from=1; fi
 agent_command() {
   local run=$1 i=$2 a=$3
   cmd=("$ldgsm" run)
   if [ "$instances_from" = 1 ]; then
-    cmd+=(--instances-from "${base}status/$run/")
+    local c
+    for c in $(containers "$run"); do cmd+=(--instances-from "$c"); done
   else
     local iri
     while read -r iri; do cmd+=(--instance "$iri"); done < "$work/$run/instances"
@@ -151,8 +168,12 @@ agent_command() {
 # one_run SERVER N A: prints a row to rows.tsv
 one_run() {
   local server=$1 n=$2 a=$3 run="$1-n$2-a$3" i
+  n_of_run=$n
   local d=$work/$run
   make_instances "$run" "$n" || return 1
+  curl -s -o /dev/null -H 'Accept: text/turtle' -w '%{http_code} %{time_total}\n' --max-time 120 \
+    "$(containers "$run" | head -n 1)" > "$d/container-get"
+  echo "  one GET of the (first) container of the run: status and seconds $(cat "$d/container-get")" >&2
   local cpu0 t0 t1 load0 load1 status='done'
   load0=$(cut -d' ' -f1-3 /proc/loadavg)
   cpu0=$(server_cpu)

@@ -24,6 +24,15 @@
 
 enum { STUCK_AFTER = 10, DEFAULT_REMIND = 100 };
 
+/* By default the terms iterations interned are released once they outnumber this and the lasting terms
+ * (the rules, inputs and vocabulary); built with AddressSanitizer, once there are a few, so that the tests
+ * run there release every few iterations and catch a term held across a release (rdf/term.h). */
+#if defined(__SANITIZE_ADDRESS__)
+enum { RELEASE_AFTER_TERMS = 1 << 13, RELEASE_SCALES_WITH_LASTING = 0 };
+#else
+enum { RELEASE_AFTER_TERMS = 1 << 16, RELEASE_SCALES_WITH_LASTING = 1 };
+#endif
+
 typedef struct base_fact {
     triple t;
     term_id graph;
@@ -46,6 +55,7 @@ struct agent {
     agent_options opt;
     const log_sink *log;
     terms *t;
+    terms_mark lasting; /* what agent_new interned; iterations' terms after it are released */
     rdfio *io;
     agent_vocab v;
     rule_set rules;
@@ -267,6 +277,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     }
     if (options->trace_path && !(a->trace = trace_open(options->trace_path, log, error, error_len)))
         goto fail;
+    a->lasting = terms_mark_now(a->t);
     return a;
 fail:
     agent_free(a);
@@ -641,6 +652,7 @@ static void record_answer(agent *a, const planned_write *w, const http_result *r
             bool quoted = len >= 2 && v[0] == '"' && v[len - 1] == '"';
             ans.ts[ans.n++] = (triple){ans.node, a->v.answer_key,
                                        terms_literal(a->t, v + quoted, len - 2 * quoted, 0, NULL, 0)};
+            break; /* the first: rules may write the header more than once, an answer has one key */
         }
     if (w->called_at)
         ans.ts[ans.n++] = (triple){ans.node, a->v.answer_attempt, w->called_at};
@@ -903,11 +915,51 @@ static void gather_instances(agent *a) {
         a->instances[a->opt.instance_count + i] = discovered[i];
 }
 
+/* Every poll parses its documents again (with fresh blank nodes) and the rules make new terms: an agent
+ * that runs for months must not keep them. Between iterations, what outlives one holds its terms as text
+ * (discovery, the watchers) or is kept through the release (the answers still to be taken in); the
+ * compiled sentries and the request identities, made of released terms, are compiled again. */
+static void release_terms(agent *a) {
+    size_t lasting = a->lasting.count, scratch = terms_live(a->t) - lasting;
+    size_t after = a->opt.release_terms ? a->opt.release_terms
+                   : RELEASE_SCALES_WITH_LASTING && lasting > RELEASE_AFTER_TERMS ? lasting
+                                                                                 : RELEASE_AFTER_TERMS;
+    if (scratch <= after)
+        return;
+    size_t count = 0;
+    for (size_t i = 0; i < a->answer_count; i++)
+        count += 1 + 3 * a->answers[i].n;
+    term_id *keep = xmalloc((count ? count : 1) * sizeof *keep), *at = keep;
+    for (size_t i = 0; i < a->answer_count; i++) {
+        *at++ = a->answers[i].node;
+        for (size_t k = 0; k < a->answers[i].n; k++) {
+            *at++ = a->answers[i].ts[k].s;
+            *at++ = a->answers[i].ts[k].p;
+            *at++ = a->answers[i].ts[k].o;
+        }
+    }
+    sentry_table_forget(a->sentries);
+    identity_cache_free(&a->identities);
+    size_t released = terms_release(a->t, &a->lasting, keep, count);
+    at = keep;
+    for (size_t i = 0; i < a->answer_count; i++) {
+        a->answers[i].node = *at++;
+        for (size_t k = 0; k < a->answers[i].n; k++) {
+            a->answers[i].ts[k].s = *at++;
+            a->answers[i].ts[k].p = *at++;
+            a->answers[i].ts[k].o = *at++;
+        }
+    }
+    free(keep);
+    log_msg(a->log, LOG_DEBUG, "terms: %zu released, %zu kept", released, terms_live(a->t));
+}
+
 int agent_iterate(agent *a, iteration_stats *stats) {
     double start = now_ms();
     *stats = (iteration_stats){0};
     a->iteration++;
     clear_iteration(a);
+    release_terms(a);
     a->wm = store_new();
     for (size_t i = 0; i < a->fact_count; i++)
         store_add(a->wm, a->facts[i].t.s, a->facts[i].t.p, a->facts[i].t.o, a->facts[i].graph);
@@ -1024,10 +1076,10 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     trace_end_iteration(a->trace, stats, rc);
     log_msg(a->log, LOG_INFO,
             "iteration: %.1f ms, %u GETs (%u failed), %llu bytes, %u triples read, %u derived, unsafe %u: "
-            "%u sent, %u withheld, %u conflicting, %u yielded, %u refused, %u failed",
+            "%u sent, %u withheld, %u conflicting, %u yielded, %u refused, %u failed; %zu terms",
             stats->elapsed_ms, stats->gets, stats->gets_failed, stats->bytes, stats->triples_read, stats->derived,
             stats->unsafe, stats->sent, stats->withheld, stats->conflicts, stats->yielded, stats->refused,
-            stats->failed);
+            stats->failed, terms_live(a->t));
     return rc;
 }
 

@@ -65,6 +65,8 @@ typedef struct agent_options {
     long history;              /* history entries a status document keeps (--history): 0 the default (100),
                                   negative none */
     unsigned long remind_iterations; /* a wait or incident lasting this long is said again (0: 100) */
+    unsigned long release_terms; /* release the terms iterations interned once more than this piled up
+                                    (0: the default, agent.c) */
     int verbose;
     FILE *out;                 /* log lines and --dry-run output (default stderr / stdout) */
     const char *trace_path;    /* --trace: JSON Lines of every iteration and request (agent/trace.h); "-": stdout */
@@ -101,8 +103,9 @@ int agent_iterate(agent *a, iteration_stats *stats);
 int agent_run(agent *a);
 
 /* What the last iteration left, for a reader of its state (ldgsm status); valid until the next
- * agent_iterate or agent_free. The working memory holds what was read and derived, the sentries' results
- * (`<sentry> ldgsm:holdsFor <instance>`) included. */
+ * agent_iterate or agent_free, which may release the iteration's terms (their ids and text). The working
+ * memory holds what was read and derived, the sentries' results (`<sentry> ldgsm:holdsFor <instance>`)
+ * included. */
 terms *agent_terms(agent *a);
 store *agent_memory(agent *a);
 

@@ -1,4 +1,5 @@
-/* discover.c: instances taken from LDP containers (discover.h). */
+/* discover.c: instances taken from LDP containers (discover.h). Members and instances are kept as text:
+ * the agent releases an iteration's terms (rdf/term.h), and these outlive it. */
 #include "agent/discover.h"
 
 #include <stdlib.h>
@@ -7,7 +8,7 @@
 #include "agent/shard.h"
 #include "http/http_url.h"
 #include "rdf/buf.h"
-#include "rdf/hashmap.h"
+#include "rdf/strmap.h"
 
 enum member_kind {
     MEMBER_UNREAD,       /* this agent's, not read successfully yet: a candidate every iteration */
@@ -16,9 +17,9 @@ enum member_kind {
 };
 
 typedef struct member {
-    term_id doc;
+    char *doc;
     enum member_kind kind;
-    term_id *instances;
+    char **instances;
     size_t instance_count;
     unsigned long listed; /* the iteration a listing last named it */
     bool asked;           /* asserted as a candidate in this iteration */
@@ -37,7 +38,9 @@ struct discovery {
     term_id ldp_contains, instances_from, instance_candidate;
     member *members;
     size_t member_count, member_cap;
-    u64map member_index; /* doc term -> 1 + index in members */
+    strmap member_index; /* doc -> 1 + index in members */
+    char **asked;        /* the candidates asserted in this iteration and not read yet */
+    size_t asked_count, asked_cap;
     unsigned long iteration;
     const char **current; /* discovery_instances' answer */
     size_t current_count;
@@ -66,6 +69,8 @@ discovery *discovery_new(char *const *containers, size_t container_count, unsign
 }
 
 static void member_forget_instances(member *m) {
+    for (size_t k = 0; k < m->instance_count; k++)
+        free(m->instances[k]);
     free(m->instances);
     m->instances = NULL;
     m->instance_count = 0;
@@ -74,10 +79,13 @@ static void member_forget_instances(member *m) {
 void discovery_free(discovery *d) {
     if (!d)
         return;
-    for (size_t i = 0; i < d->member_count; i++)
+    for (size_t i = 0; i < d->member_count; i++) {
         member_forget_instances(&d->members[i]);
+        free(d->members[i].doc);
+    }
     free(d->members);
-    u64map_free(&d->member_index);
+    strmap_free(&d->member_index);
+    free(d->asked);
     free(d->containers);
     free(d->listing_taken);
     for (size_t i = 0; i < d->container_count; i++)
@@ -98,27 +106,28 @@ void discovery_begin(discovery *d, store *wm) {
         d->listing_taken[i] = false;
         assert_fact(d, wm, d->instances_from, d->containers[i]);
     }
+    d->asked_count = 0;
     for (size_t i = 0; i < d->member_count; i++) {
         d->members[i].asked = false;
         for (size_t k = 0; k < d->members[i].instance_count; k++)
-            assert_fact(d, wm, d->v->instance, d->members[i].instances[k]);
+            assert_fact(d, wm, d->v->instance, terms_iri_cstr(d->t, d->members[i].instances[k]));
     }
 }
 
-static member *find_member(discovery *d, term_id doc) {
-    const uint32_t *slot = u64map_get(&d->member_index, doc);
-    return slot ? &d->members[*slot - 1] : NULL;
+static member *find_member(discovery *d, const char *doc) {
+    const uint32_t *slot = strmap_get(&d->member_index, doc);
+    return slot && *slot ? &d->members[*slot - 1] : NULL;
 }
 
-static member *add_member(discovery *d, term_id doc) {
+static member *add_member(discovery *d, const char *doc) {
     if (d->member_count == d->member_cap) {
         d->member_cap = d->member_cap ? d->member_cap * 2 : 64;
         d->members = xrealloc(d->members, d->member_cap * sizeof *d->members);
     }
-    const char *iri = terms_lex(d->t, doc, NULL);
-    bool ours = !d->shard_count || shard_of(iri, d->shard_count) == d->shard_index;
-    d->members[d->member_count] = (member){.doc = doc, .kind = ours ? MEMBER_UNREAD : MEMBER_OTHER_SHARD};
-    u64map_put(&d->member_index, doc, (uint32_t)++d->member_count, NULL);
+    bool ours = !d->shard_count || shard_of(doc, d->shard_count) == d->shard_index;
+    d->members[d->member_count] =
+        (member){.doc = xstrndup(doc, strlen(doc)), .kind = ours ? MEMBER_UNREAD : MEMBER_OTHER_SHARD};
+    *strmap_put(&d->member_index, doc, 0, NULL) = (uint32_t)++d->member_count;
     return &d->members[d->member_count - 1];
 }
 
@@ -136,18 +145,20 @@ static void drop_unlisted(discovery *d) {
         }
         if (m->instance_count) {
             log_msg(d->log, LOG_INFO, "instances-from: <%s> is no longer listed: its instances leave the run",
-                    terms_lex(d->t, m->doc, NULL));
+                    m->doc);
             d->current_stale = true;
         }
         member_forget_instances(m);
+        free(m->doc);
     }
     if (kept == d->member_count)
         return;
     d->member_count = kept;
-    u64map_free(&d->member_index);
-    d->member_index = (u64map){0};
+    /* a map without deletion: built again from the members that stay */
+    strmap_free(&d->member_index);
+    d->member_index = (strmap){0};
     for (size_t i = 0; i < d->member_count; i++)
-        u64map_put(&d->member_index, d->members[i].doc, (uint32_t)(i + 1), NULL);
+        *strmap_put(&d->member_index, d->members[i].doc, 0, NULL) = (uint32_t)(i + 1);
 }
 
 /* Says when container i's listing becomes unreadable, and why, and when it is read again; false while it
@@ -193,13 +204,19 @@ static size_t take_listing(discovery *d, size_t i, store *wm, discovery_read_fn 
     for (const triple *tr; (tr = store_next(&it, &n));) {
         if (terms_kind(d->t, tr->o) != TERM_IRI)
             continue;
-        member *m = find_member(d, tr->o);
+        const char *doc = terms_lex(d->t, tr->o, NULL);
+        member *m = find_member(d, doc);
         if (!m)
-            m = add_member(d, tr->o);
+            m = add_member(d, doc);
         m->listed = d->iteration;
         if (m->kind == MEMBER_UNREAD && !m->asked) {
             m->asked = true;
-            assert_fact(d, wm, d->instance_candidate, m->doc);
+            assert_fact(d, wm, d->instance_candidate, tr->o);
+            if (d->asked_count == d->asked_cap) {
+                d->asked_cap = d->asked_cap ? d->asked_cap * 2 : 64;
+                d->asked = xrealloc(d->asked, d->asked_cap * sizeof *d->asked);
+            }
+            d->asked[d->asked_count++] = m->doc;
             asked++;
         }
     }
@@ -209,8 +226,7 @@ static size_t take_listing(discovery *d, size_t i, store *wm, discovery_read_fn 
 /* The workflow instances member m's document describes: its own IRIs with a gsm:isInstanceOf that are no
  * stage of another instance. */
 static void take_candidate(discovery *d, member *m, store *wm) {
-    const char *doc = terms_lex(d->t, m->doc, NULL);
-    char *identity = http_url_identity(doc);
+    char *identity = http_url_identity(m->doc);
     if (!identity)
         return;
     uint32_t count;
@@ -220,17 +236,18 @@ static void take_candidate(discovery *d, member *m, store *wm) {
         if (tr->p != d->v->is_instance_of || terms_kind(d->t, tr->s) != TERM_IRI ||
             store_first_object(wm, tr->s, d->v->in_artifact_instance))
             continue;
-        char *subject = http_url_identity(terms_lex(d->t, tr->s, NULL));
+        const char *instance = terms_lex(d->t, tr->s, NULL);
+        char *subject = http_url_identity(instance);
         bool own = subject && strcmp(subject, identity) == 0;
         free(subject);
         bool known = false;
         for (size_t j = 0; j < m->instance_count && !known; j++)
-            known = m->instances[j] == tr->s;
+            known = strcmp(m->instances[j], instance) == 0;
         if (!own || known)
             continue;
         m->instances = xrealloc(m->instances, (m->instance_count + 1) * sizeof *m->instances);
-        m->instances[m->instance_count++] = tr->s;
-        log_msg(d->log, LOG_INFO, "instances-from: <%s> joins the run", terms_lex(d->t, tr->s, NULL));
+        m->instances[m->instance_count++] = xstrndup(instance, strlen(instance));
+        log_msg(d->log, LOG_INFO, "instances-from: <%s> joins the run", instance);
         d->current_stale = true;
     }
     free(identity);
@@ -242,17 +259,21 @@ size_t discovery_scan(discovery *d, store *wm, discovery_read_fn read, void *use
     for (size_t i = 0; i < d->container_count; i++)
         asserted += take_listing(d, i, wm, read, user);
     drop_unlisted(d);
-    for (size_t i = 0; i < d->member_count; i++) {
-        member *m = &d->members[i];
+    for (size_t i = 0; i < d->asked_count;) {
+        member *m = find_member(d, d->asked[i]);
         agent_read outcome;
-        if (m->kind != MEMBER_UNREAD || !m->asked || !read(user, terms_lex(d->t, m->doc, NULL), &outcome))
+        if (m && !read(user, m->doc, &outcome)) {
+            i++; /* not fetched yet */
             continue;
+        }
+        d->asked[i] = d->asked[--d->asked_count];
         /* not answered, or not found (a member deleted since it was listed): tried again next iteration */
-        if (outcome.failure || outcome.status < 200 || outcome.status >= 300)
+        if (!m || outcome.failure || outcome.status < 200 || outcome.status >= 300)
             continue;
         take_candidate(d, m, wm);
         for (size_t k = 0; k < m->instance_count; k++)
-            asserted += store_add(wm, d->v->agent, d->v->instance, m->instances[k], d->v->clock_graph);
+            asserted += store_add(wm, d->v->agent, d->v->instance, terms_iri_cstr(d->t, m->instances[k]),
+                                  d->v->clock_graph);
     }
     return asserted;
 }
@@ -267,7 +288,7 @@ const char *const *discovery_instances(discovery *d, size_t *count) {
         size_t at = 0;
         for (size_t i = 0; i < d->member_count; i++)
             for (size_t k = 0; k < d->members[i].instance_count; k++)
-                d->current[at++] = terms_lex(d->t, d->members[i].instances[k], NULL);
+                d->current[at++] = d->members[i].instances[k];
         d->current_stale = false;
     }
     *count = d->current_count;

@@ -48,7 +48,7 @@ typedef struct request {
 
 /* Resource identities already worked out, by the IRI term of a request URI: the crawl asks for the same
  * documents every iteration, and parsing a URL was the costliest step of extracting a request (13-17% of
- * an agent's instructions). Terms never change, so entries stay valid for the term table's life. */
+ * an agent's instructions). Entries hold term ids: the cache is emptied when the agent releases its terms. */
 typedef struct identity_cache {
     u64map slot_of; /* URI term -> 1 + index in texts */
     char **texts;   /* http_url_identity of the URI (NULL when it has none) */

@@ -1,12 +1,13 @@
 /* sentries.c: the sentry table of sentries.h. Compiled sentries live in the table's own rule set across
- * iterations (term ids are stable: the agent keeps one term table); a sentry not seen in an iteration is
- * disabled for it. */
+ * iterations, until the agent releases the terms they are made of (sentry_table_forget); a sentry not seen
+ * in an iteration is disabled for it. */
 #include "agent/sentries.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rdf/buf.h"
 #include "rdf/strmap.h"
 #include "reason/sentry.h"
 
@@ -29,6 +30,7 @@ struct sentry_table {
     sentry_entry *entries;
     size_t count, cap;
     u64map by_node; /* sentry term -> entry */
+    strmap said;    /* "node\tetag\terror" of the invalid sentries forgotten last (sentry_table_forget) */
 };
 
 sentry_table *sentry_table_new(terms *t, const agent_vocab *v, const log_sink *log) {
@@ -40,17 +42,43 @@ sentry_table *sentry_table_new(terms *t, const agent_vocab *v, const log_sink *l
     return s;
 }
 
-void sentry_table_free(sentry_table *s) {
-    if (!s)
-        return;
+/* "node\tetag\terror": an invalid sentry's version, said once. */
+static char *said_key(const sentry_table *s, term_id node, const char *etag, const char *error) {
+    buf key = {0};
+    buf_printf(&key, "%s\t%s\t%s", terms_lex(s->t, node, NULL), etag ? etag : "", error);
+    return buf_cstr(&key);
+}
+
+static void drop_entries(sentry_table *s) {
     for (size_t i = 0; i < s->count; i++) {
         free(s->entries[i].etag);
         free(s->entries[i].error);
         free(s->entries[i].reads);
     }
-    free(s->entries);
+    s->count = 0;
     u64map_free(&s->by_node);
+    s->by_node = (u64map){0};
     rule_set_free(&s->rules);
+}
+
+void sentry_table_forget(sentry_table *s) {
+    strmap_free(&s->said);
+    s->said = (strmap){0};
+    for (size_t i = 0; i < s->count; i++)
+        if (s->entries[i].error) {
+            char *key = said_key(s, s->entries[i].node, s->entries[i].etag, s->entries[i].error);
+            strmap_put(&s->said, key, 1, NULL);
+            free(key);
+        }
+    drop_entries(s);
+}
+
+void sentry_table_free(sentry_table *s) {
+    if (!s)
+        return;
+    drop_entries(s);
+    free(s->entries);
+    strmap_free(&s->said);
     sentry_text_parser_free(s->text_parser);
     free(s);
 }
@@ -145,7 +173,10 @@ static void compile(sentry_table *s, store *wm, sentry_entry *e) {
     if (e->rule >= 0)
         s->rules.rules[e->rule]->disabled = true;
     e->error = xstrndup(error, strlen(error));
-    log_msg(s->log, LOG_ERROR, "%s (its artifacts' writes are held until it is fixed)", error);
+    char *key = said_key(s, e->node, e->etag, error);
+    if (!strmap_get(&s->said, key))
+        log_msg(s->log, LOG_ERROR, "%s (its artifacts' writes are held until it is fixed)", error);
+    free(key);
 }
 
 size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_fn etag_of, void *user) {

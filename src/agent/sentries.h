@@ -25,6 +25,9 @@ typedef const char *(*sentry_etag_fn)(void *user, term_id graph);
 
 sentry_table *sentry_table_new(terms *t, const agent_vocab *v, const log_sink *log);
 void sentry_table_free(sentry_table *s);
+/* Drops every sentry compiled (their terms are about to be released, rdf/term.h): each is compiled again
+ * when next met, and one that was invalid is not said again for the same version. */
+void sentry_table_forget(sentry_table *s);
 /* Starts an iteration: no sentry seen yet. */
 void sentry_table_begin(sentry_table *s);
 /* Takes in the sentries among wm's triples numbered from `from` on; asserts their ldgsm:reads triples.

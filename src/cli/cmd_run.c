@@ -77,6 +77,9 @@ static const char run_usage[] =
     "      --max-fresh N       per iteration, stop deriving after N fresh blank nodes from rule heads and\n"
     "                          hold the iteration, naming the rule (default 1000000)\n"
     "      --max-derived N     per iteration, the same for derived triples (default 50000000)\n"
+    "      --release-terms N   release the terms iterations interned (each poll parses its documents\n"
+    "                          again) once more than N piled up (default 65536, or more when the rules\n"
+    "                          and inputs have more terms)\n"
     "      --allow-unconditional-status\n"
     "                          let updates write documents that have no strong ETag\n"
     "      --patch             write a document's updates as an N3 Patch of what changes, conditional\n"
@@ -169,7 +172,7 @@ static void log_to_stderr(void *user, enum log_level level, const char *message)
 int cmd_run(int argc, char **argv) {
     shipped_files shipped = {0};
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
-           OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_TRACE,
+           OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_RELEASE_TERMS, OPT_TRACE,
            OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD, OPT_INSTANCES_FROM };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
@@ -193,6 +196,7 @@ int cmd_run(int argc, char **argv) {
         {"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"max-fresh", required_argument, NULL, OPT_MAX_FRESH},
+        {"release-terms", required_argument, NULL, OPT_RELEASE_TERMS},
         {"max-derived", required_argument, NULL, OPT_MAX_DERIVED},
         {"trace", required_argument, NULL, OPT_TRACE},
         {"history", required_argument, NULL, OPT_HISTORY},
@@ -285,11 +289,13 @@ int cmd_run(int argc, char **argv) {
         case OPT_CONNECT_TIMEOUT:
         case OPT_TIMEOUT:
         case OPT_MAX_FRESH:
-        case OPT_MAX_DERIVED: {
+        case OPT_MAX_DERIVED:
+        case OPT_RELEASE_TERMS: {
             unsigned long v = strtoul(optarg, &end, 10);
             if (*end || v == 0 || v > 4000000000UL) {
                 const char *name = c == OPT_CONNECT_TIMEOUT ? "--connect-timeout" : c == OPT_TIMEOUT ? "--timeout"
-                                   : c == OPT_MAX_FRESH ? "--max-fresh" : "--max-derived";
+                                   : c == OPT_MAX_FRESH ? "--max-fresh" : c == OPT_MAX_DERIVED ? "--max-derived"
+                                                                          : "--release-terms";
                 fprintf(stderr, "ldgsm run: %s needs a positive number, not '%s'\n", name, optarg);
                 goto done;
             }
@@ -299,8 +305,10 @@ int cmd_run(int argc, char **argv) {
                 opt.timeout_ms = (long)v;
             else if (c == OPT_MAX_FRESH)
                 opt.max_fresh_nodes = (unsigned)v;
-            else
+            else if (c == OPT_MAX_DERIVED)
                 opt.max_derived = (unsigned)v;
+            else
+                opt.release_terms = v;
             break;
         }
         case OPT_TRACE: opt.trace_path = optarg; break;

@@ -6,7 +6,7 @@
 
 #include "gsm/lint_read.h"
 #include "rdf/buf.h"
-#include "rdf/hashmap.h"
+#include "rdf/strmap.h"
 
 #define NS_GSM "http://purl.org/gsm/vocab#"
 #define NS_LDGSM "https://w3id.org/ldgsm#"
@@ -20,22 +20,30 @@ typedef struct vocab {
 } vocab;
 
 /* What the watcher remembers of one stage or milestone fragment between iterations. */
+/* Kept as text: the agent releases an iteration's terms (rdf/term.h), and this outlives it. */
 typedef struct fragment_seen {
-    term_id value;      /* its state (stage) or achievement (milestone) in the last iteration */
+    char *key, *instance;
+    char *value;        /* its state (stage) or achievement (milestone) in the last iteration */
     char *opened_with;  /* a stage: what its sentries read when it last opened (NULL: not seen opening) */
     bool cycling_said;
 } fragment_seen;
 
 struct gsm_watch {
     gsm_watch_options opt;
-    bool vocab_ready;
     vocab v;
-    u64map unchanged; /* instance term -> iterations since its fragments last changed */
-    u64map fragment_index; /* fragment term -> 1 + index in fragments */
+    strmap unchanged;      /* instance -> iterations since its fragments last changed */
+    strmap fragment_index; /* fragment -> 1 + index in fragments */
     fragment_seen *fragments;
     size_t fragment_count;
     lint_memo *lint; /* each model version's lint error count */
 };
+
+static void forget_fragment(fragment_seen *f) {
+    free(f->key);
+    free(f->instance);
+    free(f->value);
+    free(f->opened_with);
+}
 
 gsm_watch *gsm_watch_new(const gsm_watch_options *options) {
     gsm_watch *w = xcalloc(1, sizeof *w);
@@ -48,17 +56,15 @@ void gsm_watch_free(gsm_watch *w) {
     if (!w)
         return;
     for (size_t i = 0; i < w->fragment_count; i++)
-        free(w->fragments[i].opened_with);
+        forget_fragment(&w->fragments[i]);
     free(w->fragments);
-    u64map_free(&w->fragment_index);
+    strmap_free(&w->fragment_index);
     lint_memo_free(w->lint);
-    u64map_free(&w->unchanged);
+    strmap_free(&w->unchanged);
     free(w);
 }
 
 static void vocab_init(gsm_watch *w, terms *t) {
-    if (w->vocab_ready)
-        return;
     vocab *v = &w->v;
     v->is_instance_of = terms_iri_cstr(t, NS_GSM "isInstanceOf");
     v->in_artifact_instance = terms_iri_cstr(t, NS_GSM "inArtifactInstance");
@@ -77,7 +83,6 @@ static void vocab_init(gsm_watch *w, terms *t) {
     v->serves = terms_iri_cstr(t, "urn:ldgsm:gsm#serves");
     v->read_failure = terms_iri_cstr(t, NS_LDGSM "readFailure");
     v->graph = terms_iri_cstr(t, "urn:ldgsm:watch");
-    w->vocab_ready = true;
 }
 
 /* "<iri> "label"" or "<iri>": how lines name a model term. */
@@ -96,15 +101,42 @@ static int compare_strings(const void *a, const void *b) {
 
 /* --- cycling --------------------------------------------------------------------------------------------- */
 
-static fragment_seen *fragment(gsm_watch *w, term_id f) {
+static fragment_seen *fragment(gsm_watch *w, const char *key, const char *instance) {
     bool first;
-    uint32_t *slot = u64map_put(&w->fragment_index, f, 0, &first);
+    uint32_t *slot = strmap_put(&w->fragment_index, key, 0, &first);
     if (first) {
         w->fragments = xrealloc(w->fragments, (w->fragment_count + 1) * sizeof *w->fragments);
-        w->fragments[w->fragment_count] = (fragment_seen){0};
+        w->fragments[w->fragment_count] =
+            (fragment_seen){.key = xstrndup(key, strlen(key)), .instance = xstrndup(instance, strlen(instance))};
         *slot = (uint32_t)++w->fragment_count;
     }
     return &w->fragments[*slot - 1];
+}
+
+/* Forgets what it remembers of instances that left the run: an agent taking its instances from a
+ * container (--instances-from) meets new ones for as long as it runs. */
+static void forget_departed(gsm_watch *w, const char *const *instances, size_t instance_count) {
+    if (w->unchanged.count <= instance_count)
+        return;
+    strmap current = {0};
+    for (size_t i = 0; i < instance_count; i++) {
+        const uint32_t *count = strmap_get(&w->unchanged, instances[i]);
+        *strmap_put(&current, instances[i], 0, NULL) = count ? *count : 0;
+    }
+    strmap_free(&w->unchanged);
+    w->unchanged = current;
+    size_t kept = 0;
+    for (size_t i = 0; i < w->fragment_count; i++) {
+        if (strmap_get(&current, w->fragments[i].instance))
+            w->fragments[kept++] = w->fragments[i];
+        else
+            forget_fragment(&w->fragments[i]);
+    }
+    w->fragment_count = kept;
+    strmap_free(&w->fragment_index);
+    w->fragment_index = (strmap){0};
+    for (size_t i = 0; i < kept; i++)
+        *strmap_put(&w->fragment_index, w->fragments[i].key, 0, NULL) = (uint32_t)(i + 1);
 }
 
 /* Appends to *keys "iri etag" for every resource the sentries of (subject, p1, [p2]) name. */
@@ -192,21 +224,25 @@ static unsigned watch_fragments(gsm_watch *w, terms *t, store *wm, term_id a, wa
         term_id value = stage ? state : store_first_object(wm, f, v->is_achieved);
         if (!model || !value)
             continue;
-        fragment_seen *seen = fragment(w, f);
-        bool first_sight = !seen->value;
-        if (!first_sight && seen->value != value) {
+        const char *value_text = terms_lex(t, value, NULL);
+        fragment_seen *seen = fragment(w, terms_lex(t, f, NULL), terms_lex(t, a, NULL));
+        bool first_sight = !seen->value, moved = !first_sight && strcmp(seen->value, value_text) != 0;
+        if (moved) {
             changed++;
             buf_puts(changes, changed > 1 ? "; " : "");
             name_term(changes, t, wm, v, model);
-            const char *text = terms_lex(t, value, NULL);
+            const char *text = value_text;
             if (!stage)
                 text = strcmp(text, "true") == 0 ? "achieved" : "not achieved";
             else if (strrchr(text, '#'))
                 text = strrchr(text, '#') + 1;
             buf_printf(changes, " %s", text);
         }
-        bool opens = stage && value == v->active && (first_sight || seen->value != v->active);
-        seen->value = value;
+        bool opens = stage && value == v->active && (first_sight || moved);
+        if (first_sight || moved) {
+            free(seen->value);
+            seen->value = xstrndup(value_text, strlen(value_text));
+        }
         if (!opens)
             continue;
         char *inputs = stage_inputs(t, wm, v, model, etag_of, user);
@@ -253,7 +289,7 @@ int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, const char *const *in
         }
         buf changes = {0};
         unsigned changed = watch_fragments(w, t, wm, iri, etag_of, user, &changes);
-        uint32_t *unchanged = u64map_put(&w->unchanged, iri, 0, NULL);
+        uint32_t *unchanged = strmap_put(&w->unchanged, instances[i], 0, NULL);
         *unchanged = changed ? 0 : *unchanged + 1;
         if (w->opt.verbose && changed)
             log_msg(w->opt.log, LOG_INFO, "progress: <%s>: %s", instances[i], buf_cstr(&changes));
@@ -263,6 +299,7 @@ int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, const char *const *in
         buf_free(&changes);
     }
     lint_term_docs_free(term_docs);
+    forget_departed(w, instances, instance_count);
     if (refused && refused == instance_count && !w->opt.open_ended) {
         log_msg(w->opt.log, LOG_ERROR, "every instance of this run has a model that ldgsm lint rejects: nothing to run");
         return 1;

@@ -1,8 +1,8 @@
 /* term.c: the interning term table. A u64map from content hash to the newest term with that hash;
  * terms sharing a hash are chained through `next_same_hash`. Text lives in an arena of large chunks so
- * the pointers handed out stay valid for the table's lifetime, and term records live in fixed chunks
- * that never move, so a thread may read the terms it was handed while another interns new ones (the
- * streaming writer of `ldgsm reason` does). */
+ * the pointers handed out stay valid until the term is released (terms_release: never, unless its user
+ * releases), and term records live in fixed chunks that never move, so a thread may read the terms it
+ * was handed while another interns new ones (the streaming writer of `ldgsm reason` does). */
 #include "rdf/term.h"
 
 #include <stdio.h>
@@ -11,6 +11,13 @@
 
 #include "rdf/buf.h"
 #include "rdf/hashmap.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define TERMS_CATCH_RELEASED 1
+#else
+#define TERMS_CATCH_RELEASED 0
+#endif
 
 typedef struct term_rec {
     uint8_t kind;
@@ -46,6 +53,8 @@ struct terms {
     u64map by_hash;
     arena_chunk *arena;
     uint64_t fresh_counter;
+    uint32_t dead_from, dead_to; /* AddressSanitizer builds: ids in (dead_from, dead_to] were released */
+    uint32_t dead;               /* ... and how many ids in all */
 };
 
 static void *arena_alloc(terms *t, size_t n) {
@@ -82,9 +91,19 @@ static uint64_t items_hash(int kind, const term_id *items, size_t n) {
     return hash_bytes(items, n * sizeof *items, (uint64_t)kind * 0x51afd7ed558ccdULL);
 }
 
-static inline term_rec *rec_of(const terms *t, term_id id) {
+static inline term_rec *rec_at(const terms *t, term_id id) {
     term_rec **dir = __atomic_load_n(&t->dir, __ATOMIC_ACQUIRE);
     return &dir[id >> REC_CHUNK_BITS][id & (REC_CHUNK - 1)];
+}
+
+static inline term_rec *rec_of(const terms *t, term_id id) {
+#if TERMS_CATCH_RELEASED
+    if (id > t->dead_from && id <= t->dead_to) {
+        fprintf(stderr, "ldgsm: term %u used after terms_release released it\n", id);
+        abort();
+    }
+#endif
+    return rec_at(t, id);
 }
 
 static void grow_dir(terms *t) {
@@ -270,6 +289,118 @@ term_id terms_list(terms *t, const term_id *items, size_t n) {
 }
 
 size_t terms_count(const terms *t) { return __atomic_load_n(&t->count, __ATOMIC_ACQUIRE); }
+
+/* ---- release ---- */
+
+static uint64_t rec_hash(const terms *t, term_id id) {
+    const term_rec *r = rec_of(t, id);
+    if (r->kind == TERM_FORMULA || r->kind == TERM_LIST)
+        return items_hash(r->kind, r->items, r->kind == TERM_FORMULA ? (size_t)r->len * 3 : r->len);
+    return atom_hash(r->kind, r->text, r->len, r->datatype, r->lang, r->lang ? strlen(r->lang) : 0);
+}
+
+size_t terms_live(const terms *t) { return terms_count(t) - t->dead; }
+
+terms_mark terms_mark_now(const terms *t) {
+    return (terms_mark){t->count, t->arena, t->arena ? t->arena->used : 0};
+}
+
+/* A copy of term `id` of table `from` in table `to`, with the terms it is made of. */
+static term_id import_term(terms *to, const terms *from, term_id id) {
+    if (id < T_WELL_KNOWN_END)
+        return id;
+    const term_rec *r = rec_of(from, id);
+    switch (r->kind) {
+    case TERM_LITERAL: {
+        term_id datatype = r->datatype ? import_term(to, from, r->datatype) : 0;
+        return intern_atom(to, TERM_LITERAL, r->text, r->len, datatype, r->lang, r->lang ? strlen(r->lang) : 0);
+    }
+    case TERM_FORMULA:
+    case TERM_LIST: {
+        size_t n = r->kind == TERM_FORMULA ? (size_t)r->len * 3 : r->len;
+        term_id *items = xmalloc((n ? n : 1) * sizeof *items);
+        for (size_t i = 0; i < n; i++)
+            items[i] = import_term(to, from, r->items[i]);
+        /* ids differ between the tables: a formula's triples are sorted again */
+        term_id copy = r->kind == TERM_FORMULA ? terms_formula(to, (const triple *)items, r->len)
+                                               : intern_items(to, TERM_LIST, items, n);
+        free(items);
+        return copy;
+    }
+    default:
+        return intern_atom(to, (enum term_kind)r->kind, r->text, r->len, 0, NULL, 0);
+    }
+}
+
+/* The hash index again from the live terms, when released ones left many empty keys behind. */
+static void rebuild_hash_index(terms *t) {
+    u64map_free(&t->by_hash);
+    t->by_hash = (u64map){0};
+    for (term_id id = 1; id <= t->count; id++) {
+        term_rec *r = rec_at(t, id);
+        if (r->kind == TERM_NONE)
+            continue;
+        bool inserted;
+        uint32_t *head = u64map_put(&t->by_hash, rec_hash(t, id), id, &inserted);
+        r->next_same_hash = inserted ? 0 : *head;
+        *head = id;
+    }
+}
+
+static void release_arena(terms *t, const terms_mark *m) {
+    while (t->arena && t->arena != m->arena_chunk) {
+        arena_chunk *next = t->arena->next;
+        free(t->arena);
+        t->arena = next;
+    }
+    if (!t->arena)
+        return;
+#if TERMS_CATCH_RELEASED
+    /* the text after the mark is never written again, and reading it is an error */
+    ASAN_POISON_MEMORY_REGION(t->arena->data + m->arena_used, t->arena->cap - m->arena_used);
+    t->arena->used = t->arena->cap;
+#else
+    t->arena->used = m->arena_used;
+#endif
+}
+
+size_t terms_release(terms *t, const terms_mark *m, term_id *keep, size_t keep_count) {
+    /* the kept terms wait in a table of their own while this one is cut back */
+    terms *kept = terms_new();
+    term_id *copies = xcalloc(keep_count + 1, sizeof *copies);
+    for (size_t i = 0; i < keep_count; i++)
+        if (keep[i] > m->count)
+            copies[i] = import_term(kept, t, keep[i]);
+    size_t released = 0;
+    /* newest first: each is then the head of its hash chain */
+    for (term_id id = t->count; id > m->count; id--) {
+        if (id == t->dead_to && t->dead_from >= m->count) {
+            id = t->dead_from + 1; /* released before (AddressSanitizer builds only) */
+            continue;
+        }
+        term_rec *r = rec_of(t, id);
+        uint32_t *head = u64map_get(&t->by_hash, rec_hash(t, id));
+        *head = r->next_same_hash;
+        *r = (term_rec){.kind = TERM_NONE};
+        released++;
+    }
+    release_arena(t, m);
+#if TERMS_CATCH_RELEASED
+    t->dead_from = m->count;
+    t->dead_to = t->count;
+    t->dead += (uint32_t)released;
+#else
+    __atomic_store_n(&t->count, m->count, __ATOMIC_RELEASE);
+#endif
+    if (t->by_hash.count > 2 * t->count + 4096)
+        rebuild_hash_index(t);
+    for (size_t i = 0; i < keep_count; i++)
+        if (copies[i])
+            keep[i] = import_term(t, kept, copies[i]);
+    free(copies);
+    terms_free(kept);
+    return released;
+}
 
 enum term_kind terms_kind(const terms *t, term_id id) {
     return id && id <= __atomic_load_n(&t->count, __ATOMIC_ACQUIRE) ? (enum term_kind)rec_of(t, id)->kind

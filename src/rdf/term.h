@@ -6,7 +6,11 @@
  * Formulas ({ ... } in N3) and lists (( ... )) are terms whose content is other terms; a formula's
  * triples are kept sorted and de-duplicated, so two formulas with the same triples are the same term.
  * Blank node labels are table-wide: readers map a document's labels to fresh nodes (terms_fresh_bnode)
- * so that blank nodes of two documents never collide. */
+ * so that blank nodes of two documents never collide.
+ *
+ * A long-running user (the agent: every poll parses documents again, with fresh blank nodes) marks the
+ * table once its lasting terms are in (terms_mark) and releases what came after (terms_release), keeping
+ * the few terms it still holds: the table then stays the size of one round of work. */
 #ifndef LDGSM_RDF_TERM_H
 #define LDGSM_RDF_TERM_H
 
@@ -77,6 +81,22 @@ term_id terms_formula(terms *t, const triple *ts, size_t n);
 term_id terms_list(terms *t, const term_id *items, size_t n);
 
 size_t terms_count(const terms *t); /* ids are 1..terms_count */
+size_t terms_live(const terms *t);  /* how many of them are not released (terms_release) */
+
+/* Terms interned after a mark are released together. */
+typedef struct terms_mark {
+    uint32_t count;
+    const void *arena_chunk;
+    size_t arena_used;
+} terms_mark;
+
+terms_mark terms_mark_now(const terms *t);
+/* Forgets every term interned after mark m, except keep[0..keep_count): those (and the terms they are made
+ * of) are interned again and keep[] is given their new ids. Ids of released terms are handed out again,
+ * so nothing may hold one across this call; no other thread may use the table during it. Built with
+ * AddressSanitizer, released ids are never handed out again and using one aborts, and their text is
+ * freed, so a term or text held across a release is caught. Returns how many terms were released. */
+size_t terms_release(terms *t, const terms_mark *m, term_id *keep, size_t keep_count);
 enum term_kind terms_kind(const terms *t, term_id id);
 /* IRI text, blank node label, literal lexical form or variable name; NUL-terminated. */
 const char *terms_lex(const terms *t, term_id id, size_t *len);

@@ -54,10 +54,14 @@ put status/a1 '@prefix gsm: <http://purl.org/gsm/vocab#> . <#it> a gsm:ArtifactI
 put m/model '@prefix sp: <http://spinrdf.org/sp#> . @prefix : <http://ex.org/> .
 <#alarmRings> a sp:Ask ; sp:where ( [ sp:subject <../dev/alarm#it> ; sp:predicate :rings ; sp:object true ] ) .
 <#doorsClosed> a sp:Ask ; sp:text "ASK { this is not SPARQL" .' > /dev/null
-run_agent --iterations 1
+run_agent --iterations 3 --release-terms 1
 check "an invalid sentry is reported" grep -q "doorsClosed" "$work/run.log"
 check "and the writes are held" [ "$(grep -Ec '^(PUT|PATCH)' "$work/serve.log")" = 0 ]
 check "the hold says why" grep -q "invalid sentry" "$work/run.log"
+# said once for its version, also where the agent released its terms between the iterations (here after
+# every one) and compiled the sentry again
+check "the invalid sentry is said once in 3 iterations ($(grep -c 'doorsClosed.*held until it is fixed' "$work/run.log"))" \
+  [ "$(grep -c 'doorsClosed.*held until it is fixed' "$work/run.log")" = 1 ]
 
 # A GET asked for by a rule that reads sentry results is not made.
 put m/model '@prefix sp: <http://spinrdf.org/sp#> . @prefix : <http://ex.org/> .

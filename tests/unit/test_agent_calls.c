@@ -173,6 +173,32 @@ static void no_connection_is_reported_as_a_failure(void **state) {
     agent_free(a);
 }
 
+/* The answer carries the request's key once, however many Idempotency-Key headers the rules wrote (each
+ * used to be appended to an answer that has room for one). */
+static void answer_carries_one_key(void **state) {
+    fixture *f = *state;
+    write_program(f, "{ <@A/flag#it> :first true . } => { [] http:mthd httpm:POST ; http:requestURI <@A/t/> ;\n"
+                     "    ldgsm:reportTo <@A/rec#c> ; http:headers (\n"
+                     "      [ http:fieldName \"Idempotency-Key\" ; http:fieldValue \"\\\"k1\\\"\" ]\n"
+                     "      [ http:fieldName \"Idempotency-Key\" ; http:fieldValue \"\\\"k2\\\"\" ]\n"
+                     "      [ http:fieldName \"Idempotency-Key\" ; http:fieldValue \"\\\"k3\\\"\" ]\n"
+                     "      [ http:fieldName \"Idempotency-Key\" ; http:fieldValue \"\\\"k4\\\"\" ]\n"
+                     "      [ http:fieldName \"Idempotency-Key\" ; http:fieldValue \"\\\"k5\\\"\" ] ) } .\n"
+                     "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/flag> } .\n"
+                     "{ ?x ldgsm:answerTo <@A/rec#c> ; ldgsm:answerKey ?k . }\n"
+                     "=> { [] http:mthd httpm:POST ; http:requestURI <@A/keys/> ; http:body { <#it> :key ?k } } .\n");
+    set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/first> true .", "\"f1\"");
+    set_route(f, f->a, "POST", "/t/", 201, NULL, NULL, NULL);
+    test_server_route_location(f->a, "POST", "/t/", "/t/1");
+    set_route(f, f->a, "POST", "/keys/", 201, NULL, NULL, NULL);
+    agent *a = new_agent(f);
+    assert_int_equal(agent_iterate(a, &f->stats), 0);
+    set_route(f, f->a, "GET", "/flag", 200, "text/turtle", "<#it> <http://ex.org/later> true .", "\"f2\"");
+    assert_int_equal(agent_iterate(a, &f->stats), 0);
+    assert_int_equal(test_server_count(f->a, "POST", "/keys/"), 1);
+    agent_free(a);
+}
+
 static void incident_said_once_while_it_lasts(void **state) {
     fixture *f = *state;
     write_program(f, "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/flag> } .\n"
@@ -198,6 +224,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(keys_do_not_make_writes_conflict, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(answers_reach_the_rules, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(no_connection_is_reported_as_a_failure, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(answer_carries_one_key, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(incident_said_once_while_it_lasts, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

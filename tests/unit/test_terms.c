@@ -1,4 +1,5 @@
-/* test_terms.c: interning, literal normalization, formulas and lists as terms. */
+/* test_terms.c: interning, literal normalization, formulas and lists as terms; releasing the terms
+ * interned after a mark, keeping some. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -136,12 +137,96 @@ static void many_terms_survive_growth(void **state) {
     terms_free(t);
 }
 
+/* What stands before a mark is untouched by a release; what came after is gone (interned again it is new,
+ * and with the same content found again); a kept formula comes back whole, with its list, its typed and
+ * tagged literals and its blank node, at its new id. */
+static void release_keeps_what_it_is_told(void **state) {
+    (void)state;
+    terms *t = terms_new();
+    term_id lasting = terms_iri_cstr(t, "urn:lasting");
+    term_id lasting_literal = terms_literal(t, "7", 1, T_XSD_INTEGER, NULL, 0);
+    terms_mark mark = terms_mark_now(t);
+    char name[32];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(name, sizeof name, "urn:scratch:%d", i);
+        terms_iri_cstr(t, name);
+    }
+    term_id datatype = terms_iri_cstr(t, "urn:type:celsius");
+    term_id items[3] = {terms_literal(t, "21.5", 4, datatype, NULL, 0), terms_literal(t, "hallo", 5, 0, "de", 2),
+                        lasting};
+    term_id bnode = terms_fresh_bnode(t);
+    triple ts[2] = {{bnode, terms_iri_cstr(t, "urn:p"), terms_list(t, items, 3)},
+                    {lasting, terms_iri_cstr(t, "urn:q"), lasting_literal}};
+    term_id keep[3] = {terms_formula(t, ts, 2), lasting, 0};
+    size_t released = terms_release(t, &mark, keep, 3);
+    assert_true(released >= 5000);
+    assert_int_equal(keep[1], lasting);
+    assert_int_equal(keep[2], 0);
+    assert_string_equal(terms_lex(t, lasting, NULL), "urn:lasting");
+    assert_int_equal(terms_literal(t, "7", 1, T_XSD_INTEGER, NULL, 0), lasting_literal);
+    /* the kept formula, whole */
+    size_t n;
+    const triple *back = terms_formula_triples(t, keep[0], &n);
+    assert_int_equal(n, 2);
+    size_t with_bnode = back[0].s == lasting ? 1 : 0, with_lasting = 1 - with_bnode;
+    assert_int_equal(terms_kind(t, back[with_bnode].s), TERM_BNODE);
+    assert_string_equal(terms_lex(t, back[with_bnode].p, NULL), "urn:p");
+    const term_id *list = terms_list_items(t, back[with_bnode].o, &n);
+    assert_int_equal(n, 3);
+    assert_string_equal(terms_lex(t, list[0], NULL), "21.5");
+    assert_string_equal(terms_lex(t, terms_datatype(t, list[0]), NULL), "urn:type:celsius");
+    assert_string_equal(terms_lang(t, list[1]), "de");
+    assert_int_equal(list[2], lasting);
+    assert_int_equal(back[with_lasting].o, lasting_literal);
+    /* what is kept is found again by its content; what was released is interned anew */
+    term_id celsius = terms_iri_cstr(t, "urn:type:celsius");
+    assert_int_equal(terms_literal(t, "21.5", 4, celsius, NULL, 0), list[0]);
+    assert_int_equal(terms_formula(t, back, 2), keep[0]);
+    term_id again = terms_iri_cstr(t, "urn:scratch:17");
+    assert_string_equal(terms_lex(t, again, NULL), "urn:scratch:17");
+    assert_int_equal(terms_iri_cstr(t, "urn:scratch:17"), again);
+    terms_free(t);
+}
+
+/* Released round after round, the table stays the size of one round (AddressSanitizer builds hand out
+ * new ids instead, to catch a term held across a release: there only the live terms stay few). */
+static void rounds_of_release_stay_small(void **state) {
+    (void)state;
+    terms *t = terms_new();
+    terms_iri_cstr(t, "urn:lasting");
+    terms_mark mark = terms_mark_now(t);
+    char name[48];
+    size_t after_first = 0;
+    for (int round = 0; round < 50; round++) {
+        for (int i = 0; i < 2000; i++) {
+            snprintf(name, sizeof name, "urn:round:%d:%d", round, i);
+            terms_literal(t, name, strlen(name), 0, NULL, 0);
+            terms_fresh_bnode(t);
+        }
+        if (round == 0)
+            after_first = terms_count(t);
+        terms_release(t, &mark, NULL, 0);
+        /* every lasting term is still found */
+        assert_int_equal(terms_iri_cstr(t, "urn:lasting"), T_WELL_KNOWN_END);
+    }
+    assert_int_equal(terms_live(t), mark.count);
+    assert_true(after_first > mark.count + 3999);
+#if !defined(__SANITIZE_ADDRESS__)
+    assert_int_equal(terms_count(t), mark.count);
+#endif
+    snprintf(name, sizeof name, "urn:round:%d:%d", 3, 5);
+    term_id x = terms_literal(t, name, strlen(name), 0, NULL, 0);
+    assert_string_equal(terms_lex(t, x, NULL), name);
+    terms_free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(iri_interned_once),        cmocka_unit_test(well_known_ids_are_fixed),
         cmocka_unit_test(kinds_do_not_mix),         cmocka_unit_test(literals_follow_rdf11),
         cmocka_unit_test(formulas_are_canonical),   cmocka_unit_test(lists_keep_order),
         cmocka_unit_test(fresh_bnodes_are_distinct), cmocka_unit_test(many_terms_survive_growth),
+        cmocka_unit_test(release_keeps_what_it_is_told), cmocka_unit_test(rounds_of_release_stay_small),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
