@@ -22,7 +22,7 @@
 #include "reason/backward.h"
 #include "reason/reasoner.h"
 
-enum { STUCK_AFTER = 10, DEFAULT_REMIND = 100 };
+enum { STUCK_AFTER = 10, DEFAULT_REMIND = 100, IDENTITIES_KEPT = 1 << 16 };
 
 /* By default the terms iterations interned are released once they outnumber this and the lasting terms
  * (the rules, inputs and vocabulary); built with AddressSanitizer, once there are a few, so that the tests
@@ -939,7 +939,8 @@ static void release_terms(agent *a) {
         }
     }
     sentry_table_forget(a->sentries);
-    identity_cache_free(&a->identities);
+    if (a->identities.count > IDENTITIES_KEPT)
+        identity_cache_free(&a->identities);
     size_t released = terms_release(a->t, &a->lasting, keep, count);
     at = keep;
     for (size_t i = 0; i < a->answer_count; i++) {

@@ -229,14 +229,14 @@ void identity_cache_free(identity_cache *c) {
     for (size_t i = 0; i < c->count; i++)
         free(c->texts[i]);
     free(c->texts);
-    u64map_free(&c->slot_of);
+    strmap_free(&c->slot_of);
     *c = (identity_cache){0};
 }
 
-/* The identity of the URI term (text url), a copy the caller owns. */
-static char *identity_of(identity_cache *c, term_id uri, const char *url) {
+/* The identity of the URI url, a copy the caller owns. */
+static char *identity_of(identity_cache *c, const char *url) {
     bool inserted;
-    uint32_t *slot = u64map_put(&c->slot_of, uri, (uint32_t)c->count + 1, &inserted);
+    uint32_t *slot = strmap_put(&c->slot_of, url, (uint32_t)c->count + 1, &inserted);
     if (inserted) {
         c->texts = xrealloc(c->texts, (c->count + 1) * sizeof *c->texts);
         c->texts[c->count++] = http_url_identity(url);
@@ -266,7 +266,7 @@ size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, 
             continue;
         }
         r.uri_term = uri;
-        r.resource = identity_of(identities, uri, r.url);
+        r.resource = identity_of(identities, r.url);
         r.kind = strcmp(r.method, "UPDATE") == 0 ? REQUEST_UPDATE
                  : (strcmp(r.method, "GET") == 0 || strcmp(r.method, "HEAD") == 0 ||
                     strcmp(r.method, "OPTIONS") == 0)

@@ -13,7 +13,7 @@
 
 #include "agent/vocab.h"
 #include "rdf/buf.h"
-#include "rdf/hashmap.h"
+#include "rdf/strmap.h"
 #include "rdf/store.h"
 #include "reason/rule.h"
 
@@ -46,11 +46,12 @@ typedef struct request {
                               it): equal for two writes that do the same to their resource (no conflict) */
 } request;
 
-/* Resource identities already worked out, by the IRI term of a request URI: the crawl asks for the same
- * documents every iteration, and parsing a URL was the costliest step of extracting a request (13-17% of
- * an agent's instructions). Entries hold term ids: the cache is emptied when the agent releases its terms. */
+/* Resource identities already worked out, by request URI: the crawl asks for the same documents every
+ * iteration, and parsing a URL was the costliest step of extracting a request (13-17% of an agent's
+ * instructions). Keyed by text, so that it outlives the agent's release of its terms (the agent empties
+ * it when it has grown large). */
 typedef struct identity_cache {
-    u64map slot_of; /* URI term -> 1 + index in texts */
+    strmap slot_of; /* URI -> 1 + index in texts */
     char **texts;   /* http_url_identity of the URI (NULL when it has none) */
     size_t count;
 } identity_cache;

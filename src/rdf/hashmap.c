@@ -65,6 +65,12 @@ void u64map_free(u64map *m) {
     *m = (u64map){0};
 }
 
+void u64map_clear(u64map *m) {
+    if (m->slots)
+        memset(m->slots, 0, (size_t)m->cap * sizeof *m->slots);
+    m->count = 0;
+}
+
 /* Eight bytes a step (interning hashes every IRI and literal of every document read: byte by byte it was
  * a tenth of interning); the final mix spreads every input bit. */
 uint64_t hash_bytes(const void *data, uint64_t len, uint64_t seed) {

@@ -22,6 +22,8 @@ uint32_t *u64map_get(const u64map *m, uint64_t key);
 /* Returns the value slot of key, inserting it with value `initial` when absent; *inserted says which. */
 uint32_t *u64map_put(u64map *m, uint64_t key, uint32_t initial, bool *inserted);
 void u64map_free(u64map *m);
+/* Empties the map, keeping its capacity for what comes next. */
+void u64map_clear(u64map *m);
 
 static inline uint64_t hash_mix64(uint64_t x) {
     x ^= x >> 33;

@@ -52,16 +52,23 @@ struct terms {
     uint32_t count;    /* written with release order, read with acquire where other threads read */
     u64map by_hash;
     arena_chunk *arena;
+    arena_chunk *spare; /* 64 KiB chunks a release emptied, taken again before new ones */
     uint64_t fresh_counter;
     uint32_t dead_from, dead_to; /* AddressSanitizer builds: ids in (dead_from, dead_to] were released */
     uint32_t dead;               /* ... and how many ids in all */
 };
 
+enum { ARENA_CHUNK = 65536 };
+
 static void *arena_alloc(terms *t, size_t n) {
     n = (n + 7) & ~(size_t)7;
     if (!t->arena || t->arena->used + n > t->arena->cap) {
-        size_t cap = n > 65536 ? n : 65536;
-        arena_chunk *c = xmalloc(sizeof *c + cap);
+        size_t cap = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+        arena_chunk *c = t->spare;
+        if (c && cap == ARENA_CHUNK)
+            t->spare = c->next;
+        else
+            c = xmalloc(sizeof *c + cap);
         c->next = t->arena;
         c->used = 0;
         c->cap = cap;
@@ -195,14 +202,19 @@ terms *terms_new(void) {
     return t;
 }
 
+static void free_chunks(arena_chunk *c) {
+    while (c) {
+        arena_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+}
+
 void terms_free(terms *t) {
     if (!t)
         return;
-    while (t->arena) {
-        arena_chunk *next = t->arena->next;
-        free(t->arena);
-        t->arena = next;
-    }
+    free_chunks(t->arena);
+    free_chunks(t->spare);
     u64map_free(&t->by_hash);
     for (uint32_t c = 0; c < t->dir_cap && t->dir[c]; c++)
         free(t->dir[c]);
@@ -332,10 +344,10 @@ static term_id import_term(terms *to, const terms *from, term_id id) {
     }
 }
 
-/* The hash index again from the live terms, when released ones left many empty keys behind. */
+/* The hash index again from the live terms: after a release of more terms than stay, or one that left
+ * many empty keys behind. Its capacity stays for the next round. */
 static void rebuild_hash_index(terms *t) {
-    u64map_free(&t->by_hash);
-    t->by_hash = (u64map){0};
+    u64map_clear(&t->by_hash);
     for (term_id id = 1; id <= t->count; id++) {
         term_rec *r = rec_at(t, id);
         if (r->kind == TERM_NONE)
@@ -350,7 +362,16 @@ static void rebuild_hash_index(terms *t) {
 static void release_arena(terms *t, const terms_mark *m) {
     while (t->arena && t->arena != m->arena_chunk) {
         arena_chunk *next = t->arena->next;
-        free(t->arena);
+#if TERMS_CATCH_RELEASED
+        free(t->arena); /* so that reading released text is caught */
+#else
+        if (t->arena->cap == ARENA_CHUNK) { /* kept: the next round interns as much again */
+            t->arena->next = t->spare;
+            t->spare = t->arena;
+        } else {
+            free(t->arena);
+        }
+#endif
         t->arena = next;
     }
     if (!t->arena)
@@ -372,15 +393,17 @@ size_t terms_release(terms *t, const terms_mark *m, term_id *keep, size_t keep_c
         if (keep[i] > m->count)
             copies[i] = import_term(kept, t, keep[i]);
     size_t released = 0;
-    /* newest first: each is then the head of its hash chain */
+    /* most go: the index is built again from the terms that stay (rebuild_hash_index, below), else each
+     * leaves its hash chain, newest first (it is then the chain's head) */
+    bool rebuild = !TERMS_CATCH_RELEASED && t->count - m->count > m->count;
     for (term_id id = t->count; id > m->count; id--) {
         if (id == t->dead_to && t->dead_from >= m->count) {
             id = t->dead_from + 1; /* released before (AddressSanitizer builds only) */
             continue;
         }
         term_rec *r = rec_of(t, id);
-        uint32_t *head = u64map_get(&t->by_hash, rec_hash(t, id));
-        *head = r->next_same_hash;
+        if (!rebuild)
+            *u64map_get(&t->by_hash, rec_hash(t, id)) = r->next_same_hash;
         *r = (term_rec){.kind = TERM_NONE};
         released++;
     }
@@ -392,7 +415,7 @@ size_t terms_release(terms *t, const terms_mark *m, term_id *keep, size_t keep_c
 #else
     __atomic_store_n(&t->count, m->count, __ATOMIC_RELEASE);
 #endif
-    if (t->by_hash.count > 2 * t->count + 4096)
+    if (rebuild || t->by_hash.count > 2 * t->count + 4096)
         rebuild_hash_index(t);
     for (size_t i = 0; i < keep_count; i++)
         if (copies[i])

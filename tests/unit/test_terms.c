@@ -220,6 +220,33 @@ static void rounds_of_release_stay_small(void **state) {
     terms_free(t);
 }
 
+/* A release of fewer terms than stay takes each out of the index (more are released by building the
+ * index again): both ways, what stays is found and what went is interned anew. */
+static void small_release_after_many_lasting(void **state) {
+    (void)state;
+    terms *t = terms_new();
+    char name[32];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(name, sizeof name, "urn:lasting:%d", i);
+        terms_iri_cstr(t, name);
+    }
+    term_id lasting = terms_iri_cstr(t, "urn:lasting:4321");
+    terms_mark mark = terms_mark_now(t);
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 100; i++) {
+            snprintf(name, sizeof name, "urn:scratch:%d", i);
+            terms_iri_cstr(t, name);
+        }
+        assert_int_equal(terms_release(t, &mark, NULL, 0), 100);
+        assert_int_equal(terms_iri_cstr(t, "urn:lasting:4321"), lasting);
+        assert_int_equal(terms_live(t), mark.count);
+    }
+    term_id again = terms_iri_cstr(t, "urn:scratch:7");
+    assert_string_equal(terms_lex(t, again, NULL), "urn:scratch:7");
+    assert_int_equal(terms_iri_cstr(t, "urn:scratch:7"), again);
+    terms_free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(iri_interned_once),        cmocka_unit_test(well_known_ids_are_fixed),
@@ -227,6 +254,7 @@ int main(void) {
         cmocka_unit_test(formulas_are_canonical),   cmocka_unit_test(lists_keep_order),
         cmocka_unit_test(fresh_bnodes_are_distinct), cmocka_unit_test(many_terms_survive_growth),
         cmocka_unit_test(release_keeps_what_it_is_told), cmocka_unit_test(rounds_of_release_stay_small),
+        cmocka_unit_test(small_release_after_many_lasting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
