@@ -14,39 +14,17 @@ read -r -a sizes <<< "${SIZES:-100 10000}"
 rounds=${ROUNDS:-100}
 ldgsm=${LDGSM:-$root/build/ldgsm}
 work=${WORK:-$(mktemp -d /tmp/ldgsm-container-size.XXXXXX)}; mkdir -p "$work"
-ticks=$(getconf CLK_TCK)
-pids=() serve_pid='' css_dir=''
-stop() {
-  [ -n "$serve_pid" ] && { kill -TERM "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null; }
-  [ -n "$css_dir" ] && "$root/scripts/css-cluster.sh" stop --dir "$css_dir" 2>/dev/null
-}
-trap stop EXIT
+. "$root/bench/scale/lib.sh"
+trap stop_server EXIT
 trap 'exit 130' INT TERM
-case $server in
-  serve)
-    "$ldgsm" serve --memory --port 0 > "$work/serve.out" 2> "$work/serve.err" &
-    serve_pid=$!
-    for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.05; done
-    base=$(head -n 1 "$work/serve.out")
-    case $base in http*) ;; *) base="http://127.0.0.1:$base/" ;; esac
-    pids=("$serve_pid") ;;
-  css[0-9]*)
-    css_dir=$work/deploy
-    base=$("$root/scripts/css-cluster.sh" start --workers "${server#css}" --dir "$css_dir" 2> "$work/start.log") ||
-      { cat "$work/start.log" >&2; exit 1; }
-    read -r -a pids <<< "$(awk '{ print $2 }' "$css_dir/pids" | tr '\n' ' ')" ;;
-  *) echo "container-size.sh: unknown server $server" >&2; exit 2 ;;
-esac
-cpu() { local p t=0; for p in "${pids[@]}"; do
-  [ -r "/proc/$p/stat" ] && t=$(awk -v t="$t" -v k="$ticks" '{ sub(/^.*\) /, ""); printf "%.3f", t + ($12 + $13) / k }' "/proc/$p/stat")
-  done; echo "$t"; }
+start_server "$server" || exit 1
 printf '@prefix gsm: <http://purl.org/gsm/vocab#> .\n<#it> a gsm:StageInstance ;
   gsm:isInstanceOf <%smodels/evaluation#workflow> ; gsm:hasState gsm:uninitialized .\n' "$base" > "$work/doc.ttl"
 # measure LABEL N METHOD URL...: one request at a time; a line of the table
 measure() {
   local label=$1 n=$2 method=$3; shift 3
   local c0 c1 url
-  c0=$(cpu)
+  c0=$(server_cpu)
   for url in "$@"; do
     if [ "$method" = PUT ]; then
       curl -s -o /dev/null -w '%{time_total}\n' -X PUT -H 'Content-Type: text/turtle' --data-binary @"$work/doc.ttl" "$url"
@@ -54,7 +32,7 @@ measure() {
       curl -s -o /dev/null -w '%{time_total}\n' -H 'Accept: text/turtle' "$url"
     fi
   done > "$work/times"
-  c1=$(cpu)
+  c1=$(server_cpu)
   sort -n "$work/times" | awk -v label="$label" -v n="$n" -v m="$method" -v count=$# -v cpu="$(awk -v a="$c0" -v b="$c1" 'BEGIN { print b - a }')" '
     { t[NR] = $1 * 1000 }
     END { printf "| %s | %d | %s | %d | %.1f | %.1f | %.1f |\n", label, n, m, count, t[int((NR + 1) / 2)], t[int(NR * 0.9 + 0.5)], cpu * 1000 / count }'

@@ -16,38 +16,9 @@ server=${1:?usage: poll.sh serve|cssW N}; n=${2:?usage: poll.sh serve|cssW N}
 iterations=${ITERATIONS:-5}
 work=${WORK:-$(mktemp -d /tmp/ldgsm-bench-poll.XXXXXX)}; mkdir -p "$work"
 fixtures=$root/ldp-fixtures/evaluation
-ticks=$(getconf CLK_TCK)
-serve_pid='' css_dir='' pids=()
-cleanup() {
-  [ -n "$serve_pid" ] && { kill -TERM "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null; }
-  [ -n "$css_dir" ] && "$root/scripts/css-cluster.sh" stop --dir "$css_dir" 2>/dev/null
-}
-trap cleanup EXIT
-case $server in
-  serve)
-    # shellcheck disable=SC2086
-    "$ldgsm" serve --memory --port 0 --fixtures "$fixtures" ${SERVE_OPTIONS:-} \
-      > "$work/serve.out" 2> "$work/serve.err" &
-    serve_pid=$!; pids=("$serve_pid")
-    for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.05; done
-    base=$(head -n 1 "$work/serve.out"); case $base in http*) ;; *) base="http://127.0.0.1:$base/" ;; esac ;;
-  css[0-9]*)
-    css_dir=$work/css-deploy
-    base=$("$root/scripts/css-cluster.sh" start --workers "${server#css}" --dir "$css_dir" 2> "$work/css-start.log") ||
-      { cat "$work/css-start.log" >&2; exit 1; }
-    read -r -a pids <<< "$(awk '{ print $2 }' "$css_dir/pids" | tr '\n' ' ')"
-    while read -r f; do
-      curl -s -f -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @"$fixtures/$f" "$base$f" || exit 1
-    done < <(cd "$fixtures" && find . -type f ! -name README.md ! -path './status/*' | sed 's|^\./||' | sort) ;;
-  *) echo "poll.sh: unknown server $server" >&2; exit 2 ;;
-esac
-server_cpu() {
-  local p t=0
-  for p in "${pids[@]}"; do
-    [ -r "/proc/$p/stat" ] && t=$(awk -v t="$t" -v k="$ticks" '{ sub(/^.*\) /, ""); printf "%.2f", t + ($12 + $13) / k }' "/proc/$p/stat")
-  done
-  echo "$t"
-}
+. "$root/bench/scale/lib.sh"
+trap stop_server EXIT
+start_server "$server" "$fixtures" || exit 1
 
 # one complete instance, then N copies of its status document
 printf '@prefix gsm: <http://purl.org/gsm/vocab#> .\n<#it> a gsm:StageInstance ; gsm:isInstanceOf <%smodels/evaluation#workflow> ; gsm:hasState gsm:uninitialized .\n' \

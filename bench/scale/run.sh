@@ -41,17 +41,11 @@ done
 limit=${RUN_TIMEOUT:-900}
 work=${WORK:-$(mktemp -d /tmp/ldgsm-bench-scale.XXXXXX)}; mkdir -p "$work"
 fixtures=$root/ldp-fixtures/evaluation
-ticks=$(getconf CLK_TCK)
 [ -x "$ldgsm" ] || { echo "run.sh: no ldgsm binary at $ldgsm (set LDGSM)" >&2; exit 1; }
 command -v jq > /dev/null || true
 
-# --- servers ---------------------------------------------------------------------------------------
-server_pids=() base='' serve_pid='' css_dir=''
-stop_server() {
-  if [ -n "$serve_pid" ]; then kill -TERM "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null; serve_pid=; fi
-  if [ -n "$css_dir" ]; then "$root/scripts/css-cluster.sh" stop --dir "$css_dir" 2>/dev/null; css_dir=; fi
-  server_pids=()
-}
+# --- servers (lib.sh) ------------------------------------------------------------------------------
+. "$root/bench/scale/lib.sh"
 agent_pids=()
 cleanup() {
   # agent_pids are GNU time's; the agents are their children (time itself would leave them running)
@@ -62,44 +56,15 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# start_server NAME: serve | cssW; sets base (ending in /), server_pids
-start_server() {
-  local name=$1
-  case $name in
-    serve)
-      # shellcheck disable=SC2086 # SERVE_OPTIONS is a list of options
-      "$ldgsm" serve --memory --port 0 --fixtures "$fixtures" ${SERVE_OPTIONS:-} > "$work/serve.out" 2> "$work/serve.err" &
-      serve_pid=$!
-      for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.05; done
-      base=$(head -n 1 "$work/serve.out")
-      case $base in http*) ;; *) base="http://127.0.0.1:$base/" ;; esac
-      server_pids=("$serve_pid") ;;
-    css[0-9]*)
-      local w=${name#css}
-      css_dir=$work/$name-deploy
-      base=$("$root/scripts/css-cluster.sh" start --workers "$w" --dir "$css_dir" 2> "$work/$name-start.log") ||
-        { cat "$work/$name-start.log" >&2; return 1; }
-      read -r -a server_pids <<< "$(awk '{ print $2 }' "$css_dir/pids" | tr '\n' ' ')"
-      # the fixtures `ldgsm serve --fixtures` starts from: the model and the data its sentries read
-      local f
-      while read -r f; do
-        curl -s -f -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @"$fixtures/$f" "$base$f" ||
-          { echo "run.sh: $name refused the fixture $f" >&2; return 1; }
-      done < <(cd "$fixtures" && find . -type f ! -name README.md ! -path './status/*' | sed 's|^\./||' | sort)
-      if [ "$w" -gt 1 ] && [ "${CHECK:-1}" = 1 ]; then
-        echo "check of $name (bench/scale/check-cluster.sh):" >&2
-        ROUNDS=10 "$root/bench/scale/check-cluster.sh" "$base" | sed 's/^/  /' >&2 ||
-          echo "  $name: the cluster check FAILED (runs go on; see above)" >&2
-      fi ;;
-    *) echo "run.sh: unknown server $name" >&2; return 1 ;;
-  esac
-}
-server_cpu() { # utime + stime of the server's processes, seconds
-  local p t=0
-  for p in "${server_pids[@]}"; do
-    [ -r "/proc/$p/stat" ] && t=$(awk -v t="$t" -v k="$ticks" '{ sub(/^.*\) /, ""); printf "%.2f", t + ($12 + $13) / k }' "/proc/$p/stat")
-  done
-  echo "$t"
+# start_tier NAME: the server with the evaluation workflow's fixtures; a multi-worker CSS checked first
+start_tier() {
+  start_server "$1" "$fixtures" || return 1
+  local w=${1#css}
+  if [ "$1" != serve ] && [ "$w" -gt 1 ] && [ "${CHECK:-1}" = 1 ]; then
+    echo "check of $1 (bench/scale/check-cluster.sh):" >&2
+    ROUNDS=10 "$root/bench/scale/check-cluster.sh" "$base" | sed 's/^/  /' >&2 ||
+      echo "  $1: the cluster check FAILED (runs go on; see above)" >&2
+  fi
 }
 
 # --- instances ---------------------------------------------------------------------------------------
@@ -244,7 +209,7 @@ for server in "${servers[@]}"; do
     for a in "${fleet[@]}"; do skip "$server" "$n" "$a" || todo=1; done
     [ $todo = 1 ] || continue
     # a fresh server per size: the runs before leave thousands of documents behind
-    start_server "$server" || { echo "run.sh: $server did not start" >&2; stop_server; continue; }
+    start_tier "$server" || { echo "run.sh: $server did not start" >&2; stop_server; continue; }
     for a in "${fleet[@]}"; do
       skip "$server" "$n" "$a" && continue
       echo "run: $server, $n instances, $a agent(s), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -11,12 +11,7 @@
 #     and both end with --until complete;
 #   - --until complete over an empty container does not end as complete.
 set -u
-. "$(dirname "$0")/../agent/lib.sh"
-fixtures=$(cd "$(dirname "$0")/../../ldp-fixtures/evaluation" && pwd)
-start_server --fixtures "$fixtures"
-instance_doc='@prefix gsm: <http://purl.org/gsm/vocab#> .
-<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/evaluation#workflow> ; gsm:hasState gsm:uninitialized .'
-completed() { get "$1" | grep -qF "<${base}$1#it> <https://w3id.org/ldgsm#isCompleted> \"true\""; }
+. "$(dirname "$0")/evaluation_lib.sh"
 # await_completed PATH: bounded wait for the instance of document PATH to complete
 await_completed() {
   local _

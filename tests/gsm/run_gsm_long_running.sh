@@ -16,12 +16,7 @@
 # of it compared), LONG_RUN_ROUND (60: iterations per churn round at least); scripts/test.sh gives the
 # sanitizer build smaller ones (there every iteration releases, so a few show the bound).
 set -u
-. "$(dirname "$0")/../agent/lib.sh"
-fixtures=$(cd "$(dirname "$0")/../../ldp-fixtures/evaluation" && pwd)
-start_server --fixtures "$fixtures"
-instance_doc='@prefix gsm: <http://purl.org/gsm/vocab#> .
-<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/evaluation#workflow> ; gsm:hasState gsm:uninitialized .'
-completed() { get "$1" | grep -qF "<${base}$1#it> <https://w3id.org/ldgsm#isCompleted> \"true\""; }
+. "$(dirname "$0")/evaluation_lib.sh"
 # terms LOG FIRST LAST: the highest live term count of iteration lines FIRST..LAST of the agent's log
 terms() { grep '^iteration:' "$1" | sed -n "$2,$3p" | sed -n 's/.*; \([0-9]*\) terms$/\1/p' | sort -n | tail -n 1; }
 iterations() { grep -c '^iteration:' "$1"; }

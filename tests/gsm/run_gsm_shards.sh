@@ -5,14 +5,11 @@
 # every agent exits 0 with its own instances complete, every instance completes, and the overlap changes
 # nothing (every write is conditional). Bad --shard values are refused.
 set -u
-. "$(dirname "$0")/../agent/lib.sh"
-fixtures=$(cd "$(dirname "$0")/../../ldp-fixtures/evaluation" && pwd)
-start_server --fixtures "$fixtures"
+. "$(dirname "$0")/evaluation_lib.sh"
 count=16
 instances=()
 for k in $(seq 1 $count); do
-  put "status/fleet$k" '@prefix gsm: <http://purl.org/gsm/vocab#> .
-<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/evaluation#workflow> ; gsm:hasState gsm:uninitialized .' > /dev/null
+  put "status/fleet$k" "$instance_doc" > /dev/null
   instances+=(--instance "${base}status/fleet$k#it")
 done
 pids=()
@@ -34,8 +31,7 @@ done
 check "the shards of 3 take the $count instances between them ($taken)" [ $taken = $count ]
 complete=0
 for k in $(seq 1 $count); do
-  get "status/fleet$k" | grep -qF "<${base}status/fleet$k#it> <https://w3id.org/ldgsm#isCompleted> \"true\"" &&
-    complete=$((complete + 1))
+  completed "status/fleet$k" && complete=$((complete + 1))
 done
 check "every instance completed ($complete of $count)" [ $complete = $count ]
 for bad in 0/3 4/3 x 2/0; do

@@ -1,0 +1,51 @@
+# bench/scale/lib.sh, sourced by run.sh, poll.sh and container-size.sh: the LDP tier a bench runs against.
+# The sourcing script sets root (the source tree), ldgsm (the binary) and work (its directory).
+#   start_server NAME [FIXTURES]  NAME: serve (`ldgsm serve --memory`, plus SERVE_OPTIONS) or cssW
+#                 (scripts/css-cluster.sh with W workers); FIXTURES: a directory whose documents (not
+#                 status/, not README.md) the server starts with. Sets base (ending in /), server_pids.
+#   stop_server   stops what start_server started, by PID.
+#   server_cpu    utime + stime of the server's processes (CSS's primary, workers and redis), seconds.
+server_pids=() base='' serve_pid='' css_dir=''
+ticks=$(getconf CLK_TCK)
+
+start_server() {
+  local name=$1 fixtures=${2:-}
+  case $name in
+    serve)
+      # shellcheck disable=SC2086 # SERVE_OPTIONS is a list of options
+      "$ldgsm" serve --memory --port 0 ${fixtures:+--fixtures "$fixtures"} ${SERVE_OPTIONS:-} \
+        > "$work/serve.out" 2> "$work/serve.err" &
+      serve_pid=$!
+      for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.05; done
+      base=$(head -n 1 "$work/serve.out")
+      case $base in http*) ;; *) base="http://127.0.0.1:$base/" ;; esac
+      server_pids=("$serve_pid") ;;
+    css[0-9]*)
+      css_dir=$work/$name-deploy
+      base=$("$root/scripts/css-cluster.sh" start --workers "${name#css}" --dir "$css_dir" 2> "$work/$name-start.log") ||
+        { cat "$work/$name-start.log" >&2; return 1; }
+      read -r -a server_pids <<< "$(awk '{ print $2 }' "$css_dir/pids" | tr '\n' ' ')"
+      [ -n "$fixtures" ] || return 0
+      # what `ldgsm serve --fixtures` starts from: the model and the data its sentries read
+      local f
+      while read -r f; do
+        curl -s -f -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @"$fixtures/$f" "$base$f" ||
+          { echo "$name refused the fixture $f" >&2; return 1; }
+      done < <(cd "$fixtures" && find . -type f ! -name README.md ! -path './status/*' | sed 's|^\./||' | sort) ;;
+    *) echo "unknown server $name (serve, css1, css2, ...)" >&2; return 1 ;;
+  esac
+}
+
+stop_server() {
+  if [ -n "$serve_pid" ]; then kill -TERM "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null; serve_pid=; fi
+  if [ -n "$css_dir" ]; then "$root/scripts/css-cluster.sh" stop --dir "$css_dir" 2>/dev/null; css_dir=; fi
+  server_pids=()
+}
+
+server_cpu() {
+  local p t=0
+  for p in "${server_pids[@]}"; do
+    [ -r "/proc/$p/stat" ] && t=$(awk -v t="$t" -v k="$ticks" '{ sub(/^.*\) /, ""); printf "%.3f", t + ($12 + $13) / k }' "/proc/$p/stat")
+  done
+  echo "$t"
+}
