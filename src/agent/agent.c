@@ -926,31 +926,29 @@ static void release_terms(agent *a) {
                                                                                  : RELEASE_AFTER_TERMS;
     if (scratch <= after)
         return;
+    /* the answers' terms: where each is held, and its id through the release */
     size_t count = 0;
     for (size_t i = 0; i < a->answer_count; i++)
         count += 1 + 3 * a->answers[i].n;
-    term_id *keep = xmalloc((count ? count : 1) * sizeof *keep), *at = keep;
+    term_id **held = xmalloc((count ? count : 1) * sizeof *held), **at = held;
     for (size_t i = 0; i < a->answer_count; i++) {
-        *at++ = a->answers[i].node;
+        *at++ = &a->answers[i].node;
         for (size_t k = 0; k < a->answers[i].n; k++) {
-            *at++ = a->answers[i].ts[k].s;
-            *at++ = a->answers[i].ts[k].p;
-            *at++ = a->answers[i].ts[k].o;
+            *at++ = &a->answers[i].ts[k].s;
+            *at++ = &a->answers[i].ts[k].p;
+            *at++ = &a->answers[i].ts[k].o;
         }
     }
+    term_id *keep = xmalloc((count ? count : 1) * sizeof *keep);
+    for (size_t i = 0; i < count; i++)
+        keep[i] = *held[i];
     sentry_table_forget(a->sentries);
     if (a->identities.count > IDENTITIES_KEPT)
         identity_cache_free(&a->identities);
     size_t released = terms_release(a->t, &a->lasting, keep, count);
-    at = keep;
-    for (size_t i = 0; i < a->answer_count; i++) {
-        a->answers[i].node = *at++;
-        for (size_t k = 0; k < a->answers[i].n; k++) {
-            a->answers[i].ts[k].s = *at++;
-            a->answers[i].ts[k].p = *at++;
-            a->answers[i].ts[k].o = *at++;
-        }
-    }
+    for (size_t i = 0; i < count; i++)
+        *held[i] = keep[i];
+    free(held);
     free(keep);
     log_msg(a->log, LOG_DEBUG, "terms: %zu released, %zu kept", released, terms_live(a->t));
 }

@@ -387,11 +387,11 @@ static void release_arena(terms *t, const terms_mark *m) {
 
 size_t terms_release(terms *t, const terms_mark *m, term_id *keep, size_t keep_count) {
     /* the kept terms wait in a table of their own while this one is cut back */
-    terms *kept = terms_new();
+    terms *kept = NULL;
     term_id *copies = xcalloc(keep_count + 1, sizeof *copies);
     for (size_t i = 0; i < keep_count; i++)
         if (keep[i] > m->count)
-            copies[i] = import_term(kept, t, keep[i]);
+            copies[i] = import_term(kept ? kept : (kept = terms_new()), t, keep[i]);
     size_t released = 0;
     /* most go: the index is built again from the terms that stay (rebuild_hash_index, below), else each
      * leaves its hash chain, newest first (it is then the chain's head) */
