@@ -25,6 +25,38 @@ running() {
   [ "${stat%% *}" != Z ]
 }
 
+# A stepped agent's log, followed without forking (tests step thousands of times; a grep every few
+# milliseconds took CPU from the agents on 2 cores): follow_log FILE reads FILE from its start on a
+# descriptor of its own; skip_log passes over what is there now; next_iteration PID [COPY] reads on to the
+# agent's next "iteration:" line (then in $iteration_line), appending every line to the file COPY, and
+# fails when the process PID ended without one or after $wait_limit seconds.
+exec {nap_fd}<> <(:) # a pipe nobody writes: `read -t` on it sleeps without a fork
+log_fd=
+follow_log() {
+  : >> "$1"
+  [ -n "$log_fd" ] && exec {log_fd}<&-
+  exec {log_fd}< "$1"
+}
+skip_log() { local _; while IFS= read -r -u "$log_fd" _; do :; done; }
+next_iteration() {
+  local line partial="" ended=0 deadline=$((SECONDS + wait_limit))
+  iteration_line=
+  while :; do
+    if IFS= read -r -u "$log_fd" line; then
+      line=$partial$line
+      partial=""
+      [ -n "${2:-}" ] && printf '%s\n' "$line" >> "$2"
+      if [[ $line == iteration:* ]]; then iteration_line=$line; return 0; fi
+      continue
+    fi
+    partial+=$line
+    [ $ended = 1 ] && return 1
+    running "$1" || { ended=1; continue; } # one more read: its last lines came before it ended
+    [ $SECONDS -lt $deadline ] || return 1
+    read -r -t 0.01 -u "$nap_fd" _ || :
+  done
+}
+
 # await_pid PID: waits for a process the test started to end, at most $wait_limit seconds; one that
 # does not is killed and fails the test. Returns its exit status.
 await_pid() {

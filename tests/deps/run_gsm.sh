@@ -66,15 +66,13 @@ stepped_start() { # instance URI
   "$ldgsm" run --instance "$1" --step -n 0 < "$work/step.fifo" > /dev/null 2> "$work/step.log" &
   stepped_pid=$!
   exec 7> "$work/step.fifo"
+  follow_log "$work/step.log"
   iterations=0
 }
 step() {
   iterations=$((iterations + 1))
   echo >&7
-  for _ in $(seq 1 1000); do
-    [ "$(grep -c '^iteration:' "$work/step.log")" -ge $iterations ] && return 0
-    sleep 0.01
-  done
+  next_iteration "$stepped_pid" && return 0
   echo "the stepped agent did not finish iteration $iterations"; exit 1
 }
 stepped_stop() { exec 7>&-; await_pid "$stepped_pid"; }

@@ -50,16 +50,16 @@ play() {
   "$ldgsm" run --instance "${base}status/alarm1#it" --step ${AGENT_OPTIONS:-} < "$work/steps.fifo" 2> "$work/agent.log" &
   local agent=$!
   exec 7> "$work/steps.fifo"
+  follow_log "$work/agent.log"
   local deadline=$((SECONDS + 60))
   while [ $SECONDS -lt $deadline ] && [ $seen -lt 80 ] && running $agent; do
     echo >&7
     seen=$((seen + 1))
-    while [ "$(grep -c '^iteration:' "$work/agent.log")" -lt $seen ] && running $agent &&
-      [ $SECONDS -lt $deadline ]; do sleep 0.002; done
+    next_iteration $agent || break
     local line; line=$(status_line)
     if [ "$line" != "$last" ]; then echo "$line" >> "$work/lines"; last=$line; fi
     local quiescent=0
-    grep '^iteration:' "$work/agent.log" | tail -n 1 | grep -q ', unsafe 0:' && quiescent=1
+    [[ $iteration_line == *', unsafe 0:'* ]] && quiescent=1
     # the environment reacts
     if [ "$late" = 1 ] && [ $pending_copy = 1 ]; then copy_doors_to_sensor; pending_copy=0; quiescent=0; fi
     local sensor_before; sensor_before=$(device door-sensor)

@@ -26,7 +26,7 @@ AS_XML=(-H 'Accept: application/rdf+xml')
 AS_NT=(-H 'Accept: application/n-triples')
 
 # The slow conversion's resource: LDP_BOMBS_BIG_TRIPLES (default 100,000; the sanitizer build, whose every
-# allocation is slower, takes 30,000: its conversion still lasts seconds, far beyond the 0.3 s waited for).
+# allocation is slower, takes 10,000: its conversion still lasts about 5 s, far beyond the 0.3 s waited for).
 big_triples=${LDP_BOMBS_BIG_TRIPLES:-100000}
 python3 - "$WORK" "$big_triples" <<'EOF'
 import sys

@@ -10,7 +10,7 @@ violations=0
 steps=0
 agent_pid=
 agent_started=0    # 1 once a test used a stepped agent
-agent_iterations=0 # "iteration:" lines expected in $work/agent.log
+agent_iterations=0 # iterations stepped
 gsm_cleanup() { # stops the agent, then what tests/agent/lib.sh's cleanup stops (KEEP=1 keeps $work)
   agent_stop
   exec 5>&- 6<&-
@@ -83,19 +83,15 @@ agent_stop() {
 # step [N]: N iterations (default 1) of the agent (started if it is not running), each followed by the
 # status checks. The agent's log of the last iteration is in $work/last.log.
 step() {
-  local _ before
+  local _
   [ -n "$agent_pid" ] || agent_start
+  [ -n "$log_fd" ] || follow_log "$work/agent.log"
   for _ in $(seq 1 "${1:-1}"); do
-    before=$(wc -l < "$work/agent.log")
     agent_iterations=$((agent_iterations + 1))
+    skip_log # what came before this step is not its log
+    : > "$work/last.log"
     echo >&7
-    for _ in $(seq 1 3000); do # at most ~30 s
-      [ "$(grep -c '^iteration:' "$work/agent.log")" -ge $agent_iterations ] && break
-      running "$agent_pid" || break
-      sleep 0.01
-    done
-    tail -n +$((before + 1)) "$work/agent.log" > "$work/last.log"
-    if ! grep -q '^iteration:' "$work/last.log"; then
+    if ! next_iteration "$agent_pid" "$work/last.log"; then
       echo "the agent did not finish iteration $agent_iterations:"; cat "$work/last.log"; exit 1
     fi
     track
