@@ -45,6 +45,10 @@ struct discovery {
     const char **current; /* discovery_instances' answer */
     size_t current_count;
     bool current_stale;
+    /* the text of members that left in this iteration: freed at the next one's start, so that the instance
+     * lists handed out before they left (discovery_instances, the agent's) stay valid until then */
+    char **left;
+    size_t left_count, left_cap;
 };
 
 discovery *discovery_new(char *const *containers, size_t container_count, unsigned shard_index,
@@ -76,6 +80,20 @@ static void member_forget_instances(member *m) {
     m->instance_count = 0;
 }
 
+static void free_left(discovery *d) {
+    for (size_t i = 0; i < d->left_count; i++)
+        free(d->left[i]);
+    d->left_count = 0;
+}
+
+static void keep_until_next_iteration(discovery *d, char *text) {
+    if (d->left_count == d->left_cap) {
+        d->left_cap = d->left_cap ? d->left_cap * 2 : 16;
+        d->left = xrealloc(d->left, d->left_cap * sizeof *d->left);
+    }
+    d->left[d->left_count++] = text;
+}
+
 void discovery_free(discovery *d) {
     if (!d)
         return;
@@ -92,6 +110,8 @@ void discovery_free(discovery *d) {
         free(d->unreadable[i]);
     free(d->unreadable);
     free(d->current);
+    free_left(d);
+    free(d->left);
     free(d);
 }
 
@@ -101,6 +121,7 @@ static void assert_fact(discovery *d, store *wm, term_id p, term_id o) {
 
 void discovery_begin(discovery *d, store *wm) {
     d->iteration++;
+    free_left(d);
     d->listings_read = 0;
     for (size_t i = 0; i < d->container_count; i++) {
         d->listing_taken[i] = false;
@@ -148,8 +169,10 @@ static void drop_unlisted(discovery *d) {
                     m->doc);
             d->current_stale = true;
         }
-        member_forget_instances(m);
-        free(m->doc);
+        for (size_t k = 0; k < m->instance_count; k++)
+            keep_until_next_iteration(d, m->instances[k]);
+        free(m->instances);
+        keep_until_next_iteration(d, m->doc);
     }
     if (kept == d->member_count)
         return;

@@ -43,7 +43,8 @@ void discovery_begin(discovery *d, store *wm);
  * while that is not 0). */
 size_t discovery_scan(discovery *d, store *wm, discovery_read_fn read, void *user);
 
-/* The instances the containers list now (this agent's shard), valid until the next discovery call. */
+/* The instances the containers list now (this agent's shard). The list is valid until the next discovery
+ * call; its strings, until the next discovery_begin (an instance that leaves keeps its text until then). */
 const char *const *discovery_instances(discovery *d, size_t *count);
 
 #endif
