@@ -62,7 +62,7 @@ struct agent {
     base_fact *facts;
     size_t fact_count, fact_cap;
     http_client *http;
-    strmap reported; /* "resource outcome" already reported, so a dead link is named once */
+    strmap reported; /* "resource outcome" -> the iteration it was last met in (report_once) */
     unsigned held_streak;
     strmap warned_origins;
     strmap patch_refused; /* documents whose server refused an N3 Patch: written with PUT from then on */
@@ -348,16 +348,36 @@ static term_id assert_clock(agent *a) {
     return now;
 }
 
-/* Says once per (resource, outcome) what a GET brought, so a dead sensor is not logged every poll. */
+static unsigned long remind_iterations(const agent *a) {
+    return a->opt.remind_iterations ? a->opt.remind_iterations : DEFAULT_REMIND;
+}
+
+/* Says what a GET brought once while it recurs, so a dead sensor is not logged every poll; an outcome
+ * that comes back after more than --remind iterations without is said again. */
 static void report_once(agent *a, const char *resource, const char *what, const char *detail) {
     buf key = {0};
     buf_printf(&key, "%s %s", resource, what);
     bool first;
-    strmap_put(&a->reported, key.data, 1, &first);
+    uint32_t *last_met = strmap_put(&a->reported, key.data, 0, &first);
     buf_free(&key);
-    if (first)
+    if (first || (uint32_t)a->iteration - *last_met > remind_iterations(a))
         log_msg(a->log, LOG_WARN, "GET %s: %s%s%s", resource, what, detail && *detail ? ": " : "",
                 detail ? detail : "");
+    *last_met = (uint32_t)a->iteration;
+}
+
+/* Every --remind iterations, report_once's table drops what it would say again anyway: it holds what
+ * happened lately, not every resource that ever failed. */
+static void forget_old_reports(agent *a) {
+    unsigned long remind = remind_iterations(a);
+    if (a->iteration % remind != 0)
+        return;
+    strmap kept = {0};
+    for (uint32_t i = 0; i < a->reported.count; i++)
+        if ((uint32_t)a->iteration - a->reported.values[i] <= remind)
+            strmap_put(&kept, a->reported.keys[i], a->reported.values[i], NULL);
+    strmap_free(&a->reported);
+    a->reported = kept;
 }
 
 static term_id integer_term(terms *t, long value) {
@@ -708,7 +728,7 @@ static void drop_taken_answers(agent *a) {
 static void report_waits(agent *a) {
     static const char *const kinds[] = {"held", "waiting", "incident"};
     const term_id predicates[] = {a->v.held_because, a->v.waits_because, a->v.incident};
-    unsigned long remind = a->opt.remind_iterations ? a->opt.remind_iterations : DEFAULT_REMIND;
+    unsigned long remind = remind_iterations(a);
     strmap now = {0};
     unsigned waiting = 0;
     for (int k = 0; k < 3; k++) {
@@ -959,6 +979,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     a->iteration++;
     clear_iteration(a);
     release_terms(a);
+    forget_old_reports(a);
     a->wm = store_new();
     for (size_t i = 0; i < a->fact_count; i++)
         store_add(a->wm, a->facts[i].t.s, a->facts[i].t.p, a->facts[i].t.o, a->facts[i].graph);

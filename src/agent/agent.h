@@ -64,7 +64,8 @@ typedef struct agent_options {
     unsigned max_derived;      /* per iteration; 0: the reasoner's default */
     long history;              /* history entries a status document keeps (--history): 0 the default (100),
                                   negative none */
-    unsigned long remind_iterations; /* a wait or incident lasting this long is said again (0: 100) */
+    unsigned long remind_iterations; /* a wait or incident lasting this long is said again, a GET failure
+                                      * gone this long is said when it comes back (0: 100) */
     unsigned long release_terms; /* release the terms iterations interned once more than this piled up
                                     (0: the default, agent.c) */
     int verbose;

@@ -147,6 +147,23 @@ static void unusable_answer_reported_once(void **state) {
     assert_int_equal(logged_count(f, "/doc: "), 1);
 }
 
+/* A failure is said once while it lasts; once it has been gone for --remind iterations, it is said again
+ * when it comes back (a sensor that died, recovered and died again), and while it lasts again, once. */
+static void failure_said_again_after_recovery(void **state) {
+    fixture *f = *state;
+    classify_setup(f);
+    f->opt.remind_iterations = 3;
+    agent *a = new_agent(f);
+    const unsigned statuses[] = {500, 500, 500, 200, 200, 500, 200, 200, 200, 200, 500, 500, 500};
+    for (size_t i = 0; i < sizeof statuses / sizeof *statuses; i++) {
+        set_route(f, f->a, "GET", "/doc", statuses[i], "text/turtle", "<#it> <http://ex.org/state> \"on\" .", NULL);
+        assert_int_equal(agent_iterate(a, &f->stats), 0);
+    }
+    agent_free(a);
+    /* iterations 1-3 and 6 (back within 3): one line; 11-13, after 4 without: a second */
+    assert_int_equal(logged_count(f, "/doc: status 500"), 2);
+}
+
 /* Every failing status holds the iteration's unsafe requests. */
 static void failing_statuses_hold(void **state) {
     fixture *f = *state;
@@ -448,6 +465,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(gone_is_an_answer, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(unusable_answers_add_nothing, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(unusable_answer_reported_once, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(failure_said_again_after_recovery, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(failing_statuses_hold, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(reset_holds, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(timeout_holds, fixture_setup, fixture_teardown),
