@@ -16,6 +16,7 @@ typedef struct sentry_entry {
     char *etag;      /* of the document it was read from when compiled; NULL: none */
     int rule;        /* index in the table's rule set, -1 when invalid */
     char *error;     /* why it is invalid */
+    char *said_as;   /* the key its error was said under (said_key) */
     term_id *reads;  /* the constant subjects it names */
     size_t read_count;
     bool seen;       /* in this iteration's working memory */
@@ -30,7 +31,7 @@ struct sentry_table {
     sentry_entry *entries;
     size_t count, cap;
     u64map by_node; /* sentry term -> entry */
-    strmap said;    /* "node\tetag\terror" of the invalid sentries forgotten last (sentry_table_forget) */
+    strmap said;    /* the invalid sentries said (said_key), kept through sentry_table_forget */
 };
 
 sentry_table *sentry_table_new(terms *t, const agent_vocab *v, const log_sink *log) {
@@ -42,10 +43,36 @@ sentry_table *sentry_table_new(terms *t, const agent_vocab *v, const log_sink *l
     return s;
 }
 
-/* "node\tetag\terror": an invalid sentry's version, said once. */
-static char *said_key(const sentry_table *s, term_id node, const char *etag, const char *error) {
+/* What an invalid sentry's message says after its name: the front ends name it as N-Triples (sq_error),
+ * the rule compiler by its text. */
+static const char *error_what(const sentry_table *s, term_id node, const char *error) {
+    const char *what = sq_error_what(s->t, node, error);
+    if (what != error)
+        return what;
+    const char *lex = terms_lex(s->t, node, NULL);
+    size_t prefix = strlen("sentry "), len = strlen(lex);
+    if (strncmp(error, "sentry ", prefix) == 0 && strncmp(error + prefix, lex, len) == 0 &&
+        strncmp(error + prefix + len, ": ", 2) == 0)
+        return error + prefix + len + 2;
+    return error;
+}
+
+/* An invalid sentry's version, said once: "node\tetag\terror". A blank node is labelled anew whenever its
+ * document is parsed (every poll), so one is named and keyed by its document instead ("sentry [] in
+ * <doc>: what"), and the message is rewritten so. */
+static char *said_key(const sentry_table *s, term_id node, term_id graph, const char *etag, char *error,
+                      size_t error_len) {
     buf key = {0};
-    buf_printf(&key, "%s\t%s\t%s", terms_lex(s->t, node, NULL), etag ? etag : "", error);
+    if (terms_kind(s->t, node) == TERM_BNODE) {
+        const char *doc = graph ? terms_lex(s->t, graph, NULL) : "";
+        const char *said = error_what(s, node, error);
+        char *what = xstrndup(said, strlen(said)); /* error is written over below */
+        buf_printf(&key, "[] %s\t%s\t%s", doc, etag ? etag : "", what);
+        snprintf(error, error_len, "sentry [] in <%s>: %s", doc, what);
+        free(what);
+    } else {
+        buf_printf(&key, "%s\t%s\t%s", terms_lex(s->t, node, NULL), etag ? etag : "", error);
+    }
     return buf_cstr(&key);
 }
 
@@ -53,6 +80,7 @@ static void drop_entries(sentry_table *s) {
     for (size_t i = 0; i < s->count; i++) {
         free(s->entries[i].etag);
         free(s->entries[i].error);
+        free(s->entries[i].said_as);
         free(s->entries[i].reads);
     }
     s->count = 0;
@@ -61,15 +89,13 @@ static void drop_entries(sentry_table *s) {
     rule_set_free(&s->rules);
 }
 
+/* The said set keeps only the errors of the sentries known now: one fixed and broken again is said again. */
 void sentry_table_forget(sentry_table *s) {
     strmap_free(&s->said);
     s->said = (strmap){0};
     for (size_t i = 0; i < s->count; i++)
-        if (s->entries[i].error) {
-            char *key = said_key(s, s->entries[i].node, s->entries[i].etag, s->entries[i].error);
-            strmap_put(&s->said, key, 1, NULL);
-            free(key);
-        }
+        if (s->entries[i].said_as)
+            strmap_put(&s->said, s->entries[i].said_as, 1, NULL);
     drop_entries(s);
 }
 
@@ -113,7 +139,7 @@ static sq_node *parse(sentry_table *s, store *wm, term_id node, char *error, siz
     const triple *text = store_next(&it, &n);
     if (text) {
         if (terms_kind(s->t, text->o) != TERM_LITERAL || !s->text_parser) {
-            snprintf(error, error_len, "sentry <%s>: sp:text is not a literal", terms_lex(s->t, node, NULL));
+            sq_error(s->t, node, "sp:text is not a literal", error, error_len);
             return NULL;
         }
         term_id graph = store_first_graph(wm, n);
@@ -143,12 +169,14 @@ rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id n
     return sentry_rule_new(t, tree, prefix, 2, head, 1, &constant, 1, terms_lex(t, node, NULL), error, error_len);
 }
 
-/* Parses and compiles a sentry; the entry keeps the rule or the error. */
-static void compile(sentry_table *s, store *wm, sentry_entry *e) {
+/* Parses and compiles a sentry read from graph; the entry keeps the rule or the error. */
+static void compile(sentry_table *s, store *wm, sentry_entry *e, term_id graph) {
     char error[512];
     sq_node *tree = parse(s, wm, e->node, error, sizeof error);
     free(e->error);
     e->error = NULL;
+    free(e->said_as);
+    e->said_as = NULL;
     e->read_count = 0;
     if (tree) {
         collect_reads(s, tree, e);
@@ -172,11 +200,12 @@ static void compile(sentry_table *s, store *wm, sentry_entry *e) {
     }
     if (e->rule >= 0)
         s->rules.rules[e->rule]->disabled = true;
+    e->said_as = said_key(s, e->node, graph, e->etag, error, sizeof error);
     e->error = xstrndup(error, strlen(error));
-    char *key = said_key(s, e->node, e->etag, error);
-    if (!strmap_get(&s->said, key))
+    bool first;
+    strmap_put(&s->said, e->said_as, 1, &first);
+    if (first)
         log_msg(s->log, LOG_ERROR, "%s (its artifacts' writes are held until it is fixed)", error);
-    free(key);
 }
 
 size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_fn etag_of, void *user) {
@@ -191,7 +220,8 @@ size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_
          * an sp:Ask only by the ontology's ranges */
         if (store_find(wm, node, T_RDF_TYPE, s->v->rule_condition) != UINT32_MAX)
             continue;
-        const char *etag = etag_of(user, store_first_graph(wm, n));
+        term_id graph = store_first_graph(wm, n);
+        const char *etag = etag_of(user, graph);
         bool inserted;
         uint32_t *slot = u64map_put(&s->by_node, node, (uint32_t)s->count, &inserted);
         if (inserted) {
@@ -207,7 +237,7 @@ size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_
         if (inserted || !etag || !e->etag || strcmp(etag, e->etag) != 0) {
             free(e->etag);
             e->etag = etag ? xstrndup(etag, strlen(etag)) : NULL;
-            compile(s, wm, e);
+            compile(s, wm, e, graph);
         }
         for (size_t i = 0; i < e->read_count; i++)
             asserted += store_add(wm, node, s->v->reads, e->reads[i], s->v->derived_graph);

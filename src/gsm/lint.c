@@ -702,14 +702,6 @@ static void check_milestones(gsm_lint *l, const model *m) {
     u32vec_free(&found);
 }
 
-/* The front ends say "sentry <node>: what"; the message names the node already. */
-static const char *without_sentry_prefix(gsm_lint *l, term_id node, const char *error) {
-    char prefix[1024];
-    sq_error(l->t, node, "", prefix, sizeof prefix);
-    size_t len = strlen(prefix);
-    return strncmp(error, prefix, len) == 0 ? error + len : error;
-}
-
 /* Parses a sentry with the front end the agent would use and compiles it as the agent's sentry table would
  * in its context; the tree's print or NULL, with the error. */
 static char *sentry_query(gsm_lint *l, term_id node, enum sentry_context context, char *error, size_t error_len) {
@@ -743,11 +735,11 @@ static char *sentry_query(gsm_lint *l, term_id node, enum sentry_context context
         }
         if (sentry_from_text(l->text_parser, node, terms_lex(l->t, value, NULL), terms_lex(l->t, graph, NULL),
                              &tree, parsed, sizeof parsed) != 0) {
-            snprintf(error, error_len, "sentry text does not parse: %s", without_sentry_prefix(l, node, parsed));
+            snprintf(error, error_len, "sentry text does not parse: %s", sq_error_what(l->t, node, parsed));
             return NULL;
         }
     } else if (sentry_from_spin(l->t, l->st, node, &tree, parsed, sizeof parsed) != 0) {
-        snprintf(error, error_len, "SPIN sentry does not parse: %s", without_sentry_prefix(l, node, parsed));
+        snprintf(error, error_len, "SPIN sentry does not parse: %s", sq_error_what(l->t, node, parsed));
         return NULL;
     }
     buf printed = {0};

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rdf/rdfio.h"
 
@@ -233,6 +234,13 @@ void sq_error(const terms *t, term_id query, const char *what, char *error, size
         buf_puts(&name, "text");
     snprintf(error, error_len, "sentry %s: %s", buf_cstr(&name), what);
     buf_free(&name);
+}
+
+const char *sq_error_what(const terms *t, term_id query, const char *error) {
+    char prefix[1024];
+    sq_error(t, query, "", prefix, sizeof prefix);
+    size_t len = strlen(prefix);
+    return strncmp(error, prefix, len) == 0 ? error + len : error;
 }
 
 static const char *op_name(enum sq_op op) {

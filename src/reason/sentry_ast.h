@@ -89,6 +89,8 @@ sq_expr *sq_expr_term(term_id term);
 void sq_expr_add(sq_expr *e, sq_expr *arg);
 /* Writes the front ends' message form into error: "sentry <query>: what" ("sentry text: what" for 0). */
 void sq_error(const terms *t, term_id query, const char *what, char *error, size_t error_len);
+/* The `what` of an sq_error message about query (the message itself when it names another). */
+const char *sq_error_what(const terms *t, term_id query, const char *error);
 /* Puts the tree under a root group into the canonical form described above. */
 void sq_normalize(sq_node *root);
 /* Appends the tree as one line, e.g. `(group (pattern ?m <p> "1") (filter (> ?x 3)))`. */

@@ -62,6 +62,15 @@ check "the hold says why" grep -q "invalid sentry" "$work/run.log"
 # every one) and compiled the sentry again
 check "the invalid sentry is said once in 3 iterations ($(grep -c 'doorsClosed.*held until it is fixed' "$work/run.log"))" \
   [ "$(grep -c 'doorsClosed.*held until it is fixed' "$work/run.log")" = 1 ]
+# A blank-node sentry is labelled anew at every parse (every poll): it is named by its document, and said
+# once for the document's version too, with and without releases between the iterations.
+put m/model '@prefix sp: <http://spinrdf.org/sp#> . @prefix : <http://ex.org/> .
+<#alarm> :rings [ a sp:Ask ; sp:text "ASK { this is not SPARQL" ] .' > /dev/null
+for release in "" "--release-terms 1"; do
+  run_agent --iterations 3 $release
+  said=$(grep -c "sentry \[\] in <${base}m/model>: .*held until it is fixed" "$work/run.log")
+  check "a blank-node sentry is named by its document and said once in 3 iterations ${release:+($release) }($said)" [ "$said" = 1 ]
+done
 
 # A GET asked for by a rule that reads sentry results is not made.
 put m/model '@prefix sp: <http://spinrdf.org/sp#> . @prefix : <http://ex.org/> .
