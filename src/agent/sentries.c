@@ -31,7 +31,7 @@ struct sentry_table {
     sentry_entry *entries;
     size_t count, cap;
     u64map by_node; /* sentry term -> entry */
-    strmap said;    /* the invalid sentries said (said_key), kept through sentry_table_forget */
+    strmap said;    /* said_key -> 1 while that invalid sentry has been said (0: fixed since) */
 };
 
 sentry_table *sentry_table_new(terms *t, const agent_vocab *v, const log_sink *log) {
@@ -175,7 +175,7 @@ static void compile(sentry_table *s, store *wm, sentry_entry *e, term_id graph) 
     sq_node *tree = parse(s, wm, e->node, error, sizeof error);
     free(e->error);
     e->error = NULL;
-    free(e->said_as);
+    char *was_said = e->said_as;
     e->said_as = NULL;
     e->read_count = 0;
     if (tree) {
@@ -195,17 +195,23 @@ static void compile(sentry_table *s, store *wm, sentry_entry *e, term_id graph) 
                 rule_set_add(&s->rules, r);
                 e->rule = (int)r->index;
             }
+            /* fixed: broken again (a server without ETags gives no new version), it is said again */
+            uint32_t *said = was_said ? strmap_get(&s->said, was_said) : NULL;
+            if (said)
+                *said = 0;
+            free(was_said);
             return;
         }
     }
     if (e->rule >= 0)
         s->rules.rules[e->rule]->disabled = true;
+    free(was_said);
     e->said_as = said_key(s, e->node, graph, e->etag, error, sizeof error);
     e->error = xstrndup(error, strlen(error));
-    bool first;
-    strmap_put(&s->said, e->said_as, 1, &first);
-    if (first)
+    uint32_t *said = strmap_put(&s->said, e->said_as, 0, NULL);
+    if (!*said)
         log_msg(s->log, LOG_ERROR, "%s (its artifacts' writes are held until it is fixed)", error);
+    *said = 1;
 }
 
 size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_fn etag_of, void *user) {
