@@ -57,7 +57,7 @@ cmake --build build-sanitize -j"$jobs"
 # and N3.js's) and the evaluation workflow's run (the fleet, shard and --instances-from tests run that
 # workflow here). The sanitizer stage took 798 s, then 601 s, then 622 s, with the suite at 21:00 here and
 # 21:24 on CI (2026-11-27); with these sizes, the fork-free stepping of tests/agent/lib.sh and unit tests
-# linked without LTO (CMakeLists.txt), 560 s and 18:15 from a fresh clone.
+# linked without LTO (CMakeLists.txt), 533-560 s and 17:04-18:15 from a fresh clone.
 (cd build-sanitize && LDGSM_TEST_WAIT=90 PATTERN_PROPERTY_TERMS=2 WSM_PROPERTY_SCHEMAS=6 WSM_CHAOS_KILLS=5 WSM_CHAOS_KILL_MIN=150 \
   DEPS_PROPERTY_CASES=30 FLEET_INSTANCES=12 GSM_PROPERTY_MODELS=3 CHAOS_KILLS=4 CHAOS_KILLS2=2 LDP_SOLID_TRIPLES=5000 \
   LDP_BOMBS_BIG_TRIPLES=10000 LDGSM_SENTRY_DIFF_CASES=2000 LONG_RUN_INSTANCES=5 LONG_RUN_ITERATIONS=45 LONG_RUN_ROUND=15 \
