@@ -43,13 +43,11 @@ sentry_table *sentry_table_new(terms *t, const agent_vocab *v, const log_sink *l
     return s;
 }
 
-/* What an invalid sentry's message says after its name: the front ends name it as N-Triples (sq_error),
- * the rule compiler by its text. */
-static const char *error_what(const sentry_table *s, term_id node, const char *error) {
-    const char *what = sq_error_what(s->t, node, error);
+const char *sentry_error_what(const terms *t, term_id node, const char *error) {
+    const char *what = sq_error_what(t, node, error);
     if (what != error)
         return what;
-    const char *lex = terms_lex(s->t, node, NULL);
+    const char *lex = terms_lex(t, node, NULL);
     size_t prefix = strlen("sentry "), len = strlen(lex);
     if (strncmp(error, "sentry ", prefix) == 0 && strncmp(error + prefix, lex, len) == 0 &&
         strncmp(error + prefix + len, ": ", 2) == 0)
@@ -65,7 +63,7 @@ static char *said_key(const sentry_table *s, term_id node, term_id graph, const 
     buf key = {0};
     if (terms_kind(s->t, node) == TERM_BNODE) {
         const char *doc = graph ? terms_lex(s->t, graph, NULL) : "";
-        const char *said = error_what(s, node, error);
+        const char *said = sentry_error_what(s->t, node, error);
         char *what = xstrndup(said, strlen(said)); /* error is written over below */
         buf_printf(&key, "[] %s\t%s\t%s", doc, etag ? etag : "", what);
         snprintf(error, error_len, "sentry [] in <%s>: %s", doc, what);

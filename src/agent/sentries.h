@@ -44,6 +44,10 @@ size_t sentry_table_invalid(const sentry_table *s);
  * wsm:thisEvent to E. */
 enum sentry_context { SENTRY_OF_ARTIFACT, SENTRY_OF_MACHINE };
 
+/* What a message about an invalid sentry says after its name: the front ends name it as N-Triples
+ * (sq_error), the rule compiler (sentry_table_rule) by its text. */
+const char *sentry_error_what(const terms *t, term_id node, const char *error);
+
 /* The rule the table evaluates for the sentry `node` parsed as tree (taken over) in its context. NULL with the error when it cannot be compiled (too many
  * variables): `ldgsm lint` asks it too, so that a model it accepts has no sentry the agent refuses. */
 rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id node, enum sentry_context context,

@@ -747,9 +747,7 @@ static char *sentry_query(gsm_lint *l, term_id node, enum sentry_context context
     /* parsed is not enough: the agent refuses a sentry it cannot compile (more variables than a rule holds) */
     rule *compiled = sentry_table_rule(l->t, &l->agent, tree, node, context, parsed, sizeof parsed);
     if (!compiled) {
-        /* the rule compiler says "sentry IRI: what" */
-        size_t named = strlen("sentry ") + strlen(terms_lex(l->t, node, NULL)) + strlen(": ");
-        snprintf(error, error_len, "sentry cannot be evaluated: %s", strlen(parsed) > named ? parsed + named : parsed);
+        snprintf(error, error_len, "sentry cannot be evaluated: %s", sentry_error_what(l->t, node, parsed));
         buf_free(&printed);
         return NULL;
     }
