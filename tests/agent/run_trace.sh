@@ -155,11 +155,13 @@ check "a failing trace: said once" [ "$(grep -c -- '--trace /dev/full: .*the run
 
 # Each iteration's records are on disk once it has ended: followed while the agent waits (--step).
 rm -f "$work/step.fifo" "$trace"; mkfifo "$work/step.fifo"
+: > "$work/step.log"
+follow_log "$work/step.log"
 "$ldgsm" run -p "$work/prog.n3" --step --trace "$trace" < "$work/step.fifo" 2> "$work/step.log" &
 stepper=$!
 exec 8> "$work/step.fifo"
 echo >&8
-for _ in $(seq 1 $((wait_limit * 20))); do grep -q '^iteration:' "$work/step.log" && break; sleep 0.05; done
+next_iteration $stepper || :
 check "an ended iteration's records are in the file while the agent runs" \
   [ "$(jq -r 'select(.kind == "iteration") | .iteration' "$trace" 2>/dev/null)" = 1 ]
 exec 8>&-
