@@ -995,7 +995,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     reasoner *r = reasoner_new(a->t, a->wm, &ropt);
     int rc = 0;
     uint32_t from = 0;
-    size_t scanned = 0;
+    size_t scanned = 0, compiled_before = sentry_table_compiles(a->sentries);
     sentry_table_begin(a->sentries);
     /* the crawl: derive, take in the sentries met, GET what was asked for, until nothing new */
     for (;;) {
@@ -1026,8 +1026,9 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     stats->later_rules_ms = now_ms() - sentried;
     if (rc != 0 && reasoner_error(r))
         log_msg(a->log, LOG_ERROR, "iteration held: %s", reasoner_error(r));
-    log_msg(a->log, LOG_DEBUG, "phases: crawl %.1f ms, sentries %.1f ms, later rules %.1f ms", stats->crawl_ms,
-            stats->sentries_ms, stats->later_rules_ms);
+    log_msg(a->log, LOG_DEBUG, "phases: crawl %.1f ms (%zu sentries compiled), sentries %.1f ms, later rules %.1f ms",
+            stats->crawl_ms, sentry_table_compiles(a->sentries) - compiled_before, stats->sentries_ms,
+            stats->later_rules_ms);
     report_late_gets(a, scanned);
     stats->derived = (unsigned)reasoner_get_stats(r)->derived;
     reasoner_free(r);

@@ -1,6 +1,8 @@
 /* sentries.c: the sentry table of sentries.h. Compiled sentries live in the table's own rule set across
  * iterations, until the agent releases the terms they are made of (sentry_table_forget); a sentry not seen
- * in an iteration is disabled for it. */
+ * in an iteration is disabled for it. A sentry written as a blank node is labelled anew whenever its
+ * document is parsed, so it is known by its place instead: its document and its rank among that document's
+ * blank sentries (the same bytes parse to the same triples in the same order, store.h guarantee 2). */
 #include "agent/sentries.h"
 
 #include <stdio.h>
@@ -22,6 +24,9 @@ typedef struct sentry_entry {
     bool seen;       /* in this iteration's working memory */
 } sentry_entry;
 
+/* A blank sentry's place: its document's graph and its rank there. */
+static uint64_t place_of(term_id graph, uint32_t rank) { return (uint64_t)graph << 32 | rank; }
+
 struct sentry_table {
     terms *t;
     const agent_vocab *v;
@@ -30,7 +35,10 @@ struct sentry_table {
     rule_set rules;
     sentry_entry *entries;
     size_t count, cap;
-    u64map by_node; /* sentry term -> entry */
+    u64map by_node; /* sentry IRI -> entry */
+    u64map by_place; /* blank sentry's place_of -> entry */
+    u64map blank_ranks; /* graph -> the blank sentries met in it this iteration */
+    size_t compiles;
     strmap said;    /* said_key -> 1 while that invalid sentry has been said (0: fixed since) */
 };
 
@@ -84,6 +92,8 @@ static void drop_entries(sentry_table *s) {
     s->count = 0;
     u64map_free(&s->by_node);
     s->by_node = (u64map){0};
+    u64map_free(&s->by_place);
+    s->by_place = (u64map){0};
     rule_set_free(&s->rules);
 }
 
@@ -102,6 +112,7 @@ void sentry_table_free(sentry_table *s) {
         return;
     drop_entries(s);
     free(s->entries);
+    u64map_free(&s->blank_ranks);
     strmap_free(&s->said);
     sentry_text_parser_free(s->text_parser);
     free(s);
@@ -110,7 +121,10 @@ void sentry_table_free(sentry_table *s) {
 void sentry_table_begin(sentry_table *s) {
     for (size_t i = 0; i < s->count; i++)
         s->entries[i].seen = false;
+    u64map_clear(&s->blank_ranks);
 }
+
+size_t sentry_table_compiles(const sentry_table *s) { return s->compiles; }
 
 /* The constant subjects a sentry names: what the crawl must read before it can be evaluated. */
 static void collect_reads(const sentry_table *s, const sq_node *n, sentry_entry *e) {
@@ -169,6 +183,7 @@ rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id n
 
 /* Parses and compiles a sentry read from graph; the entry keeps the rule or the error. */
 static void compile(sentry_table *s, store *wm, sentry_entry *e, term_id graph) {
+    s->compiles++;
     char error[512];
     sq_node *tree = parse(s, wm, e->node, error, sizeof error);
     free(e->error);
@@ -212,6 +227,20 @@ static void compile(sentry_table *s, store *wm, sentry_entry *e, term_id graph) 
     *said = 1;
 }
 
+/* A blank sentry met again under a new label: its rule now asserts `<node> ldgsm:holdsFor ...` for the
+ * new one (sentry_table_rule's head is that one triple). */
+static void retarget(sentry_table *s, sentry_entry *e, term_id node) {
+    e->node = node;
+    if (e->rule < 0)
+        return;
+    rule *r = s->rules.rules[e->rule];
+    r->head[0].s = node;
+    r->head_codes[0].pos[0] = (pos_code)node;
+    free(r->name);
+    const char *name = terms_lex(s->t, node, NULL);
+    r->name = xstrndup(name, strlen(name));
+}
+
 size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_fn etag_of, void *user) {
     size_t asserted = 0;
     store_iter it;
@@ -227,7 +256,13 @@ size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_
         term_id graph = store_first_graph(wm, n);
         const char *etag = etag_of(user, graph);
         bool inserted;
-        uint32_t *slot = u64map_put(&s->by_node, node, (uint32_t)s->count, &inserted);
+        uint32_t *slot;
+        if (terms_kind(s->t, node) == TERM_BNODE) {
+            uint32_t *rank = u64map_put(&s->blank_ranks, graph, 0, &inserted);
+            slot = u64map_put(&s->by_place, place_of(graph, (*rank)++), (uint32_t)s->count, &inserted);
+        } else {
+            slot = u64map_put(&s->by_node, node, (uint32_t)s->count, &inserted);
+        }
         if (inserted) {
             if (s->count == s->cap) {
                 s->cap = s->cap ? s->cap * 2 : 16;
@@ -236,6 +271,8 @@ size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_
             s->entries[s->count++] = (sentry_entry){.node = node, .rule = -1};
         }
         sentry_entry *e = &s->entries[*slot];
+        if (e->node != node)
+            retarget(s, e, node);
         e->seen = true;
         /* without an ETag a change cannot be told apart: such a sentry is read again every iteration */
         if (inserted || !etag || !e->etag || strcmp(etag, e->etag) != 0) {

@@ -36,6 +36,8 @@ size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_
 /* Evaluates the sentries seen this iteration over wm (closed by now). Returns 0, or -1 with the reasoner's
  * error. */
 int sentry_table_evaluate(sentry_table *s, reasoner *r);
+/* How many times a sentry was parsed and compiled over the table's life (`ldgsm run -v`'s phases line). */
+size_t sentry_table_compiles(const sentry_table *s);
 /* How many sentries seen this iteration are invalid (each was reported). */
 size_t sentry_table_invalid(const sentry_table *s);
 /* What a sentry's solutions are: the active GSM artifact instances it holds for (gsm:thisArtifactInstance

@@ -72,6 +72,17 @@ for release in "" "--release-terms 1"; do
   check "a blank-node sentry is named by its document and said once in 3 iterations ${release:+($release) }($said)" [ "$said" = 1 ]
 done
 
+# A valid blank-node sentry is compiled once for its document's version, though labelled anew at every
+# parse, and its result is its own.
+put m/model '@prefix sp: <http://spinrdf.org/sp#> . @prefix : <http://ex.org/> .
+<#alarm> :rings [ a sp:Ask ; sp:text "PREFIX : <http://ex.org/> ASK { <../dev/alarm#it> :rings true }" ] .' > /dev/null
+program "{ <${base}m/model#alarm> :rings ?s . ?s ldgsm:holdsFor ?a . } => { [] http:mthd httpm:PUT ; http:requestURI <${base}out/rings> ;
+    http:body { <${base}out/rings#it> :for ?a . } } ."
+run_agent --iterations 3 -v
+compiled=$(grep -o '([0-9]* sentries compiled)' "$work/run.log" | tr -dc '0-9\n' | tr '\n' ' ')
+check "a blank-node sentry is compiled in the first of 3 iterations only ($compiled)" [ "$compiled" = "1 0 0 " ]
+check "and its result drives its write" grep -q "status/a1#it" <(get out/rings)
+
 # A GET asked for by a rule that reads sentry results is not made.
 put m/model '@prefix sp: <http://spinrdf.org/sp#> . @prefix : <http://ex.org/> .
 <#alarmRings> a sp:Ask ; sp:where ( [ sp:subject <../dev/alarm#it> ; sp:predicate :rings ; sp:object true ] ) .' > /dev/null
