@@ -2,13 +2,16 @@
  * iterations, until the agent releases the terms they are made of (sentry_table_forget); a sentry not seen
  * in an iteration is disabled for it. A sentry written as a blank node is labelled anew whenever its
  * document is parsed, so it is known by its place instead: its document and its rank among that document's
- * blank sentries (the same bytes parse to the same triples in the same order, store.h guarantee 2). */
+ * blank sentries. Its compiled rule is kept only where the place must hold the same sentry: the document's
+ * strong ETag is unchanged (the same bytes, parsed in the same order; the scan sees them in that order,
+ * store.h guarantee 2) and so is its text; a weak ETag allows another order of the same triples. */
 #include "agent/sentries.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "http/http_etag.h"
 #include "rdf/buf.h"
 #include "rdf/strmap.h"
 #include "reason/sentry.h"
@@ -22,6 +25,7 @@ typedef struct sentry_entry {
     term_id *reads;  /* the constant subjects it names */
     size_t read_count;
     bool seen;       /* in this iteration's working memory */
+    term_id text;    /* a blank sentry's sp:text when compiled, 0 for SPIN RDF */
 } sentry_entry;
 
 /* A blank sentry's place: its document's graph and its rank there. */
@@ -227,6 +231,14 @@ static void compile(sentry_table *s, store *wm, sentry_entry *e, term_id graph) 
     *said = 1;
 }
 
+static term_id text_of(const sentry_table *s, store *wm, term_id node) {
+    store_iter it;
+    store_match(wm, node, s->v->sp_text, 0, 0, store_size(wm), &it);
+    uint32_t n;
+    const triple *text = store_next(&it, &n);
+    return text ? text->o : 0;
+}
+
 /* A blank sentry met again under a new label: its rule now asserts `<node> ldgsm:holdsFor ...` for the
  * new one (sentry_table_rule's head is that one triple). */
 static void retarget(sentry_table *s, sentry_entry *e, term_id node) {
@@ -255,9 +267,9 @@ size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_
             continue;
         term_id graph = store_first_graph(wm, n);
         const char *etag = etag_of(user, graph);
-        bool inserted;
+        bool inserted, blank = terms_kind(s->t, node) == TERM_BNODE;
         uint32_t *slot;
-        if (terms_kind(s->t, node) == TERM_BNODE) {
+        if (blank) {
             uint32_t *rank = u64map_put(&s->blank_ranks, graph, 0, &inserted);
             slot = u64map_put(&s->by_place, place_of(graph, (*rank)++), (uint32_t)s->count, &inserted);
         } else {
@@ -275,7 +287,12 @@ size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_
             retarget(s, e, node);
         e->seen = true;
         /* without an ETag a change cannot be told apart: such a sentry is read again every iteration */
-        if (inserted || !etag || !e->etag || strcmp(etag, e->etag) != 0) {
+        bool changed = inserted || !etag || !e->etag || strcmp(etag, e->etag) != 0;
+        term_id text = blank ? text_of(s, wm, node) : 0;
+        if (blank && !changed)
+            changed = http_etag_classify(etag) != HTTP_ETAG_STRONG || text != e->text;
+        if (changed) {
+            e->text = text;
             free(e->etag);
             e->etag = etag ? xstrndup(etag, strlen(etag)) : NULL;
             compile(s, wm, e, graph);

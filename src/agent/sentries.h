@@ -1,6 +1,7 @@
 /* sentries.h: the sentries an iteration meets (DESIGN section 5, "Sentries"): every sp:Ask node in
  * working memory, given as SPIN RDF or as sp:text. A sentry is parsed and compiled when first seen and
- * again only when the document it came from changes (its ETag); the constant subjects it names are
+ * again only when the document it came from changes (its ETag; for a blank-node sentry, which every parse
+ * labels anew, its strong ETag); the constant subjects it names are
  * asserted as `<sentry> ldgsm:reads <iri>` so the crawl rules fetch them; after the crawl, every sentry
  * seen in the iteration is evaluated once per active artifact instance (gsm:thisArtifactInstance bound to
  * it), asserting `<sentry> ldgsm:holdsFor <instance>` where it is true. An invalid sentry is never silently
