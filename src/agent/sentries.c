@@ -147,20 +147,27 @@ static void collect_reads(const sentry_table *s, const sq_node *n, sentry_entry 
         collect_reads(s, n->children[i], e);
 }
 
-static sq_node *parse(sentry_table *s, store *wm, term_id node, char *error, size_t error_len) {
-    sq_node *tree = NULL;
+/* The sentry's sp:text, with the number of its triple in *at; 0 when it is given as SPIN RDF. */
+static term_id text_of(const sentry_table *s, store *wm, term_id node, uint32_t *at) {
     store_iter it;
     store_match(wm, node, s->v->sp_text, 0, 0, store_size(wm), &it);
+    const triple *text = store_next(&it, at);
+    return text ? text->o : 0;
+}
+
+/* The sentry's query; *text is its sp:text (0 for SPIN RDF). */
+static sq_node *parse(sentry_table *s, store *wm, term_id node, term_id *text, char *error, size_t error_len) {
+    sq_node *tree = NULL;
     uint32_t n;
-    const triple *text = store_next(&it, &n);
-    if (text) {
-        if (terms_kind(s->t, text->o) != TERM_LITERAL || !s->text_parser) {
+    *text = text_of(s, wm, node, &n);
+    if (*text) {
+        if (terms_kind(s->t, *text) != TERM_LITERAL || !s->text_parser) {
             sq_error(s->t, node, "sp:text is not a literal", error, error_len);
             return NULL;
         }
         term_id graph = store_first_graph(wm, n);
         const char *base = graph ? terms_lex(s->t, graph, NULL) : NULL;
-        return sentry_from_text(s->text_parser, node, terms_lex(s->t, text->o, NULL), base, &tree, error, error_len) == 0
+        return sentry_from_text(s->text_parser, node, terms_lex(s->t, *text, NULL), base, &tree, error, error_len) == 0
                    ? tree
                    : NULL;
     }
@@ -189,7 +196,7 @@ rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id n
 static void compile(sentry_table *s, store *wm, sentry_entry *e, term_id graph) {
     s->compiles++;
     char error[512];
-    sq_node *tree = parse(s, wm, e->node, error, sizeof error);
+    sq_node *tree = parse(s, wm, e->node, &e->text, error, sizeof error);
     free(e->error);
     e->error = NULL;
     char *was_said = e->said_as;
@@ -229,14 +236,6 @@ static void compile(sentry_table *s, store *wm, sentry_entry *e, term_id graph) 
     if (!*said)
         log_msg(s->log, LOG_ERROR, "%s (its artifacts' writes are held until it is fixed)", error);
     *said = 1;
-}
-
-static term_id text_of(const sentry_table *s, store *wm, term_id node) {
-    store_iter it;
-    store_match(wm, node, s->v->sp_text, 0, 0, store_size(wm), &it);
-    uint32_t n;
-    const triple *text = store_next(&it, &n);
-    return text ? text->o : 0;
 }
 
 /* A blank sentry met again under a new label: its rule now asserts `<node> ldgsm:holdsFor ...` for the
@@ -288,11 +287,10 @@ size_t sentry_table_scan(sentry_table *s, store *wm, uint32_t from, sentry_etag_
         e->seen = true;
         /* without an ETag a change cannot be told apart: such a sentry is read again every iteration */
         bool changed = inserted || !etag || !e->etag || strcmp(etag, e->etag) != 0;
-        term_id text = blank ? text_of(s, wm, node) : 0;
+        uint32_t at;
         if (blank && !changed)
-            changed = http_etag_classify(etag) != HTTP_ETAG_STRONG || text != e->text;
+            changed = http_etag_classify(etag) != HTTP_ETAG_STRONG || text_of(s, wm, node, &at) != e->text;
         if (changed) {
-            e->text = text;
             free(e->etag);
             e->etag = etag ? xstrndup(etag, strlen(etag)) : NULL;
             compile(s, wm, e, graph);
