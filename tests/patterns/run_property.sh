@@ -3,7 +3,7 @@
 # 25 random pattern terms (depth up to 4; over the run every kernel and policy) compiled, served and run
 # by one stepped agent under a random environment script, checked at every quiescent point against
 # interp.py (TOKEN, STATUS, ORDER), after every iteration for GSM-1/GSM-2 and the rule table, at the end
-# for PROGRESS, and replayed on a fresh server for DETERM: ~30 s in a RelWithDebInfo build (scripts/test.sh runs 3 terms in the sanitizer build).
+# for PROGRESS, and replayed on a fresh server for DETERM: ~30 s in a RelWithDebInfo build (scripts/test.sh runs 1 term in the sanitizer build).
 # Seeded: the seed is printed, PATTERN_PROPERTY_SEED=N reruns one (PATTERN_PROPERTY_TERMS=N sets the
 # number of terms). A longer campaign, and one term with a given start (to reproduce):
 #   python3 tests/patterns/property.py path/to/ldgsm --terms 300 --determ-every 3
