@@ -20,8 +20,14 @@ typedef struct sentry_constant {
     term_id constant, var;
 } sentry_constant;
 
+/* At most this many triple patterns per sentry, far above any written by hand or by `ldgsm compile`: a
+ * sentry is evaluated every poll, and its join plans (one per top-level pattern) cost the square of its
+ * patterns to build. */
+enum { SENTRY_MAX_PATTERNS = 1000 };
+
 /* Takes ownership of `where`. Returns NULL (and frees where) with a message when the sentry cannot be
- * compiled: a head variable it does not bind, more than RULE_MAX_VARS variables. */
+ * compiled: more than SENTRY_MAX_PATTERNS triple patterns, a head variable it does not bind, more than
+ * RULE_MAX_VARS variables. */
 rule *sentry_rule_new(terms *t, sq_node *where, const triple *prefix, size_t prefix_count, const triple *head,
                       size_t head_count, const sentry_constant *constants, size_t constant_count,
                       const char *name, char *error, size_t error_len);
