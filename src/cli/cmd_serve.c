@@ -87,8 +87,17 @@ static const char serve_usage[] =
     "                            open connections from one client address; more are closed as soon as\n"
     "                            they are accepted (default 64)\n"
     "  --max-connections N       open connections in all (at least one per thread); more wait in the\n"
-    "                            listen queue (default 1000)\n"
+    "                            listen queue (default 1000). When a connection opens with fewer than\n"
+    "                            N/16 free, the connections waiting longest for a request head (from\n"
+    "                            the addresses holding the most first), then the slowest bodies, are\n"
+    "                            closed to keep room for new clients\n"
     "  --idle-timeout SECONDS    close a connection idle this long (default 15)\n"
+    "  --head-timeout SECONDS    close a connection whose request head (request line and headers) is not\n"
+    "                            complete this long after the connection opened, or after the first\n"
+    "                            byte of a later request on it (default 10)\n"
+    "  --body-min-rate BYTES     close a connection whose request body averages fewer BYTES per second,\n"
+    "                            once --body-grace has passed (default 1024)\n"
+    "  --body-grace SECONDS      the time a body has before --body-min-rate applies (default 5)\n"
     "  --cors-origin ORIGIN      let scripts of web pages from ORIGIN (e.g. https://app.example) use the\n"
     "                            server (CORS), repeatable; '*' any origin. Default: any origin (as\n"
     "                            Community Solid Server); the origin is echoed, preflights (OPTIONS)\n"
@@ -99,7 +108,9 @@ static const char serve_usage[] =
     "The first line on standard output is the base URL (e.g. http://127.0.0.1:8080/), printed once the\n"
     "server accepts requests. Standard error has one line per request (the access log): method, path,\n"
     "status, body bytes, microseconds, and for a write with an Idempotency-Key the key and whether the\n"
-    "answer was executed or replayed (or in-flight, mismatch, invalid).\n"
+    "answer was executed or replayed (or in-flight, mismatch, invalid). Connections closed for being\n"
+    "slow are summed up in one warning line at most every 5 seconds: each client address with how many\n"
+    "were closed and why.\n"
     "\n"
     "exit status: 0 stopped by a signal, 1 cannot start (port, data directory, fixtures), 2 usage error\n";
 
@@ -122,6 +133,9 @@ enum {
     OPT_MAX_CONNECTIONS,
     OPT_IDLE_TIMEOUT,
     OPT_CORS_ORIGIN,
+    OPT_HEAD_TIMEOUT,
+    OPT_BODY_MIN_RATE,
+    OPT_BODY_GRACE,
 };
 
 typedef struct serve_options {
@@ -210,6 +224,9 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         {"max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS},
         {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
         {"cors-origin", required_argument, NULL, OPT_CORS_ORIGIN},
+        {"head-timeout", required_argument, NULL, OPT_HEAD_TIMEOUT},
+        {"body-min-rate", required_argument, NULL, OPT_BODY_MIN_RATE},
+        {"body-grace", required_argument, NULL, OPT_BODY_GRACE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -255,21 +272,32 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         case OPT_MAX_CONNECTIONS_PER_CLIENT:
         case OPT_MAX_CONNECTIONS:
         case OPT_IDLE_TIMEOUT:
+        case OPT_HEAD_TIMEOUT:
+        case OPT_BODY_MIN_RATE:
+        case OPT_BODY_GRACE: {
+            struct {
+                int opt;
+                const char *name;
+                unsigned *value;
+            } const counts[] = {
+                {OPT_MAX_CONNECTIONS_PER_CLIENT, "max-connections-per-client",
+                 &o->server.max_connections_per_client},
+                {OPT_MAX_CONNECTIONS, "max-connections", &o->server.max_connections},
+                {OPT_IDLE_TIMEOUT, "idle-timeout", &o->server.idle_timeout},
+                {OPT_HEAD_TIMEOUT, "head-timeout", &o->server.head_timeout},
+                {OPT_BODY_MIN_RATE, "body-min-rate", &o->server.body_min_rate},
+                {OPT_BODY_GRACE, "body-grace", &o->server.body_grace},
+            };
+            size_t i = 0;
+            while (counts[i].opt != opt)
+                i++;
             if (!parse_number(optarg, UINT32_MAX, &n) || n == 0) {
-                fprintf(stderr, "ldgsm serve: --%s wants a positive number, not '%s'\n",
-                        opt == OPT_IDLE_TIMEOUT      ? "idle-timeout"
-                        : opt == OPT_MAX_CONNECTIONS ? "max-connections"
-                                                     : "max-connections-per-client",
-                        optarg);
+                fprintf(stderr, "ldgsm serve: --%s wants a positive number, not '%s'\n", counts[i].name, optarg);
                 return 2;
             }
-            if (opt == OPT_IDLE_TIMEOUT)
-                o->server.idle_timeout = (unsigned)n;
-            else if (opt == OPT_MAX_CONNECTIONS)
-                o->server.max_connections = (unsigned)n;
-            else
-                o->server.max_connections_per_client = (unsigned)n;
+            *counts[i].value = (unsigned)n;
             break;
+        }
         case OPT_REQUIRE_CONDITIONAL:
             o->server.require_conditional = true;
             if (optarg) {

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ldp/ldp_guard.h"
 #include "ldp/ldp_idempotency.h"
 #include "ldp/ldp_link.h"
 #include "ldp/ldp_patch.h"
@@ -38,6 +39,7 @@ struct ldp_server {
     struct MHD_Daemon *daemon;
     ldp_store *store;
     ldp_idem *idempotency;
+    ldp_guard *guard;
     buf storage_description[LDP_MEDIA_COUNT]; /* design note 10, made at bind */
 };
 
@@ -769,13 +771,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (!r) {
         /* libmicrohttpd closes the connection after a response queued in this first call, so only
          * refusals (which should not read a body anyway) answer here; the rest waits for the next. */
+        ldp_guard_head_done(c);
         r = request_new(s, url, method);
         *request_state = r;
         bool answered;
         enum MHD_Result result = answer_early(s, c, r, &answered);
+        if (answered)
+            ldp_guard_answering(c);
         return answered ? result : MHD_YES;
     }
     if (*upload_data_size) {
+        ldp_guard_body(c, *upload_data_size);
         if (r->body.len + *upload_data_size > s->config.max_body) {
             r->body_too_large = true;
             buf_free(&r->body);
@@ -785,6 +791,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *upload_data_size = 0;
         return MHD_YES;
     }
+    ldp_guard_answering(c);
     if (r->body_too_large)
         return respond_text(r, c, 413, "Content Too Large", NULL, NULL);
     return dispatch(s, c, r);
@@ -812,7 +819,7 @@ static void describe_idempotency(const request *r, char *out, size_t size) {
 static void on_completed(void *cls, struct MHD_Connection *c, void **request_state,
                          enum MHD_RequestTerminationCode termination) {
     const ldp_server *s = cls;
-    (void)c;
+    ldp_guard_request_done(c);
     request *r = *request_state;
     if (!r)
         return;
@@ -994,10 +1001,18 @@ int ldp_server_start(ldp_server *s, ldp_store *store, char *message, size_t size
     /* libmicrohttpd shares the limit out among its threads, each needing at least one. */
     if (max_connections < threads)
         max_connections = threads;
+    ldp_guard_config guard = {
+        s->config.head_timeout ? s->config.head_timeout : LDP_SERVER_DEFAULT_HEAD_TIMEOUT,
+        s->config.body_min_rate ? s->config.body_min_rate : LDP_SERVER_DEFAULT_BODY_MIN_RATE,
+        s->config.body_grace ? s->config.body_grace : LDP_SERVER_DEFAULT_BODY_GRACE, max_connections,
+        s->config.log};
+    if (!(s->guard = ldp_guard_new(&guard, message, size)))
+        return -1;
     s->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, s, MHD_OPTION_LISTEN_SOCKET,
         s->listen_fd, MHD_OPTION_THREAD_POOL_SIZE, s->config.threads > 1 ? s->config.threads : 0,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_UNESCAPE_CALLBACK, keep_escaped, s,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, ldp_guard_notify, s->guard,
+        MHD_OPTION_UNESCAPE_CALLBACK, keep_escaped, s,
         MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout, MHD_OPTION_CONNECTION_LIMIT, max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
         MHD_OPTION_END);
@@ -1015,6 +1030,7 @@ void ldp_server_free(ldp_server *s) {
         MHD_stop_daemon(s->daemon);
     else if (s->listen_fd >= 0)
         close(s->listen_fd);
+    ldp_guard_free(s->guard); /* after the daemon: every connection closed */
     ldp_idem_free(s->idempotency);
     for (size_t i = 0; i < s->route_count; i++)
         free(s->routes[i].path);

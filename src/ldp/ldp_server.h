@@ -78,6 +78,12 @@ typedef struct ldp_server_config {
     unsigned max_connections;            /* open connections in all (at least one per thread); more wait
                                           * in the listen queue */
     unsigned max_connections_per_client; /* open connections from one address; more are closed at once */
+    /* Slow clients (ldp_guard.h): a request's head must be complete within head_timeout seconds, its body
+     * average body_min_rate bytes/s after body_grace seconds; near max_connections the connections waiting
+     * longest for a client are closed to keep room. */
+    unsigned head_timeout;
+    unsigned body_min_rate;
+    unsigned body_grace;
     const char *const *cors_origins;     /* design note 8: origins allowed ("*": any); none: any */
     size_t cors_origin_count;
 } ldp_server_config;
@@ -86,6 +92,9 @@ enum {
     LDP_SERVER_DEFAULT_IDLE_TIMEOUT = 15,
     LDP_SERVER_DEFAULT_MAX_CONNECTIONS = 1000,
     LDP_SERVER_DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 64,
+    LDP_SERVER_DEFAULT_HEAD_TIMEOUT = 10,
+    LDP_SERVER_DEFAULT_BODY_MIN_RATE = 1024,
+    LDP_SERVER_DEFAULT_BODY_GRACE = 5,
 };
 
 typedef struct ldp_server ldp_server;
