@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 #include "rdf/rdfio.h"
 
 static const char compile_usage[] =
-    "usage: ldgsm compile [--term TEXT | --term-file FILE] [--base IRI] [-o OUT] NAMES\n"
+    "usage: ldgsm compile [--term TEXT | --term-file FILE] [--base IRI] [--max-stages N] [-o OUT] NAMES\n"
     "\n"
     "Compiles a workflow pattern into a GSM model that `ldgsm run` runs (DESIGN.md 6.2, seed 004; the scheme\n"
     "is in ontology/README.md). The pattern is a term (--term, --term-file), e.g.\n"
@@ -32,6 +33,9 @@ static const char compile_usage[] =
     "  --base IRI        where the model will be published (default http://ldgsm.invalid/models/compiled):\n"
     "                    NAMES is read as if it stood there, so its <#a> is the model's <#a> and its\n"
     "                    relative IRIs (<../env/x>) keep their meaning; the output is relative to it\n"
+    "  --max-stages N    refuse a model of more than N stages (default 10000), before building it: copies\n"
+    "                    multiply (loop(count(1000), loop(count(1000), task(a))) is 1,001,002 stages,\n"
+    "                    gigabytes of Turtle); the error names the term that passes N and its stages\n"
     "  -o OUT            write the model to OUT (default: standard output)\n"
     "  -h, --help        this text\n"
     "\n"
@@ -64,9 +68,11 @@ int cmd_compile(int argc, char **argv) {
     static const struct option options[] = {{"term", required_argument, NULL, 't'},
                                             {"term-file", required_argument, NULL, 'f'},
                                             {"base", required_argument, NULL, 'b'},
+                                            {"max-stages", required_argument, NULL, 'm'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
     const char *term_text = NULL, *term_file = NULL, *base = DEFAULT_BASE, *output = NULL;
+    size_t max_stages = PATTERN_DEFAULT_MAX_STAGES;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
@@ -75,6 +81,17 @@ int cmd_compile(int argc, char **argv) {
         case 'f': term_file = optarg; break;
         case 'b': base = optarg; break;
         case 'o': output = optarg; break;
+        case 'm': {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (optarg[0] < '0' || optarg[0] > '9' || *end || v == 0 || errno || v > SIZE_MAX) {
+                fprintf(stderr, "ldgsm compile: --max-stages needs a positive number, not '%s'\n", optarg);
+                return 2;
+            }
+            max_stages = (size_t)v;
+            break;
+        }
         case 'h': fputs(compile_usage, stdout); return 0;
         default: fputs(compile_usage, stderr); return 2;
         }
@@ -136,7 +153,7 @@ int cmd_compile(int argc, char **argv) {
                 names_path, taken);
         goto done;
     }
-    if (pattern_compile(t, names, base, p, &model, &model_count, why, sizeof why) != 0) {
+    if (pattern_compile_bounded(t, names, base, p, max_stages, &model, &model_count, why, sizeof why) != 0) {
         fprintf(stderr, "ldgsm compile: %s: %s\n", names_path, why);
         goto done;
     }

@@ -9,6 +9,7 @@
  * (condition_text.h renames their variables apart). */
 #include "patterns/compile.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -1014,8 +1015,56 @@ static void copy_description(compiler *c, term_id node, term_id **seen, size_t *
     free(objects);
 }
 
+/* ---- the model's size, counted on the term before anything is built ---- */
+
+/* a + b and a * b, saturating at UINT64_MAX (nested copies multiply: 64 levels of 1000 overflow) */
+static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+
+/* The stages term p compiles to, its own and all below (the kernels above: a loop by count and an mi are
+ * their body's stages once per copy, a while/until loop adds its iteration stage). *over becomes the
+ * innermost term whose stages pass limit, so the error points at what multiplies. */
+static uint64_t stage_count(const pattern *p, uint64_t limit, const pattern **over) {
+    uint64_t below = 0;
+    for (size_t i = 0; i < p->n; i++)
+        below = add_sat(below, stage_count(p->children[i], limit, over));
+    uint64_t stages = 1;
+    if (p->kind == PAT_LOOP && p->loop == LOOP_COUNT)
+        stages = add_sat(stages, mul_sat((uint64_t)p->count, below));
+    else if (p->kind == PAT_MI)
+        stages = add_sat(stages, mul_sat((uint64_t)(p->mi_dynamic ? p->max : p->count), below));
+    else
+        stages = add_sat(stages + (p->kind == PAT_LOOP), below);
+    if (stages > limit && !*over)
+        *over = p;
+    return stages;
+}
+
 int pattern_compile(terms *t, store *names, const char *model_base, const pattern *p, triple **out,
                     size_t *count, char *err, size_t err_len) {
+    return pattern_compile_bounded(t, names, model_base, p, PATTERN_DEFAULT_MAX_STAGES, out, count, err, err_len);
+}
+
+int pattern_compile_bounded(terms *t, store *names, const char *model_base, const pattern *p, size_t max_stages,
+                            triple **out, size_t *count, char *err, size_t err_len) {
+    const pattern *over = NULL;
+    /* the root is a stage too; stage_count sets over whenever the total passes */
+    uint64_t stages = add_sat(1, stage_count(p, max_stages > 0 ? max_stages - 1 : 0, &over));
+    if (stages > max_stages) {
+        buf term = {0};
+        pattern_format(over, model_base, 80, &term);
+        if (over->line)
+            buf_printf(&term, " at %d:%d", over->line, over->col);
+        char figure[32];
+        if (stages == UINT64_MAX) /* saturated: the count passed 1.8e19 */
+            snprintf(figure, sizeof figure, "more than 10^19");
+        else
+            snprintf(figure, sizeof figure, "%" PRIu64, stages);
+        snprintf(err, err_len, "the term %s makes the model %s stages; it may have %zu (--max-stages): fewer "
+                 "copies or iterations, or a loop until a condition", buf_cstr(&term), figure, max_stages);
+        buf_free(&term);
+        return -1;
+    }
     compiler c = {.t = t, .names = names, .base = model_base, .err = err, .err_len = err_len};
     c.rdf_type = iri(&c, NS_RDF "type");
     c.rdf_first = iri(&c, NS_RDF "first");

@@ -21,4 +21,15 @@
 int pattern_compile(terms *t, store *names, const char *model_base, const pattern *p, triple **out,
                     size_t *count, char *err, size_t err_len);
 
+/* The most stages a model may have by default (`ldgsm compile --max-stages`): far above a workflow written
+ * by hand, and about 34 MB of Turtle (3.4 KB a stage). Copies multiply: loop(count(1000), loop(count(1000),
+ * task(a))) is 1,001,002 stages, gigabytes. */
+enum { PATTERN_DEFAULT_MAX_STAGES = 10000 };
+
+/* pattern_compile with a cap on the model's stages (the root included): a term that passes it is refused
+ * before anything is built, the error naming the innermost term that does and the figure. pattern_compile
+ * is this with PATTERN_DEFAULT_MAX_STAGES. */
+int pattern_compile_bounded(terms *t, store *names, const char *model_base, const pattern *p, size_t max_stages,
+                            triple **out, size_t *count, char *err, size_t err_len);
+
 #endif
