@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "deps/dep_guard.h"
+#include "rdf/nesting.h"
 
 /* A statement nests at most this deep and has at most this many events and operators: the algebra
  * recurses over its trees. */
-#define NESTING_MAX 256
 #define NODES_MAX 2000
 
 /* A place in the text, for messages. */
@@ -138,13 +138,11 @@ static bool guard_sign(reader *r, const char *ascii, const char *sign) {
 
 static const dep_expr *parse_unary_nested(reader *r);
 
-/* One level deeper: false (with the message) past NESTING_MAX; the caller leaves the level after. */
+/* One level deeper: false (with the message) past MAX_NESTING; the caller leaves the level after. */
 static bool enter_level(reader *r) {
-    if (++r->nesting <= NESTING_MAX)
+    if (++r->nesting <= MAX_NESTING)
         return true;
-    char limit[32];
-    snprintf(limit, sizeof limit, "%d", NESTING_MAX);
-    fail(r, "nested deeper than %s", limit);
+    fail(r, "%s", NESTING_ERROR);
     return false;
 }
 

@@ -2,6 +2,7 @@
  * IRIs and names are decoded into lx->value as they are scanned, so lexing is linear in the input.
  * Every byte that ends up in a term is checked to be UTF-8; every escape is checked to be valid. */
 #include "rdf/buf.h"
+#include "rdf/term_rules.h"
 #include "rdf/utf8.h"
 #include "n3/n3_lexer.h"
 
@@ -257,7 +258,7 @@ static enum n3_token_kind lex_string(n3_lexer *lx, n3_token *tok) {
         size_t run = i;
         while (i < lx->len) {
             unsigned char c = (unsigned char)lx->src[i];
-            if (c == quote || c == '\\' || c >= 0x80 || (!long_form && (c == '\n' || c == '\r')))
+            if (c == quote || c == '\\' || c >= 0x80 || c == 0 || (!long_form && (c == '\n' || c == '\r')))
                 break;
             i++;
         }
@@ -283,10 +284,17 @@ static enum n3_token_kind lex_string(n3_lexer *lx, n3_token *tok) {
             size_t n = lex_escape(lx, i, true, &cp);
             if (!n)
                 return fail_token(tok);
+            if (cp == 0) {
+                n3_lexer_fail(lx, i, "%s", RDF_NUL_LITERAL_ERROR);
+                return fail_token(tok);
+            }
             utf8_append(&lx->value, cp);
             i += n;
         } else if (c == '\n' || c == '\r') {
             n3_lexer_fail(lx, start, "expected %s to close the string on its line, found end of line", closer);
+            return fail_token(tok);
+        } else if (c == 0) {
+            n3_lexer_fail(lx, i, "%s", RDF_NUL_LITERAL_ERROR);
             return fail_token(tok);
         } else {
             size_t n = take_utf8(lx, i);

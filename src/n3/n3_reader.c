@@ -3,7 +3,7 @@
  * the normalizations n3_reader.h promises. Triples of open formulas sit on one stack (innermost last)
  * and list items on another, so a closing '}' or ')' turns the top of its stack into a term in time
  * linear in its size; @forAll/@forSome declarations sit on a third, cut back when their formula closes.
- * Nesting is capped at N3_MAX_NESTING so that hostile input gets an error instead of a stack overflow. */
+ * Nesting is capped at MAX_NESTING (rdf/nesting.h) so that hostile input gets an error instead of a stack overflow. */
 #include "n3/n3_reader.h"
 
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include "n3/iri_resolve.h"
 #include "n3/n3_lexer.h"
 #include "rdf/buf.h"
+#include "rdf/nesting.h"
 #include "rdf/strmap.h"
 
 /* ---- names (prefixes, blank node labels) to terms ---- */
@@ -77,9 +78,8 @@ static int fail_unclosed(n3_parser *p, char closer, char opener, size_t open_off
 }
 
 static bool enter_nesting(n3_parser *p) {
-    if (p->nesting >= N3_MAX_NESTING) {
-        n3_lexer_fail(&p->lx, p->tok.start, "expected at most %d nested '{', '(' and '[', found deeper nesting",
-                      N3_MAX_NESTING);
+    if (p->nesting >= MAX_NESTING) {
+        n3_lexer_fail(&p->lx, p->tok.start, "%s ('{', '(' and '[')", NESTING_ERROR);
         return false;
     }
     p->nesting++;

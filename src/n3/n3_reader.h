@@ -30,7 +30,7 @@
  * starts with '{', '[', '(' or a directive. IRIs are resolved against the base (RFC 3986, iri_resolve.h);
  * without a base they are kept as written. Prefixed names are not resolved (as in Turtle); the empty
  * prefix `:`, when not declared, is `<#>` (the current base's IRI with fragment '#'), as in N3.
- * More than N3_MAX_NESTING nested '{', '(' and '[' is an error, so that no input exhausts the stack.
+ * More than MAX_NESTING (rdf/nesting.h) nested '{', '(' and '[' is an error, so that no input exhausts the stack.
  *
  * Errors: the message names the offending token, "rules.n3:3:17: expected '.' after statement, found '}'",
  * with 1-based line and column (columns count characters). An unterminated string or IRI points at its
@@ -43,10 +43,6 @@
 #include <stddef.h>
 
 #include "rdf/term.h"
-
-/* Deep enough for the N3 suite's too-nested.n3 (1080 formulas); a level costs under 500 bytes of stack
- * (measured at -O0, ASan included), so the deepest input needs under 1 MB. */
-#define N3_MAX_NESTING 2048
 
 typedef struct n3_statement {
     triple t;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "rdf/buf.h"
+#include "rdf/nesting.h"
 
 enum pattern_kind { PAT_TASK, PAT_SEQ, PAT_JOIN, PAT_XOR, PAT_LOOP, PAT_DEFER, PAT_CANCEL, PAT_MI };
 /* PAR is JOIN with JOIN_ALL, written par(...) when it was read so. */
@@ -15,8 +16,9 @@ enum join_policy { JOIN_ALL, JOIN_SYNC_MERGE, JOIN_FIRST_COMPLETE, JOIN_FIRST_N,
 enum loop_policy { LOOP_WHILE, LOOP_UNTIL, LOOP_COUNT };
 enum cancel_scope { CANCEL_ACTIVITY, CANCEL_REGION, CANCEL_CASE };
 
-/* Upper bounds that keep a compiled model small enough to read and to evaluate every poll. */
-enum { PATTERN_MAX_CHILDREN = 1000, PATTERN_MAX_COPIES = 1000, PATTERN_MAX_DEPTH = 64 };
+/* Upper bounds that keep a compiled model small enough to read and to evaluate every poll; terms nest as
+ * deep as any reader allows (rdf/nesting.h). */
+enum { PATTERN_MAX_CHILDREN = 1000, PATTERN_MAX_COPIES = 1000, PATTERN_MAX_DEPTH = MAX_NESTING };
 /* A dynamic mi's sentries walk the item list cell by cell (sentries have no property paths), MAX + 2
  * cells at most, and a sentry, like any rule, holds at most 64 variables. */
 enum { PATTERN_MAX_DYNAMIC = 50 };

@@ -195,7 +195,7 @@ static pattern *node_term(rdf_reader *r, term_id node, int depth) {
         return NULL;
     buf b = {0};
     if (depth > PATTERN_MAX_DEPTH) {
-        fail(r, "terms nest deeper than %d at %s (a cycle?)", PATTERN_MAX_DEPTH, shown(r, node, &b));
+        fail(r, "terms %s at %s (a cycle?)", NESTING_ERROR, shown(r, node, &b));
         buf_free(&b);
         return NULL;
     }

@@ -15,7 +15,7 @@
 
 /* The pattern of the store's one pat:Workflow (term text is read with `base` as its names' base).
  * Returns NULL with what is wrong in err: no workflow or several, a node of no known kind, a property
- * missing or given twice, a list that is not a proper list, a nesting deeper than PATTERN_MAX_DEPTH. */
+ * missing or given twice, a list that is not a proper list, a nesting deeper than PATTERN_MAX_DEPTH (rdf/nesting.h's bound). */
 pattern *pattern_read_rdf(terms *t, store *st, const char *base, char *err, size_t err_len);
 
 #endif

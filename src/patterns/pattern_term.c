@@ -271,7 +271,7 @@ static pattern *term(reader *r, int depth) {
         return NULL;
     }
     if (depth > PATTERN_MAX_DEPTH) {
-        fail_at(r, w, "terms nest deeper than %d", PATTERN_MAX_DEPTH);
+        fail_at(r, w, "terms %s", NESTING_ERROR);
         return NULL;
     }
     static const struct {

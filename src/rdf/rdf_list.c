@@ -4,8 +4,7 @@
 #include <stdlib.h>
 
 #include "rdf/buf.h"
-
-enum { MAX_NESTING = 32 };
+#include "rdf/nesting.h"
 
 /* The object of the only (node, p) triple; 0 when there is none or more than one. */
 static term_id only_object(store *st, term_id node, term_id p) {

@@ -9,7 +9,7 @@
 
 /* The list term of the collection headed by node (an IRI or blank node): every node of the chain has
  * exactly one rdf:first and one rdf:rest, the chain ends in rdf:nil and visits no node twice. Items that
- * head collections themselves are read as lists too, to a depth of 32. rdf:nil reads as the empty list.
+ * head collections themselves are read as lists too, MAX_NESTING deep (rdf/nesting.h). rdf:nil reads as the empty list.
  * 0 when node heads no such chain. */
 term_id rdf_list_read(terms *t, store *st, term_id node);
 

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "rdf/hashmap.h"
+#include "rdf/nesting.h"
 #include "rdf/term_rules.h"
 #include "rdf/turtle_scan.h"
 
@@ -370,11 +371,16 @@ static const unsigned char *forbidden_in_iri(const raptor_term *rt) {
     return at < len ? s + at : NULL;
 }
 
+/* Whether a literal holds U+0000 (from an escape: the text itself holds no NUL byte). Refused in every
+ * reader: N-Triples, RDF/XML and C strings cannot carry it, so keeping it in one place would let two
+ * readers of the same resource disagree. */
+static bool literal_holds_nul(const raptor_term *rt) {
+    return rt->type == RAPTOR_TERM_TYPE_LITERAL && memchr(rt->value.literal.string, '\0', rt->value.literal.string_len);
+}
+
 /* Refuses the document as raptor2 refuses a syntax error: through the log handler, at the parser's
  * position. */
-static void refuse_statement(parse_part *part, const unsigned char *bad) {
-    char text[80];
-    snprintf(text, sizeof text, "an IRI cannot contain the character 0x%02X", *bad);
+static void refuse_statement(parse_part *part, const char *text) {
     raptor_log_message message = {.level = RAPTOR_LOG_LEVEL_ERROR,
                                   .locator = raptor_parser_get_locator(part->parser),
                                   .text = text};
@@ -405,7 +411,13 @@ static void on_statement(void *user, raptor_statement *statement) {
         /* checked where written out: a repeated term was checked when first written */
         const unsigned char *bad = forbidden_in_iri(positions[i]);
         if (bad) {
-            refuse_statement(part, bad);
+            char text[80];
+            snprintf(text, sizeof text, "an IRI cannot contain the character 0x%02X", *bad);
+            refuse_statement(part, text);
+            return;
+        }
+        if (literal_holds_nul(positions[i])) {
+            refuse_statement(part, RDF_NUL_LITERAL_ERROR);
             return;
         }
         size_t start = b->len;
@@ -776,6 +788,49 @@ static size_t long_language_tag_at(enum rdf_syntax syntax, const char *data, siz
     return len;
 }
 
+/* The end of what starts at p and ends with the first `close` after it, or end. */
+static const char *past(const char *p, const char *end, const char *close) {
+    const char *hit = memmem(p, (size_t)(end - p), close, strlen(close));
+    return hit ? hit + strlen(close) : end;
+}
+
+/* The offset of the start tag that opens an element deeper than MAX_NESTING in an XML text, or len.
+ * raptor2's RDF/XML parser looks up xml:base through every open element for each new one, quadratic in
+ * the depth (10,000 unclosed elements 0.5 s, 40,000 22 s), and libxml2's push parser sets no bound, so
+ * the depth is bounded here first. Comments, CDATA, processing instructions, the document type and quoted
+ * attribute values are skipped; malformed XML may be counted deeper than it is, never shallower. */
+static size_t xml_too_deep_at(const char *data, size_t len) {
+    const char *p = data, *end = data + len;
+    unsigned depth = 0;
+    while ((p = memchr(p, '<', (size_t)(end - p)))) {
+        const char *tag = p;
+        size_t left = (size_t)(end - p);
+        if (left >= 4 && memcmp(p, "<!--", 4) == 0) {
+            p = past(p + 4, end, "-->");
+        } else if (left >= 9 && memcmp(p, "<![CDATA[", 9) == 0) {
+            p = past(p + 9, end, "]]>");
+        } else if (left >= 2 && p[1] == '?') {
+            p = past(p + 2, end, "?>");
+        } else if (left >= 2 && p[1] == '!') { /* <!DOCTYPE ... [ internal subset ]> */
+            const char *close = memchr(p, '>', left), *subset = memchr(p, '[', left);
+            p = subset && close && subset < close ? past(subset, end, "]") : p + 2;
+        } else if (left >= 2 && p[1] == '/') {
+            depth -= depth > 0;
+            p += 2;
+        } else {
+            char quote = 0;
+            for (p++; p < end && (quote || *p != '>'); p++)
+                if (quote ? *p == quote : (*p == '"' || *p == '\''))
+                    quote = quote ? 0 : *p;
+            if (p < end && p[-1] == '/')
+                continue; /* an empty element */
+            if (++depth > MAX_NESTING)
+                return (size_t)(tag - data);
+        }
+    }
+    return len;
+}
+
 /* What every document must be before a parser sees it. RDF text is UTF-8 without NUL (raptor2 takes a
  * NUL for the end of the text and passes other bytes into terms unchecked), with no language tag raptor2
  * cannot hold (long_language_tag_at). RDF/XML may not declare entities:
@@ -797,6 +852,9 @@ static int check_text(enum rdf_syntax syntax, const char *data, size_t len, cons
     size_t long_tag = syntax == RDF_TURTLE || syntax == RDF_TRIG ? len : long_language_tag_at(syntax, data, len);
     if (long_tag < len)
         return refuse_at(data, long_tag, source_name, err, "a language tag longer than " RDF_MAX_LANGTAG_TEXT " characters");
+    size_t nul_escape = syntax == RDF_NTRIPLES || syntax == RDF_NQUADS ? rdf_nul_escape_at(data, len) : len;
+    if (nul_escape < len)
+        return refuse_at(data, nul_escape, source_name, err, RDF_NUL_LITERAL_ERROR);
     if (syntax != RDF_RDFXML)
         return 0;
     size_t encoding_len;
@@ -809,6 +867,9 @@ static int check_text(enum rdf_syntax syntax, const char *data, size_t len, cons
     if (entity)
         return refuse_at(data, (size_t)(entity - data), source_name, err,
                          "RDF/XML with entity declarations is not accepted");
+    size_t too_deep = xml_too_deep_at(data, len);
+    if (too_deep < len)
+        return refuse_at(data, too_deep, source_name, err, "elements " NESTING_ERROR);
     return 0;
 }
 

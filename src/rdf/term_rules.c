@@ -1,7 +1,8 @@
-/* term_rules.c: the characters no IRI may hold (term_rules.h). */
+/* term_rules.c: the characters no IRI may hold, escapes of U+0000 (term_rules.h). */
 #include "rdf/term_rules.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 /* Every IRI of every document read passes here: a table, not a strchr per character (5% of reading a
  * large Turtle file, callgrind). */
@@ -14,5 +15,21 @@ size_t rdf_iri_forbidden_at(const char *iri, size_t len) {
     for (size_t i = 0; i < len; i++)
         if (forbidden_in_iri[(unsigned char)iri[i]])
             return i;
+    return len;
+}
+
+size_t rdf_nul_escape_at(const char *text, size_t len) {
+    for (const char *p = text, *end = text + len; (p = memchr(p, '\\', (size_t)(end - p)));) {
+        const char *run = p;
+        while (p < end && *p == '\\')
+            p++;
+        if ((p - run) % 2 == 0 || p == end)
+            continue; /* escaped backslashes */
+        size_t digits = *p == 'u' ? 4 : *p == 'U' ? 8 : 0, zeros = 0;
+        while (zeros < digits && p + 1 + zeros < end && p[1 + zeros] == '0')
+            zeros++;
+        if (digits && zeros == digits)
+            return (size_t)(p - 1 - text);
+    }
     return len;
 }

@@ -11,6 +11,16 @@
 #define RDF_MAX_LANGTAG 128
 #define RDF_MAX_LANGTAG_TEXT "128"
 
+/* U+0000 in a literal (written as an escape) is refused by every reader, with this message: N-Triples,
+ * RDF/XML and the C strings of the libraries below cut a literal at it while Turtle keeps it, so a stored
+ * resource would read differently in each syntax. */
+#define RDF_NUL_LITERAL_ERROR "a literal holding U+0000 (refused: not every RDF syntax can carry it)"
+
+/* The offset of the first escape of U+0000 (\u0000, \U00000000; a backslash escaped itself starts none)
+ * in a text, or len: for readers whose parser (raptor2's N-Triples, rasqal's SPARQL) cuts a literal there
+ * without a word. */
+size_t rdf_nul_escape_at(const char *text, size_t len);
+
 /* The offset of the first character RDF 1.1 forbids in an IRI (controls, space, <>"{}|^`\), or len. */
 size_t rdf_iri_forbidden_at(const char *iri, size_t len);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rdf/nesting.h"
 #include "rdf/strmap.h"
 #include "rdf/term_rules.h"
 
@@ -67,6 +68,7 @@ typedef struct scanner {
     strmap namespaces; /* prefix -> length of its namespace IRI */
     size_t limit;
     bool failed; /* a grammar error was found: only tokens are read from then on */
+    unsigned depth; /* open '[' and '(' */
     const char *lexer_error; /* why the current T_ERROR token is one */
     enum token_kind expected; /* what the grammar wanted when it met the current token (T_ERROR: no one thing) */
     turtle_scan *out;
@@ -198,6 +200,9 @@ static enum token_kind lex_string(scanner *sc, size_t i) {
                 sc->lexer_error = "an escape Turtle strings do not have";
                 fail_at(sc, p, p + 2 <= sc->len ? p + 2 : sc->len);
                 escape = at(sc, p + 1) < 0 ? 1 : 2;
+            } else if (escape > 2 && escaped_code_point(sc, p) == 0) { /* raptor2 would cut the literal there */
+                sc->lexer_error = RDF_NUL_LITERAL_ERROR;
+                fail_at(sc, p, p + escape);
             }
             p += escape;
         } else if (c == q && (!long_form || (at(sc, p + 1) == q && at(sc, p + 2) == q))) {
@@ -524,20 +529,37 @@ static void predicate_object_list(scanner *sc) {
     } while (starts_verb(sc->kind));
 }
 
+/* Enters a '[' or '(' at the current token; false past MAX_NESTING (the scan has failed there). */
+static bool enter(scanner *sc) {
+    if (sc->depth >= MAX_NESTING) {
+        sc->lexer_error = NESTING_ERROR;
+        fail(sc);
+        return false;
+    }
+    sc->depth++;
+    return true;
+}
+
 static void blank_node_property_list(scanner *sc) {
+    if (!enter(sc))
+        return;
     next(sc);
     if (starts_verb(sc->kind))
         predicate_object_list(sc);
     if (ok(sc))
         expect(sc, T_RIGHT_SQUARE);
+    sc->depth--;
 }
 
 static void collection(scanner *sc) {
+    if (!enter(sc))
+        return;
     next(sc);
     while (ok(sc) && sc->kind != T_RIGHT_ROUND)
         object(sc);
     if (ok(sc))
         next(sc);
+    sc->depth--;
 }
 
 static void object(scanner *sc) {

@@ -24,12 +24,12 @@
 #include <string.h>
 
 #include "rdf/buf.h"
+#include "rdf/nesting.h"
 #include "rdf/rdfio.h"
 #include "reason/sentry_ast.h"
 
 #define NS_SP "http://spinrdf.org/sp#"
 #define SPARQL_RESULTS_BOOLEAN "http://www.w3.org/2005/sparql-results#boolean"
-#define SENTRY_MAX_DEPTH 64 /* nesting of groups and expressions; deeper input is an error, not a deep stack */
 #define SHOW_MAX 256       /* a term shown in a message is cut there */
 #define WHERE_SHOWN 240    /* a longer location is shown by its start and end */
 #define SPIN_MAX_ARGS 4     /* sp:arg1 .. sp:arg4 are read; no supported function takes more than 3 */
@@ -386,8 +386,8 @@ static int read_args(spin_reader *r, term_id call, size_t fn, sq_expr *e, int de
 /* A constant, a variable or a function call; NULL after failing. */
 static sq_expr *read_expr(spin_reader *r, term_id node, int depth) {
     char shown[SHOW_MAX];
-    if (depth > SENTRY_MAX_DEPTH) {
-        fail(r, "expressions nested deeper than %d levels", SENTRY_MAX_DEPTH);
+    if (depth > MAX_NESTING) {
+        fail(r, "expressions %s", NESTING_ERROR);
         return NULL;
     }
     enum term_kind kind = terms_kind(r->t, node);
@@ -456,8 +456,8 @@ static sq_node *read_element(spin_reader *r, term_id el, int depth);
 
 /* Reads the list at head, one element per item, into `into`. label names the list ("sp:where"). */
 static int read_elements(spin_reader *r, term_id head, const char *label, sq_node *into, int depth) {
-    if (depth > SENTRY_MAX_DEPTH) {
-        fail(r, "groups nested deeper than %d levels", SENTRY_MAX_DEPTH);
+    if (depth > SPARQL_GROUP_NESTING) {
+        fail(r, "%s", SPARQL_GROUP_NESTING_ERROR);
         return -1;
     }
     term_id *items;

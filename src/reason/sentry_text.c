@@ -29,11 +29,12 @@
 #include <string.h>
 
 #include "rdf/buf.h"
+#include "rdf/nesting.h"
+#include "rdf/term_rules.h"
 #include "rdf/rdfio.h"
 #include "reason/sentry_ast.h"
 
 #define NO_BASE "http://no-base.invalid/"
-#define SENTRY_MAX_DEPTH 64 /* nesting of groups and expressions; deeper input is an error, not a deep stack */
 
 struct sentry_text_parser {
     terms *t;
@@ -131,6 +132,11 @@ static term_id typed_literal(text_reader *r, rasqal_literal *l) {
 
 /* Our term for a rasqal literal (a constant or a variable); 0 after failing. */
 static term_id literal_term(text_reader *r, rasqal_literal *l) {
+    if (l->type != RASQAL_LITERAL_URI && l->type != RASQAL_LITERAL_VARIABLE && l->string &&
+        memchr(l->string, '\0', l->string_len)) {
+        fail(r, "%s", RDF_NUL_LITERAL_ERROR);
+        return 0;
+    }
     switch (l->type) {
     case RASQAL_LITERAL_URI: return iri_term(r, l->value.uri);
     case RASQAL_LITERAL_VARIABLE: {
@@ -209,8 +215,8 @@ static sq_expr *convert_in(text_reader *r, rasqal_expression *e, bool negated, i
 }
 
 static sq_expr *convert_expr(text_reader *r, rasqal_expression *e, int depth) {
-    if (depth > SENTRY_MAX_DEPTH) {
-        fail(r, "expressions nested deeper than %d levels", SENTRY_MAX_DEPTH);
+    if (depth > MAX_NESTING) {
+        fail(r, "expressions %s", NESTING_ERROR);
         return NULL;
     }
     rasqal_expression *const binary[2] = {e->arg1, e->arg2};
@@ -298,8 +304,8 @@ static int add_triples(text_reader *r, rasqal_graph_pattern *gp, sq_node *into) 
 
 /* Adds to the group `into` what gp holds: a group's parts, a basic pattern's triples, or gp itself. */
 static int add_contents(text_reader *r, rasqal_graph_pattern *gp, sq_node *into, int depth) {
-    if (depth > SENTRY_MAX_DEPTH) {
-        fail(r, "groups nested deeper than %d levels", SENTRY_MAX_DEPTH);
+    if (depth > SPARQL_GROUP_NESTING) {
+        fail(r, "%s", SPARQL_GROUP_NESTING_ERROR);
         return -1;
     }
     if (rasqal_graph_pattern_get_operator(gp) != RASQAL_GRAPH_PATTERN_OPERATOR_GROUP)
@@ -414,6 +420,87 @@ static sq_node *convert_query(text_reader *r, rasqal_query *q) {
     return root;
 }
 
+/* ---- the nesting bound, before rasqal ---- */
+
+/* The end of a string starting at i (its quote), or len. */
+static size_t string_end(const char *text, size_t len, size_t i) {
+    char q = text[i];
+    bool long_form = i + 2 < len && text[i + 1] == q && text[i + 2] == q;
+    for (i += long_form ? 3 : 1; i < len; i++) {
+        if (text[i] == '\\') {
+            i++;
+        } else if (text[i] == q && (!long_form || (i + 2 < len && text[i + 1] == q && text[i + 2] == q))) {
+            return i + (long_form ? 3 : 1);
+        } else if (!long_form && (text[i] == '\n' || text[i] == '\r')) {
+            return i;
+        }
+    }
+    return len;
+}
+
+/* The end of an IRIREF at i ('<' then no character an IRI cannot hold, then '>'), or i when '<' is an
+ * operator there. */
+static size_t iri_end(const char *text, size_t len, size_t i) {
+    for (size_t k = i + 1; k < len; k++) {
+        unsigned char c = (unsigned char)text[k];
+        if (c == '>')
+            return k + 1;
+        if (c <= 0x20 || strchr("<\"{}|^`\\", c))
+            return i;
+    }
+    return i;
+}
+
+/* Finds where the text nests deeper than the bounds (rdf/nesting.h) before rasqal reads it: brackets of
+ * any kind at most MAX_NESTING deep (rasqal's parser stack runs out further on, "memory exhausted"),
+ * braces at most SPARQL_GROUP_NESTING (rasqal's preparation is exponential in them). Strings, IRIs and
+ * comments are skipped as SPARQL's lexer reads them; a string escaping U+0000 is refused too. 0 when the
+ * text is within them. */
+static int check_nesting(text_reader *r, const char *text) {
+    size_t len = strlen(text);
+    unsigned depth = 0, braces = 0, line = 1, col = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        size_t skip_to = i;
+        if (c == '"' || c == '\'') {
+            skip_to = string_end(text, len, i);
+            if (rdf_nul_escape_at(text + i, skip_to - i) < skip_to - i) { /* rasqal would cut the literal there */
+                fail(r, "%s", RDF_NUL_LITERAL_ERROR);
+                return -1;
+            }
+        }
+        else if (c == '<')
+            skip_to = iri_end(text, len, i);
+        else if (c == '#')
+            for (skip_to = i; skip_to < len && text[skip_to] != '\n'; skip_to++) {}
+        for (size_t k = i; k < skip_to; k++)
+            if (text[k] == '\n')
+                line++, line_start = k + 1;
+        if (skip_to > i) {
+            i = skip_to - 1;
+            continue;
+        }
+        if (c == '\n') {
+            line++;
+            line_start = i + 1;
+        } else if (c == '(' || c == '[' || c == '{') {
+            braces += c == '{';
+            if (++depth > MAX_NESTING || braces > SPARQL_GROUP_NESTING) {
+                col = 1;
+                for (size_t k = line_start; k < i; k++) /* columns count characters */
+                    col += ((unsigned char)text[k] & 0xC0) != 0x80;
+                fail(r, "%s at %u:%u", depth > MAX_NESTING ? NESTING_ERROR : SPARQL_GROUP_NESTING_ERROR, line, col);
+                return -1;
+            }
+        } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+            depth--;
+            braces -= c == '}' && braces > 0;
+        }
+    }
+    return 0;
+}
+
 int sentry_from_text(sentry_text_parser *p, term_id query, const char *text, const char *base, sq_node **out,
                      char *error, size_t error_len) {
     *out = NULL;
@@ -424,6 +511,8 @@ int sentry_from_text(sentry_text_parser *p, term_id query, const char *text, con
         fail(&r, "no query text");
         return -1;
     }
+    if (check_nesting(&r, text))
+        return -1;
     p->logged[0] = '\0';
     rasqal_query *q = rasqal_new_query(p->rasqal, "sparql11-query", NULL);
     raptor_uri *base_uri = raptor_new_uri(p->raptor, (const unsigned char *)(base ? base : NO_BASE));

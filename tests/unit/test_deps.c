@@ -21,6 +21,7 @@
 #include "deps/dep_policy.h"
 #include "deps/dep_residuate.h"
 #include "deps/dep_trace.h"
+#include "rdf/nesting.h"
 
 static dep_events ev;
 
@@ -89,10 +90,10 @@ static void test_syntax_errors(void **state) {
     memset(deep, '(', 300);
     strcpy(deep + 300, "e");
     assert_null(dep_parse_expr(&ev, deep, err, sizeof err));
-    assert_string_equal(err, "257: nested deeper than 256");
+    assert_string_equal(err, "129: " NESTING_ERROR);
     memset(deep, '!', 300);
     assert_null(dep_parse_expr(&ev, deep, err, sizeof err));
-    assert_string_equal(err, "257: nested deeper than 256");
+    assert_string_equal(err, "129: " NESTING_ERROR);
     for (size_t i = 0; i < 2100; i++)
         memcpy(wide + 2 * i, i ? "|e" : " e", 2);
     wide[4200] = '\0';

@@ -14,6 +14,8 @@
 
 #include "n3/n3_reader.h"
 #include "rdf/buf.h"
+#include "rdf/nesting.h"
+#include "rdf/term_rules.h"
 #include "rdf/term.h"
 
 #define EX "http://ex.org/"
@@ -571,17 +573,34 @@ static void test_quantifiers(void **state) {
     assert_triple(d->statements[0].t, ex(f, "x"), ex(f, "p"), ex(f, "o"));
 }
 
+/* tests/n3suite/N3Tests/cwm_syntax/too-nested.n3 (1080 nested formulas) passes the one nesting bound of
+ * every reader (rdf/nesting.h): refused where it does, not parsed. */
 static void test_deep_nesting_of_the_n3_suite(void **state) {
     fixture *f = *state;
     buf deep = {0};
-    for (int i = 0; i < 1080; i++) /* tests/N3Tests/cwm_syntax/too-nested.n3 */
+    for (int i = 0; i < 1080; i++)
         buf_puts(&deep, "{");
     buf_puts(&deep, ":a");
     for (int i = 0; i < 1080; i++)
         buf_puts(&deep, "}");
     buf_puts(&deep, ".");
-    assert_int_equal(parse_ok(f, buf_cstr(&deep))->count, 1);
+    char message[120];
+    snprintf(message, sizeof message, "t.n3:1:%d: " NESTING_ERROR " ('{', '(' and '[')", MAX_NESTING + 1);
+    assert_parse_error(f, buf_cstr(&deep), message);
     buf_free(&deep);
+}
+
+/* U+0000 in a string, escaped or raw, is refused as every RDF reader refuses it (rdf/term_rules.h). */
+static void test_nul_in_strings_is_refused(void **state) {
+    fixture *f = *state;
+    assert_parse_error(f, "<http://a/s> <http://a/p> \"a\\u0000b\" .", "t.n3:1:29: " RDF_NUL_LITERAL_ERROR);
+    assert_parse_error(f, "<http://a/s> <http://a/p> \"\"\"a\\U00000000\"\"\" .", "t.n3:1:31: " RDF_NUL_LITERAL_ERROR);
+    static const char raw[] = "<http://a/s> <http://a/p> \"a\0b\" .";
+    n3_error err;
+    n3_doc_free(&f->doc);
+    assert_int_equal(n3_parse(f->t, raw, sizeof raw - 1, "t.n3", NULL, &f->doc, &err), -1);
+    assert_string_equal(err.message, "t.n3:1:29: " RDF_NUL_LITERAL_ERROR);
+    assert_int_equal(parse_ok(f, "<http://a/s> <http://a/p> \"a\\\\u0000b\" .")->count, 1);
 }
 
 /* ---- errors ---- */
@@ -677,27 +696,27 @@ static void test_error_fields_and_null_error(void **state) {
 static void test_nesting_is_bounded(void **state) {
     fixture *f = *state;
     buf deep = {0};
-    for (int i = 0; i < N3_MAX_NESTING; i++)
+    for (int i = 0; i < MAX_NESTING; i++)
         buf_puts(&deep, "(");
-    for (int i = 0; i < N3_MAX_NESTING; i++)
+    for (int i = 0; i < MAX_NESTING; i++)
         buf_puts(&deep, ")");
     buf_puts(&deep, " <http://a/p> <http://a/o> .");
     assert_int_equal(parse_ok(f, buf_cstr(&deep))->count, 1);
 
     char message[200];
     deep.len = 0;
-    for (int i = 0; i < 2 * N3_MAX_NESTING; i++)
+    for (int i = 0; i < 2 * MAX_NESTING; i++)
         buf_puts(&deep, "{ <http://a/s> <http://a/p> ");
     snprintf(message, sizeof message,
-             "t.n3:1:%d: expected at most %d nested '{', '(' and '[', found deeper nesting",
-             N3_MAX_NESTING * 28 + 1, N3_MAX_NESTING);
+             "t.n3:1:%d: nested deeper than %d levels ('{', '(' and '[')", MAX_NESTING * 28 + 1,
+             MAX_NESTING);
     assert_parse_error(f, buf_cstr(&deep), message);
 
     deep.len = 0;
     for (int i = 0; i < 100000; i++)
         buf_puts(&deep, "[");
-    snprintf(message, sizeof message, "t.n3:1:%d: expected at most %d nested '{', '(' and '[', found deeper nesting",
-             N3_MAX_NESTING + 1, N3_MAX_NESTING);
+    snprintf(message, sizeof message, "t.n3:1:%d: nested deeper than %d levels ('{', '(' and '[')", MAX_NESTING + 1,
+             MAX_NESTING);
     assert_parse_error(f, buf_cstr(&deep), message);
     buf_free(&deep);
 }
@@ -734,6 +753,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_any_expression_as_predicate_and_subject_alone, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quantifiers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deep_nesting_of_the_n3_suite, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nul_in_strings_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_messages, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_fields_and_null_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nesting_is_bounded, setup, teardown),

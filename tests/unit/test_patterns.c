@@ -264,13 +264,13 @@ static void test_term_depth(void **state) {
     pattern_free(p);
 
     text.len = 0;
-    for (int i = 0; i < 70; i++)
+    for (int i = 0; i < PATTERN_MAX_DEPTH + 6; i++)
         buf_puts(&text, "seq(");
     buf_puts(&text, "task(a)");
-    for (int i = 0; i < 70; i++)
+    for (int i = 0; i < PATTERN_MAX_DEPTH + 6; i++)
         buf_putc(&text, ')');
     char expected[64];
-    snprintf(expected, sizeof expected, "1:%d: terms nest deeper than %d", (PATTERN_MAX_DEPTH + 1) * 4 + 1,
+    snprintf(expected, sizeof expected, "1:%d: terms nested deeper than %d levels", (PATTERN_MAX_DEPTH + 1) * 4 + 1,
              PATTERN_MAX_DEPTH);
     expect_error(buf_cstr(&text), expected);
     buf_free(&text);
@@ -526,7 +526,7 @@ static void test_rdf_errors(void **state) {
     /* a cycle is a nesting too deep */
     expect_rdf_error(NAMES_PREFIXES "<#w> a pat:Workflow ; pat:body <#l> .\n<#l> a pat:Loop ; pat:while <#c> ; "
                                     "pat:body <#l> .\n",
-                     "terms nest deeper than 64 at <" BASE "#l> (a cycle?)");
+                     "terms " NESTING_ERROR " at <" BASE "#l> (a cycle?)");
     expect_rdf_error(NAMES_PREFIXES "<#w> a pat:Workflow ; pat:term \"seq(task(a)\" .\n",
                      "pat:term: 1:12: expected ')', found the end of the term");
     /* properties that contradict each other are errors, not silently one of them */

@@ -13,7 +13,10 @@
 
 #include <cmocka.h>
 
+#include "rdf/buf.h"
+#include "rdf/nesting.h"
 #include "rdf/rdfio.h"
+#include "rdf/term_rules.h"
 #include "rdf/turtle_scan.h"
 
 #include "rdf_fixture.h"
@@ -117,6 +120,107 @@ static void long_language_tags_are_refused(void **state) {
                 assert_string_equal(err.message, cases[i].says);
             }
         }
+}
+
+/* Every reader's one nesting bound (rdf/nesting.h): MAX_NESTING levels parse, one more is refused where it
+ * opens, and a megabyte of unclosed brackets (which crashed the server: a stack overflow in the Turtle
+ * recognizer) or of unclosed RDF/XML elements (quadratic in raptor2) is refused at the same place. */
+static void nesting_is_bounded_in_every_syntax(void **state) {
+    fixture *f = *state;
+    static const struct {
+        enum rdf_syntax syntax;
+        const char *head, *open, *inner, *close, *tail;
+        const char *says;
+    } cases[] = {
+        {RDF_TURTLE, "<a> <p> ", "(", "<b>", ")", " .\n", NESTING_ERROR},
+        {RDF_TURTLE, "<a> <p> ", "[ <p> ", "<b>", " ]", " .\n", NESTING_ERROR},
+        {RDF_TRIG, "<g> { <a> <p> ", "( [ <p> ", "<b>", " ] )", " }\n", NESTING_ERROR},
+        {RDF_RDFXML,
+         "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:e=\"http://e/\">"
+         "<rdf:Description rdf:about=\"http://a\" e:note='a>b'><!-- <e:p> --><e:q>x</e:q><e:r/>",
+         "<e:p rdf:parseType=\"Resource\">", "<e:v>x</e:v>", "</e:p>", "</rdf:Description></rdf:RDF>\n",
+         "elements " NESTING_ERROR},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        /* RDF/XML's rdf:RDF, rdf:Description and innermost e:v are levels too; TriG's steps two brackets */
+        unsigned outer = cases[i].syntax == RDF_RDFXML ? 3 : 0, per = cases[i].syntax == RDF_TRIG ? 2 : 1;
+        unsigned fits = (MAX_NESTING - outer) / per;
+        for (unsigned steps = fits; steps <= fits + 1; steps++) {
+            buf text = {0};
+            buf_puts(&text, cases[i].head);
+            size_t deepest = 0;
+            for (unsigned k = 0; k < steps; k++) {
+                deepest = text.len;
+                buf_puts(&text, cases[i].open);
+            }
+            buf_puts(&text, cases[i].inner);
+            for (unsigned k = 0; k < steps; k++)
+                buf_puts(&text, cases[i].close);
+            buf_puts(&text, cases[i].tail);
+            size_t count;
+            rdf_error err;
+            int rc = parse(f, cases[i].syntax, text.data, text.len, &count, &err);
+            if (steps == fits && rc != 0)
+                fail_msg("case %zu: %u levels refused: %s", i, steps * per + outer, err.message);
+            if (steps > fits) {
+                assert_int_equal(rc, -1);
+                /* the opening that passes the bound: the last step's first (RDF/XML: the innermost e:v) */
+                size_t at = deepest + (cases[i].syntax == RDF_RDFXML ? strlen(cases[i].open) : 0);
+                char expected[160];
+                snprintf(expected, sizeof expected, "doc:1:%zu: %s", at + 1, cases[i].says);
+                if (strncmp(err.message, expected, strlen(expected)) != 0)
+                    fail_msg("case %zu: expected %s, got %s", i, expected, err.message);
+            }
+            buf_free(&text);
+        }
+        /* a megabyte that never closes */
+        buf text = {0};
+        buf_puts(&text, cases[i].head);
+        while (text.len < (1u << 20))
+            buf_puts(&text, cases[i].open);
+        size_t count;
+        rdf_error err;
+        assert_int_equal(parse(f, cases[i].syntax, text.data, text.len, &count, &err), -1);
+        if (!strstr(err.message, cases[i].says))
+            fail_msg("case %zu, 1 MB: %s", i, err.message);
+        buf_free(&text);
+    }
+}
+
+/* U+0000 in a literal is refused by every reader (raptor2's Turtle and N-Triples parsers cut the literal
+ * there without a word, the N-Triples and RDF/XML writers cut it, Turtle kept it); an escaped backslash
+ * before "u0000" is no escape and parses. */
+static void nul_in_literals_is_refused(void **state) {
+    fixture *f = *state;
+    static const struct {
+        enum rdf_syntax syntax;
+        const char *text;
+        int col;
+    } cases[] = {
+        {RDF_TURTLE, "<http://a> <http://p> \"a\\u0000b\" .\n", 25},
+        {RDF_TURTLE, "<http://a> <http://p> '''a\\U00000000''' .\n", 27},
+        {RDF_TRIG, "<http://g> { <http://a> <http://p> \"\\u0000\" }\n", 37},
+        {RDF_NTRIPLES, "<http://a> <http://p> \"a\\u0000b\" .\n", 25},
+        {RDF_NQUADS, "<http://a> <http://p> \"\\\\\\u0000\" <http://g> .\n", 26},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t count;
+        rdf_error err;
+        if (parse(f, cases[i].syntax, cases[i].text, strlen(cases[i].text), &count, &err) != -1)
+            fail_msg("accepted: %s", cases[i].text);
+        char expected[160];
+        snprintf(expected, sizeof expected, "doc:1:%d: %s", cases[i].col, RDF_NUL_LITERAL_ERROR);
+        if (strncmp(err.message, expected, strlen(expected)) != 0)
+            fail_msg("%s: expected %s, got %s", cases[i].text, expected, err.message);
+    }
+    static const char escaped_backslash[] = "<http://a> <http://p> \"a\\\\u0000b\" .\n";
+    enum rdf_syntax both[] = {RDF_TURTLE, RDF_NTRIPLES};
+    for (size_t i = 0; i < 2; i++) {
+        size_t count;
+        rdf_error err;
+        assert_int_equal(parse(f, both[i], escaped_backslash, strlen(escaped_backslash), &count, &err), 0);
+        assert_int_equal(count, 1);
+    }
 }
 
 /* Every broken document is refused with its error's line and column, in the message too. */
@@ -307,6 +411,8 @@ static void wide_documents_parse(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(errors_are_located, setup, teardown),
+        cmocka_unit_test_setup_teardown(nesting_is_bounded_in_every_syntax, setup, teardown),
+        cmocka_unit_test_setup_teardown(nul_in_literals_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(long_language_tags_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(rdfxml_undeclared_prefix_has_a_line, setup, teardown),
         cmocka_unit_test(valid_turtle_scans_clean),
