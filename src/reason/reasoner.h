@@ -27,7 +27,8 @@
 
 typedef struct reasoner_options {
     uint32_t max_fresh_nodes; /* 0: default 1,000,000 */
-    uint32_t max_derived;     /* 0: default 50,000,000 */
+    uint32_t max_derived;     /* 0: one per KiB of the memory the process may use (RAM, cgroup limit,
+                                 ulimit -v: the least), so a runaway rule set stops before exhausting it */
     term_id derived_graph;    /* source graph recorded for derived triples */
     const log_sink *log;
     /* Receives each request rule's instantiated head (a formula term). */
