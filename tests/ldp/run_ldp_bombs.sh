@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/ldp/run_ldp_bombs.sh: representations that must stay proportional to what they come from, and a
-# slow conversion that must not stall other requests (issue 12). A blank node chain 5,000 deep in RDF/XML
-# is stored and served at a few times its size (raptor2's pretty Turtle made 190 KB of it 100 MB); a
+# slow conversion that must not stall other requests (issue 12). A blank node chain 5,000 deep (given as
+# N-Triples: nested 5,000 deep in RDF/XML, as issue 12 had it, passes every reader's nesting bound now) is
+# stored and served at a few times its size (raptor2's pretty Turtle made 190 KB of it 100 MB); a
 # 4,000-item Turtle list asked for as RDF/XML likewise (160 MB before); a resource whose other forms
 # would pass the server's bound gets 406 with a message; the server's peak memory stays below 200 MB;
 # round trips keep every triple. A Turtle body whose long namespace is named thousands of times is refused
@@ -32,11 +33,11 @@ python3 - "$WORK" "$big_triples" <<'EOF'
 import sys
 work = sys.argv[1]
 depth = 5000
-chain = '<ex:p rdf:parseType="Resource">' * depth + '<ex:q>end</ex:q>' + '</ex:p>' * depth
-open(work + '/nest.rdf', 'w').write(
-    '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
-    'xmlns:ex="http://example.org/"><rdf:Description rdf:about="#a">' + chain +
-    '</rdf:Description></rdf:RDF>\n')
+with open(work + '/nest.nt', 'w') as f:
+    f.write('<http://example.org/a> <http://example.org/p> _:b0 .\n')
+    for i in range(depth - 1):
+        f.write('_:b%d <http://example.org/p> _:b%d .\n' % (i, i + 1))
+    f.write('_:b%d <http://example.org/q> "end" .\n' % (depth - 1))
 open(work + '/list.ttl', 'w').write(
     '<#a> <http://example.org/p> ( ' + ' '.join('<#i%d>' % i for i in range(4000)) + ' ) .\n')
 # Names that a prefix keeps short and the other forms write in full: 50 times longer there, and
@@ -61,9 +62,9 @@ size() { stat -c %s "$1"; }
 ldp_start data --data "$WORK/data" --threads 2
 
 # The nesting bomb: stored flat, served flat.
-nest_bytes=$(size "$WORK/nest.rdf")
-req PUT "${URL}nest" "${XML[@]}" --data-binary @"$WORK/nest.rdf"
-check "PUT of a blank node chain 5000 deep in RDF/XML" 201 "$STATUS"
+nest_bytes=$(size "$WORK/nest.nt")
+req PUT "${URL}nest" -H 'Content-Type: application/n-triples' --data-binary @"$WORK/nest.nt"
+check "PUT of a blank node chain 5000 deep" 201 "$STATUS"
 stored=$(size "$WORK/data/nest")
 [ "$stored" -le $((2 * nest_bytes)) ]
 check "the stored Turtle ($stored bytes) is at most twice the body ($nest_bytes bytes)" 0 $?
