@@ -2,7 +2,8 @@
 # Runs every libFuzzer target (tests/fuzz/fuzz_*.c) for a bounded time each with ASan+UBSan and leak
 # detection; exits non-zero on a crash, a leak or a sanitizer report. Needs clang (installed if missing).
 # usage: scripts/fuzz.sh [SECONDS_PER_TARGET [TARGET...]]   (default 60 s, every target; a target is a
-# name such as fuzz_ldp_body). Issue 12's campaign: scripts/fuzz.sh 600 fuzz_ldp_body fuzz_n3_patch
+# name such as fuzz_ldp_body). Each target mutates with its dictionary, tests/fuzz/dict/NAME.dict: the
+# tokens that open and close its syntax's nesting (issue 30's campaign: scripts/fuzz.sh 600).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -24,9 +25,11 @@ for target in "${targets[@]}"; do
   corpus=build-fuzz/corpus-$name
   mkdir -p "$corpus"
   seeds=tests/fuzz/seeds/${name#fuzz_}
+  dict=tests/fuzz/dict/${name#fuzz_}.dict
   echo "== $name for ${seconds}s"
   if ! "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -detect_leaks=1 \
-       "$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) 2> "build-fuzz/$name.log"; then
+       $( [ -f "$dict" ] && echo "-dict=$dict" ) "$corpus" $( [ -d "$seeds" ] && echo "$seeds" ) \
+       2> "build-fuzz/$name.log"; then
     echo "FAIL: $name (see build-fuzz/$name.log)"; tail -30 "build-fuzz/$name.log"; status=1
   else
     tail -1 "build-fuzz/$name.log"
