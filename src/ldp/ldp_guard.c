@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -138,6 +139,13 @@ static bool bytes_received(int fd, uint64_t *out) {
     return true;
 }
 
+/* The kernel holds bytes of the connection that libmicrohttpd has not read: its thread is busy (with a long
+ * request of another connection), so the server is behind, not the client. */
+static bool unread_bytes(int fd) {
+    int unread = 0;
+    return ioctl(fd, FIONREAD, &unread) == 0 && unread > 0;
+}
+
 /* Lock held: the deadlines. */
 static void check(ldp_guard *g, conn *c, int64_t now) {
     if (c->closing)
@@ -159,12 +167,12 @@ static void check(ldp_guard *g, conn *c, int64_t now) {
         break;
     }
     case WAITING_HEAD:
-        if (now - c->since > (int64_t)g->config.head_timeout * 1000)
+        if (now - c->since > (int64_t)g->config.head_timeout * 1000 && !unread_bytes(c->fd))
             shut(g, c, CAUSE_HEAD);
         break;
     case BODY: {
         int64_t late = now - c->since - (int64_t)g->config.body_grace * 1000;
-        if (late > 0 && c->body_bytes * 1000 < (uint64_t)late * g->config.body_min_rate)
+        if (late > 0 && c->body_bytes * 1000 < (uint64_t)late * g->config.body_min_rate && !unread_bytes(c->fd))
             shut(g, c, CAUSE_BODY);
         break;
     }

@@ -9,7 +9,9 @@
  *  - a request's head must be complete within head_timeout seconds of the connection's start (the
  *    first request) or of its first byte (a later request on a kept-alive connection; the kernel's count
  *    of bytes received tells when it came);
- *  - a body must average body_min_rate bytes per second, its first body_grace seconds free;
+ *  - a body must average body_min_rate bytes per second, its first body_grace seconds free
+ *    (neither deadline closes a connection while the kernel holds bytes of it that libmicrohttpd has not
+ *    read: then its thread is busy with another request, and the server is behind, not the client);
  *  - when a connection starts with more than max_connections - max_connections / 16 open, connections
  *    are closed until that many are open again, so that a new client is accepted and served rather than
  *    left in the listen queue: first those waiting for a head (or idle between requests), from the

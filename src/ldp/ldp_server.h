@@ -46,6 +46,8 @@
  *     pim:Storage, ldp:constrainedBy the constraints of note 6, and supports PATCH with N3 Patch
  *     (hydra:supportedOperation, hydra:method "PATCH", hydra:expects solid:InsertDeletePatch). The path is
  *     Community Solid Server's.
+ * 11. Slow clients are closed, not waited on (ldp_guard.h): head and body deadlines, and room kept for new
+ *     clients near the connection limit.
  * The server is started in two steps so that a caller can learn the base URL (--port 0) before the
  * store is opened with it, and serve only once the store is loaded. */
 #ifndef LDGSM_LDP_SERVER_H

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # tests/ldp/run_ldp_slowloris.sh: slow clients cannot hold `ldgsm serve` (issue 30, finding 4). A head that
-# is not complete within --head-timeout and a body slower than --body-min-rate (after --body-grace) are
-# closed by the server, which logs the client's address and the cause; a few hundred slow connections from
-# six loopback addresses, more than --max-connections, leave a normal client's GETs and PUTs answered (the
-# connections waiting longest for a client are closed to keep room), and the log stays short. The first
-# sections use only the defaults and flags older servers had, so that they show what the guard changed.
-# Every wait is bounded (slow_probe.py's own loops too). Usage: run_ldp_slowloris.sh PATH/TO/ldgsm
+# is not complete within --head-timeout (of the connection's start, or of its first byte on a kept-alive
+# connection) and a body slower than --body-min-rate (after --body-grace) are closed by the server, which
+# logs the client's address and the cause; a few hundred slow connections from six loopback addresses, more
+# than --max-connections, leave a normal client's GETs and PUTs answered (the connections waiting longest
+# for a client are closed to keep room), and the log stays short. The first sections use only the defaults
+# and flags older servers had, so that they show what the guard changed. Every wait is bounded
+# (slow_probe.py's own loops too). Usage: run_ldp_slowloris.sh PATH/TO/ldgsm
 set -uo pipefail
 BIN=$1
 WORK=$(mktemp -d)
@@ -30,31 +31,40 @@ await_grep() {
     done
 }
 
-# slow_pair NAME INTERVAL: one slow head from 127.0.0.2 and one slow body from 127.0.0.3 to the server at
-# URL, side by side; both must be closed by the server, and its log name each address with its cause.
-slow_pair() {
-    local name=$1 interval=$2 h p
+# slow_trio NAME INTERVAL: side by side, a slow head from 127.0.0.2, a slow body from 127.0.0.3, and from
+# 127.0.0.4 a GET answered and then the next request's head sent slowly on the same connection, to the
+# server at URL; each must be closed by the server, and its log name each address with its cause.
+slow_trio() {
+    local name=$1 interval=$2 h p pid line pids=()
     read -r h p <<<"$(host_port "$URL")"
     python3 "$PROBE" one "$h" "$p" 127.0.0.2 head "$interval" "$LDP_WAIT" >"$WORK/$name.head" &
-    local head=$!
+    pids+=($!)
     python3 "$PROBE" one "$h" "$p" 127.0.0.3 body "$interval" "$LDP_WAIT" >"$WORK/$name.body" &
-    local body=$!
-    ldp_await "$head"
-    ldp_await "$body"
+    pids+=($!)
+    python3 "$PROBE" one "$h" "$p" 127.0.0.4 again "$interval" "$LDP_WAIT" >"$WORK/$name.again" &
+    pids+=($!)
+    for pid in "${pids[@]}"; do
+        ldp_await "$pid"
+    done
     check "$name: a head sent a line at a time is closed by the server" closed "$(cut -d' ' -f1 "$WORK/$name.head")"
     check "$name: a body sent a byte at a time is closed by the server" closed "$(cut -d' ' -f1 "$WORK/$name.body")"
+    check "$name: a second head sent a line at a time on a kept-alive connection is closed by the server" \
+        closed "$(cut -d' ' -f1 "$WORK/$name.again")"
     local head_line='127\.0\.0\.2 \([0-9]+ head not complete' body_line='127\.0\.0\.3 \([0-9]+ body under'
-    await_grep "$head_line" "$WORK/$name.err"
-    await_grep "$body_line" "$WORK/$name.err"
+    local again_line='127\.0\.0\.4 \([0-9]+ head not complete'
+    for line in "$head_line" "$body_line" "$again_line"; do
+        await_grep "$line" "$WORK/$name.err"
+    done
     check_grep "$name: the log names the slow head's client and cause" "$head_line" "$WORK/$name.err"
     check_grep "$name: the log names the slow body's client and cause" "$body_line" "$WORK/$name.err"
+    check_grep "$name: the log names the slow second head's client and cause" "$again_line" "$WORK/$name.err"
 }
 
 # ---------------------------------------------------------------- deadlines, defaults
 # A line or a byte every 2 s keeps the idle timeout (15 s) from ever firing: only the head deadline (10 s)
 # and the body rate (1024 B/s after 5 s) close these.
 ldp_start defaults --memory --threads 2
-slow_pair defaults 2
+slow_trio defaults 2
 ldp_stop "$PID"
 
 # ---------------------------------------------------------------- a few hundred slow connections
@@ -101,7 +111,7 @@ ldp_stop "$PID"
 
 # ---------------------------------------------------------------- the flags
 ldp_start flags --memory --head-timeout 1 --body-min-rate 100000 --body-grace 1
-slow_pair flags 0.3
+slow_trio flags 0.3
 ldp_stop "$PID"
 for bad in "--head-timeout 0" "--body-min-rate x" "--body-grace -1"; do
     # shellcheck disable=SC2086

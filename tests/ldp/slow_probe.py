@@ -3,10 +3,11 @@
 Every loop ends by itself within its time bound; connections go to 127.0.0.0/8 only.
 
 A slow head sends a request line and then one header line every INTERVAL seconds, never ending the head;
-a slow body sends a whole PUT head announcing a 1 MB body, then one body byte every INTERVAL seconds.
+a slow body sends a whole PUT head announcing a 1 MB body, then one body byte every INTERVAL seconds; a
+slow second head (KIND again) sends a whole GET, then the next request on the same connection as a slow head.
 
   slow_probe.py one HOST PORT SOURCE KIND INTERVAL WAIT
-      one connection from address SOURCE, KIND head or body; prints "closed after S s" when the server
+      one connection from address SOURCE, KIND head, body or again; prints "closed after S s" when the server
       closes it within WAIT seconds, "open" otherwise.
   slow_probe.py attack HOST PORT SOURCES PER_SOURCE INTERVAL STOPFILE WAIT DRAIN
       PER_SOURCE connections from each address of SOURCES (comma-separated), alternately slow heads and
@@ -38,12 +39,14 @@ def loopback(address):
 def opening(kind, n):
     if kind == "head":
         return b"GET /slow-%d HTTP/1.1\r\nHost: 127.0.0.1\r\n" % n
+    if kind == "again":
+        return b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + opening("head", n)
     return (b"PUT /slow-%d HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/turtle\r\n"
             b"Content-Length: %d\r\n\r\n" % (n, BODY_LENGTH))
 
 
 def trickle(kind, n):
-    return b"X-Slow-%d: 1\r\n" % n if kind == "head" else b"#"
+    return b"#" if kind == "body" else b"X-Slow-%d: 1\r\n" % n
 
 
 def peer_closed(sock):
@@ -161,7 +164,7 @@ def attack(host, port, sources, per_source, interval, stop_file, wait, drain):
 
 
 def main(argv):
-    if len(argv) == 8 and argv[1] == "one" and argv[5] in ("head", "body"):
+    if len(argv) == 8 and argv[1] == "one" and argv[5] in ("head", "body", "again"):
         return one(argv[2], int(argv[3]), argv[4], argv[5], float(argv[6]), float(argv[7]))
     if len(argv) == 10 and argv[1] == "attack":
         sources = [loopback(s) for s in argv[4].split(",")]
