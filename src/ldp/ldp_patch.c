@@ -86,6 +86,10 @@ static int check_terms(const terms *t, term_id formula, const char *name, char *
                 return refuse(message, size, 422, "%s holds a blank node; name it with an IRI", name);
             /* what a body could not hold a patch cannot put there (term_rules.h; the N3 reader refuses the
              * characters no IRI may hold) */
+            size_t len;
+            const char *iri = kind == TERM_IRI ? terms_lex(t, terms_of[k], &len) : NULL;
+            if (iri && rdf_iri_bad_ordinal(iri, len))
+                return refuse(message, size, 422, "%s holds %s", name, RDF_BAD_ORDINAL_ERROR);
             const char *lang = kind == TERM_LITERAL ? terms_lang(t, terms_of[k]) : NULL;
             if (lang && strlen(lang) > RDF_MAX_LANGTAG)
                 return refuse(message, size, 422, "%s holds a language tag longer than %d characters", name,

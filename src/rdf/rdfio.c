@@ -378,6 +378,12 @@ static bool literal_holds_nul(const raptor_term *rt) {
     return rt->type == RAPTOR_TERM_TYPE_LITERAL && memchr(rt->value.literal.string, '\0', rt->value.literal.string_len);
 }
 
+static bool bad_ordinal(const raptor_term *rt) {
+    size_t len;
+    const unsigned char *s = rt->type == RAPTOR_TERM_TYPE_URI ? raptor_uri_as_counted_string(rt->value.uri, &len) : NULL;
+    return s && rdf_iri_bad_ordinal((const char *)s, len);
+}
+
 /* Refuses the document as raptor2 refuses a syntax error: through the log handler, at the parser's
  * position. */
 static void refuse_statement(parse_part *part, const char *text) {
@@ -418,6 +424,10 @@ static void on_statement(void *user, raptor_statement *statement) {
         }
         if (literal_holds_nul(positions[i])) {
             refuse_statement(part, RDF_NUL_LITERAL_ERROR);
+            return;
+        }
+        if (bad_ordinal(positions[i])) {
+            refuse_statement(part, RDF_BAD_ORDINAL_ERROR);
             return;
         }
         size_t start = b->len;

@@ -33,3 +33,17 @@ size_t rdf_nul_escape_at(const char *text, size_t len) {
     }
     return len;
 }
+
+bool rdf_iri_bad_ordinal(const char *iri, size_t len) {
+    static const char prefix[] = "http://www.w3.org/1999/02/22-rdf-syntax-ns#_";
+    size_t at = sizeof prefix - 1;
+    if (len < at || memcmp(iri, prefix, at) != 0)
+        return false;
+    bool nonzero = false;
+    for (; at < len; at++) {
+        if (iri[at] < '0' || iri[at] > '9')
+            return true;
+        nonzero |= iri[at] != '0';
+    }
+    return !nonzero;
+}

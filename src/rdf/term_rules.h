@@ -3,6 +3,7 @@
 #ifndef LDGSM_RDF_TERM_RULES_H
 #define LDGSM_RDF_TERM_RULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The longest language tag taken: raptor2 2.0.15 writes past the end of a heap buffer when it makes a
@@ -20,6 +21,12 @@
  * in a text, or len: for readers whose parser (raptor2's N-Triples, rasqal's SPARQL) cuts a literal there
  * without a word. */
 size_t rdf_nul_escape_at(const char *text, size_t len);
+
+/* Whether iri is rdf:_ followed by anything but a positive decimal number (rdf:_, rdf:_0, rdf:_x): RDF
+ * allows such IRIs, but raptor2's N-Triples parser refuses them anywhere ("Illegal ordinal value"), so a
+ * resource holding one could not be read back from its N-Triples form; every reader refuses them. */
+bool rdf_iri_bad_ordinal(const char *iri, size_t len);
+#define RDF_BAD_ORDINAL_ERROR "an rdf:_ IRI that is not rdf:_1, rdf:_2, ... (N-Triples readers refuse it)"
 
 /* The offset of the first character RDF 1.1 forbids in an IRI (controls, space, <>"{}|^`\), or len. */
 size_t rdf_iri_forbidden_at(const char *iri, size_t len);

@@ -387,7 +387,7 @@ static void replace(void **state) {
 static void replace_keeps_characters_whole(void **state) {
     terms *t = *state;
     const char *text = "a" E_ACUTE EMOJI "b" SIGMA_UPPER DESERET;
-    const char *patterns[] = {"", ".", "..", "(?=.)", "\\X", "[^a]", "(?i)" SIGMA, "\\b", "$", "(?<=.)", "\\W"};
+    const char *patterns[] = {"", ".", "..", "(?=.)", "\\X", "[^a]", ("(?i)" SIGMA), "\\b", "$", "(?<=.)", "\\W"};
     for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
         solutions sol = run(t, "replace", list(t, 3, str(t, text), str(t, patterns[i]), str(t, "")), 0);
         assert_int_equal(sol.n, 1);

@@ -223,6 +223,33 @@ static void nul_in_literals_is_refused(void **state) {
     }
 }
 
+/* An rdf:_ IRI that is no positive ordinal (rdf:_, rdf:_0, rdf:_x) is refused in every syntax: raptor2's
+ * N-Triples parser refuses it anywhere, so a resource stored with one could not be read back from its
+ * N-Triples form (found by fuzz_ldp_body). rdf:_1 and rdf:_01 read. */
+static void bad_ordinals_are_refused(void **state) {
+    fixture *f = *state;
+    static const char *const bad[] = {"_", "_0", "_x", "_1x", "_000"};
+    static const char *const good[] = {"_1", "_01", "_99999999999"};
+    enum rdf_syntax syntaxes[] = {RDF_TURTLE, RDF_NTRIPLES};
+    char text[200];
+    for (size_t s = 0; s < 2; s++) {
+        for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+            snprintf(text, sizeof text, "<http://a> <http://p> <http://www.w3.org/1999/02/22-rdf-syntax-ns#%s> .\n", bad[i]);
+            size_t count;
+            rdf_error err;
+            assert_int_equal(parse(f, syntaxes[s], text, strlen(text), &count, &err), -1);
+            if (syntaxes[s] == RDF_TURTLE && !strstr(err.message, RDF_BAD_ORDINAL_ERROR))
+                fail_msg("%s: %s", text, err.message);
+        }
+        for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+            snprintf(text, sizeof text, "<http://www.w3.org/1999/02/22-rdf-syntax-ns#%s> <http://p> <http://b> .\n", good[i]);
+            size_t count;
+            rdf_error err;
+            assert_int_equal(parse(f, syntaxes[s], text, strlen(text), &count, &err), 0);
+        }
+    }
+}
+
 /* Every broken document is refused with its error's line and column, in the message too. */
 static void errors_are_located(void **state) {
     fixture *f = *state;
@@ -413,6 +440,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(errors_are_located, setup, teardown),
         cmocka_unit_test_setup_teardown(nesting_is_bounded_in_every_syntax, setup, teardown),
         cmocka_unit_test_setup_teardown(nul_in_literals_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_ordinals_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(long_language_tags_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(rdfxml_undeclared_prefix_has_a_line, setup, teardown),
         cmocka_unit_test(valid_turtle_scans_clean),
