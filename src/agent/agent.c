@@ -63,6 +63,9 @@ struct agent {
     size_t fact_count, fact_cap;
     http_client *http;
     strmap reported; /* "resource outcome" -> the iteration it was last met in (report_once) */
+    /* GET identities whose read went unanswered past --read-wait -> the iteration that last met them so (0:
+     * answered since): their reads are not waited for again until one answers (fetch_new) */
+    strmap unanswered;
     unsigned held_streak;
     strmap warned_origins;
     strmap patch_refused; /* documents whose server refused an N3 Patch: written with PUT from then on */
@@ -307,6 +310,7 @@ void agent_free(agent *a) {
     clear_iteration(a);
     free(a->requests);
     strmap_free(&a->reported);
+    strmap_free(&a->unanswered);
     strmap_free(&a->warned_origins);
     strmap_free(&a->patch_refused);
     identity_cache_free(&a->identities);
@@ -378,6 +382,12 @@ static void forget_old_reports(agent *a) {
             strmap_put(&kept, a->reported.keys[i], a->reported.values[i], NULL);
     strmap_free(&a->reported);
     a->reported = kept;
+    strmap still = {0};
+    for (uint32_t i = 0; i < a->unanswered.count; i++)
+        if (a->unanswered.values[i] && (uint32_t)a->iteration - a->unanswered.values[i] <= remind)
+            strmap_put(&still, a->unanswered.keys[i], a->unanswered.values[i], NULL);
+    strmap_free(&a->unanswered);
+    a->unanswered = still;
 }
 
 static term_id integer_term(terms *t, long value) {
@@ -405,6 +415,19 @@ static void assert_read_failure(agent *a, const request *r, const doc_state *doc
 static void take_get_result(agent *a, doc_state *doc, const http_result *res, iteration_stats *stats) {
     doc->status = res->status;
     doc->failure = res->failure;
+    if (res->failure == HTTP_FAIL_PENDING) {
+        /* failed for this iteration only: the next read of the document takes the answer when it came */
+        doc->failed = true;
+        *strmap_put(&a->unanswered, doc->resource, 0, NULL) = (uint32_t)a->iteration;
+        char what[64];
+        snprintf(what, sizeof what, "no answer within %ld ms; still waiting", a->opt.read_wait_ms);
+        report_once(a, doc->resource, what, NULL);
+        return;
+    }
+    /* answered, or failed without hanging: waited for again; after a timeout it is not (it hung to the end) */
+    uint32_t *unanswered = res->failure == HTTP_FAIL_TIMEOUT ? NULL : strmap_get(&a->unanswered, doc->resource);
+    if (unanswered)
+        *unanswered = 0;
     if (res->failure != HTTP_FAIL_NONE) {
         doc->failed = true;
         /* keyed by the kind of failure: libcurl's message varies (it counts milliseconds) */
@@ -467,11 +490,11 @@ static doc_state *find_doc(agent *a, const char *resource) {
 
 /* The per-request log line; with -v it names the rules that asked. */
 static void log_request(agent *a, const char *method, const char *url, const http_result *res, const char *rules) {
-    char outcome[64];
+    char outcome[80];
     if (res->failure != HTTP_FAIL_NONE)
         snprintf(outcome, sizeof outcome, "failed (%s)", http_failure_name(res->failure));
     else
-        snprintf(outcome, sizeof outcome, "%ld", res->status);
+        snprintf(outcome, sizeof outcome, "%ld%s", res->status, res->late ? " (sent in an earlier iteration)" : "");
     if (a->opt.verbose && rules)
         log_msg(a->log, LOG_INFO, "%s %s %s %.1f ms (rule %s)", method, url, outcome, res->elapsed_us / 1000.0,
                 rules);
@@ -546,9 +569,15 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     http_header accept = {"Accept", rdf_accept_header()};
     http_request *reqs = xcalloc(count, sizeof *reqs);
     http_result *results = xcalloc(count, sizeof *results);
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++) {
+        /* a read that went unanswered is not waited for again: the healthy ones do not pay for a hang */
+        const uint32_t *unanswered = strmap_get(&a->unanswered, a->docs[first_doc + i].resource);
         reqs[i] = (http_request){.method = "GET", .url = a->docs[first_doc + i].resource, .headers = &accept,
-                                 .header_count = 1};
+                                 .header_count = 1,
+                                 .wait_ms = !a->opt.read_wait_ms       ? 0
+                                            : unanswered && *unanswered ? HTTP_NO_WAIT
+                                                                        : a->opt.read_wait_ms};
+    }
     http_run(a->http, reqs, count, results);
     for (size_t i = 0; i < count; i++) {
         log_request(a, "GET", reqs[i].url, &results[i], a->docs[first_doc + i].asked_by);

@@ -4,8 +4,8 @@
  * ITERATION PHASES (agent_iterate)
  *   assert   rule-file facts, -i inputs, the clock triple            (load_base_facts, assert_clock)
  *   crawl    derive; GET what was derived and not yet fetched, in    (crawl)
- *            parallel; derive again from the new triples; until no
- *            new GET is derived
+ *            parallel (each waited for at most --read-wait); derive
+ *            again from the new triples; until no new GET is derived
  *   plan     conflicts, updates composed, conditions, hold policy    (plan_make, plan.h)
  *   send     writes in parallel; then the tasks of writes that       (send_plan)
  *            returned 2xx
@@ -60,6 +60,10 @@ typedef struct agent_options {
     size_t max_body;           /* 0: 16 MiB */
     long connect_timeout_ms;   /* 0: 2000 */
     long timeout_ms;           /* per request, redirects included; 0: 10000 */
+    long read_wait_ms;         /* how long a crawl round waits for a GET's answer (0: to its end); one
+                                  unanswered by then fails for this iteration and goes on in the
+                                  background, and its document's later reads are not waited for until
+                                  one answers (http_client.h, guarantee 7) */
     unsigned max_fresh_nodes;  /* per iteration; 0: the reasoner's default (1,000,000) */
     unsigned max_derived;      /* per iteration; 0: the reasoner's default */
     long history;              /* history entries a status document keeps (--history): 0 the default (100),

@@ -75,6 +75,11 @@ static const char run_usage[] =
     "      --max-body BYTES    refuse response bodies larger than this (default 16777216)\n"
     "      --connect-timeout MS  give up connecting after MS (default 2000)\n"
     "      --timeout MS        give up a request after MS, redirects included (default 10000)\n"
+    "      --read-wait MS      wait at most MS for a GET's answer (default 2000; 0: until it ends): one\n"
+    "                          unanswered by then fails for this iteration, holding the writes of the\n"
+    "                          instances that read it, and goes on in the background up to --timeout;\n"
+    "                          later iterations take its answer when it comes and do not wait for that\n"
+    "                          document until it answers, so a sensor that hangs slows no other instance\n"
     "      --max-fresh N       per iteration, stop deriving after N fresh blank nodes from rule heads and\n"
     "                          hold the iteration, naming the rule (default 1000000)\n"
     "      --max-derived N     per iteration, the same for derived triples (default: one per KiB of the\n"
@@ -176,7 +181,7 @@ int cmd_run(int argc, char **argv) {
     shipped_files shipped = {0};
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_RELEASE_TERMS, OPT_TRACE,
-           OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD, OPT_INSTANCES_FROM };
+           OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD, OPT_INSTANCES_FROM, OPT_READ_WAIT };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -198,6 +203,7 @@ int cmd_run(int argc, char **argv) {
         {"patch", no_argument, NULL, OPT_PATCH},
         {"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"read-wait", required_argument, NULL, OPT_READ_WAIT},
         {"max-fresh", required_argument, NULL, OPT_MAX_FRESH},
         {"release-terms", required_argument, NULL, OPT_RELEASE_TERMS},
         {"max-derived", required_argument, NULL, OPT_MAX_DERIVED},
@@ -208,7 +214,7 @@ int cmd_run(int argc, char **argv) {
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    agent_options opt = {.interval_ms = 1000, .stop = &cli_stop_requested};
+    agent_options opt = {.interval_ms = 1000, .read_wait_ms = 2000, .stop = &cli_stop_requested};
     unsigned shard_index = 0, shard_count = 0;
     int status = 2;
     optind = 1;
@@ -312,6 +318,15 @@ int cmd_run(int argc, char **argv) {
                 opt.max_derived = (unsigned)v;
             else
                 opt.release_terms = v;
+            break;
+        }
+        case OPT_READ_WAIT: {
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || !*optarg || v > 4000000000UL) {
+                fprintf(stderr, "ldgsm run: --read-wait needs milliseconds (0: wait until a GET ends), not '%s'\n", optarg);
+                goto done;
+            }
+            opt.read_wait_ms = (long)v;
             break;
         }
         case OPT_TRACE: opt.trace_path = optarg; break;

@@ -1,11 +1,14 @@
-/* http_client.c: the client (options, origin header table, handle pool) and http_run, which drives one
- * batch through curl multi: each request is a transfer made of hops, one per redirect; a hop is one
- * libcurl transfer on a pooled easy handle, and the next hop is set up here so that every hop's
- * headers are chosen for its own origin (http_client.h, guarantee 4).
+/* http_client.c: the client (options, origin header table, handle pool, requests going on in the
+ * background) and http_run, which drives one batch through curl multi: each request is a transfer made of
+ * hops, one per redirect; a hop is one libcurl transfer on a pooled easy handle, and the next hop is set up
+ * here so that every hop's headers are chosen for its own origin (http_client.h, guarantee 4).
  *
  *   queued --start_transfer--> hop in libcurl --on_hop_done--> redirect? --start_hop--> hop in libcurl
- *                                                                  \--finish_transfer--> result filled
- */
+ *                                                                  \--finish_transfer--> ended
+ *
+ * A GET the batch stops waiting for (http_request.wait_ms) moves to the client's background list with a
+ * copy of its request (guarantee 7); later batches drive it on with their own, and one of their identical
+ * requests claims it. */
 #include "http/http_client.h"
 
 #include <curl/curl.h>
@@ -22,31 +25,59 @@ typedef struct origin_header {
     char *origin, *name, *value;
 } origin_header;
 
+/* Connections per origin, counted here rather than by libcurl: a transfer libcurl queues behind
+ * CURLMOPT_MAX_HOST_CONNECTIONS runs down its timeout while it waits, and libcurl 7.88 may leave it
+ * queued until its next timer fires (up to the whole poll: GETs of a large batch took 1 s more). */
+typedef struct origin_slots {
+    char **origins;
+    unsigned *busy;
+    size_t count;
+} origin_slots;
+
+typedef struct transfer transfer;
+
 struct http_client {
     http_options options;
     char *user_agent;
     CURLM *multi;
-    CURL *idle[HTTP_MAX_IN_FLIGHT]; /* easy handles not in a transfer; all of them between batches */
+    CURL *idle[HTTP_MAX_IN_FLIGHT]; /* easy handles not in a transfer */
     size_t idle_count;
+    transfer *in_flight[HTTP_MAX_IN_FLIGHT]; /* transfers in libcurl, a batch's and background ones */
+    size_t in_flight_count;
+    origin_slots origins;  /* of the transfers known; background ones keep theirs across batches */
+    transfer **background; /* requests that outlived their batch: queued, running, or ended and unclaimed */
+    size_t background_count;
     origin_header *origin_headers;
     size_t origin_header_count;
 };
 
-/* One request of a batch while it runs. */
-typedef struct transfer {
+enum transfer_state { QUEUED, RUNNING, ENDED };
+
+/* One request while it runs. */
+struct transfer {
     http_client *client;
-    const http_request *request;
-    http_result *result;
+    const http_request *request; /* the caller's, or `own` once it outlives its batch */
+    http_request own;             /* the copy a background transfer keeps (owned strings) */
+    http_result result;           /* moved to the caller's result when its batch ends */
+    enum transfer_state state;
+    size_t slot;                  /* in client->origins, or SIZE_MAX for a URL without an origin */
     CURL *easy;
     char *url, *origin;  /* of the current hop */
     char *request_origin; /* of the request URL */
     const char *method;   /* of the current hop: the request's, or GET after a 303 */
     bool send_body;
     struct curl_slist *headers;
-    uint64_t started_us, deadline_us;
+    uint64_t queued_us, started_us, deadline_us;
+    /* the batch it belongs to now: its request's index there (SIZE_MAX: none, a background transfer
+     * nobody claimed), how long that batch waits once it is sent, and whether it still waits */
+    size_t index;
+    long wait_ms;
+    uint64_t wait_until_us; /* 0: until it ends */
+    bool waited;
+    bool in_background; /* in client->background */
     bool body_too_large;
     char error[CURL_ERROR_SIZE];
-} transfer;
+};
 
 static uint64_t now_us(void) {
     struct timespec ts;
@@ -80,6 +111,7 @@ const char *http_failure_name(enum http_failure failure) {
     case HTTP_FAIL_TLS: return "TLS failure";
     case HTTP_FAIL_INVALID: return "invalid request";
     case HTTP_FAIL_STOPPED: return "not sent (stopping)";
+    case HTTP_FAIL_PENDING: return "no answer yet";
     case HTTP_FAIL_OTHER: return "failure";
     }
     return "failure";
@@ -178,9 +210,16 @@ http_client *http_client_new(const http_options *options) {
     return c;
 }
 
+static void transfer_free(transfer *t);
+static void free_origins(origin_slots *o);
+
 void http_client_free(http_client *c) {
     if (!c)
         return;
+    for (size_t i = 0; i < c->background_count; i++)
+        transfer_free(c->background[i]);
+    free(c->background);
+    free_origins(&c->origins);
     for (size_t i = 0; i < c->idle_count; i++)
         curl_easy_cleanup(c->idle[i]);
     curl_multi_cleanup(c->multi);
@@ -228,11 +267,11 @@ void http_result_free(http_result *r) {
 static size_t on_body(char *data, size_t size, size_t count, void *user) {
     transfer *t = user;
     size_t len = size * count;
-    if (len > t->client->options.max_body_bytes - t->result->body.len) {
+    if (len > t->client->options.max_body_bytes - t->result.body.len) {
         t->body_too_large = true;
         return 0; /* libcurl ends the transfer with CURLE_WRITE_ERROR */
     }
-    buf_append(&t->result->body, data, len);
+    buf_append(&t->result.body, data, len);
     return len;
 }
 
@@ -321,7 +360,7 @@ static bool start_hop(transfer *t) {
     curl_slist_free_all(t->headers);
     t->headers = hop_headers(t);
     t->error[0] = '\0';
-    buf_free(&t->result->body);
+    buf_free(&t->result.body);
     uint64_t now = now_us();
     long remaining_ms = t->deadline_us > now ? (long)((t->deadline_us - now + 999) / 1000) : 1;
     curl_easy_setopt(e, CURLOPT_URL, t->url);
@@ -381,7 +420,7 @@ bool http_result_accepts_patch(const http_result *r, const char *media_type) {
 }
 
 static void fill_response(transfer *t, long status) {
-    http_result *r = t->result;
+    http_result *r = &t->result;
     CURL *e = t->easy;
     r->status = status;
     if (r->body.len > 0)
@@ -405,7 +444,7 @@ static void fill_response(transfer *t, long status) {
 
 static void fail(transfer *t, enum http_failure failure, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fail(transfer *t, enum http_failure failure, const char *fmt, ...) {
-    http_result *r = t->result;
+    http_result *r = &t->result;
     r->failure = failure;
     r->status = 0;
     buf_free(&r->body);
@@ -415,10 +454,21 @@ static void fail(transfer *t, enum http_failure failure, const char *fmt, ...) {
     va_end(args);
 }
 
-/* Releases what the hop held and completes the result. */
+/* Releases what the transfer held (its easy handle, its place in flight and at its origin) and completes
+ * the result. */
 static void finish_transfer(transfer *t) {
     http_client *c = t->client;
-    http_result *r = t->result;
+    if (t->state == RUNNING) {
+        for (size_t i = 0; i < c->in_flight_count; i++)
+            if (c->in_flight[i] == t) {
+                c->in_flight[i] = c->in_flight[--c->in_flight_count];
+                break;
+            }
+        if (t->slot != SIZE_MAX)
+            c->origins.busy[t->slot]--;
+    }
+    t->state = ENDED;
+    http_result *r = &t->result;
     r->elapsed_us = now_us() - t->started_us;
     r->final_url = t->url;
     t->url = NULL;
@@ -445,7 +495,7 @@ static bool is_redirect(long status) {
 /* The response of a redirect: moves t to its next hop. True when the hop started; false when the
  * transfer is over (t->result says why). */
 static bool follow_redirect(transfer *t, long status, const char *location) {
-    http_result *r = t->result;
+    http_result *r = &t->result;
     if (r->redirects == t->client->options.max_redirects) {
         fail(t, HTTP_FAIL_REDIRECTS, "more than %u redirects", t->client->options.max_redirects);
         return false;
@@ -501,15 +551,17 @@ static bool on_hop_done(transfer *t, CURLcode code) {
     return goes_on;
 }
 
+static long timeout_of(const transfer *t) {
+    long timeout_ms = t->client->options.total_timeout_ms;
+    return t->request->timeout_ms > 0 && t->request->timeout_ms < timeout_ms ? t->request->timeout_ms : timeout_ms;
+}
+
 /* False when the request is not sent (its result says why). */
 static bool start_transfer(transfer *t, bool stopping) {
     const http_request *rq = t->request;
     http_client *c = t->client;
     t->started_us = now_us();
-    long timeout_ms = c->options.total_timeout_ms;
-    if (rq->timeout_ms > 0 && rq->timeout_ms < timeout_ms)
-        timeout_ms = rq->timeout_ms;
-    t->deadline_us = t->started_us + (uint64_t)timeout_ms * 1000u;
+    t->deadline_us = t->started_us + (uint64_t)timeout_of(t) * 1000u;
     t->method = rq->method;
     t->url = rq->url ? http_url_without_fragment(rq->url) : NULL;
     const char *problem = request_problem(rq);
@@ -524,40 +576,112 @@ static bool start_transfer(transfer *t, bool stopping) {
         t->send_body = rq->body || strcmp(rq->method, "POST") == 0 || strcmp(rq->method, "PUT") == 0 ||
                        strcmp(rq->method, "PATCH") == 0;
         t->easy = c->idle_count ? c->idle[--c->idle_count] : curl_easy_init();
-        if (t->easy && start_hop(t))
+        if (t->easy && start_hop(t)) {
+            t->state = RUNNING;
+            c->in_flight[c->in_flight_count++] = t;
+            if (t->slot != SIZE_MAX)
+                c->origins.busy[t->slot]++;
+            if (t->index != SIZE_MAX && t->wait_ms > 0)
+                t->wait_until_us = t->started_us + (uint64_t)t->wait_ms * 1000u;
             return true;
+        }
         fail(t, HTTP_FAIL_OTHER, "libcurl refused the transfer");
     }
     finish_transfer(t);
     return false;
 }
 
-/* ---- the batch ---- */
+/* ---- requests that outlive their batch (guarantee 7) ---- */
 
-/* The multi handle itself failed: every request in flight ends with its error. */
-static void fail_in_flight(transfer *transfers, size_t started, CURLMcode code) {
-    for (size_t i = 0; i < started; i++) {
-        transfer *t = &transfers[i];
-        if (!t->easy)
-            continue;
+static void transfer_free(transfer *t) {
+    if (t->state == RUNNING) { /* abandoned: only http_client_free ends a transfer in flight */
         curl_multi_remove_handle(t->client->multi, t->easy);
-        fail(t, HTTP_FAIL_OTHER, "libcurl: %s", curl_multi_strerror(code));
-        finish_transfer(t);
+        curl_easy_cleanup(t->easy);
     }
+    curl_slist_free_all(t->headers);
+    free(t->url);
+    free(t->origin);
+    free(t->request_origin);
+    http_result_free(&t->result);
+    if (t->request == &t->own) {
+        free((char *)t->own.method);
+        free((char *)t->own.url);
+        for (size_t i = 0; i < t->own.header_count; i++) {
+            free((char *)t->own.headers[i].name);
+            free((char *)t->own.headers[i].value);
+        }
+        free((http_header *)t->own.headers);
+    }
+    free(t);
 }
 
-/* Connections per origin, counted here rather than by libcurl: a transfer libcurl queues behind
- * CURLMOPT_MAX_HOST_CONNECTIONS runs down its timeout while it waits, and libcurl 7.88 may leave it
- * queued until its next timer fires (up to the whole poll: GETs of a large batch took 1 s more). */
-typedef struct origin_slots {
-    char **origins;
-    unsigned *busy;
-    size_t count;
-} origin_slots;
+static bool may_outlive_batch(const http_request *r) {
+    return r->method && r->url && !r->body && (strcmp(r->method, "GET") == 0 || strcmp(r->method, "HEAD") == 0);
+}
 
-/* The slot of a request's origin (created on first use), or SIZE_MAX for a URL without one. */
-static size_t origin_slot(origin_slots *o, const char *url) {
-    char *origin = url ? http_url_origin(url) : NULL;
+/* Method, URL, headers (in order) and timeout equal: one may take the other's outcome. */
+static bool same_request(const http_request *a, const http_request *b) {
+    if (strcmp(a->method, b->method) != 0 || strcmp(a->url, b->url) != 0 || a->header_count != b->header_count ||
+        a->timeout_ms != b->timeout_ms)
+        return false;
+    for (size_t i = 0; i < a->header_count; i++)
+        if (strcasecmp(a->headers[i].name, b->headers[i].name) != 0 ||
+            strcmp(a->headers[i].value, b->headers[i].value) != 0)
+            return false;
+    return true;
+}
+
+/* The background transfer of a request identical to r that no request of this batch claimed yet. */
+static transfer *claim_background(http_client *c, const http_request *r) {
+    for (size_t i = 0; i < c->background_count; i++)
+        if (c->background[i]->index == SIZE_MAX && same_request(c->background[i]->request, r))
+            return c->background[i];
+    return NULL;
+}
+
+/* A transfer going on past its batch keeps a copy of its request: the caller's strings end with the call. */
+static void move_to_background(transfer *t) {
+    http_client *c = t->client;
+    const http_request *r = t->request;
+    http_header *headers = xcalloc(r->header_count + 1, sizeof *headers);
+    for (size_t i = 0; i < r->header_count; i++)
+        headers[i] = (http_header){copy_of(r->headers[i].name), copy_of(r->headers[i].value)};
+    t->own = (http_request){.method = copy_of(r->method), .url = copy_of(r->url), .headers = headers,
+                            .header_count = r->header_count, .timeout_ms = r->timeout_ms,
+                            .send_when_stopping = r->send_when_stopping};
+    t->request = &t->own;
+    t->in_background = true;
+    c->background = xrealloc(c->background, (c->background_count + 1) * sizeof *c->background);
+    c->background[c->background_count++] = t;
+}
+
+static void leave_background(http_client *c, const transfer *t) {
+    for (size_t i = 0; i < c->background_count; i++)
+        if (c->background[i] == t) {
+            c->background[i] = c->background[--c->background_count];
+            return;
+        }
+}
+
+/* Drops the outcomes too old to give (guarantee 7: the total timeout from the start has passed), and the
+ * requests that waited as long for a connection without starting. */
+static void drop_stale_background(http_client *c, uint64_t now) {
+    size_t kept = 0;
+    for (size_t i = 0; i < c->background_count; i++) {
+        transfer *t = c->background[i];
+        uint64_t until = t->state == ENDED ? t->deadline_us : t->queued_us + (uint64_t)timeout_of(t) * 1000u;
+        if (t->state != RUNNING && now >= until)
+            transfer_free(t);
+        else
+            c->background[kept++] = t;
+    }
+    c->background_count = kept;
+}
+
+/* ---- the batch ---- */
+
+/* The slot of an origin (created on first use; the name is taken), or SIZE_MAX for none. */
+static size_t slot_named(origin_slots *o, char *origin) {
     if (!origin)
         return SIZE_MAX;
     for (size_t i = 0; i < o->count; i++)
@@ -572,40 +696,125 @@ static size_t origin_slot(origin_slots *o, const char *url) {
     return o->count++;
 }
 
+static void free_origins(origin_slots *o) {
+    for (size_t i = 0; i < o->count; i++)
+        free(o->origins[i]);
+    free(o->origins);
+    free(o->busy);
+    *o = (origin_slots){0};
+}
+
+/* Between batches only background transfers hold origins: the table keeps just theirs, so an agent that
+ * meets many origins over months does not keep them all. */
+static void compact_origins(http_client *c) {
+    origin_slots kept = {0};
+    for (size_t i = 0; i < c->background_count; i++) {
+        transfer *t = c->background[i];
+        if (t->slot == SIZE_MAX)
+            continue;
+        t->slot = slot_named(&kept, copy_of(c->origins.origins[t->slot]));
+        kept.busy[t->slot] += t->state == RUNNING;
+    }
+    free_origins(&c->origins);
+    c->origins = kept;
+}
+
+/* The batch stops waiting for t (it ended, or its wait_ms passed). */
+static void stop_waiting(transfer *t, size_t *must_wait) {
+    if (t->waited) {
+        t->waited = false;
+        (*must_wait)--;
+    }
+}
+
+/* The multi handle itself failed: every request in flight ends with its error. */
+static void fail_in_flight(http_client *c, CURLMcode code, size_t *must_wait) {
+    while (c->in_flight_count) {
+        transfer *t = c->in_flight[c->in_flight_count - 1];
+        curl_multi_remove_handle(c->multi, t->easy);
+        fail(t, HTTP_FAIL_OTHER, "libcurl: %s", curl_multi_strerror(code));
+        finish_transfer(t);
+        stop_waiting(t, must_wait);
+    }
+}
+
+/* Starts the queued transfers of list[from..count) (NULL entries skipped) that fit in the limits (guarantee
+ * 2); only unclaimed ones when background. */
+static void start_queued(http_client *c, transfer **list, size_t from, size_t count, bool background, bool stopping,
+                         size_t *must_wait) {
+    unsigned per_origin = c->options.max_host_connections;
+    for (size_t i = from; i < count && c->in_flight_count < HTTP_MAX_IN_FLIGHT; i++) {
+        transfer *t = list[i];
+        if (t->state != QUEUED || (background && t->index != SIZE_MAX) ||
+            (per_origin && t->slot != SIZE_MAX && c->origins.busy[t->slot] >= per_origin))
+            continue;
+        if (!start_transfer(t, stopping))
+            stop_waiting(t, must_wait);
+    }
+}
+
+/* Some origin has a free place (or none limits them): else no queued request can start, and the scan is
+ * skipped. */
+static bool may_start(const http_client *c) {
+    unsigned per_origin = c->options.max_host_connections;
+    if (c->in_flight_count >= HTTP_MAX_IN_FLIGHT)
+        return false;
+    if (!per_origin || c->origins.count == 0)
+        return true;
+    for (size_t o = 0; o < c->origins.count; o++)
+        if (c->origins.busy[o] < per_origin)
+            return true;
+    return false;
+}
+
+/* The result of a request its batch stopped waiting for. */
+static void pending_result(http_result *r, const transfer *t, uint64_t now) {
+    *r = (http_result){.failure = HTTP_FAIL_PENDING, .late = t->in_background};
+    if (t->state == RUNNING) {
+        r->elapsed_us = now - t->started_us;
+        snprintf(r->message, sizeof r->message, "no answer %.0f ms after it was sent; it goes on in the background",
+                 r->elapsed_us / 1000.0);
+    } else {
+        snprintf(r->message, sizeof r->message, "not sent yet: it waits for a connection in the background");
+    }
+}
+
 void http_run(http_client *c, const http_request *requests, size_t count, http_result *results) {
     bool stopping = c->options.stop && *c->options.stop;
-    unsigned per_origin = c->options.max_host_connections;
-    transfer *transfers = xcalloc(count, sizeof *transfers);
-    size_t *slot = xmalloc((count ? count : 1) * sizeof *slot);
-    bool *started = xcalloc(count ? count : 1, sizeof *started);
-    origin_slots origins = {0};
-    for (size_t i = 0; i < count; i++)
-        slot[i] = origin_slot(&origins, requests[i].url);
-    size_t first_waiting = 0, in_flight = 0;
-    for (;;) {
-        /* with every origin at its limit no waiting request can start: skip the scan */
-        bool may_start = !per_origin || origins.count == 0;
-        for (size_t o = 0; o < origins.count && !may_start; o++)
-            may_start = origins.busy[o] < per_origin;
-        for (size_t i = first_waiting; may_start && i < count && in_flight < HTTP_MAX_IN_FLIGHT; i++) {
-            if (started[i] || (per_origin && slot[i] != SIZE_MAX && origins.busy[slot[i]] >= per_origin))
-                continue;
-            started[i] = true;
-            transfer *t = &transfers[i];
-            memset(&results[i], 0, sizeof results[i]);
-            *t = (transfer){.client = c, .request = &requests[i], .result = &results[i]};
-            if (start_transfer(t, stopping)) {
-                in_flight++;
-                if (slot[i] != SIZE_MAX)
-                    origins.busy[slot[i]]++;
-            }
+    uint64_t begun = now_us();
+    drop_stale_background(c, begun);
+    transfer **batch = xcalloc(count ? count : 1, sizeof *batch);
+    size_t must_wait = 0; /* requests of the batch it still waits for */
+    for (size_t i = 0; i < count; i++) {
+        const http_request *rq = &requests[i];
+        bool may_outlive = may_outlive_batch(rq);
+        transfer *t = may_outlive ? claim_background(c, rq) : NULL;
+        if (!t) {
+            t = xcalloc(1, sizeof *t);
+            *t = (transfer){.client = c, .request = rq, .state = QUEUED, .queued_us = begun,
+                            .slot = slot_named(&c->origins, rq->url ? http_url_origin(rq->url) : NULL)};
         }
-        while (first_waiting < count && started[first_waiting])
+        t->index = i;
+        t->wait_ms = may_outlive ? rq->wait_ms : 0;
+        /* a claimed transfer already running is waited for from now */
+        t->wait_until_us = t->state == RUNNING && t->wait_ms > 0 ? begun + (uint64_t)t->wait_ms * 1000u : 0;
+        t->waited = t->state != ENDED && t->wait_ms >= 0;
+        must_wait += t->waited;
+        batch[i] = t;
+    }
+    size_t first_waiting = 0;
+    for (bool performed = false;;) {
+        if (may_start(c)) {
+            start_queued(c, batch, first_waiting, count, false, stopping, &must_wait);
+            start_queued(c, c->background, 0, c->background_count, true, stopping, &must_wait);
+        }
+        while (first_waiting < count && batch[first_waiting]->state != QUEUED)
             first_waiting++;
-        if (in_flight == 0 && first_waiting == count)
+        if (must_wait == 0 && (performed || c->in_flight_count == 0))
             break;
         int running;
         CURLMcode code = curl_multi_perform(c->multi, &running);
+        performed = true;
         CURLMsg *msg;
         int left;
         bool finished = false;
@@ -616,30 +825,49 @@ void http_run(http_client *c, const http_request *requests, size_t count, http_r
             curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &private);
             transfer *t = (transfer *)private;
             if (!on_hop_done(t, msg->data.result)) {
-                size_t i = (size_t)(t - transfers);
-                if (slot[i] != SIZE_MAX)
-                    origins.busy[slot[i]]--;
                 finish_transfer(t);
-                in_flight--;
+                stop_waiting(t, &must_wait);
                 finished = true;
             }
         }
-        /* Poll unless a finished request freed a place for a waiting one. An interrupted poll returns
-         * early; the loop simply polls again. */
-        if (code == CURLM_OK && in_flight > 0 && !(finished && first_waiting < count))
-            code = curl_multi_poll(c->multi, NULL, 0, 1000, NULL);
-        if (code != CURLM_OK) {
-            fail_in_flight(transfers, count, code);
-            in_flight = 0;
-            for (size_t i = 0; i < origins.count; i++)
-                origins.busy[i] = 0;
+        uint64_t now = now_us(), next_wait = 0;
+        for (size_t k = 0; k < c->in_flight_count; k++) {
+            transfer *t = c->in_flight[k];
+            if (!t->waited || !t->wait_until_us)
+                continue;
+            if (now >= t->wait_until_us)
+                stop_waiting(t, &must_wait);
+            else if (!next_wait || t->wait_until_us < next_wait)
+                next_wait = t->wait_until_us;
         }
+        if (must_wait == 0)
+            break;
+        /* Poll unless a finished request freed a place for a waiting one; no longer than to the next end of
+         * a wait. An interrupted poll returns early; the loop simply polls again. */
+        int poll_ms = next_wait && next_wait - now < 1000000u ? (int)((next_wait - now + 999) / 1000) : 1000;
+        if (code == CURLM_OK && c->in_flight_count > 0 && !(finished && first_waiting < count))
+            code = curl_multi_poll(c->multi, NULL, 0, poll_ms, NULL);
+        if (code != CURLM_OK)
+            fail_in_flight(c, code, &must_wait);
     }
-    for (size_t i = 0; i < origins.count; i++)
-        free(origins.origins[i]);
-    free(origins.origins);
-    free(origins.busy);
-    free(started);
-    free(slot);
-    free(transfers);
+    uint64_t now = now_us();
+    for (size_t i = 0; i < count; i++) {
+        transfer *t = batch[i];
+        t->index = SIZE_MAX;
+        t->waited = false;
+        if (t->state != ENDED) {
+            pending_result(&results[i], t, now);
+            if (!t->in_background)
+                move_to_background(t);
+            continue;
+        }
+        results[i] = t->result;
+        results[i].late = t->in_background;
+        t->result = (http_result){0};
+        if (t->in_background)
+            leave_background(c, t);
+        transfer_free(t);
+    }
+    compact_origins(c);
+    free(batch);
 }

@@ -1,13 +1,15 @@
 /* http_client.h: HTTP requests over libcurl multi, one batch at a time, every outcome reported.
  *
  * GUARANTEES
- *  1. http_run performs the requests of a batch in parallel and returns only when every one has
- *     completed, failed or timed out; every result is filled whatever happens. Signals do not cut a
- *     batch short (libcurl runs with CURLOPT_NOSIGNAL and an interrupted poll is resumed).
+ *  1. http_run performs the requests of a batch in parallel and returns only when every one it waits for
+ *     has completed, failed or timed out (all of them, unless a GET says otherwise: guarantee 7); every
+ *     result is filled whatever happens. Signals do not cut a batch short (libcurl runs with
+ *     CURLOPT_NOSIGNAL and an interrupted poll is resumed).
  *  2. Connections are kept alive and reused across batches (one connection cache and one pool of easy
  *     handles per client); at most max_host_connections requests run to one origin at a time, further
- *     ones wait for a free place (here, not in libcurl: their timeouts start when they do). At most HTTP_MAX_IN_FLIGHT requests of a batch are handed
- *     to libcurl at once (which bounds the handle pool); the others start as those finish.
+ *     ones wait for a free place (here, not in libcurl: their timeouts start when they do). At most
+ *     HTTP_MAX_IN_FLIGHT requests are handed to libcurl at once (which bounds the handle pool); the others
+ *     start as those finish. Both limits count the requests going on in the background (guarantee 7).
  *  3. Every request is bounded: connect_timeout_ms per connection attempt, total_timeout_ms (or the
  *     request's own shorter timeout_ms) from the start of the request to its last byte across all
  *     redirects, at most max_redirects redirects,
@@ -20,6 +22,13 @@
  *     verified with the system's certificates.
  *  6. A request that was not sent says so (HTTP_FAIL_INVALID, HTTP_FAIL_STOPPED); any other failure
  *     of an unsafe request leaves its outcome unknown.
+ *  7. Only a GET or HEAD without a body may outlive its batch: one whose wait_ms passed unanswered (or
+ *     that is HTTP_NO_WAIT and unanswered when the rest of the batch is done) gets HTTP_FAIL_PENDING and
+ *     goes on in the background, bounded as guarantee 3 says and driven by later batches. An identical
+ *     request (method, URL, headers) of a later batch joins it instead of sending another, so at most one
+ *     such transfer per request is in flight; its outcome goes to the first identical request made before
+ *     the total timeout counted from its start has passed (http_result.late), and is dropped after.
+ *     http_client_free abandons what still runs. Unsafe requests are always waited for.
  *
  * Redirects (301, 302, 303, 307, 308 with a Location): 303, and 301/302 answering a POST, continue
  * as a GET without body (HEAD stays HEAD); the others repeat the method and body. */
@@ -68,7 +77,12 @@ typedef struct http_request {
     size_t body_len;
     bool send_when_stopping; /* sent even when the stop flag is set (see http_options.stop) */
     long timeout_ms;         /* > 0: this request's total timeout when shorter than the client's */
+    /* GET and HEAD without a body (guarantee 7): how long the batch waits for the answer once the request
+     * is sent; 0 until it ends, HTTP_NO_WAIT only while it waits for its other requests. */
+    long wait_ms;
 } http_request;
+
+enum { HTTP_NO_WAIT = -1 };
 
 enum http_failure {
     HTTP_FAIL_NONE,           /* a complete response: status holds its code, whatever it is */
@@ -80,6 +94,7 @@ enum http_failure {
     HTTP_FAIL_TLS,            /* handshake or certificate verification failed */
     HTTP_FAIL_INVALID,        /* not sent: bad URL or scheme, method not a token, malformed header */
     HTTP_FAIL_STOPPED,        /* not sent: the stop flag was set */
+    HTTP_FAIL_PENDING,        /* no answer yet: the request goes on in the background (guarantee 7) */
     HTTP_FAIL_OTHER,          /* anything else, e.g. a redirect to a scheme other than http(s) */
 };
 
@@ -106,6 +121,7 @@ typedef struct http_result {
     char *accept_patch;            /* the patch media types the resource takes (Accept-Patch), as sent */
     char *final_url;               /* the URL of the last request made, fragment-free (NULL if none) */
     unsigned redirects;            /* redirects followed */
+    bool late;                     /* the outcome of an identical request sent by an earlier batch */
     uint64_t elapsed_us;           /* from handing the request to libcurl (it may then wait for a free
                                       connection) to its end, redirects included */
 } http_result;
@@ -128,7 +144,8 @@ const char *http_client_add_origin_header(http_client *client, const char *origi
                                           const char *value);
 
 /* Performs requests[0..count) in parallel and fills results[0..count) (their previous contents are
- * overwritten, not freed). The requests' strings need only live during the call. */
+ * overwritten, not freed). The requests' strings need only live during the call (one that goes on in
+ * the background is copied). */
 void http_run(http_client *client, const http_request *requests, size_t count, http_result *results);
 
 #endif

@@ -14,15 +14,20 @@ Listens on 127.0.0.1, a free port; the first line on stdout is its base URL. Sto
                     PUT with If-Match), logged as a RACE line with that PUT's status
   --fail FILE       answer 500 to any request whose path is a line of FILE (read at every request, so
                     a test can start and end the failure while the proxy runs); logged with status 500
+  --hang FILE       hold any request whose path is a line of FILE without answering (a device that
+                    accepts the connection and never answers) until the line is gone (FILE is read
+                    every 20 ms), then forward it as usual; logged as a HANG line when the hold begins
   --refuse-patch PATH  answer 415 to a PATCH of PATH (a server that lists N3 Patch in Accept-Patch but
                     does not take the agent's); logged with status 415
   --hide-accept-patch PATH  drop Accept-Patch from the answers for PATH (a server that takes no patches)
 
-usage: record_proxy.py TARGET LOG [--race PATH FILE] [--fail FILE] [--refuse-patch PATH] [--hide-accept-patch PATH]"""
+usage: record_proxy.py TARGET LOG [--race PATH FILE] [--fail FILE] [--hang FILE] [--refuse-patch PATH]
+       [--hide-accept-patch PATH]"""
 import http.client
 import http.server
 import sys
 import threading
+import time
 import urllib.parse
 
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
@@ -36,7 +41,7 @@ def main(argv):
         return 2
     target = urllib.parse.urlsplit(argv[0])
     log_path = argv[1]
-    race_path = race_file = fail_file = None
+    race_path = race_file = fail_file = hang_file = None
     refuse_patch = hide_accept_patch = None
     rest = argv[2:]
     while rest:
@@ -44,6 +49,8 @@ def main(argv):
             race_path, race_file, rest = rest[1], rest[2], rest[3:]
         elif rest[0] == "--fail" and len(rest) >= 2:
             fail_file, rest = rest[1], rest[2:]
+        elif rest[0] == "--hang" and len(rest) >= 2:
+            hang_file, rest = rest[1], rest[2:]
         elif rest[0] == "--refuse-patch" and len(rest) >= 2:
             refuse_patch, rest = rest[1], rest[2:]
         elif rest[0] == "--hide-accept-patch" and len(rest) >= 2:
@@ -67,14 +74,17 @@ def main(argv):
         with log_lock, open(log_path, "a") as f:
             f.write("\t".join(fields) + "\n")
 
-    def failing(path):
-        if fail_file is None:
+    def listed(path, file):
+        if file is None:
             return False
         try:
-            with open(fail_file) as f:
+            with open(file) as f:
                 return path in (line.strip() for line in f)
         except FileNotFoundError:
             return False
+
+    def failing(path):
+        return listed(path, fail_file)
 
     def race(path):
         with open(race_file, "rb") as f:
@@ -95,6 +105,10 @@ def main(argv):
             if_match = self.headers.get("If-Match", "-")
             if_none_match = self.headers.get("If-None-Match", "-")
             path = urllib.parse.urlsplit(self.path).path
+            if listed(path, hang_file):
+                log("HANG", path, "-", "-", "-", "-")
+                while listed(path, hang_file):
+                    time.sleep(0.02)
             if failing(path):
                 log(self.command, path, "500", if_match, if_none_match, "-")
                 self.answer(500, [("Content-Type", "text/plain")], b"failing on purpose\n")
