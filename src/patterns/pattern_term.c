@@ -121,7 +121,10 @@ static long number(reader *r, const char *what) {
         fail_at(r, start, r->at == start ? "expected %s (a number)" : "%s is too large", what);
         return -1;
     }
-    return strtol(start, NULL, 10);
+    long value = 0; /* not strtol: the text need not end in a NUL where the number does */
+    for (const char *d = start; d < r->at; d++)
+        value = value * 10 + (*d - '0');
+    return value;
 }
 
 static pattern *term(reader *r, int depth);

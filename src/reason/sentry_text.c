@@ -422,7 +422,8 @@ static sq_node *convert_query(text_reader *r, rasqal_query *q) {
 
 /* ---- the nesting bound, before rasqal ---- */
 
-/* The end of a string starting at i (its quote), or len. */
+/* The end of a string starting at i (its quote), or SIZE_MAX when it does not end (the text ends, or a
+ * line does inside a short string). */
 static size_t string_end(const char *text, size_t len, size_t i) {
     char q = text[i];
     bool long_form = i + 2 < len && text[i + 1] == q && text[i + 2] == q;
@@ -432,10 +433,10 @@ static size_t string_end(const char *text, size_t len, size_t i) {
         } else if (text[i] == q && (!long_form || (i + 2 < len && text[i + 1] == q && text[i + 2] == q))) {
             return i + (long_form ? 3 : 1);
         } else if (!long_form && (text[i] == '\n' || text[i] == '\r')) {
-            return i;
+            return SIZE_MAX;
         }
     }
-    return len;
+    return SIZE_MAX;
 }
 
 /* The end of an IRIREF at i ('<' then no character an IRI cannot hold, then '>'), or i when '<' is an
@@ -454,26 +455,30 @@ static size_t iri_end(const char *text, size_t len, size_t i) {
 /* Finds where the text nests deeper than the bounds (rdf/nesting.h) before rasqal reads it: brackets of
  * any kind at most MAX_NESTING deep (rasqal's parser stack runs out further on, "memory exhausted"),
  * braces at most SPARQL_GROUP_NESTING (rasqal's preparation is exponential in them). Strings, IRIs and
- * comments are skipped as SPARQL's lexer reads them; a string escaping U+0000 is refused too. 0 when the
- * text is within them. */
+ * comments are skipped as SPARQL's lexer reads them; a string escaping U+0000 or that does not end is
+ * refused too. 0 when the text is within them. */
 static int check_nesting(text_reader *r, const char *text) {
     size_t len = strlen(text);
-    unsigned depth = 0, braces = 0, line = 1, col = 1;
+    unsigned depth = 0, braces = 0, line = 1;
     size_t line_start = 0;
-    for (size_t i = 0; i < len; i++) {
+    const char *wrong = NULL;
+    size_t i = 0;
+    for (; i < len && !wrong; i++) {
         char c = text[i];
         size_t skip_to = i;
         if (c == '"' || c == '\'') {
             skip_to = string_end(text, len, i);
-            if (rdf_nul_escape_at(text + i, skip_to - i) < skip_to - i) { /* rasqal would cut the literal there */
-                fail(r, "%s", RDF_NUL_LITERAL_ERROR);
-                return -1;
-            }
-        }
-        else if (c == '<')
+            if (skip_to == SIZE_MAX) /* refused here: rasqal's lexer leaks what it holds of such a string */
+                wrong = "a string that does not end";
+            else if (rdf_nul_escape_at(text + i, skip_to - i) < skip_to - i) /* rasqal would cut the literal */
+                wrong = RDF_NUL_LITERAL_ERROR;
+        } else if (c == '<') {
             skip_to = iri_end(text, len, i);
-        else if (c == '#')
+        } else if (c == '#') {
             for (skip_to = i; skip_to < len && text[skip_to] != '\n'; skip_to++) {}
+        }
+        if (wrong)
+            break;
         for (size_t k = i; k < skip_to; k++)
             if (text[k] == '\n')
                 line++, line_start = k + 1;
@@ -486,19 +491,24 @@ static int check_nesting(text_reader *r, const char *text) {
             line_start = i + 1;
         } else if (c == '(' || c == '[' || c == '{') {
             braces += c == '{';
-            if (++depth > MAX_NESTING || braces > SPARQL_GROUP_NESTING) {
-                col = 1;
-                for (size_t k = line_start; k < i; k++) /* columns count characters */
-                    col += ((unsigned char)text[k] & 0xC0) != 0x80;
-                fail(r, "%s at %u:%u", depth > MAX_NESTING ? NESTING_ERROR : SPARQL_GROUP_NESTING_ERROR, line, col);
-                return -1;
-            }
+            if (++depth > MAX_NESTING)
+                wrong = NESTING_ERROR;
+            else if (braces > SPARQL_GROUP_NESTING)
+                wrong = SPARQL_GROUP_NESTING_ERROR;
+            if (wrong)
+                break;
         } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
             depth--;
             braces -= c == '}' && braces > 0;
         }
     }
-    return 0;
+    if (!wrong)
+        return 0;
+    unsigned col = 1;
+    for (size_t k = line_start; k < i; k++) /* columns count characters */
+        col += ((unsigned char)text[k] & 0xC0) != 0x80;
+    fail(r, "%s at %u:%u", wrong, line, col);
+    return -1;
 }
 
 int sentry_from_text(sentry_text_parser *p, term_id query, const char *text, const char *base, sq_node **out,

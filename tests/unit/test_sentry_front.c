@@ -737,6 +737,9 @@ static void text_nesting_is_bounded(void **state) {
     buf_free(&q);
     /* U+0000 in a literal: refused, as every RDF reader refuses it */
     TEXT_ERROR(w, "ASK { ?x ?y \"a\\u0000b\" }", RDF_NUL_LITERAL_ERROR);
+    /* a string that does not end: refused before rasqal, whose lexer leaks what it read of it */
+    TEXT_ERROR(w, "ASK { ?x ?y \"\"\"tt?!([~p> }", "a string that does not end at 1:13");
+    TEXT_ERROR(w, "ASK { ?x ?y 'ab\n' }", "a string that does not end at 1:13");
 }
 
 int main(void) {
