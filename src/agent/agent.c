@@ -294,6 +294,7 @@ static void clear_iteration(agent *a) {
     for (size_t i = 0; i < a->doc_count; i++) {
         free(a->docs[i].resource);
         free(a->docs[i].etag);
+        free(a->docs[i].parse_error);
         free(a->docs[i].groups);
     }
     free(a->docs);
@@ -457,6 +458,7 @@ static void take_get_result(agent *a, doc_state *doc, const http_result *res, it
         if (rdf_parse(a->io, a->wm, syntax, res->body.data ? res->body.data : "", res->body.len, base, doc->graph,
                       doc->resource, &err) != 0) {
             doc->unparsable = true;
+            doc->parse_error = xstrndup(err.message, strlen(err.message));
             doc->failed = doc->strict;
             doc->read = doc->found = false;
             report_once(a, doc->resource,
@@ -1280,6 +1282,6 @@ bool agent_read_outcome(agent *a, const char *iri, agent_read *out) {
     bool answered = doc->failure == HTTP_FAIL_NONE;
     *out = (agent_read){.status = answered ? doc->status : 0,
                         .failure = answered ? NULL : http_failure_name(doc->failure),
-                        .unparsable = doc->unparsable, .etag = doc->etag};
+                        .unparsable = doc->unparsable, .parse_error = doc->parse_error, .etag = doc->etag};
     return true;
 }

@@ -123,6 +123,7 @@ typedef struct agent_read {
     long status;         /* the answer's status code; 0 when there was no answer */
     const char *failure; /* no answer: its kind (http_failure_name: "timeout", "connect failure", ...); else NULL */
     bool unparsable;     /* answered with RDF that does not parse */
+    const char *parse_error; /* then the reader's message ("doc:1:9: what"), or NULL */
     const char *etag;    /* the answer's ETag, or NULL */
 } agent_read;
 

@@ -35,6 +35,7 @@ typedef struct doc_state {
     bool found;     /* 2xx or 304 */
     bool failed;    /* failed (the hold policy's sense) */
     bool unparsable; /* answered with RDF that does not parse */
+    char *parse_error; /* then the reader's message, for status */
     bool strict;    /* some request that asked for it is not lenient (an unparsable body fails it) */
     long status;
     enum http_failure failure; /* why there was no answer (HTTP_FAIL_NONE: answered) */

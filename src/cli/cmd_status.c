@@ -104,7 +104,8 @@ static bool read_outcome(void *user, const char *iri, status_read *out) {
     agent_read r;
     if (!agent_read_outcome(user, iri, &r))
         return false;
-    *out = (status_read){.status = r.status, .failure = r.failure, .unparsable = r.unparsable};
+    *out = (status_read){.status = r.status, .failure = r.failure, .unparsable = r.unparsable,
+                         .parse_error = r.parse_error};
     return true;
 }
 

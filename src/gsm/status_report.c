@@ -68,7 +68,14 @@ typedef struct read_view {
     long status;
     char *failure;
     bool unparsable;
+    char *parse_error; /* unparsable: the reader's message, "doc:1:9: what" */
 } read_view;
+
+static void read_view_free(read_view *r) {
+    free(r->iri);
+    free(r->failure);
+    free(r->parse_error);
+}
 
 enum verdict { HOLDS, DOES_NOT_HOLD, NOT_EVALUATED, NOT_DESCRIBED };
 
@@ -288,6 +295,7 @@ static void read_of(ctx *c, const char *iri, bool container, read_view *out) {
     out->status = r.status;
     out->failure = dup_str(r.failure);
     out->unparsable = r.unparsable;
+    out->parse_error = dup_str(r.parse_error);
 }
 
 /* A read's outcome, as the agent classifies a GET (DESIGN section 2). */
@@ -316,6 +324,8 @@ static void outcome_text(const read_view *r, buf *out) {
         buf_puts(out, "not read in this iteration");
     else if (r->failure)
         buf_printf(out, "%s (no answer)", r->failure);
+    else if (r->unparsable && r->parse_error)
+        buf_printf(out, "%ld (RDF that does not parse: %s)", r->status, r->parse_error);
     else if (r->unparsable)
         buf_printf(out, "%ld (RDF that does not parse)", r->status);
     else
@@ -407,8 +417,7 @@ static void build_sentry(ctx *c, term_id node, sentry_view *s) {
                 if (!member.unparsable)
                     note_held(c, &member);
             } else {
-                free(member.iri);
-                free(member.failure);
+                read_view_free(&member);
             }
         }
         free(members);
@@ -647,8 +656,7 @@ static char *instance_error(ctx *c, term_id *model) {
         buf_printf(&why, "the instance document says nothing of <%s> with gsm:isInstanceOf: not a workflow instance%s",
                    instance, strchr(instance, '#') ? "" : " (an instance is a fragment of its document, e.g. ...#it)");
     }
-    free(doc.iri);
-    free(doc.failure);
+    read_view_free(&doc);
     if (why.len)
         return buf_cstr(&why);
     read_of(c, lex(c, *model), false, &doc);
@@ -659,8 +667,7 @@ static char *instance_error(ctx *c, term_id *model) {
                !store_first_object(c->wm, *model, c->v.has_child) && !store_first_object(c->wm, *model, c->v.has_guard)) {
         buf_printf(&why, "its model document does not describe the stage <%s>", doc.iri);
     }
-    free(doc.iri);
-    free(doc.failure);
+    read_view_free(&doc);
     return why.len ? buf_cstr(&why) : NULL;
 }
 
@@ -706,10 +713,8 @@ static void sentry_free(sentry_view *s) {
     free(s->iri);
     free(s->id);
     free(s->description);
-    for (size_t i = 0; i < s->read_count; i++) {
-        free(s->reads[i].iri);
-        free(s->reads[i].failure);
-    }
+    for (size_t i = 0; i < s->read_count; i++)
+        read_view_free(&s->reads[i]);
     free(s->reads);
 }
 

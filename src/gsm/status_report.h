@@ -25,6 +25,7 @@ typedef struct status_read {
     long status;         /* the answer's status code; 0 when there was no answer */
     const char *failure; /* no answer: its kind ("timeout", "connect failure", ...); else NULL */
     bool unparsable;     /* answered with RDF that does not parse */
+    const char *parse_error; /* then the reader's message ("doc:1:9: what"), or NULL */
 } status_read;
 
 /* The outcome of the GET of iri's document; false when it was not read. */
