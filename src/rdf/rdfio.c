@@ -821,9 +821,15 @@ static size_t xml_too_deep_at(const char *data, size_t len) {
             p = past(p + 9, end, "]]>");
         } else if (left >= 2 && p[1] == '?') {
             p = past(p + 2, end, "?>");
-        } else if (left >= 2 && p[1] == '!') { /* <!DOCTYPE ... [ internal subset ]> */
-            const char *close = memchr(p, '>', left), *subset = memchr(p, '[', left);
-            p = subset && close && subset < close ? past(subset, end, "]") : p + 2;
+        } else if (left >= 2 && p[1] == '!') { /* <!DOCTYPE ... [ internal subset ]>: quoted literals skipped */
+            char quote = 0;
+            bool subset = false;
+            for (p += 2; p < end && (quote || subset || *p != '>'); p++) {
+                if (quote ? *p == quote : (*p == '"' || *p == '\''))
+                    quote = quote ? 0 : *p;
+                else if (!quote && (*p == '[' || *p == ']'))
+                    subset = *p == '[';
+            }
         } else if (left >= 2 && p[1] == '/') {
             depth -= depth > 0;
             p += 2;
@@ -862,7 +868,7 @@ static int check_text(enum rdf_syntax syntax, const char *data, size_t len, cons
     size_t long_tag = syntax == RDF_TURTLE || syntax == RDF_TRIG ? len : long_language_tag_at(syntax, data, len);
     if (long_tag < len)
         return refuse_at(data, long_tag, source_name, err, "a language tag longer than " RDF_MAX_LANGTAG_TEXT " characters");
-    size_t nul_escape = syntax == RDF_NTRIPLES || syntax == RDF_NQUADS ? rdf_nul_escape_at(data, len) : len;
+    size_t nul_escape = syntax == RDF_NTRIPLES || syntax == RDF_NQUADS ? rdf_nt_nul_escape_at(data, len) : len;
     if (nul_escape < len)
         return refuse_at(data, nul_escape, source_name, err, RDF_NUL_LITERAL_ERROR);
     if (syntax != RDF_RDFXML)

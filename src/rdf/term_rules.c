@@ -2,6 +2,7 @@
 #include "rdf/term_rules.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Every IRI of every document read passes here: a table, not a strchr per character (5% of reading a
@@ -15,6 +16,28 @@ size_t rdf_iri_forbidden_at(const char *iri, size_t len) {
     for (size_t i = 0; i < len; i++)
         if (forbidden_in_iri[(unsigned char)iri[i]])
             return i;
+    return len;
+}
+
+size_t rdf_nt_nul_escape_at(const char *text, size_t len) {
+    /* only inside literals: "\u0000" in a comment is text, an IRI cannot hold a backslash escape of it */
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '<') {
+            const char *close = memchr(text + i, '>', len - i);
+            i = close ? (size_t)(close - text) : len;
+        } else if (text[i] == '#') {
+            const char *eol = memchr(text + i, '\n', len - i);
+            i = eol ? (size_t)(eol - text) : len;
+        } else if (text[i] == '"') {
+            size_t start = i++;
+            while (i < len && text[i] != '"' && text[i] != '\n')
+                i += text[i] == '\\' ? 2 : 1;
+            size_t end = i < len ? i : len;
+            size_t at = rdf_nul_escape_at(text + start, end - start);
+            if (at < end - start)
+                return start + at;
+        }
+    }
     return len;
 }
 
@@ -39,11 +62,15 @@ bool rdf_iri_bad_ordinal(const char *iri, size_t len) {
     size_t at = sizeof prefix - 1;
     if (len < at || memcmp(iri, prefix, at) != 0)
         return false;
-    bool nonzero = false;
+    if (at == len)
+        return true;
+    /* raptor2 reads the number into a 32-bit int, wrapping: a value that wraps to 0 or below is refused
+     * (rdf:_2147483648, rdf:_4294967296) while rdf:_99999999999 passes */
+    uint32_t wrapped = 0;
     for (; at < len; at++) {
         if (iri[at] < '0' || iri[at] > '9')
             return true;
-        nonzero |= iri[at] != '0';
+        wrapped = wrapped * 10u + (uint32_t)(iri[at] - '0');
     }
-    return !nonzero;
+    return wrapped == 0 || wrapped > INT32_MAX;
 }

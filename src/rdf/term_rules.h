@@ -21,6 +21,8 @@
  * in a text, or len: for readers whose parser (raptor2's N-Triples, rasqal's SPARQL) cuts a literal there
  * without a word. */
 size_t rdf_nul_escape_at(const char *text, size_t len);
+/* The same in an N-Triples or N-Quads text, looked for inside its literals only (not in comments). */
+size_t rdf_nt_nul_escape_at(const char *text, size_t len);
 
 /* Whether iri is rdf:_ followed by anything but a positive decimal number (rdf:_, rdf:_0, rdf:_x): RDF
  * allows such IRIs, but raptor2's N-Triples parser refuses them anywhere ("Illegal ordinal value"), so a

@@ -20,6 +20,8 @@
  *     triple list, even when their triples are not adjacent there: `{ A { B FILTER(F) } { C } }` can make
  *     A's range swallow B, which would then be matched twice. Every triple belongs to one basic pattern, so
  *     a triple read twice shows the fault, and the query is rejected rather than changed. */
+#define _GNU_SOURCE /* memmem */
+#include <ctype.h>
 #include <raptor2.h>
 #include <rasqal.h>
 #include <stdarg.h>
@@ -35,6 +37,9 @@
 #include "reason/sentry_ast.h"
 
 #define NO_BASE "http://no-base.invalid/"
+/* Far beyond a sentry written by hand or generated from an IN list; see check_nesting. */
+#define SPARQL_MAX_OPERATORS 1024
+#define SPARQL_MAX_OPERATORS_TEXT "1024"
 
 struct sentry_text_parser {
     terms *t;
@@ -439,8 +444,8 @@ static size_t string_end(const char *text, size_t len, size_t i) {
     return SIZE_MAX;
 }
 
-/* The end of an IRIREF at i ('<' then no character an IRI cannot hold, then '>'), or i when '<' is an
- * operator there. */
+/* The end of an IRI at i as SPARQL's grammar reads it ('<', no character an IRI cannot hold, '>'), or i
+ * when '<' is an operator there. */
 static size_t iri_end(const char *text, size_t len, size_t i) {
     for (size_t k = i + 1; k < len; k++) {
         unsigned char c = (unsigned char)text[k];
@@ -452,56 +457,107 @@ static size_t iri_end(const char *text, size_t len, size_t i) {
     return i;
 }
 
-/* Finds where the text nests deeper than the bounds (rdf/nesting.h) before rasqal reads it: brackets of
- * any kind at most MAX_NESTING deep (rasqal's parser stack runs out further on, "memory exhausted"),
- * braces at most SPARQL_GROUP_NESTING (rasqal's preparation is exponential in them). Strings, IRIs and
- * comments are skipped as SPARQL's lexer reads them; a string escaping U+0000 or that does not end is
- * refused too. 0 when the text is within them. */
-static int check_nesting(text_reader *r, const char *text) {
-    size_t len = strlen(text);
-    unsigned depth = 0, braces = 0, line = 1;
-    size_t line_start = 0;
-    const char *wrong = NULL;
-    size_t i = 0;
-    for (; i < len && !wrong; i++) {
+/* The same as rasqal 0.9.33's lexer reads it (its QUOTEDURI, <[^><= ][^>]*>: spaces, quotes and braces
+ * included), or i. */
+static size_t rasqal_iri_end(const char *text, size_t len, size_t i) {
+    if (i + 1 >= len || strchr("><= ", text[i + 1]))
+        return i;
+    const char *close = memchr(text + i + 1, '>', len - i - 1);
+    return close ? (size_t)(close - text) + 1 : i;
+}
+
+/* Marks in quoted[] the bytes one reading of the text takes as the inside of a string, an IRI or a
+ * comment: SPARQL's grammar's, or rasqal's lexer's (which also ends '#' comments at '\r', and has '//' and
+ * slash-star comments). A string that does not end runs to the end of the text; the first such string, or
+ * one escaping U+0000, is *bad_at (what is wrong: *bad), left alone when there is none. */
+static void mark_quoted(const char *text, size_t len, bool rasqal_reading, bool *quoted, size_t *bad_at,
+                        const char **bad) {
+    for (size_t i = 0; i < len;) {
         char c = text[i];
-        size_t skip_to = i;
+        size_t end = i;
         if (c == '"' || c == '\'') {
-            skip_to = string_end(text, len, i);
-            if (skip_to == SIZE_MAX) /* refused here: rasqal's lexer leaks what it holds of such a string */
-                wrong = "a string that does not end";
-            else if (rdf_nul_escape_at(text + i, skip_to - i) < skip_to - i) /* rasqal would cut the literal */
-                wrong = RDF_NUL_LITERAL_ERROR;
+            end = string_end(text, len, i);
+            const char *wrong = end == SIZE_MAX ? "a string that does not end"
+                                : rdf_nul_escape_at(text + i, end - i) < end - i ? RDF_NUL_LITERAL_ERROR
+                                                                                   : NULL;
+            if (wrong && !*bad) {
+                *bad = wrong;
+                *bad_at = i;
+            }
+            end = end == SIZE_MAX ? len : end;
         } else if (c == '<') {
-            skip_to = iri_end(text, len, i);
-        } else if (c == '#') {
-            for (skip_to = i; skip_to < len && text[skip_to] != '\n'; skip_to++) {}
+            end = rasqal_reading ? rasqal_iri_end(text, len, i) : iri_end(text, len, i);
+        } else if (c == '#' || (rasqal_reading && c == '/' && i + 1 < len && text[i + 1] == '/')) {
+            for (end = i; end < len && text[end] != '\n' && !(rasqal_reading && text[end] == '\r'); end++) {}
+        } else if (rasqal_reading && c == '/' && i + 1 < len && text[i + 1] == '*') {
+            const char *close = i + 2 < len ? memmem(text + i + 2, len - i - 2, "*/", 2) : NULL;
+            end = close ? (size_t)(close - text) + 2 : len;
         }
-        if (wrong)
-            break;
-        for (size_t k = i; k < skip_to; k++)
-            if (text[k] == '\n')
-                line++, line_start = k + 1;
-        if (skip_to > i) {
-            i = skip_to - 1;
+        if (end == i) {
+            i++;
             continue;
         }
-        if (c == '\n') {
-            line++;
-            line_start = i + 1;
-        } else if (c == '(' || c == '[' || c == '{') {
+        memset(quoted + i, 1, end - i);
+        i = end;
+    }
+}
+
+/* An operator character that is not part of a name ('-' in ex:a-b is not one). */
+static bool is_operator(const char *text, size_t len, size_t i) {
+    char c = text[i];
+    if (c == '-')
+        return !(i > 0 && i + 1 < len && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_') &&
+                 (isalnum((unsigned char)text[i + 1]) || text[i + 1] == '_'));
+    return strchr("+*/=!&|<>", c) != NULL;
+}
+
+/* Finds what rasqal must not read before it does: brackets of any kind nested deeper than MAX_NESTING
+ * (rasqal's parser stack runs out further on, "memory exhausted"), braces deeper than
+ * SPARQL_GROUP_NESTING (its preparation is exponential in them), more than SPARQL_MAX_OPERATORS operators
+ * (it folds an operator chain in time quadratic in its length, recursing once per operator), a string that
+ * does not end (its lexer leaks what it read of it) or escapes U+0000 (it would cut the literal there).
+ * Where the grammar's reading and rasqal's lexer's differ on what is a string, an IRI or a comment, the
+ * count takes the deeper: an opener counts unless both readings quote it, a closer only when neither does.
+ * 0 when the text is within the bounds. */
+static int check_nesting(text_reader *r, const char *text) {
+    size_t len = strlen(text);
+    bool *grammar_quoted = xcalloc(len + 1, 1), *rasqal_quoted = xcalloc(len + 1, 1);
+    const char *string_wrong = NULL, *unused = NULL;
+    size_t string_wrong_at = len, unused_at;
+    mark_quoted(text, len, false, grammar_quoted, &string_wrong_at, &string_wrong);
+    mark_quoted(text, len, true, rasqal_quoted, &unused_at, &unused);
+    unsigned depth = 0, braces = 0, operators = 0, line = 1;
+    size_t line_start = 0, i = 0;
+    const char *wrong = NULL;
+    for (; i < len; i++) {
+        char c = text[i];
+        if (i == string_wrong_at) {
+            wrong = string_wrong;
+            break;
+        }
+        bool code = !grammar_quoted[i] || !rasqal_quoted[i]; /* code in one reading at least */
+        bool surely_code = !grammar_quoted[i] && !rasqal_quoted[i];
+        if (code && (c == '(' || c == '[' || c == '{')) {
             braces += c == '{';
             if (++depth > MAX_NESTING)
                 wrong = NESTING_ERROR;
             else if (braces > SPARQL_GROUP_NESTING)
                 wrong = SPARQL_GROUP_NESTING_ERROR;
-            if (wrong)
-                break;
-        } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+        } else if (surely_code && (c == ')' || c == ']' || c == '}') && depth > 0) {
             depth--;
             braces -= c == '}' && braces > 0;
+        } else if (code && is_operator(text, len, i) && ++operators > SPARQL_MAX_OPERATORS) {
+            wrong = "more than " SPARQL_MAX_OPERATORS_TEXT " operators";
+        }
+        if (wrong)
+            break;
+        if (c == '\n') {
+            line++;
+            line_start = i + 1;
         }
     }
+    free(grammar_quoted);
+    free(rasqal_quoted);
     if (!wrong)
         return 0;
     unsigned col = 1;

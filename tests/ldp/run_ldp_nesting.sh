@@ -62,6 +62,12 @@ check_grep "naming the bound" 'nested deeper than 128 levels' "$WORK/body"
 req PATCH "${URL}ok" -H 'Content-Type: text/n3' --data-binary @"$WORK/nul-patch.n3"
 check "an N3 Patch inserting U+0000 is refused" 422 "$STATUS"
 check_grep "saying why" 'U\+0000' "$WORK/body"
+printf '%s\n' '@prefix solid: <http://www.w3.org/ns/solid/terms#> .' \
+  '_:p a solid:InsertDeletePatch ; solid:inserts { <#a> <http://www.w3.org/1999/02/22-rdf-syntax-ns#_0> 1 } .' \
+  > "$WORK/ordinal-patch.n3"
+req PATCH "${URL}ok" -H 'Content-Type: text/n3' --data-binary @"$WORK/ordinal-patch.n3"
+check "an N3 Patch inserting rdf:_0 is refused (N-Triples readers refuse it: the resource could not be read back)" 422 "$STATUS"
+check_grep "saying why" 'rdf:_' "$WORK/body"
 req PUT "${URL}nul" "${TTL[@]}" --data-binary '<#a> <#p> "x\u0000y" .'
 check "a Turtle body with U+0000 is refused" 400 "$STATUS"
 req PUT "${URL}nul" -H 'Content-Type: application/n-triples' --data-binary '<http://a/a> <http://a/p> "x\u0000y" .'

@@ -137,7 +137,7 @@ static void nesting_is_bounded_in_every_syntax(void **state) {
         {RDF_TRIG, "<g> { <a> <p> ", "( [ <p> ", "<b>", " ] )", " }\n", NESTING_ERROR},
         {RDF_RDFXML,
          "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:e=\"http://e/\">"
-         "<rdf:Description rdf:about=\"http://a\" e:note='a>b'><!-- <e:p> --><e:q>x</e:q><e:r/>",
+         "<rdf:Description rdf:about=\"http://a\" e:note='a/>b'><!-- <e:p> --><e:q>x</e:q><e:r/>",
          "<e:p rdf:parseType=\"Resource\">", "<e:v>x</e:v>", "</e:p>", "</rdf:Description></rdf:RDF>\n",
          "elements " NESTING_ERROR},
     };
@@ -228,8 +228,8 @@ static void nul_in_literals_is_refused(void **state) {
  * N-Triples form (found by fuzz_ldp_body). rdf:_1 and rdf:_01 read. */
 static void bad_ordinals_are_refused(void **state) {
     fixture *f = *state;
-    static const char *const bad[] = {"_", "_0", "_x", "_1x", "_000"};
-    static const char *const good[] = {"_1", "_01", "_99999999999"};
+    static const char *const bad[] = {"_", "_0", "_x", "_1x", "_000", "_2147483648", "_4294967296"};
+    static const char *const good[] = {"_1", "_01", "_2147483647", "_99999999999"};
     enum rdf_syntax syntaxes[] = {RDF_TURTLE, RDF_NTRIPLES};
     char text[200];
     for (size_t s = 0; s < 2; s++) {
@@ -248,6 +248,28 @@ static void bad_ordinals_are_refused(void **state) {
             assert_int_equal(parse(f, syntaxes[s], text, strlen(text), &count, &err), 0);
         }
     }
+}
+
+/* The RDF/XML depth check reads what hides a '[' or a '>' as libxml2 does: a document type whose system
+ * literal holds '[' (once taken for an internal subset running to the end), and N-Triples comments may
+ * mention \u0000 (only literals are looked in). */
+static void prescans_read_what_parsers_read(void **state) {
+    fixture *f = *state;
+    buf text = {0};
+    buf_puts(&text, "<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF SYSTEM \"x[\">\n"
+                    "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:e=\"http://e/\">"
+                    "<rdf:Description rdf:about=\"http://a\">");
+    for (int i = 0; i < 20000; i++)
+        buf_puts(&text, "<e:p rdf:parseType=\"Resource\">");
+    size_t count;
+    rdf_error err;
+    assert_int_equal(parse(f, RDF_RDFXML, text.data, text.len, &count, &err), -1);
+    if (!strstr(err.message, "elements " NESTING_ERROR))
+        fail_msg("%s", err.message);
+    buf_free(&text);
+    static const char comment[] = "# a literal may not hold \\u0000\n<http://a> <http://p> \"x\" . # nor \\u0000\n";
+    assert_int_equal(parse(f, RDF_NTRIPLES, comment, strlen(comment), &count, &err), 0);
+    assert_int_equal(count, 1);
 }
 
 /* Every broken document is refused with its error's line and column, in the message too. */
@@ -441,6 +463,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(nesting_is_bounded_in_every_syntax, setup, teardown),
         cmocka_unit_test_setup_teardown(nul_in_literals_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_ordinals_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(prescans_read_what_parsers_read, setup, teardown),
         cmocka_unit_test_setup_teardown(long_language_tags_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(rdfxml_undeclared_prefix_has_a_line, setup, teardown),
         cmocka_unit_test(valid_turtle_scans_clean),

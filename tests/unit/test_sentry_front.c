@@ -734,12 +734,32 @@ static void text_nesting_is_bounded(void **state) {
         buf_puts(&q, "} ");
     buf_puts(&q, "}");
     sq_node_free(text_ok(w, buf_cstr(&q)));
-    buf_free(&q);
     /* U+0000 in a literal: refused, as every RDF reader refuses it */
     TEXT_ERROR(w, "ASK { ?x ?y \"a\\u0000b\" }", RDF_NUL_LITERAL_ERROR);
     /* a string that does not end: refused before rasqal, whose lexer leaks what it read of it */
     TEXT_ERROR(w, "ASK { ?x ?y \"\"\"tt?!([~p> }", "a string that does not end at 1:13");
     TEXT_ERROR(w, "ASK { ?x ?y 'ab\n' }", "a string that does not end at 1:13");
+    /* where rasqal's lexer reads a comment or an IRI otherwise than the grammar, the deeper reading
+     * counts: a '#' comment it ends at '\r', its slash-star comments, its IRIs holding '"' */
+    static const char *const heads[] = {"ASK { # c\r", "ASK { /* } */ ", "ASK { ?x <http://e/a\"> ?v # \"\n"};
+    for (size_t h = 0; h < sizeof heads / sizeof *heads; h++) {
+        q.len = 0;
+        buf_puts(&q, heads[h]);
+        for (int i = 0; i < 14; i++)
+            buf_puts(&q, "OPTIONAL { ?x ?y ?w ");
+        for (int i = 0; i < 14; i++)
+            buf_puts(&q, "} ");
+        buf_puts(&q, "}");
+        TEXT_ERROR(w, buf_cstr(&q), SPARQL_GROUP_NESTING_ERROR);
+    }
+    /* a chain of operators: rasqal folds it in quadratic time, recursing once per operator */
+    q.len = 0;
+    buf_puts(&q, "ASK { ?x ?y ?v FILTER(?v");
+    for (int i = 0; i < 2000; i++)
+        buf_puts(&q, " + ?v");
+    buf_puts(&q, " > 0) }");
+    TEXT_ERROR(w, buf_cstr(&q), "more than 1024 operators at 1:");
+    buf_free(&q);
 }
 
 int main(void) {
