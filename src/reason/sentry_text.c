@@ -26,6 +26,7 @@
 #include <rasqal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@
 #include "rdf/buf.h"
 #include "rdf/nesting.h"
 #include "rdf/term_rules.h"
+#include "rdf/utf8.h"
 #include "rdf/rdfio.h"
 #include "reason/sentry_ast.h"
 
@@ -515,7 +517,8 @@ static bool is_operator(const char *text, size_t len, size_t i) {
  * (rasqal's parser stack runs out further on, "memory exhausted"), braces deeper than
  * SPARQL_GROUP_NESTING (its preparation is exponential in them), more than SPARQL_MAX_OPERATORS operators
  * (it folds an operator chain in time quadratic in its length, recursing once per operator), a string that
- * does not end (its lexer leaks what it read of it) or escapes U+0000 (it would cut the literal there).
+ * does not end (its lexer leaks what it read of it), an escape of U+0000 in a string (it would cut the
+ * literal there), a backslash outside one or bytes that are not UTF-8 (its lexer crashes on some).
  * Where the grammar's reading and rasqal's lexer's differ on what is a string, an IRI or a comment, the
  * count takes the deeper: an opener counts unless both readings quote it, a closer only when neither does.
  * 0 when the text is within the bounds. */
@@ -526,6 +529,24 @@ static int check_nesting(text_reader *r, const char *text) {
     size_t string_wrong_at = len, unused_at;
     mark_quoted(text, len, false, grammar_quoted, &string_wrong_at, &string_wrong);
     mark_quoted(text, len, true, rasqal_quoted, &unused_at, &unused);
+    /* SPARQL reads code point escapes anywhere in a query, and rasqal's lexer crashes on an escape outside
+     * a string (\u0000, or \u with a byte that is no hex digit: fuzz_sentry_text); no sentry needs one */
+    for (size_t k = 0; k < string_wrong_at; k++)
+        if (text[k] == '\\' && !grammar_quoted[k]) {
+            string_wrong_at = k;
+            string_wrong = "a backslash outside a string (sentries take no escapes there)";
+        }
+    size_t invalid = 0;
+    for (uint32_t cp; invalid < len;) {
+        size_t n = utf8_decode(text + invalid, len - invalid, &cp);
+        if (!n)
+            break;
+        invalid += n;
+    }
+    if (invalid < string_wrong_at) {
+        string_wrong_at = invalid;
+        string_wrong = "text that is not UTF-8";
+    }
     unsigned depth = 0, braces = 0, operators = 0, line = 1;
     size_t line_start = 0, i = 0;
     const char *wrong = NULL;

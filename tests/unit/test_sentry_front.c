@@ -736,6 +736,10 @@ static void text_nesting_is_bounded(void **state) {
     sq_node_free(text_ok(w, buf_cstr(&q)));
     /* U+0000 in a literal: refused, as every RDF reader refuses it */
     TEXT_ERROR(w, "ASK { ?x ?y \"a\\u0000b\" }", RDF_NUL_LITERAL_ERROR);
+    /* rasqal's lexer crashed on these (fuzz_sentry_text) */
+    TEXT_ERROR(w, "t\\u0000p:/ePPK", "a backslash outside a string (sentries take no escapes there) at 1:2");
+    TEXT_ERROR(w, "t\\u00\xc1" "00p:/ePPK00^0 }", "a backslash outside a string (sentries take no escapes there) at 1:2");
+    TEXT_ERROR(w, "ASK { ?x ?y \"\xc1\" }", "text that is not UTF-8 at 1:14");
     /* a string that does not end: refused before rasqal, whose lexer leaks what it read of it */
     TEXT_ERROR(w, "ASK { ?x ?y \"\"\"tt?!([~p> }", "a string that does not end at 1:13");
     TEXT_ERROR(w, "ASK { ?x ?y 'ab\n' }", "a string that does not end at 1:13");
