@@ -525,10 +525,16 @@ static bool is_operator(const char *text, size_t len, size_t i) {
 static int check_nesting(text_reader *r, const char *text) {
     size_t len = strlen(text);
     bool *grammar_quoted = xcalloc(len + 1, 1), *rasqal_quoted = xcalloc(len + 1, 1);
-    const char *string_wrong = NULL, *unused = NULL;
-    size_t string_wrong_at = len, unused_at;
+    /* a string either reading finds wrong is refused: the grammar's may take for a comment what rasqal
+     * reads as an IRI followed by a string (<h#x> """...) */
+    const char *string_wrong = NULL, *rasqal_wrong = NULL;
+    size_t string_wrong_at = len, rasqal_wrong_at = len;
     mark_quoted(text, len, false, grammar_quoted, &string_wrong_at, &string_wrong);
-    mark_quoted(text, len, true, rasqal_quoted, &unused_at, &unused);
+    mark_quoted(text, len, true, rasqal_quoted, &rasqal_wrong_at, &rasqal_wrong);
+    if (rasqal_wrong_at < string_wrong_at) {
+        string_wrong_at = rasqal_wrong_at;
+        string_wrong = rasqal_wrong;
+    }
     /* SPARQL reads code point escapes anywhere in a query, and rasqal's lexer crashes on an escape outside
      * a string (\u0000, or \u with a byte that is no hex digit: fuzz_sentry_text); no sentry needs one */
     for (size_t k = 0; k < string_wrong_at; k++)

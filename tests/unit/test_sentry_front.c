@@ -743,6 +743,8 @@ static void text_nesting_is_bounded(void **state) {
     /* a string that does not end: refused before rasqal, whose lexer leaks what it read of it */
     TEXT_ERROR(w, "ASK { ?x ?y \"\"\"tt?!([~p> }", "a string that does not end at 1:13");
     TEXT_ERROR(w, "ASK { ?x ?y 'ab\n' }", "a string that does not end at 1:13");
+    /* the grammar reads '#' in <h#x{> as a comment's start, rasqal an IRI: the string after it counts */
+    TEXT_ERROR(w, "ASK { ?x <h#tp:6//e/{eq> ?w } \"\"\"\n", "a string that does not end at 1:31");
     /* where rasqal's lexer reads a comment or an IRI otherwise than the grammar, the deeper reading
      * counts: a '#' comment it ends at '\r', its slash-star comments, its IRIs holding '"' */
     static const char *const heads[] = {"ASK { # c\r", "ASK { /* } */ ", "ASK { ?x <http://e/a\"> ?v # \"\n"};
