@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "agent/arguments.h"
 #include "agent/discover.h"
 #include "agent/history.h"
 #include "agent/plan.h"
@@ -72,6 +73,7 @@ struct agent {
     identity_cache identities; /* request URIs' identities, kept across iterations */
     term_id default_timeout; /* --timeout as an xsd:dayTimeDuration: a call's T_E when its model gives none */
     sentry_table *sentries;
+    argument_solutions *arguments; /* the argument queries' solutions of this iteration (arguments.h) */
     answer *answers;       /* answers to requests with ldgsm:reportTo, asserted into later iterations */
     size_t answer_count;
     unsigned long answers_made; /* names answer nodes */
@@ -120,6 +122,9 @@ static term_id file_graph(terms *t, const char *path) {
 static void assign_strata(agent *a) {
     u64map late = {0}; /* predicates derived after the sentries */
     u64map_put(&late, a->v.holds_for, 1, NULL);
+    /* what the argument queries' evaluation (arguments.h) asserts after the sentries */
+    u64map_put(&late, a->v.evaluated, 1, NULL);
+    u64map_put(&late, a->v.arguments_problem, 1, NULL);
     for (bool changed = true; changed;) {
         changed = false;
         for (unsigned i = 0; i < a->rules.count; i++) {
@@ -221,6 +226,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     a->io = rdfio_new(a->t);
     agent_vocab_init(&a->v, a->t);
     a->sentries = sentry_table_new(a->t, &a->v, log);
+    a->arguments = arguments_new();
     for (size_t i = 0; i < options->program_count; i++)
         if (load_program(a, options->programs[i], error, error_len) != 0)
             goto fail;
@@ -316,6 +322,7 @@ void agent_free(agent *a) {
     strmap_free(&a->patch_refused);
     identity_cache_free(&a->identities);
     sentry_table_free(a->sentries);
+    arguments_free(a->arguments);
     for (size_t i = 0; i < a->answer_count; i++) {
         free(a->answers[i].ts);
         free(a->answers[i].doc);
@@ -335,6 +342,10 @@ void agent_free(agent *a) {
 
 static void on_request(void *user, const rule *r, term_id head) {
     agent *a = user;
+    if (sentry_table_owns(a->sentries, r)) { /* an argument query's solution */
+        arguments_take(a->arguments, a->t, &a->v, head);
+        return;
+    }
     request_extract(a->t, &a->v, a->wm, head, r, a->log, &a->identities, &a->requests, &a->request_count,
                     &a->request_cap);
 }
@@ -1028,6 +1039,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     uint32_t from = 0;
     size_t scanned = 0, compiled_before = sentry_table_compiles(a->sentries);
     sentry_table_begin(a->sentries);
+    arguments_begin(a->arguments);
     /* the crawl: derive, take in the sentries met, GET what was asked for, until nothing new */
     for (;;) {
         if (reasoner_run_from(r, &a->rules, 0, from) != 0) {
@@ -1049,6 +1061,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     double crawled = now_ms();
     if (rc == 0 && sentry_table_evaluate(a->sentries, r) != 0)
         rc = -1;
+    if (rc == 0)
+        arguments_bind(a->arguments, a->t, &a->v, a->wm, a->io);
     double sentried = now_ms();
     if (rc == 0 && reasoner_run(r, &a->rules, AFTER_SENTRIES_STRATUM) != 0)
         rc = -1;

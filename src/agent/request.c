@@ -192,6 +192,39 @@ static bool read_headers(const terms *t, const agent_vocab *v, store *wm, const 
     return true;
 }
 
+/* `ldgsm:headerBlock "Name: value\n..."`: the headers of a request evaluated from its arguments
+ * (agent/arguments.h), as its call record keeps them; each line one header. */
+static bool read_header_block(const terms *t, term_id block, request *r, const log_sink *log) {
+    if (terms_kind(t, block) != TERM_LITERAL) {
+        log_msg(log, LOG_WARN, "rule %s: ldgsm:headerBlock of <%s> is not a literal; request skipped", r->rule->name,
+                r->url);
+        return false;
+    }
+    size_t len;
+    const char *text = terms_lex(t, block, &len), *end = text + len;
+    for (const char *line = text; line < end;) {
+        const char *eol = memchr(line, '\n', (size_t)(end - line));
+        if (!eol)
+            eol = end;
+        const char *colon = memchr(line, ':', (size_t)(eol - line));
+        char *name = colon ? xstrndup(line, (size_t)(colon - line)) : NULL;
+        const char *value = colon ? colon + 1 : NULL;
+        while (value && value < eol && *value == ' ')
+            value++;
+        if (!name || !is_token(name) || memchr(line, '\r', (size_t)(eol - line)) ||
+            memchr(line, '\0', (size_t)(eol - line))) {
+            log_msg(log, LOG_WARN, "rule %s: ldgsm:headerBlock of <%s> holds a line that is no header; request "
+                    "skipped", r->rule->name, r->url);
+            free(name);
+            return false;
+        }
+        r->headers = xrealloc(r->headers, (r->header_count + 1) * sizeof *r->headers);
+        r->headers[r->header_count++] = (request_header){name, xstrndup(value, (size_t)(eol - value))};
+        line = eol + 1;
+    }
+    return true;
+}
+
 /* `ldgsm:idempotencyKey "K"` becomes the header `Idempotency-Key: "K"` (an sf-string, as the IETF draft
  * writes it), replacing one the headers name: a call's key must differ per activation and alternative, a
  * key written in a model would not. False, reported, when K cannot be sent. */
@@ -289,6 +322,11 @@ size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, 
         r.timeout = head_value(ts, n, node, v->request_timeout);
         term_id headers = head_value(ts, n, node, v->headers);
         if (headers && !read_headers(t, v, wm, ts, n, headers, &r, log)) {
+            request_free(&r);
+            continue;
+        }
+        term_id block = head_value(ts, n, node, v->header_block);
+        if (block && !read_header_block(t, block, &r, log)) {
             request_free(&r);
             continue;
         }

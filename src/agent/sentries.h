@@ -9,6 +9,7 @@
 #ifndef LDGSM_AGENT_SENTRIES_H
 #define LDGSM_AGENT_SENTRIES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "agent/vocab.h"
@@ -55,5 +56,20 @@ const char *sentry_error_what(const terms *t, term_id node, const char *error);
  * variables): `ldgsm lint` asks it too, so that a model it accepts has no sentry the agent refuses. */
 rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id node, enum sentry_context context,
                         char *error, size_t error_len);
+
+/* Argument queries (DESIGN section 8): the objects of `ldgsm:arguments`, SELECT queries given as sp:text,
+ * are taken in and compiled like sentries (the same table, errors said the same way), and evaluated with
+ * them, once per context the rules name: `?ctx gx:evaluates ?request` with `?ctx gx:thisInstance ?i`
+ * (and gx:thisItem, gx:thisIndex, gx:thisEvent), where `?request ldgsm:arguments ?query`. The table
+ * asserts `?query gx:queryAlias <urn:ldgsm:query:N>`, the name its rule knows it by. Their rules are
+ * request rules: each distinct solution goes to the reasoner's request sink as the formula
+ * `{ alias gx:solutionFor ctx . alias gx:solutionRequest request . alias <ARGUMENT_VARIABLE_NS name> value ... }`. */
+#define ARGUMENT_VARIABLE_NS "urn:ldgsm:var:"
+
+/* The rule of an argument query `tree` (taken over) with its projection vars; NULL with the error. */
+rule *argument_query_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id alias, const term_id *vars,
+                          size_t var_count, const char *name, char *error, size_t error_len);
+/* True when r is one of the table's rules (an argument query's heads come from such a rule). */
+bool sentry_table_owns(const sentry_table *s, const rule *r);
 
 #endif

@@ -11,6 +11,8 @@
 #define NS_GSM "http://purl.org/gsm/vocab#"
 #define NS_SP "http://spinrdf.org/sp#"
 #define NS_WSM "https://w3id.org/ldgsm/wsm#"
+#define NS_PAT "https://w3id.org/ldgsm/patterns#"
+#define NS_GX "urn:ldgsm:gsm#"
 #define NS_THIS "http://this.nxparser.github.io/reference/to/URI/of/current/rdf/graph/for/representing/permanently/relative/URIs/in/N-Triples/#"
 
 typedef struct agent_vocab {
@@ -31,6 +33,13 @@ typedef struct agent_vocab {
     term_id all_alternatives_failed;
     /* wsm: a state machine's conditions are sentries evaluated per (instance, event) context node */
     term_id wsm_condition, wsm_this_instance, wsm_this_event, wsm_for_instance, wsm_for_event, wsm_machine;
+    /* data flow (DESIGN 8): argument queries, the contexts they are evaluated in, the requests they fill,
+     * and what a call's answer binds */
+    term_id arguments, results, header_block, pat_this_item, pat_this_index;
+    term_id query_alias, evaluates, this_instance, this_item, this_index, this_event;
+    term_id solution_for, solution_request, evaluated, of_request, eval_method, eval_uri, eval_headers,
+        eval_body, eval_hash, arguments_problem, why, waits;
+    term_id max_link_depth, link, via, link_from; /* reading through links (agent/links.h) */
     term_id derived_graph, clock_graph;
 } agent_vocab;
 

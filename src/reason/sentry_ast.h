@@ -77,6 +77,12 @@ void sentry_text_parser_free(sentry_text_parser *p);
 int sentry_from_text(sentry_text_parser *p, term_id query, const char *text, const char *base, sq_node **out,
                      char *error, size_t error_len);
 
+/* The same for a SELECT query (an argument query, DESIGN section 8): *vars (owned by the caller) receives
+ * its projected variables in order. SELECT *, expressions in the projection and solution modifiers other
+ * than DISTINCT and REDUCED are refused. */
+int select_from_text(sentry_text_parser *p, term_id query, const char *text, const char *base, sq_node **out,
+                     term_id **vars, size_t *var_count, char *error, size_t error_len);
+
 void sq_node_free(sq_node *n);
 void sq_expr_free(sq_expr *e);
 

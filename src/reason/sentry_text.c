@@ -391,10 +391,50 @@ failed:
 
 /* ---- the query ---- */
 
-static sq_node *convert_query(text_reader *r, rasqal_query *q) {
+/* A SELECT's projection: its variables, each named once; nothing else of SELECT's solution modifiers
+ * (an argument query's solutions are counted, exactly one being wanted, so order and slices have no
+ * meaning there, and DISTINCT is what counting does anyway). */
+static int convert_projection(text_reader *r, rasqal_query *q, term_id **vars, size_t *var_count) {
+    if (rasqal_query_get_wildcard(q)) {
+        fail(r, "SELECT * is not supported: name the variables the request uses");
+        return -1;
+    }
+    if (rasqal_query_get_limit(q) >= 0 || rasqal_query_get_offset(q) >= 0 ||
+        rasqal_query_get_order_condition(q, 0) || rasqal_query_get_group_condition(q, 0) ||
+        rasqal_query_get_having_condition(q, 0)) {
+        fail(r, "ORDER BY, GROUP BY, HAVING, LIMIT and OFFSET are not supported (exactly one solution is wanted)");
+        return -1;
+    }
+    raptor_sequence *seq = rasqal_query_get_bound_variable_sequence(q);
+    int n = seq ? raptor_sequence_size(seq) : 0;
+    if (n == 0) {
+        fail(r, "the SELECT names no variable");
+        return -1;
+    }
+    *vars = xcalloc((size_t)n, sizeof **vars);
+    for (int i = 0; i < n; i++) {
+        rasqal_variable *v = raptor_sequence_get_at(seq, i);
+        if (v->expression) {
+            fail(r, "the SELECT's (expression AS ?%s) is not supported: select variables only", v->name);
+            free(*vars);
+            *vars = NULL;
+            return -1;
+        }
+        (*vars)[i] = terms_var(r->t, (const char *)v->name, strlen((const char *)v->name));
+    }
+    *var_count = (size_t)n;
+    return 0;
+}
+
+/* vars is NULL for an ASK query (a sentry); else the query must be a SELECT, whose projection goes there. */
+static sq_node *convert_query(text_reader *r, rasqal_query *q, term_id **vars, size_t *var_count) {
     rasqal_query_verb verb = rasqal_query_get_verb(q);
-    if (verb != RASQAL_QUERY_VERB_ASK) {
+    if (!vars && verb != RASQAL_QUERY_VERB_ASK) {
         fail(r, "is a %s query; a sentry is an ASK query", rasqal_query_verb_as_string(verb));
+        return NULL;
+    }
+    if (vars && verb != RASQAL_QUERY_VERB_SELECT) {
+        fail(r, "is a %s query; arguments are a SELECT query", rasqal_query_verb_as_string(verb));
         return NULL;
     }
     raptor_sequence *graphs = rasqal_query_get_data_graph_sequence(q);
@@ -419,6 +459,8 @@ static sq_node *convert_query(text_reader *r, rasqal_query *q) {
     sq_node *root = sq_node_new(SQ_GROUP);
     int rc = add_contents(r, gp, root, 0);
     free(r->claimed);
+    if (!rc && vars)
+        rc = convert_projection(r, q, vars, var_count);
     if (rc) {
         sq_node_free(root);
         return NULL;
@@ -594,8 +636,8 @@ static int check_nesting(text_reader *r, const char *text) {
     return -1;
 }
 
-int sentry_from_text(sentry_text_parser *p, term_id query, const char *text, const char *base, sq_node **out,
-                     char *error, size_t error_len) {
+static int from_text(sentry_text_parser *p, term_id query, const char *text, const char *base, sq_node **out,
+                     term_id **vars, size_t *var_count, char *error, size_t error_len) {
     *out = NULL;
     if (error_len)
         error[0] = '\0';
@@ -614,10 +656,22 @@ int sentry_from_text(sentry_text_parser *p, term_id query, const char *text, con
     else if (rasqal_query_prepare(q, (const unsigned char *)text, base_uri))
         fail(&r, "%s", p->logged[0] ? p->logged : "rasqal could not parse the query");
     else
-        *out = convert_query(&r, q);
+        *out = convert_query(&r, q, vars, var_count);
     if (base_uri)
         raptor_free_uri(base_uri);
     if (q)
         rasqal_free_query(q);
     return r.failed ? -1 : 0;
+}
+
+int sentry_from_text(sentry_text_parser *p, term_id query, const char *text, const char *base, sq_node **out,
+                     char *error, size_t error_len) {
+    return from_text(p, query, text, base, out, NULL, NULL, error, error_len);
+}
+
+int select_from_text(sentry_text_parser *p, term_id query, const char *text, const char *base, sq_node **out,
+                     term_id **vars, size_t *var_count, char *error, size_t error_len) {
+    *vars = NULL;
+    *var_count = 0;
+    return from_text(p, query, text, base, out, vars, var_count, error, error_len);
 }
