@@ -12,12 +12,14 @@
 #include "agent/history.h"
 #include "agent/plan.h"
 #include "agent/request.h"
+#include "agent/results.h"
 #include "agent/sentries.h"
 #include "agent/trace.h"
 #include "http/http_client.h"
 #include "http/http_url.h"
 #include "n3/iri_resolve.h"
 #include "n3/n3_reader.h"
+#include "rdf/nt_writer.h"
 #include "rdf/rdfio.h"
 #include "reason/numeric.h"
 #include "reason/backward.h"
@@ -654,8 +656,9 @@ static bool answer_triple_allowed(const agent *a, const triple *tr, const char *
 /* The triples of an RDF answer body, as one formula (the empty formula when there is none or it is not
  * RDF this agent parses; one that does not parse is reported). Triples answer_triple_allowed refuses, and
  * those past ANSWER_MAX_TRIPLES, are dropped and reported. */
-static term_id answer_body(agent *a, const planned_write *w, const http_result *res) {
+static term_id answer_body(agent *a, const planned_write *w, const http_result *res, store **parsed) {
     enum rdf_syntax syntax = res->content_type ? rdf_syntax_from_media_type(res->content_type) : RDF_SYNTAX_UNKNOWN;
+    *parsed = NULL;
     /* only a success's body is the answer: an error page is not data */
     if (!res->body.len || syntax == RDF_SYNTAX_UNKNOWN || res->status < 200 || res->status >= 300)
         return terms_formula(a->t, NULL, 0);
@@ -691,9 +694,39 @@ static term_id answer_body(agent *a, const planned_write *w, const http_result *
         free(own[0]);
         free(own[1]);
         free(doc);
+        *parsed = tmp; /* all of it, for the results' queries */
+        return body;
     }
     store_free(tmp);
     return body;
+}
+
+/* The results the request asked for (results.h), as `ans ldgsm:answerResult [ ldgsm:property p ;
+ * ldgsm:value v ]`; parsed holds the answer's RDF (NULL: none). */
+static void answer_results(agent *a, answer *ans, const planned_write *w, const http_result *res, const store *parsed,
+                           const char *location) {
+    if (!w->results || res->failure != HTTP_FAIL_NONE || res->status < 200 || res->status >= 300)
+        return;
+    uint32_t n = parsed ? store_size(parsed) : 0;
+    triple *body = xmalloc((n ? n : 1) * sizeof *body);
+    for (uint32_t i = 0; i < n; i++)
+        body[i] = *store_triple(parsed, i);
+    char request[256];
+    snprintf(request, sizeof request, "%s %s", w->method, w->url);
+    result_value *values;
+    size_t count = results_evaluate(a->t, a->wm, &a->v, sentry_table_text_parser(a->sentries), w->results, res,
+                                    location, body, n, request, a->log, &values);
+    ans->ts = xrealloc(ans->ts, (ans->n + 3 * count + 1) * sizeof *ans->ts);
+    for (size_t i = 0; i < count; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s:result:%zu", terms_lex(a->t, ans->node, NULL), i + 1);
+        term_id node = terms_iri_cstr(a->t, name);
+        ans->ts[ans->n++] = (triple){ans->node, a->v.answer_result, node};
+        ans->ts[ans->n++] = (triple){node, a->v.property, values[i].property};
+        ans->ts[ans->n++] = (triple){node, a->v.value, values[i].value};
+    }
+    free(values);
+    free(body);
 }
 
 /* Keeps the answer to a request that asked for one (ldgsm:reportTo), to be asserted from the next
@@ -718,19 +751,31 @@ static void record_answer(agent *a, const planned_write *w, const http_result *r
         }
     if (w->called_at)
         ans.ts[ans.n++] = (triple){ans.node, a->v.answer_attempt, w->called_at};
+    buf location = {0};
     if (res->failure == HTTP_FAIL_NONE) {
         ans.ts[ans.n++] = (triple){ans.node, a->v.answer_status, integer_term(a->t, res->status)};
         if (res->location) {
             const char *base = res->final_url ? res->final_url : w->url;
-            buf location = {0};
             iri_resolve(base, strlen(base), res->location, strlen(res->location), &location);
             ans.ts[ans.n++] = (triple){ans.node, a->v.answer_location, terms_iri(a->t, location.data, location.len)};
-            buf_free(&location);
         }
     } else {
         ans.ts[ans.n++] = (triple){ans.node, a->v.answer_failure, terms_string(a->t, http_failure_name(res->failure))};
     }
-    ans.ts[ans.n++] = (triple){ans.node, a->v.answer_body, answer_body(a, w, res)};
+    store *parsed;
+    term_id body = answer_body(a, w, res, &parsed);
+    ans.ts[ans.n++] = (triple){ans.node, a->v.answer_body, body};
+    size_t kept;
+    const triple *kept_triples = terms_formula_triples(a->t, body, &kept);
+    if (kept) { /* kept under the call record as text: no instance's sentry matches it (DESIGN 8, "Results") */
+        buf text = {0};
+        rdf_write_ntriples(a->t, kept_triples, kept, &text);
+        ans.ts[ans.n++] = (triple){ans.node, a->v.answer_data, terms_literal(a->t, text.data, text.len, 0, NULL, 0)};
+        buf_free(&text);
+    }
+    answer_results(a, &ans, w, res, parsed, location.len ? buf_cstr(&location) : NULL);
+    buf_free(&location);
+    store_free(parsed);
     log_msg(a->log, LOG_DEBUG, "answer <%s> to <%s> kept for the rules (%zu facts)", name,
             terms_lex(a->t, w->report_to, NULL), ans.n);
     a->answers = xrealloc(a->answers, (a->answer_count + 1) * sizeof *a->answers);
@@ -825,11 +870,14 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
         return 0;
     http_request *reqs = xcalloc(n, sizeof *reqs);
     http_result *results = xcalloc(n, sizeof *results);
-    for (size_t i = 0; i < n; i++)
+    const char ***keep = xcalloc(n, sizeof *keep); /* the headers each one's results read */
+    for (size_t i = 0; i < n; i++) {
+        size_t kept = ws[i].results ? results_headers(a->t, a->wm, &a->v, ws[i].results, &keep[i]) : 0;
         reqs[i] = (http_request){.method = ws[i].method, .url = ws[i].url, .headers = ws[i].headers,
                                  .header_count = ws[i].header_count, .body = ws[i].body.data,
                                  .body_len = ws[i].body.len, .send_when_stopping = ws[i].is_task,
-                                 .timeout_ms = ws[i].timeout_ms};
+                                 .timeout_ms = ws[i].timeout_ms, .keep_headers = keep[i], .keep_header_count = kept};
+    }
     http_run(a->http, reqs, n, results);
     unsigned failed = 0;
     for (size_t i = 0; i < n; i++) {
@@ -858,8 +906,11 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
         trace_sent(a->trace, &ws[i], res, why.data);
         buf_free(&why);
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         http_result_free(&results[i]);
+        free(keep[i]);
+    }
+    free(keep);
     free(reqs);
     free(results);
     return failed;

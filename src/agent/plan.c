@@ -632,6 +632,7 @@ void plan_make(const plan_input *in, plan *p) {
         w.key = r->key;
         w.report_to = r->report_to;
         w.called_at = r->called_at;
+        w.results = r->results;
         w.timeout_ms = timeout_ms_of(in->t, r->timeout);
         if (after) {
             w.is_task = true;

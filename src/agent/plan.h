@@ -63,6 +63,7 @@ typedef struct planned_write {
     term_id key;          /* the ldgsm:key */
     term_id report_to;    /* ldgsm:reportTo: the answer is reported to the rules under this node (0: not) */
     term_id called_at;    /* ldgsm:calledAt: the attempt the answer belongs to (0: none) */
+    term_id results;      /* ldgsm:results: what the answer binds (0: nothing) */
     long timeout_ms;      /* ldgsm:requestTimeout, when it bounds the request below --timeout (0: none) */
     char *why;            /* the rules that asked, for logs */
     size_t *sources;      /* the requests it was made from (indexes into plan_input's requests) */

@@ -320,6 +320,7 @@ size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, 
         r.report_to = head_value(ts, n, node, v->report_to);
         r.called_at = head_value(ts, n, node, v->called_at);
         r.timeout = head_value(ts, n, node, v->request_timeout);
+        r.results = head_value(ts, n, node, v->results);
         term_id headers = head_value(ts, n, node, v->headers);
         if (headers && !read_headers(t, v, wm, ts, n, headers, &r, log)) {
             request_free(&r);

@@ -37,6 +37,7 @@ typedef struct request {
     term_id report_to;     /* ldgsm:reportTo: the node its answer is reported under (a call record) */
     term_id called_at;     /* ldgsm:calledAt: the attempt, copied into the answer */
     term_id timeout;       /* ldgsm:requestTimeout: a duration bounding this request below --timeout */
+    term_id results;       /* ldgsm:results: what its answer binds (DESIGN 8), reported with the answer */
     long priority;
     bool has_priority;
     bool lenient;          /* GET with `ldgsm:lenient true`: a body that does not parse adds nothing, fails nothing */

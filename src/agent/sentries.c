@@ -488,3 +488,5 @@ size_t sentry_table_invalid(const sentry_table *s) {
 bool sentry_table_owns(const sentry_table *s, const rule *r) {
     return r->index < s->rules.count && s->rules.rules[r->index] == r;
 }
+
+sentry_text_parser *sentry_table_text_parser(sentry_table *s) { return s->text_parser; }

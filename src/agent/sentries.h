@@ -69,6 +69,8 @@ rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id n
 /* The rule of an argument query `tree` (taken over) with its projection vars; NULL with the error. */
 rule *argument_query_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id alias, const term_id *vars,
                           size_t var_count, const char *name, char *error, size_t error_len);
+/* The table's SPARQL text parser (NULL when rasqal could not start), for other queries of the agent's. */
+sentry_text_parser *sentry_table_text_parser(sentry_table *s);
 /* True when r is one of the table's rules (an argument query's heads come from such a rule). */
 bool sentry_table_owns(const sentry_table *s, const rule *r);
 

@@ -104,4 +104,10 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->link = terms_iri_cstr(t, NS_GX "link");
     v->via = terms_iri_cstr(t, NS_GX "via");
     v->link_from = terms_iri_cstr(t, NS_GX "linkFrom");
+    v->location = terms_iri_cstr(t, NS_LDGSM "location");
+    v->status = terms_iri_cstr(t, NS_LDGSM "status");
+    v->header = terms_iri_cstr(t, NS_LDGSM "header");
+    v->answer_result = terms_iri_cstr(t, NS_LDGSM "answerResult");
+    v->answer_data = terms_iri_cstr(t, NS_LDGSM "answerData");
+    v->value = terms_iri_cstr(t, NS_LDGSM "value");
 }

@@ -40,6 +40,7 @@ typedef struct agent_vocab {
     term_id solution_for, solution_request, evaluated, of_request, eval_method, eval_uri, eval_headers,
         eval_body, eval_hash, arguments_problem, why, waits;
     term_id max_link_depth, link, via, link_from; /* reading through links (agent/links.h) */
+    term_id location, status, header, answer_result, answer_data, value; /* results (agent/results.h) */
     term_id derived_graph, clock_graph;
 } agent_vocab;
 

@@ -259,6 +259,9 @@ void http_result_free(http_result *r) {
     free(r->last_modified);
     free(r->accept_patch);
     free(r->final_url);
+    for (size_t i = 0; i < r->kept_header_count; i++)
+        free(r->kept_headers[i]);
+    free(r->kept_headers);
     memset(r, 0, sizeof *r);
 }
 
@@ -431,6 +434,12 @@ static void fill_response(transfer *t, long status) {
     r->location = header_value(e, "Location", 0, NULL);
     r->last_modified = header_value(e, "Last-Modified", 0, NULL);
     r->accept_patch = header_list(e, "Accept-Patch");
+    if (t->request->keep_header_count) {
+        r->kept_header_count = t->request->keep_header_count;
+        r->kept_headers = xcalloc(r->kept_header_count, sizeof *r->kept_headers);
+        for (size_t i = 0; i < r->kept_header_count; i++)
+            r->kept_headers[i] = header_list(e, t->request->keep_headers[i]);
+    }
     size_t links = 0;
     char *first_link = header_value(e, "Link", 0, &links);
     if (first_link) {

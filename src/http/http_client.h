@@ -80,6 +80,10 @@ typedef struct http_request {
     /* GET and HEAD without a body (guarantee 7): how long the batch waits for the answer once the request
      * is sent; 0 until it ends, HTTP_NO_WAIT only while it waits for its other requests. */
     long wait_ms;
+    /* Response headers whose values the result keeps (http_result.kept_headers), by name; not for a GET
+     * that may go on in the background. */
+    const char *const *keep_headers;
+    size_t keep_header_count;
 } http_request;
 
 enum { HTTP_NO_WAIT = -1 };
@@ -124,6 +128,8 @@ typedef struct http_result {
     bool late;                     /* the outcome of an identical request sent by an earlier batch */
     uint64_t elapsed_us;           /* from handing the request to libcurl (it may then wait for a free
                                       connection) to its end, redirects included */
+    char **kept_headers;           /* per http_request.keep_headers name: its fields joined by ", ", or NULL */
+    size_t kept_header_count;
 } http_result;
 
 void http_result_free(http_result *result);
