@@ -239,7 +239,9 @@ static term_id new_node(gsm_ctx *c, const char *what, const char *name, int k) {
     return id;
 }
 
-/* A sentry whose text is the sentry `original`'s (none: T) and the dependency part. */
+/* A sentry whose text is the sentry `original`'s (none: T) and the dependency part, and which says what the
+ * original says beside its query (gsm_model_carried: ldgsm:readsContainer, ldgsm:reads ...): the original
+ * may be dropped as an orphan, and the crawl GETs only what a sentry the model names declares. */
 static int conjoined_sentry(gsm_ctx *c, term_id node, term_id original, const char *dep_part, char *label) {
     buf text = {0};
     condition_text split = {0};
@@ -250,6 +252,13 @@ static int conjoined_sentry(gsm_ctx *c, term_id node, term_id original, const ch
             buf_free(&text);
             return fail(c, "%s: <%s> is a sentry in SPIN RDF: the dependencies are conjoined into sp:text "
                            "sentries only (write it as sp:text)", c->event, terms_lex(c->t, original, NULL));
+        }
+        term_id blank = gsm_model_carried_blank(&c->g, c->t, c->m, original);
+        if (blank) {
+            free(label);
+            buf_free(&text);
+            return fail(c, "%s: <%s>: its <%s> is a blank node, which the sentries made of it cannot carry: give it "
+                           "an IRI", c->event, terms_lex(c->t, original, NULL), terms_lex(c->t, blank, NULL));
         }
         char why[256];
         if (condition_text_split(terms_lex(c->t, t, NULL), "c_", &split, why, sizeof why) != 0) {
@@ -270,6 +279,15 @@ static int conjoined_sentry(gsm_ctx *c, term_id node, term_id original, const ch
     emit(c, node, T_RDF_TYPE, c->g.ask);
     emit(c, node, c->g.text, terms_string(c->t, buf_cstr(&text)));
     emit(c, node, c->g.label, terms_string(c->t, label));
+    if (original) {
+        store_iter it;
+        store_match(c->m, original, 0, 0, 0, store_size(c->m), &it);
+        const triple *tr;
+        uint32_t n;
+        while ((tr = store_next(&it, &n)))
+            if (gsm_model_carried(&c->g, c->t, tr->p))
+                emit(c, node, tr->p, tr->o);
+    }
     free(label);
     buf_free(&text);
     return 0;

@@ -6,7 +6,8 @@
  * (done, failed, cancelled). Sentries are SPARQL ASK text over the status of gsm:thisArtifactInstance:
  * "milestone X is achieved" is a milestone instance of X with isAchieved true, negation is OPTIONAL with
  * !bound (the sentry evaluator has no NOT EXISTS), and a pattern's own conditions are pasted in as groups
- * (condition_text.h renames their variables apart). */
+ * (condition_text.h renames their variables apart), what they say beside their text (ldgsm:readsContainer,
+ * ldgsm:reads) said of the sentry. */
 #include "patterns/compile.h"
 
 #include <inttypes.h>
@@ -121,6 +122,8 @@ typedef struct {
     int vars;
     char **prefix_names, **prefix_iris;
     size_t prefix_count;
+    term_id *conditions; /* the names document's conditions its text holds or negates, each once */
+    size_t condition_count;
 } sentry;
 
 static void sentry_begin(compiler *c, sentry *s) { *s = (sentry){.c = c}; }
@@ -132,6 +135,7 @@ static void sentry_free(sentry *s) {
     }
     free(s->prefix_names);
     free(s->prefix_iris);
+    free(s->conditions);
     buf_free(&s->body);
 }
 
@@ -317,6 +321,13 @@ static int condition(sentry *s, const char *name, condition_text *out) {
         buf_free(&shown);
         return -1;
     }
+    term_id blank = gsm_model_carried_blank(&c->g, c->t, c->names, node);
+    if (blank) {
+        fail(c, "condition %s: its <%s> is a blank node, which the sentries made of the condition cannot carry: "
+                "give it an IRI", buf_cstr(&shown), terms_lex(c->t, blank, NULL));
+        buf_free(&shown);
+        return -1;
+    }
     char rename[32], why[256];
     snprintf(rename, sizeof rename, "q%d_", ++s->vars);
     if (condition_text_split(terms_lex(c->t, text, NULL), rename, out, why, sizeof why) != 0) {
@@ -344,6 +355,13 @@ static int condition(sentry *s, const char *name, condition_text *out) {
             s->prefix_iris[s->prefix_count] = xstrndup(out->prefix_iris[i], strlen(out->prefix_iris[i]));
             s->prefix_count++;
         }
+    }
+    size_t k = 0;
+    while (k < s->condition_count && s->conditions[k] != node)
+        k++;
+    if (k == s->condition_count) {
+        s->conditions = xrealloc(s->conditions, (s->condition_count + 1) * sizeof *s->conditions);
+        s->conditions[s->condition_count++] = node;
     }
     buf_free(&shown);
     return 0;
@@ -420,6 +438,30 @@ static void literal(compiler *c, term_id s, term_id p, const char *text) {
     emit(c, s, p, terms_string(c->t, text));
 }
 
+/* What the sentry's conditions say beside their query (gsm_model_carried: ldgsm:readsContainer,
+ * ldgsm:reads ...), said of the sentry node: the crawl GETs what a sentry declares, not what a condition
+ * the model never names does. Each triple once, though several conditions give it. */
+static void carry_conditions(sentry *s, term_id node) {
+    compiler *c = s->c;
+    size_t from = c->count;
+    for (size_t i = 0; i < s->condition_count; i++) {
+        store_iter it;
+        store_match(c->names, s->conditions[i], 0, 0, 0, store_size(c->names), &it);
+        const triple *tr;
+        uint32_t n;
+        while ((tr = store_next(&it, &n))) {
+            if (!gsm_model_carried(&c->g, c->t, tr->p))
+                continue;
+            size_t k = from;
+            while (k < c->count && !(c->out[k].s == node && c->out[k].p == tr->p && c->out[k].o == tr->o))
+                k++;
+            if (k < c->count)
+                continue;
+            emit(c, node, tr->p, tr->o);
+        }
+    }
+}
+
 /* Writes the sentry <#id> (an sp:Ask with its text), comment, and returns its IRI. */
 static term_id sentry_end(sentry *s, const char *id, const char *comment) {
     compiler *c = s->c;
@@ -436,6 +478,7 @@ static term_id sentry_end(sentry *s, const char *id, const char *comment) {
     if (comment)
         literal(c, node, c->rdfs_comment, comment);
     literal(c, node, c->g.text, buf_cstr(&text));
+    carry_conditions(s, node);
     buf_free(&text);
     sentry_free(s);
     return node;

@@ -1,7 +1,8 @@
 /* test_patterns.c: the workflow pattern layer (src/patterns): the term syntax read and written back, its
  * errors located by line and column, labels cut on a character boundary, conditions' SPARQL taken apart
  * and renamed, the RDF form read into the same tree as the term, and the compiler's output linting clean
- * for every kernel and policy, with its errors for what the names document does not give. */
+ * for every kernel and policy, with its errors for what the names document does not give, and what a
+ * condition says beside its text (ldgsm:readsContainer, ldgsm:reads) carried onto the sentries using it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -752,6 +753,64 @@ static void test_compile_shapes(void **state) {
     buf_free(&base);
 }
 
+/* Conditions that say what the crawl must GET for them (ldgsm:readsContainer, ldgsm:reads) beside their
+ * text: <#orders> reads a container's members, <#stock> the same container, a resource of its own and has
+ * a note of another vocabulary. */
+#define NAMES_READING                                                                                        \
+    NAMES "@prefix ldgsm: <https://w3id.org/ldgsm#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n" \
+    "<#orders> a sp:Ask ; rdfs:label \"orders\" ; rdfs:comment \"an order is paid\" ;\n"                  \
+    "  ldgsm:readsContainer </orders/> ; ldgsm:reads </x> ;\n"                                               \
+    "  sp:text \"ASK { ?o <http://example.org/ns#paid> true }\" .\n"                                        \
+    "<#stock> a sp:Ask ; ldgsm:readsContainer </orders/> ; ldgsm:reads </stock> ;\n"                        \
+    "  <http://example.org/ns#note> <http://example.org/notes/stock> ;\n"                                  \
+    "  sp:text \"ASK { ?i <http://example.org/ns#inStock> true }\" .\n"
+
+/* How many times ts holds the triple (s p o). */
+static size_t triple_count(fixture *f, const triple *ts, size_t n, const char *s, const char *p, term_id o) {
+    term_id si = terms_iri_cstr(f->t, s), pi = terms_iri_cstr(f->t, p);
+    size_t found = 0;
+    for (size_t i = 0; i < n; i++)
+        found += ts[i].s == si && ts[i].p == pi && ts[i].o == o;
+    return found;
+}
+
+/* A generated sentry carries what its conditions, held or negated, say beside their text: the crawl GETs a
+ * container's members only for a sentry that declares it (rules/ldp-crawl.n3), so a branch whose condition
+ * reads one would otherwise wait forever. Each triple once per sentry; not the conditions' type, text,
+ * label or comment. */
+static void test_compile_carries_reads(void **state) {
+    fixture *f = *state;
+    triple *model = NULL;
+    size_t count = 0;
+    char err[512] = "";
+    int rc = compile(f, NAMES_READING, "xor(when(orders, task(a)), when(stock, task(b)), else(task(c)))", &model,
+                     &count, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    const char *contains = "https://w3id.org/ldgsm#readsContainer", *reads = "https://w3id.org/ldgsm#reads",
+               *note = "http://example.org/ns#note";
+    term_id orders = terms_iri_cstr(f->t, "http://example.org/orders/"),
+            x = terms_iri_cstr(f->t, "http://example.org/x"), stock = terms_iri_cstr(f->t, "http://example.org/stock"),
+            stock_note = terms_iri_cstr(f->t, "http://example.org/notes/stock");
+    /* s1.1 holds orders; s1.2 holds stock and not orders; s1.3 (else) neither */
+    static const char *const starts[] = {BASE "#s1.1-start", BASE "#s1.2-start", BASE "#s1.3-start"};
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(triple_count(f, model, count, starts[i], contains, orders), 1);
+        assert_int_equal(triple_count(f, model, count, starts[i], reads, x), 1);
+        assert_int_equal(triple_count(f, model, count, starts[i], reads, stock), i > 0);
+        assert_int_equal(triple_count(f, model, count, starts[i], note, stock_note), i > 0);
+        term_id sentry = terms_iri_cstr(f->t, starts[i]);
+        assert_int_equal(objects_of(f, model, count, sentry, RDF_TYPE), 1);
+        assert_int_equal(objects_of(f, model, count, sentry, "http://spinrdf.org/sp#text"), 1);
+        assert_int_equal(objects_of(f, model, count, sentry, "http://www.w3.org/2000/01/rdf-schema#label"), 0);
+        assert_int_equal(objects_of(f, model, count, sentry, "http://www.w3.org/2000/01/rdf-schema#comment"), 1);
+    }
+    free(model);
+    expect_clean_with(NAMES_READING, BASE, "xor(when(orders, task(a)), when(stock, task(b)), else(task(c)))");
+    expect_clean_with(NAMES_READING, BASE, "loop(until(orders), cancel(activity(stock), task(a)))");
+}
+
 static void expect_compile_error(const char *names, const char *term, const char *message) {
     fixture f;
     f.t = terms_new();
@@ -800,6 +859,11 @@ static void test_compile_errors(void **state) {
                          "mi(dynamic(nolist, 1, 2), all, task(a))",
                          "item list nolist: the names document must give it pat:listOf (an IRI) and "
                          "pat:listProperty");
+    expect_compile_error(NAMES "<#noted> a sp:Ask ; <http://example.org/ns#note> [ <http://example.org/ns#by> 1 ] ;"
+                         " sp:text \"ASK { ?s ?p ?o }\" .\n",
+                         "xor(when(noted, task(a)), else(task(b)))",
+                         "condition noted: its <http://example.org/ns#note> is a blank node, which the sentries made "
+                         "of the condition cannot carry: give it an IRI");
 }
 
 int main(void) {
@@ -816,6 +880,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_compile_lints_clean, setup, teardown),
         cmocka_unit_test(test_compile_shapes),
         cmocka_unit_test(test_compile_errors),
+        cmocka_unit_test_setup_teardown(test_compile_carries_reads, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
