@@ -300,9 +300,11 @@ size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, 
         }
         r.uri_term = uri;
         r.resource = identity_of(identities, r.url);
+        /* a safe method that runs after a write (ldgsm:after: a task, such as a call asking a service for
+         * data) is sent as written, not read by the crawl */
         r.kind = strcmp(r.method, "UPDATE") == 0 ? REQUEST_UPDATE
                  : (strcmp(r.method, "GET") == 0 || strcmp(r.method, "HEAD") == 0 ||
-                    strcmp(r.method, "OPTIONS") == 0)
+                    strcmp(r.method, "OPTIONS") == 0) && !head_value(ts, n, node, v->after)
                      ? REQUEST_SAFE
                      : REQUEST_AS_WRITTEN;
         r.body = head_value(ts, n, node, v->body);
