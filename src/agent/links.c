@@ -50,7 +50,9 @@ size_t link_steps(const terms *t, const agent_vocab *v, const sq_node *tree, uns
         size_t before = count;
         for (size_t i = 0; i < ps.count; i++) {
             const triple *p = ps.items[i];
-            if (terms_kind(t, p->p) != TERM_IRI || !is_subject_var(t, &ps, p->o))
+            /* a list's cells are in the document of the list: nothing to read there (rdf:nil is an IRI) */
+            if (terms_kind(t, p->p) != TERM_IRI || p->p == T_RDF_FIRST || p->p == T_RDF_REST ||
+                !is_subject_var(t, &ps, p->o))
                 continue;
             bool reached = false;
             for (size_t k = 0; k < count && !reached; k++)

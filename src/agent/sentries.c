@@ -261,30 +261,35 @@ rule *argument_query_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id
     const struct { term_id constant, predicate, var; } optional[] = {
         {v->pat_this_item, v->this_item, item}, {v->pat_this_index, v->this_index, index},
         {v->wsm_this_event, v->this_event, event}};
+    /* one head per solution: the context, the request, and each variable's value under a predicate naming
+     * it, so that equal solutions make one head; a context value the query names is bound too, as
+     * ?thisItem, ?thisIndex or ?thisEvent (a SELECT cannot project a constant) */
+    triple *head = xmalloc((var_count + 2 + sizeof optional / sizeof *optional) * sizeof *head);
+    size_t head_count = 0;
+    head[head_count++] = (triple){alias, v->solution_for, ctx};
+    head[head_count++] = (triple){alias, v->solution_request, request};
+    static const char *const context_names[] = {ARGUMENT_VARIABLE_NS "thisItem", ARGUMENT_VARIABLE_NS "thisIndex",
+                                                ARGUMENT_VARIABLE_NS "thisEvent"};
     for (size_t i = 0; i < sizeof optional / sizeof *optional; i++)
         if (names_constant(tree, optional[i].constant)) {
             prefix[prefix_count++] = (triple){ctx, optional[i].predicate, optional[i].var};
             constants[constant_count++] = (sentry_constant){optional[i].constant, optional[i].var};
+            head[head_count++] = (triple){alias, terms_iri_cstr(t, context_names[i]), optional[i].var};
         }
-    /* one head per solution: the context, the request, and each variable's value under a predicate naming
-     * it, so that equal solutions make one head */
-    triple *head = xmalloc((var_count + 2) * sizeof *head);
-    head[0] = (triple){alias, v->solution_for, ctx};
-    head[1] = (triple){alias, v->solution_request, request};
     buf name_iri = {0};
     for (size_t i = 0; i < var_count; i++) {
         size_t len;
         const char *var_name = terms_lex(t, vars[i], &len);
         name_iri.len = 0;
         buf_printf(&name_iri, "%s%.*s", ARGUMENT_VARIABLE_NS, (int)len, var_name);
-        head[i + 2] = (triple){alias, terms_iri(t, name_iri.data, name_iri.len), vars[i]};
+        head[head_count++] = (triple){alias, terms_iri(t, name_iri.data, name_iri.len), vars[i]};
     }
     buf_free(&name_iri);
-    rule *r = sentry_rule_new(t, tree, prefix, prefix_count, head, var_count + 2, constants, constant_count, name,
+    rule *r = sentry_rule_new(t, tree, prefix, prefix_count, head, head_count, constants, constant_count, name,
                               error, error_len);
     if (r) {
         r->is_request = true; /* its heads go to the agent (arguments.h), not into working memory */
-        r->head_formula = terms_formula(t, head, var_count + 2);
+        r->head_formula = terms_formula(t, head, head_count);
     }
     free(head);
     return r;

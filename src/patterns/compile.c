@@ -812,6 +812,17 @@ static void parallel(compiler *c, const pattern *p, const char *path, size_t n, 
         add_child(c, path, child);
         snprintf(suffix, sizeof suffix, " (%s %zu of %zu)", body ? "copy" : "branch", i + 1, n);
         compile_term(c, body ? body : p->children[i], child, suffix);
+        if (body) { /* the copy's index and item, for pat:thisIndex and pat:thisItem (DESIGN 8) */
+            char index[24];
+            snprintf(index, sizeof index, "%zu", i + 1);
+            emit(c, stage_iri(c, child), iri(c, NS_PAT "copyIndex"),
+                 terms_literal(c->t, index, strlen(index), T_XSD_INTEGER, NULL, 0));
+            term_id of, property;
+            if (dynamic_list && list_parts(c, dynamic_list, &of, &property)) {
+                emit(c, stage_iri(c, child), iri(c, NS_PAT "itemsOf"), of);
+                emit(c, stage_iri(c, child), iri(c, NS_PAT "itemsProperty"), property);
+            }
+        }
         if (!dynamic_list) {
             guard_always(c, child);
             continue;
@@ -1028,15 +1039,16 @@ static void compile_root(compiler *c, const pattern *p) {
     milestone_node(c, root, iri(c, "%s#root-cancelled", c->base), "cancelled", &cancelled, NULL);
 }
 
-/* The triples describing a task: its own, its blank nodes' (headers), and its alternatives' when it is a
- * call, recursively; each subject once. */
+/* The triples describing a task: its own, its blank nodes' (headers), its alternatives' when it is a
+ * call, and its argument queries' and results' (DESIGN 8), recursively; each subject once. */
 static void copy_description(compiler *c, term_id node, term_id **seen, size_t *seen_count) {
     for (size_t i = 0; i < *seen_count; i++)
         if ((*seen)[i] == node)
             return;
     *seen = xrealloc(*seen, (*seen_count + 1) * sizeof **seen);
     (*seen)[(*seen_count)++] = node;
-    term_id alternatives = iri(c, NS_LDGSM "alternatives");
+    term_id alternatives = iri(c, NS_LDGSM "alternatives"), arguments = iri(c, NS_LDGSM "arguments"),
+            results = iri(c, NS_LDGSM "results");
     store_iter it;
     store_match(c->names, node, 0, 0, 0, store_size(c->names), &it);
     const triple *tr;
@@ -1045,8 +1057,8 @@ static void copy_description(compiler *c, term_id node, term_id **seen, size_t *
     size_t object_count = 0;
     while ((tr = store_next(&it, &n))) {
         emit(c, tr->s, tr->p, tr->o);
-        if (terms_kind(c->t, tr->o) == TERM_BNODE || tr->p == alternatives || tr->p == c->rdf_first ||
-            tr->p == c->rdf_rest) {
+        if (terms_kind(c->t, tr->o) == TERM_BNODE || tr->p == alternatives || tr->p == arguments ||
+            tr->p == results || tr->p == c->rdf_first || tr->p == c->rdf_rest) {
             objects = xrealloc(objects, (object_count + 1) * sizeof *objects);
             objects[object_count++] = tr->o;
         }

@@ -23,7 +23,11 @@ order_status() { put orders/o1-status "<#it> <https://example.org/shop#approved>
 run_order() {
   start_server --fixtures "$fixtures"
   for c in $containers; do ensure_container "$c"; done
-  put orders/o1 "<#it> <https://example.org/shop#amount> $2 ; <https://example.org/shop#lines> ( <#line1> <#line2> <#line3> ) ." > /dev/null
+  # each pick names its line's item and quantity (the pick task's arguments): a line without them waits
+  put orders/o1 "<#it> <https://example.org/shop#amount> $2 ; <https://example.org/shop#lines> ( <#line1> <#line2> <#line3> ) .
+<#line1> <https://example.org/shop#item> \"paper\" ; <https://example.org/shop#quantity> 10 .
+<#line2> <https://example.org/shop#item> \"toner\" ; <https://example.org/shop#quantity> 2 .
+<#line3> <https://example.org/shop#item> \"staples\" ; <https://example.org/shop#quantity> 5 ." > /dev/null
   order_status false false
   before=$(count_members)
   "$ldgsm" run --instance "${base}status/order1#it" -n 50 --until complete > /dev/null 2> "$work/$1" &
