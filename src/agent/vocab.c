@@ -35,6 +35,7 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->now = terms_iri_cstr(t, NS_LDGSM "now");
     v->agent = terms_iri_cstr(t, "urn:ldgsm:agent");
     v->reads = terms_iri_cstr(t, NS_LDGSM "reads");
+    v->reads_container = terms_iri_cstr(t, NS_LDGSM "readsContainer");
     v->instance = terms_iri_cstr(t, NS_LDGSM "instance");
     v->is_completed = terms_iri_cstr(t, NS_LDGSM "isCompleted");
     v->incident = terms_iri_cstr(t, NS_LDGSM "incident");

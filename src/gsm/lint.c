@@ -26,7 +26,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "agent/links.h"
 #include "agent/sentries.h"
+#include "agent/template.h"
 #include "agent/vocab.h"
 #include "rdf/hashmap.h"
 #include "rdf/store.h"
@@ -742,6 +744,13 @@ static char *sentry_query(gsm_lint *l, term_id node, enum sentry_context context
         snprintf(error, error_len, "SPIN sentry does not parse: %s", sq_error_what(l->t, node, parsed));
         return NULL;
     }
+    term_id unreached = link_unreached_subject(l->t, &l->agent, tree);
+    if (unreached && !store_first_object(l->st, node, l->agent.reads_container) &&
+        !store_first_object(l->st, node, l->agent.reads))
+        report_in(l, file_of_term(l, node), LINT_WARNING, node,
+                  "the subject ?%s is reached from neither gsm:thisArtifactInstance nor a constant, and the sentry "
+                  "reads no container (ldgsm:readsContainer): the crawl reads no document that could bind it",
+                  terms_lex(l->t, unreached, NULL));
     buf printed = {0};
     sq_print(l->t, tree, &printed);
     /* parsed is not enough: the agent refuses a sentry it cannot compile (more variables than a rule holds) */
@@ -977,6 +986,88 @@ static void check_structure(gsm_lint *l, const model *m) {
 /* DESIGN section 5, "Tasks": a task's body is a literal, sent as written with the Content-Type it gives.
  * The call rules send only a request that has a method, a URI, headers and a body (calls.n3, Operation
  * Call); a 202's result is polled at the request's ldgsm:resultIn. */
+/* One template's variables, each of which the arguments must select (bound: name -> 1). */
+static void check_template_variables(gsm_lint *l, term_id task, size_t file, const char *what, const char *text,
+                                     enum template_kind kind, const strmap *bound, bool has_arguments) {
+    strmap used = {0};
+    char error[512];
+    if (template_variables(text, kind, &used, error, sizeof error) != 0) {
+        report_in(l, file, LINT_ERROR, task, "%s: %s", what, error);
+    } else if (used.count && !has_arguments) {
+        report_in(l, file, LINT_ERROR, task, "%s uses %s%s%s but the request has no ldgsm:arguments to fill it",
+                  what, kind == TEMPLATE_BODY ? "?" : "{", used.keys[0], kind == TEMPLATE_BODY ? "" : "}");
+    } else if (has_arguments) {
+        for (uint32_t i = 0; i < used.count; i++)
+            if (!strmap_get(bound, used.keys[i]))
+                report_in(l, file, LINT_ERROR, task, "%s uses %s%s%s, which the arguments do not select", what,
+                          kind == TEMPLATE_BODY ? "?" : "{", used.keys[i], kind == TEMPLATE_BODY ? "" : "}");
+    }
+    strmap_free(&used);
+}
+
+/* A request's templates (DESIGN 8): its ldgsm:arguments parse as a SELECT, and every `{var}` of its URI
+ * template and header values and every `?var` of its body is one the SELECT binds. */
+static void check_templates(gsm_lint *l, term_id task, size_t file) {
+    const lint_vocab *v = &l->v;
+    term_id arguments = store_first_object(l->st, task, l->agent.arguments);
+    strmap bound = {0};
+    if (arguments) {
+        term_id text = store_first_object(l->st, arguments, v->sp_text);
+        sq_node *tree = NULL;
+        term_id *vars = NULL;
+        size_t var_count = 0;
+        char parsed[1024];
+        if (!l->text_parser)
+            l->text_parser = sentry_text_parser_new(l->t);
+        if (!text || terms_kind(l->t, text) != TERM_LITERAL || !l->text_parser) {
+            report_in(l, file, LINT_ERROR, task, "ldgsm:arguments has no sp:text literal (a SELECT query)");
+            return;
+        }
+        uint32_t at = store_find(l->st, arguments, v->sp_text, text);
+        term_id graph = at != UINT32_MAX ? store_first_graph(l->st, at) : 0;
+        if (select_from_text(l->text_parser, arguments, terms_lex(l->t, text, NULL),
+                             graph ? terms_lex(l->t, graph, NULL) : NULL, &tree, &vars, &var_count, parsed,
+                             sizeof parsed) != 0) {
+            report_in(l, file, LINT_ERROR, task, "ldgsm:arguments does not parse: %s",
+                      sq_error_what(l->t, arguments, parsed));
+            return;
+        }
+        for (size_t i = 0; i < var_count; i++)
+            strmap_put(&bound, terms_lex(l->t, vars[i], NULL), 1, NULL);
+        /* what a copy or an event binds beside the selected variables (agent/sentries.h) */
+        const struct { term_id constant; const char *name; } context[] = {
+            {l->agent.pat_this_item, "thisItem"}, {l->agent.pat_this_index, "thisIndex"},
+            {l->agent.wsm_this_event, "thisEvent"}};
+        buf printed = {0};
+        sq_print(l->t, tree, &printed);
+        for (size_t i = 0; i < sizeof context / sizeof *context; i++)
+            if (strstr(buf_cstr(&printed), terms_lex(l->t, context[i].constant, NULL)))
+                strmap_put(&bound, context[i].name, 1, NULL);
+        buf_free(&printed);
+        free(vars);
+        sq_node_free(tree);
+    }
+    term_id uri = store_first_object(l->st, task, v->request_uri);
+    if (uri && terms_kind(l->t, uri) == TERM_LITERAL)
+        check_template_variables(l, task, file, "http:requestURI", terms_lex(l->t, uri, NULL), TEMPLATE_URI, &bound,
+                                 arguments != 0);
+    term_id headers = store_first_object(l->st, task, v->headers);
+    u32vec items = {0};
+    if (arguments && headers && list_items(l, headers, &items) == 0)
+        for (uint32_t i = 0; i < items.len; i++) {
+            term_id value = store_first_object(l->st, items.data[i], l->agent.field_value);
+            if (value && terms_kind(l->t, value) == TERM_LITERAL)
+                check_template_variables(l, task, file, "a header value", terms_lex(l->t, value, NULL),
+                                         TEMPLATE_HEADER, &bound, true);
+        }
+    u32vec_free(&items);
+    term_id body = store_first_object(l->st, task, v->body);
+    if (arguments && body && terms_kind(l->t, body) == TERM_LITERAL)
+        check_template_variables(l, task, file, "http:body", terms_lex(l->t, body, NULL), TEMPLATE_BODY, &bound,
+                                 true);
+    strmap_free(&bound);
+}
+
 static void check_task(gsm_lint *l, term_id task) {
     const lint_vocab *v = &l->v;
     size_t file = file_of_term(l, task);
@@ -1006,6 +1097,7 @@ static void check_task(gsm_lint *l, term_id task) {
                       "\"Content-Type\" ; http:fieldValue ... ] ))");
     }
     u32vec_free(&items);
+    check_templates(l, task, file);
     term_id result_in = store_first_object(l->st, task, v->result_in);
     if (result_in && terms_kind(l->t, result_in) != TERM_IRI) {
         char *shown = show(l, result_in, file);
