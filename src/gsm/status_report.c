@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rdf/hashmap.h"
+#include "rdf/rdf_list.h"
 
 #define NS_GSM "http://purl.org/gsm/vocab#"
 #define NS_LDGSM "https://w3id.org/ldgsm#"
@@ -23,6 +24,7 @@ typedef struct vocab {
     term_id holds_for, reads, reads_container, contains, sp_ask, rule_condition, held_because;
     term_id call_record, call_state, alternative, alternatives, retries_left, deadline, last_failure, answer_status;
     term_id has_http_request, mthd, request_uri;
+    term_id sent_method, sent_uri, results;
     term_id sequence, at, changed, property, from, to;
 } vocab;
 
@@ -50,6 +52,8 @@ static void vocab_init(vocab *v, terms *t) {
         .retries_left = terms_iri_cstr(t, NS_LDGSM "retriesLeft"), .deadline = terms_iri_cstr(t, NS_LDGSM "deadline"),
         .last_failure = terms_iri_cstr(t, NS_LDGSM "lastFailure"),
         .answer_status = terms_iri_cstr(t, NS_LDGSM "answerStatus"),
+        .sent_method = terms_iri_cstr(t, NS_LDGSM "sentMethod"), .sent_uri = terms_iri_cstr(t, NS_LDGSM "sentURI"),
+        .results = terms_iri_cstr(t, NS_LDGSM "results"),
         .has_http_request = terms_iri_cstr(t, NS_GSM "hasHttpRequest"), .mthd = terms_iri_cstr(t, NS_HTTP "mthd"),
         .request_uri = terms_iri_cstr(t, NS_HTTP "requestURI"),
         .sequence = terms_iri_cstr(t, NS_LDGSM "sequence"),
@@ -104,6 +108,8 @@ typedef struct milestone_view {
 
 typedef struct call_view {
     char *record, *state, *request, *deadline, *last_failure;
+    char *sent;  /* the request evaluated from its arguments, as the record keeps it ("POST <uri>"), or NULL */
+    char *bound; /* what the answer bound (ldgsm:results): "shop:price = 40, ...", or NULL */
     long alternative, alternatives, retries_left, answer_status; /* -1: not given */
 } call_view;
 
@@ -486,6 +492,40 @@ static char *call_request(const ctx *c, term_id stage_model, long i, long *count
     return buf_cstr(&text);
 }
 
+/* The request a call sent, evaluated from its arguments (DESIGN 8), as its record keeps it. */
+static char *sent_request(ctx *c, term_id record) {
+    term_id method = store_first_object(c->wm, record, c->v.sent_method), uri = store_first_object(c->wm, record, c->v.sent_uri);
+    if (!method || !uri)
+        return NULL;
+    const char *name = lex(c, method), *hash = strrchr(name, '#');
+    buf text = {0};
+    buf_printf(&text, "%s %s", hash ? hash + 1 : name, lex(c, uri));
+    return buf_cstr(&text);
+}
+
+/* The instance's values of the properties the stage's call binds from its answer (ldgsm:results). */
+static char *bound_results(ctx *c, term_id model, term_id record) {
+    term_id task = store_first_object(c->wm, model, c->v.has_http_request);
+    term_id results = task ? store_first_object(c->wm, task, c->v.results) : 0;
+    term_id instance = store_first_object(c->wm, record, c->v.in_artifact);
+    term_id list = results ? rdf_list_read(c->t, c->wm, results) : 0;
+    if (!list || !instance)
+        return NULL;
+    size_t count;
+    const term_id *items = terms_list_items(c->t, list, &count);
+    buf text = {0};
+    for (size_t i = 0; i < count; i++) {
+        term_id property = store_first_object(c->wm, items[i], c->v.property);
+        term_id value = property ? store_first_object(c->wm, instance, property) : 0;
+        if (!value)
+            continue;
+        char *shown = value_text(c, value);
+        buf_printf(&text, "%s%s = %s", text.len ? ", " : "", lex(c, property), shown);
+        free(shown);
+    }
+    return text.len ? buf_cstr(&text) : (buf_free(&text), NULL);
+}
+
 static void build_calls(ctx *c, term_id model, term_id fragment, stage_view *s) {
     if (!fragment)
         return;
@@ -506,6 +546,8 @@ static void build_calls(ctx *c, term_id model, term_id fragment, stage_view *s) 
                             .retries_left = integer_object(c, record, c->v.retries_left),
                             .answer_status = integer_object(c, record, c->v.answer_status)};
         call->request = call_request(c, model, call->alternative, &call->alternatives);
+        call->sent = sent_request(c, record);
+        call->bound = bound_results(c, model, record);
         buf name = {0};
         buf_printf(&name, "call of %s", s->name);
         name_fragment(c, record, buf_cstr(&name));
@@ -739,6 +781,8 @@ static void stage_free(stage_view *s) {
         free(cv->record);
         free(cv->state);
         free(cv->request);
+        free(cv->sent);
+        free(cv->bound);
         free(cv->deadline);
         free(cv->last_failure);
     }
@@ -834,6 +878,14 @@ static void call_text(const call_view *cv, int depth, buf *out) {
     if (cv->last_failure && (!cv->state || strcmp(cv->state, "answered") != 0))
         buf_printf(out, ", last failure %s", cv->last_failure);
     buf_putc(out, '\n');
+    if (cv->sent) {
+        indent(out, depth + 1);
+        buf_printf(out, "sent %s\n", cv->sent);
+    }
+    if (cv->bound) {
+        indent(out, depth + 1);
+        buf_printf(out, "bound %s\n", cv->bound);
+    }
 }
 
 /* A stage that is not active but one of whose guards holds: an agent's next iteration opens it. */
@@ -1061,6 +1113,8 @@ static void stage_json(const stage_view *s, buf *out) {
         json_long(out, &f, "alternative", cv->alternative);
         json_long(out, &f, "alternatives", cv->alternatives);
         json_str(out, &f, "request", cv->request);
+        json_str(out, &f, "sent", cv->sent);
+        json_str(out, &f, "bound", cv->bound);
         json_long(out, &f, "retriesLeft", cv->retries_left);
         json_str(out, &f, "deadline", cv->deadline);
         json_str(out, &f, "lastFailure", cv->last_failure);
