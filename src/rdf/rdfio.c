@@ -1360,8 +1360,13 @@ static raptor_term *to_raptor_term(rdfio *io, term_id id) {
     switch (terms_kind(t, id)) {
     case TERM_IRI:
         return raptor_new_term_from_counted_uri_string(io->world, (const unsigned char *)lex, len);
-    case TERM_BNODE:
-        return raptor_new_term_from_counted_blank(io->world, (const unsigned char *)lex, len);
+    case TERM_BNODE: {
+        /* named by the term's id: raptor2's Turtle writer spells a label that does not begin with a letter
+         * one way as a subject and another as an object (_g1: _:_g1 and _:zg1), which reads back as two nodes */
+        char label[32];
+        snprintf(label, sizeof label, "b%u", id);
+        return raptor_new_term_from_blank(io->world, (const unsigned char *)label);
+    }
     case TERM_LITERAL: {
         raptor_uri *datatype = NULL;
         const char *lang = terms_lang(t, id);

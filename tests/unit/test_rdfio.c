@@ -260,6 +260,35 @@ static void ntriples_writer_round_trips(void **state) {
     free(ts);
 }
 
+/* A blank node named as a subject and as objects comes back as one node from the Turtle writer (raptor2
+ * spelt a parsed node's label, _g1, as _:_g1 and as _:zg1: two nodes on reading back). */
+static void turtle_keeps_a_shared_blank_node(void **state) {
+    fixture *f = *state;
+    rdf_error err;
+    const char *doc = "<http://x/a> <http://x/p> _:n . <http://x/c> <http://x/p> _:n . _:n <http://x/q> \"v\" .";
+    store *st = store_new();
+    assert_int_equal(rdf_parse(f->io, st, RDF_TURTLE, doc, strlen(doc), NULL, 0, "ttl", &err), 0);
+    uint32_t n = store_size(st);
+    triple *ts = xmalloc(n * sizeof *ts);
+    for (uint32_t i = 0; i < n; i++)
+        ts[i] = *store_triple(st, i);
+    buf turtle = {0};
+    assert_int_equal(rdf_write_turtle(f->io, ts, n, NULL, &turtle), 0);
+    store *back = store_new();
+    assert_int_equal(rdf_parse(f->io, back, RDF_TURTLE, turtle.data, turtle.len, NULL, 0, "back", &err), 0);
+    assert_int_equal(store_size(back), 3);
+    term_id p = terms_iri_cstr(f->t, "http://x/p"), q = terms_iri_cstr(f->t, "http://x/q");
+    term_id a = terms_iri_cstr(f->t, "http://x/a"), c = terms_iri_cstr(f->t, "http://x/c");
+    term_id node = store_first_object(back, a, p);
+    assert_true(node != 0);
+    assert_int_equal(store_first_object(back, c, p), node);
+    assert_true(store_first_object(back, node, q) != 0);
+    store_free(back);
+    store_free(st);
+    buf_free(&turtle);
+    free(ts);
+}
+
 /* The compact writer of PUT bodies: every triple comes back from the Turtle parser as it went in (relative
  * IRIs against the document, prefixes, `a`, bare booleans and integers, ';' and ',' groups, strings that
  * need escaping, a name no prefix can write), and grouping sorted triples shortens the text. */
@@ -442,6 +471,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(syntax_error_adds_nothing_and_is_located, setup, teardown),
         cmocka_unit_test_setup_teardown(other_syntaxes_parse, setup, teardown),
         cmocka_unit_test_setup_teardown(blank_nodes_of_two_documents_differ, setup, teardown),
+        cmocka_unit_test_setup_teardown(turtle_keeps_a_shared_blank_node, setup, teardown),
         cmocka_unit_test_setup_teardown(media_types_and_extensions, setup, teardown),
         cmocka_unit_test_setup_teardown(text_with_nul_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(text_not_utf8_is_refused, setup, teardown),
