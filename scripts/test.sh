@@ -52,7 +52,8 @@ cmake --build build-sanitize -j"$jobs"
 # seconds), the slow conversion beside small requests 10,000 triples (100,000 plain), the differential
 # sentry test 2,000 random queries (5,000 plain), the fleet 12 instances (100 plain), the
 # long-running agent 5 instances and 45 polls (20 and 150 plain; there it releases its terms in every
-# iteration, so a few show the bound).
+# iteration, so a few show the bound), the order fixture's run 12 orders beside 500 unrelated ones (100 and
+# 2,000 plain: an iteration of 100 took 5-9 s there, near the calls' 10 s deadline, and the run 135 s).
 # Two tests run in the plain build only: the agreement with the peer reasoners (its time there is EYE's
 # and N3.js's) and the evaluation workflow's run (the fleet, shard and --instances-from tests run that
 # workflow here). The sanitizer stage took 798 s, then 601 s, then 622 s, with the suite at 21:00 here and
@@ -61,6 +62,6 @@ cmake --build build-sanitize -j"$jobs"
 (cd build-sanitize && LDGSM_TEST_WAIT=90 PATTERN_PROPERTY_TERMS=1 WSM_PROPERTY_SCHEMAS=6 WSM_CHAOS_KILLS=5 WSM_CHAOS_KILL_MIN=150 \
   DEPS_PROPERTY_CASES=30 FLEET_INSTANCES=12 GSM_PROPERTY_MODELS=3 CHAOS_KILLS=4 CHAOS_KILLS2=2 LDP_SOLID_TRIPLES=5000 \
   LDP_BOMBS_BIG_TRIPLES=10000 LDGSM_SENTRY_DIFF_CASES=2000 LONG_RUN_INSTANCES=5 LONG_RUN_ITERATIONS=45 LONG_RUN_ROUND=15 \
-  WSM_CHAOS_KILL_SPAN=400 WSM_CHAOS_BATCH=10 WSM_CHAOS_TIMEOUT=3000 ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:malloc_context_size=10 \
+  ORDERS_INSTANCES=12 ORDERS_UNRELATED=500 WSM_CHAOS_KILL_SPAN=400 WSM_CHAOS_BATCH=10 WSM_CHAOS_TIMEOUT=3000 ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:malloc_context_size=10 \
   LSAN_OPTIONS=suppressions="$PWD/../tests/lsan.supp":print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure -j"$jobs" -E '^(reason_run_peer_agreement|gsm_run_evaluation)$')

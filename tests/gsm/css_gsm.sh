@@ -2,7 +2,8 @@
 # tests/gsm/css_gsm.sh: the fire-alarm, evaluation, procurement and pattern order runs, the state machine
 # semantics and the intertask dependencies (tests/gsm/run_fire_alarm.sh, run_evaluation.sh,
 # run_suppliers.sh, tests/patterns/run_order.sh, tests/wsm/run_rules.sh and tests/deps/run_gsm.sh,
-# unchanged) against Community Solid Server 7.2.0 instead of
+# unchanged), and the data flow of ldp-fixtures/orders (tests/gsm/run_orders.sh, its part 1: 10 orders)
+# against Community Solid Server 7.2.0 instead of
 # `ldgsm serve`: in memory,
 # no authorization, on 127.0.0.1 (tests/ldp/css.sh starts it, once). The two scripts run from a scratch
 # tree beside the real one in which tests/agent/lib.sh is property/css_agent_lib.sh: its start_server
@@ -26,7 +27,7 @@ fi
 mkdir -p "$WORK/tree/tests/gsm" "$WORK/tree/tests/agent" "$WORK/tree/tests/patterns" "$WORK/tree/tests/wsm" \
   "$WORK/tree/tests/deps"
 ln -s "$root/ldp-fixtures" "$WORK/tree/ldp-fixtures"
-for f in run_fire_alarm.sh run_evaluation.sh run_suppliers.sh fire_alarm_lib.sh; do ln -s "$here/$f" "$WORK/tree/tests/gsm/$f"; done
+for f in run_fire_alarm.sh run_evaluation.sh run_suppliers.sh fire_alarm_lib.sh run_orders.sh orders_check.py; do ln -s "$here/$f" "$WORK/tree/tests/gsm/$f"; done
 ln -s "$here/property/css_agent_lib.sh" "$WORK/tree/tests/agent/lib.sh"
 ln -s "$root/tests/patterns/run_order.sh" "$WORK/tree/tests/patterns/run_order.sh"
 for f in run_rules.sh summary.py schemas; do ln -s "$root/tests/wsm/$f" "$WORK/tree/tests/wsm/$f"; done
@@ -37,11 +38,11 @@ css_start || exit 1
 echo "css_gsm.sh: Community Solid Server at $CSS_URL"
 export CSS_URL LDGSM_AGENT_LIB="$root/tests/agent/lib.sh"
 status=0
-for t in gsm/run_fire_alarm.sh gsm/run_evaluation.sh gsm/run_suppliers.sh patterns/run_order.sh wsm/run_rules.sh \
-  deps/run_gsm.sh; do
+for t in gsm/run_fire_alarm.sh gsm/run_evaluation.sh gsm/run_suppliers.sh gsm/run_orders.sh patterns/run_order.sh \
+  wsm/run_rules.sh deps/run_gsm.sh; do
   if ! bash "$WORK/tree/tests/$t" "$ldgsm"; then
     echo "FAIL: $t against Community Solid Server 7.2.0"; status=1
   fi
 done
-[ $status = 0 ] && echo "css_gsm.sh: the fire-alarm, evaluation, procurement and pattern order runs, the state machine semantics and the intertask dependencies pass against Community Solid Server 7.2.0"
+[ $status = 0 ] && echo "css_gsm.sh: the fire-alarm, evaluation, procurement, order and pattern order runs, the state machine semantics and the intertask dependencies pass against Community Solid Server 7.2.0"
 exit $status
