@@ -22,14 +22,12 @@
 #   4. A failing order document holds only its instance: one instance's order answers 500
 #      (fixed_status.py), another's does not parse (static_doc.py): neither is set up, the log names the
 #      failing reads and the instances whose writes they withhold, the others complete; once its document
-#      parses, the second one completes too. (No held:/waiting: line names them, nor does the run's exit
-#      status say they never started: known defects, below.)
+#      parses, the second one completes too. A waiting: line names each and its failing order document,
+#      and the run's exit status (6) says they never completed.
 #   5. The link depth bound: a guard following 4 links from the instance (`this :a ?x . ?x :b ?y . ?y :c ?z
 #      . ?z :d ?w . ?w :ok true`): with the default depth (3) the 4th document is never read and the stage
 #      does not open; with ldgsm:maxLinkDepth 4 on the sentry it is read and the stage opens.
 # Every run is bounded by an iteration count (and lib.sh's wait limit); nothing here depends on timing.
-# Agent defects found while writing this are checked with known_defect (printed, not counted as failures;
-# ORDERS_STRICT=1 counts them).
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,15 +47,6 @@ orders_check() { python3 "$here/orders_check.py" "$@"; }
 helper_pids=()
 trap 'for p in "${helper_pids[@]}"; do stop_pid "$p"; done; cleanup' EXIT
 [ -n "${KEEP:-}" ] && trap - EXIT
-
-# known_defect DESCRIPTION COMMAND...: a check that fails because of a reported agent defect: said, not
-# counted, unless ORDERS_STRICT=1; once it passes it is an ordinary check.
-known_defect() {
-  local what=$1; shift
-  if "$@" > /dev/null 2>&1; then passes=$((passes + 1)); return; fi
-  if [ "${ORDERS_STRICT:-0}" = 1 ]; then echo "FAIL: $what"; failures=$((failures + 1))
-  else echo "KNOWN DEFECT (not counted; ORDERS_STRICT=1 counts it): $what"; fi
-}
 
 # price K: order K's quote: 40 and 250 alternating, exactly 100 for every fifth (the "over 100" boundary).
 price() { if [ $(($1 % 5)) = 0 ]; then echo 100; elif [ $(($1 % 2)) = 1 ]; then echo 40; else echo 250; fi; }
@@ -180,14 +169,14 @@ for bad in bad500 badparse; do
   check "... it is still uninitialized" grep -qF "<${GSM}hasState> <${GSM}uninitialized>" <(get "status/$bad")
   check "the log says its writes are withheld because a read of its group failed" \
     grep -qE "withheld: [0-9]+ requests of <${base}status/$bad#it>: a GET its group asked for failed" "$work/failing.log"
-  known_defect "a held: or waiting: line names $bad and its order document (the failing link read is silent there)" \
+  check "a waiting: line names $bad and its order document (rules/gsm-stalls.n3: a link read that fails)" \
     grep -qE "^(warning: )?(held|waiting): <${base}status/$bad#it>: .*($failing|$broken)" "$work/failing.log"
 done
 check "the log names the order document answering 500" grep -qF "GET $failing: status 500" "$work/failing.log"
 check "... and the one that does not parse" grep -qF "GET $broken: RDF that does not parse" "$work/failing.log"
 check "after 10 held iterations in a row, the stuck line names both" \
   grep -qE "stuck: .* held back writes; failing: ($failing, $broken|$broken, $failing)$" "$work/failing.log"
-known_defect "--until complete ending its --iterations with instances held exits 6 (exit $rc)" [ $rc = 6 ]
+check "--until complete ending its --iterations with instances waiting exits 6 (exit $rc)" [ $rc = 6 ]
 # Its document repaired (static_doc.py reads the file at every request), the second instance completes.
 printf '@prefix shop: <%s> .\n<#it> a shop:Quote ; shop:price 250 .\n' "$SHOP" | \
   curl -s -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @- "${base}quotes/9"
