@@ -263,8 +263,8 @@ rule *argument_query_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id
         {v->wsm_this_event, v->this_event, event}};
     /* one head per solution: the context, the request, and each variable's value under a predicate naming
      * it, so that equal solutions make one head; a context value the query names is bound too, as
-     * ?thisItem, ?thisIndex or ?thisEvent (a SELECT cannot project a constant) */
-    triple *head = xmalloc((var_count + 2 + sizeof optional / sizeof *optional) * sizeof *head);
+     * ?thisInstance, ?thisItem, ?thisIndex or ?thisEvent (a SELECT cannot project a constant) */
+    triple *head = xmalloc((var_count + 3 + sizeof optional / sizeof *optional) * sizeof *head);
     size_t head_count = 0;
     head[head_count++] = (triple){alias, v->solution_for, ctx};
     head[head_count++] = (triple){alias, v->solution_request, request};
@@ -276,6 +276,8 @@ rule *argument_query_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id
             constants[constant_count++] = (sentry_constant){optional[i].constant, optional[i].var};
             head[head_count++] = (triple){alias, terms_iri_cstr(t, context_names[i]), optional[i].var};
         }
+    if (names_constant(tree, v->this_artifact) || names_constant(tree, v->wsm_this_instance))
+        head[head_count++] = (triple){alias, terms_iri_cstr(t, ARGUMENT_VARIABLE_NS "thisInstance"), this_var};
     buf name_iri = {0};
     for (size_t i = 0; i < var_count; i++) {
         size_t len;

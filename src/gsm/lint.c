@@ -1037,7 +1037,8 @@ static void check_templates(gsm_lint *l, term_id task, size_t file) {
         /* what a copy or an event binds beside the selected variables (agent/sentries.h) */
         const struct { term_id constant; const char *name; } context[] = {
             {l->agent.pat_this_item, "thisItem"}, {l->agent.pat_this_index, "thisIndex"},
-            {l->agent.wsm_this_event, "thisEvent"}};
+            {l->agent.wsm_this_event, "thisEvent"}, {l->agent.this_artifact, "thisInstance"},
+            {l->agent.wsm_this_instance, "thisInstance"}};
         buf printed = {0};
         sq_print(l->t, tree, &printed);
         for (size_t i = 0; i < sizeof context / sizeof *context; i++)
