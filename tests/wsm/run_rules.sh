@@ -53,6 +53,11 @@ check "a transition fires: publish moves review to live" has doc1 "entry 2 0002 
 check "its assignment happens: is_live becomes true" has doc1 "var is_live true"
 check "the current state is the last entry's" has doc1 "state live"
 check "its actions happen: both notices were sent" test "$(notices)" = 2
+# DESIGN 8: the first action's arguments read the event being taken and the instance
+notice_bodies() { local m; for m in $(get notify/ | grep -o '<[^>]*/notify/[^>]*>' | tr -d '<>'); do curl -s "$m"; done; }
+check "the first notice names who published (the event's wsm:actor)" \
+  grep -qF "<https://example.org/notice#by> <${base}roles#bob>" <(notice_bodies)
+check "... and the document (?thisInstance)" grep -qF "<https://example.org/notice#document> <${base}documents/doc1#it>" <(notice_bodies)
 check "its actions are answered (action 1)" has doc1 "action 2 1 sent"
 check "its actions are answered (action 2)" has doc1 "action 2 2 sent"
 # in order: the second action's call was made after the first's (the records' ldgsm:calledAt)
