@@ -21,7 +21,7 @@ typedef struct vocab {
     term_id label, comment;
     term_id stage, artifact_instance, is_instance_of, in_artifact, has_state, active, uninitialized;
     term_id has_child, has_guard, has_condition, has_milestone, achieving, of_stage, is_achieved, is_completed;
-    term_id holds_for, reads, reads_container, contains, sp_ask, rule_condition, held_because;
+    term_id holds_for, reads, reads_container, contains, sp_ask, rule_condition, held_because, waits_because;
     term_id call_record, call_state, alternative, alternatives, retries_left, deadline, last_failure, answer_status;
     term_id has_http_request, mthd, request_uri;
     term_id sent_method, sent_uri, results;
@@ -46,6 +46,7 @@ static void vocab_init(vocab *v, terms *t) {
         .contains = terms_iri_cstr(t, NS_LDP "contains"), .sp_ask = terms_iri_cstr(t, NS_SP "Ask"),
         .rule_condition = terms_iri_cstr(t, NS_LDGSM "RuleCondition"),
         .held_because = terms_iri_cstr(t, NS_LDGSM "heldBecause"),
+        .waits_because = terms_iri_cstr(t, NS_LDGSM "waitsBecause"),
         .call_record = terms_iri_cstr(t, NS_LDGSM "CallRecord"), .call_state = terms_iri_cstr(t, NS_LDGSM "callState"),
         .alternative = terms_iri_cstr(t, NS_LDGSM "alternative"),
         .alternatives = terms_iri_cstr(t, NS_LDGSM "alternatives"),
@@ -141,6 +142,8 @@ struct status_report {
     char *instance, *model, *error;
     char **held; /* why the instance's writes are held: failed reads, set-up waiting */
     size_t held_count;
+    char **waits; /* why it cannot go on (ldgsm:waitsBecause): a stage whose arguments have no solution */
+    size_t waits_count;
     stage_view root;
     transition_view *history;
     size_t history_count;
@@ -732,6 +735,11 @@ status_report *status_report_build(const status_input *in) {
             if (terms_kind(c.t, because[i]) == TERM_LITERAL)
                 *PUSH(r->held, r->held_count) = one_line(lex(&c, because[i]));
         free(because);
+        n = objects(&c, c.instance, c.v.waits_because, &because);
+        for (size_t i = 0; i < n; i++)
+            if (terms_kind(c.t, because[i]) == TERM_LITERAL)
+                *PUSH(r->waits, r->waits_count) = one_line(lex(&c, because[i]));
+        free(because);
         u64map_put(&c.shown, model, 1, NULL);
         build_stage(&c, model, NULL, &r->root);
         build_history(&c);
@@ -809,6 +817,9 @@ void status_report_free(status_report *r) {
     for (size_t i = 0; i < r->held_count; i++)
         free(r->held[i]);
     free(r->held);
+    for (size_t i = 0; i < r->waits_count; i++)
+        free(r->waits[i]);
+    free(r->waits);
     stage_free(&r->root);
     for (size_t i = 0; i < r->history_count; i++)
         transition_free(&r->history[i]);
@@ -979,6 +990,8 @@ void status_report_text(const status_report *r, buf *out) {
     buf_printf(out, "  workflow \"%s\" <%s>\n", r->root.name, r->model);
     for (size_t i = 0; i < r->held_count; i++)
         buf_printf(out, "  held: %s\n", r->held[i]);
+    for (size_t i = 0; i < r->waits_count; i++)
+        buf_printf(out, "  waiting: %s\n", r->waits[i]);
     stage_text(&r->root, 0, out);
     if (!r->transitions_recorded) {
         buf_puts(out, "last transitions: no history recorded\n");
@@ -1172,6 +1185,8 @@ void status_report_json(const status_report *r, buf *out) {
         json_str(out, &first, "model", r->model);
         json_key(out, &first, "held");
         strings_json(r->held, r->held_count, out);
+        json_key(out, &first, "waiting");
+        strings_json(r->waits, r->waits_count, out);
         json_key(out, &first, "root");
         stage_json(&r->root, out);
         json_long(out, &first, "transitionsRecorded", (long)r->transitions_recorded);
