@@ -47,7 +47,8 @@ cmake --build build-sanitize -j"$jobs"
 # rule; 2 terms took 41-141 s, as the random terms' sizes vary), the state machine one 6 schemas (25 plain); the exactly-once test kills 5 agents (20 plain)
 # that live 150-550 ms (an ASan agent's first iteration takes about that) over batches of 10 events, with
 # 3 s call deadlines; the dependency property test 30 random sets (60 plain, scripts/deps-property.sh
-# 1000); the GSM property test 3 models (14 plain), the call campaign 4 and 2 kills (20 and 10 plain,
+# 1000); the GSM property test 3 models (14 plain), the isolation property test 4 cases (16 plain,
+# scripts/isolation-property.sh 200), the call campaign 4 and 2 kills (20 and 10 plain,
 # scripts/chaos.sh longer), the Solid page's documents 5,000 triples each (60,000 plain; their page still takes
 # seconds), the slow conversion beside small requests 10,000 triples (100,000 plain), the differential
 # sentry test 2,000 random queries (5,000 plain), the fleet 12 instances (100 plain), the
@@ -60,7 +61,7 @@ cmake --build build-sanitize -j"$jobs"
 # 21:24 on CI (2026-11-27); with these sizes, the fork-free stepping of tests/agent/lib.sh and unit tests
 # linked without LTO (CMakeLists.txt), 533-608 s and 17:04-19:16 from a fresh clone.
 (cd build-sanitize && LDGSM_TEST_WAIT=90 PATTERN_PROPERTY_TERMS=1 WSM_PROPERTY_SCHEMAS=6 WSM_CHAOS_KILLS=5 WSM_CHAOS_KILL_MIN=150 \
-  DEPS_PROPERTY_CASES=30 FLEET_INSTANCES=12 GSM_PROPERTY_MODELS=3 CHAOS_KILLS=4 CHAOS_KILLS2=2 LDP_SOLID_TRIPLES=5000 \
+  DEPS_PROPERTY_CASES=30 FLEET_INSTANCES=12 GSM_PROPERTY_MODELS=3 ISOLATION_CASES=4 CHAOS_KILLS=4 CHAOS_KILLS2=2 LDP_SOLID_TRIPLES=5000 \
   LDP_BOMBS_BIG_TRIPLES=10000 LDGSM_SENTRY_DIFF_CASES=2000 LONG_RUN_INSTANCES=5 LONG_RUN_ITERATIONS=45 LONG_RUN_ROUND=15 \
   ORDERS_INSTANCES=12 ORDERS_UNRELATED=500 WSM_CHAOS_KILL_SPAN=400 WSM_CHAOS_BATCH=10 WSM_CHAOS_TIMEOUT=3000 ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:malloc_context_size=10 \
   LSAN_OPTIONS=suppressions="$PWD/../tests/lsan.supp":print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1 \

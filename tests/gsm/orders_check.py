@@ -233,12 +233,13 @@ def outcome(base, n):
     return 0
 
 
-def describe(base, path, trace=None):
-    doc = base + path
+def status_lines(base, doc, ts, own=()):
+    """The status document DOC (an absolute IRI; ts its triples, as get gives them) normalised as describe
+    says, one sorted line a triple, history entries last; and the function that normalises a term.
+    own: (term, NAME) pairs, names that differ between runs for reasons of their own (a member name a
+    server chose): the term itself becomes <NAME>, its IRI inside another term NAME. The agent's own
+    fragment names, times and keys are handled here. Reused by tests/gsm/property/iso_property.py."""
     it = "<%s#it>" % doc
-    ts = get(doc)
-    shipment = objects(ts, it, "<%sshipment>" % SHOP)
-    order = objects(ts, it, "<%sorder>" % SHOP)
 
     def local(t):
         return t[1:-1].rsplit("#", 1)[-1] if t.startswith("<") else t
@@ -267,11 +268,12 @@ def describe(base, path, trace=None):
     def norm(t):
         if t in label:
             return "[%s]" % label[t]
-        if shipment and t == shipment[0]:
-            return "<SHIPMENT>"
+        for term, name in own:
+            if t == term:
+                return "<%s>" % name
         t = t.replace(base, "BASE/")
-        if shipment:
-            t = t.replace(shipment[0][1:-1].replace(base, "BASE/"), "SHIPMENT")
+        for term, name in own:
+            t = t.replace(term[1:-1].replace(base, "BASE/"), name)
         return t
 
     dropped = {"calledAt", "activatedAt", "deadline", "at", "idempotencyKey"}
@@ -283,7 +285,31 @@ def describe(base, path, trace=None):
             lines.append("unlabelled %s %s %s" % (norm(s), norm(p), norm(o)))
             continue
         lines.append("%s %s %s" % (norm(s), norm(p), norm(o)))
-    out = sorted(lines, key=lambda line: (line.startswith("[history"), line))
+    return sorted(lines, key=lambda line: (line.startswith("[history"), line)), norm
+
+
+def request_lines(doc, trace, norm):
+    """The unsafe requests an agent's --trace file lists for the instance whose status document is DOC, in
+    order: the writes of DOC and the tasks sent after them, "request METHOD URI OUTCOME STATUS[ task]", URI
+    normalised by norm (status_lines's)."""
+    out = []
+    with open(trace) as f:
+        for line in f:
+            rec = json.loads(line)
+            if rec.get("kind") == "request" and rec.get("outcome") == "sent" and \
+                    (rec.get("uri") == doc or rec.get("after") == doc):
+                out.append("request %s %s %s %s%s" % (rec["method"], norm("<%s>" % rec["uri"]), rec["outcome"],
+                                                      rec.get("status"), " task" if rec.get("task") else ""))
+    return out
+
+
+def describe(base, path, trace=None):
+    doc = base + path
+    it = "<%s#it>" % doc
+    ts = get(doc)
+    shipment = objects(ts, it, "<%sshipment>" % SHOP)
+    order = objects(ts, it, "<%sorder>" % SHOP)
+    out, norm = status_lines(base, doc, ts, [(shipment[0], "SHIPMENT")] if shipment else [])
 
     # what the servers received from this instance: the members naming its order
     for container in ("approvals/", "shipments/", "notifications/"):
@@ -295,13 +321,7 @@ def describe(base, path, trace=None):
                     out.append("received %s %s %s %s" % (container, s, norm(p), norm(o)))
 
     if trace:
-        with open(trace) as f:
-            for line in f:
-                rec = json.loads(line)
-                if rec.get("kind") == "request" and rec.get("outcome") == "sent" and \
-                        (rec.get("uri") == doc or rec.get("after") == doc):
-                    out.append("request %s %s %s %s%s" % (rec["method"], norm("<%s>" % rec["uri"]), rec["outcome"],
-                                                          rec.get("status"), " task" if rec.get("task") else ""))
+        out += request_lines(doc, trace, norm)
     print("\n".join(out))
     return 0
 
