@@ -748,8 +748,9 @@ static char *sentry_query(gsm_lint *l, term_id node, enum sentry_context context
     if (unreached && !store_first_object(l->st, node, l->agent.reads_container) &&
         !store_first_object(l->st, node, l->agent.reads))
         report_in(l, file_of_term(l, node), LINT_WARNING, node,
-                  "the subject ?%s is reached from neither gsm:thisArtifactInstance nor a constant, and the sentry "
-                  "reads no container (ldgsm:readsContainer): the crawl reads no document that could bind it",
+                  "the subject ?%s is reached from neither gsm:thisArtifactInstance nor a constant: it matches "
+                  "whatever any document the agent read says, other instances' status included (scope it to "
+                  "the instance, or read a container with ldgsm:readsContainer)",
                   terms_lex(l->t, unreached, NULL));
     buf printed = {0};
     sq_print(l->t, tree, &printed);
