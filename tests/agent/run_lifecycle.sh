@@ -13,7 +13,8 @@ cat > "$work/prog.n3" <<EOF
 { } => { [] http:mthd httpm:POST ; http:requestURI <${base}> ; http:body { [] :tick 1 . } } .
 EOF
 for sig in INT TERM; do
-  "$ldgsm" run -p "$work/prog.n3" -n 50 > /dev/null 2> "$work/run.log" &
+  : > "$work/run.log" # empty before the wait below reads it: the last run's lines must not satisfy it
+  "$ldgsm" run -p "$work/prog.n3" -n 50 > /dev/null 2>> "$work/run.log" &
   pid=$!
   # the signal comes once an iteration has run (a fixed sleep was passed by the sanitizer build under load)
   for _ in $(seq 1 $((wait_limit * 10))); do grep -q '^iteration:' "$work/run.log" && break; sleep 0.1; done
