@@ -58,6 +58,18 @@ check "two quotes sufficed (n_of_m(2, 3)): the join is done" achieved status/ord
 check "without supplier c, whose shop is down" ! achieved status/order1 "${base}models/order#s1.2.3-done"
 check "approval was asked (large order), at least once" [ "$(added "$before" approvals/)" -ge 1 ]
 check "one pick request per order line (mi over 3 lines)" [ "$(added "$before" warehouse/picks/)" = 3 ]
+# MI-SPAWN-DYNAMIC's items (DESIGN 8): each copy's request names its own line, with that line's item
+picks() { local m; for m in $(get warehouse/picks/ | grep -o '<[^>]*/warehouse/picks/[^>]*>' | tr -d '<>'); do
+  curl -s -H 'Accept: application/n-triples' "$m"; done; }
+picks > "$work/picks.nt"
+for k in 1 2 3; do
+  check "a pick names line$k (pat:thisItem)" \
+    [ "$(grep -c "<https://example.org/shop#line> <${base}orders/o1#line$k>" "$work/picks.nt")" = 1 ]
+done
+check "... each with its own line's item" grep -q '<https://example.org/shop#item> "toner"' "$work/picks.nt"
+# MI-COLLECT: each copy keeps the Location of its own pick request on its stage instance
+kept=$(get status/order1 | awk '$2 == "<https://example.org/shop#pickRequest>" {print $3}' | sort -u | wc -l)
+check "the three copies each keep their own pick request's Location ($kept)" [ "$kept" -eq 3 ]
 check "the order shipped" [ "$(status_of shipping/o1)" = 200 ]
 check "in the term's order: receive, quotes, approval, picks, shipping" \
   [ "$(sent_order order1.log | sed -E 's#suppliers/[ab]/ suppliers/[ab]/#quotes#')" = "receive quotes approvals/ warehouse/picks/ shipping/ " ]
