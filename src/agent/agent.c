@@ -14,6 +14,7 @@
 #include "agent/request.h"
 #include "agent/results.h"
 #include "agent/sentries.h"
+#include "agent/views.h"
 #include "agent/trace.h"
 #include "http/http_client.h"
 #include "http/http_url.h"
@@ -71,10 +72,12 @@ struct agent {
     strmap unanswered;
     unsigned held_streak;
     strmap warned_origins;
+    strmap write_turns; /* plan_input.turns */
     strmap patch_refused; /* documents whose server refused an N3 Patch: written with PUT from then on */
     identity_cache identities; /* request URIs' identities, kept across iterations */
     term_id default_timeout; /* --timeout as an xsd:dayTimeDuration: a call's T_E when its model gives none */
     sentry_table *sentries;
+    views *views; /* what each instance's sentries see */
     argument_solutions *arguments; /* the argument queries' solutions of this iteration (arguments.h) */
     answer *answers;       /* answers to requests with ldgsm:reportTo, asserted into later iterations */
     size_t answer_count;
@@ -228,6 +231,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     a->io = rdfio_new(a->t);
     agent_vocab_init(&a->v, a->t);
     a->sentries = sentry_table_new(a->t, &a->v, log);
+    a->views = views_new();
     a->arguments = arguments_new();
     for (size_t i = 0; i < options->program_count; i++)
         if (load_program(a, options->programs[i], error, error_len) != 0)
@@ -321,9 +325,11 @@ void agent_free(agent *a) {
     strmap_free(&a->reported);
     strmap_free(&a->unanswered);
     strmap_free(&a->warned_origins);
+    strmap_free(&a->write_turns);
     strmap_free(&a->patch_refused);
     identity_cache_free(&a->identities);
     sentry_table_free(a->sentries);
+    views_free(a->views);
     arguments_free(a->arguments);
     for (size_t i = 0; i < a->answer_count; i++) {
         free(a->answers[i].ts);
@@ -1084,7 +1090,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
 
     reasoner_options ropt = {.derived_graph = a->v.derived_graph, .log = a->log, .request_sink = on_request,
                              .request_sink_user = a, .max_fresh_nodes = a->opt.max_fresh_nodes,
-                             .max_derived = a->opt.max_derived};
+                             .max_derived = a->opt.max_derived, .visible = views_visible, .visible_user = a->views};
     reasoner *r = reasoner_new(a->t, a->wm, &ropt);
     int rc = 0;
     uint32_t from = 0;
@@ -1110,6 +1116,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     if (rc == 0 && (draft_instance(a) || never_completes(a)))
         rc = -2;
     double crawled = now_ms();
+    views_begin(a->views, a->wm, a->docs, a->doc_count);
     if (rc == 0 && sentry_table_evaluate(a->sentries, r) != 0)
         rc = -1;
     if (rc == 0)
@@ -1157,7 +1164,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
                          .hold = !a->opt.proceed_on_incomplete,
                          .allow_unconditional_status = a->opt.allow_unconditional_status,
                          .allow_origins = origins, .allow_origin_count = a->opt.allow_origin_count,
-                         .warned_origins = &a->warned_origins, .log = a->log, .clock = store_first_object(a->wm, a->v.agent, a->v.now),
+                         .warned_origins = &a->warned_origins, .turns = &a->write_turns, .log = a->log, .clock = store_first_object(a->wm, a->v.agent, a->v.now),
                          .history_limit = a->opt.history < 0 ? 0
                                           : a->opt.history ? (unsigned)a->opt.history : HISTORY_DEFAULT_LIMIT,
                          .history_properties = &history_properties};

@@ -489,6 +489,45 @@ static bool is_live_unsafe(const plan *p, const bool *unsafe, size_t i) {
     return unsafe[i] && p->outcomes[i] != OUTCOME_DUPLICATE;
 }
 
+static const char *group_name(const plan_input *in, term_id group) { return terms_lex(in->t, group, NULL); }
+
+/* Writes of different instances to one resource, each instance's alike (two instances' tasks PUTting one
+ * URI with their own bodies): one instance's go first, the others' are withheld and retried in the next
+ * iteration; withholding all of them, as a conflict does, repeated every iteration (a livelock). The
+ * instance that has waited the most turns goes first (the first IRI among equals), so each gets its turn.
+ * False (nothing decided) when some write has no group or one instance's writes differ: a conflict. */
+static bool take_turns(const plan_input *in, plan *p, const grouping *writes, uint32_t first) {
+    const char *winner = NULL;
+    uint32_t winner_waited = 0;
+    for (uint32_t i = first; i != UINT32_MAX; i = writes->next[i]) {
+        const request *r = &in->requests[i];
+        if (!r->group)
+            return false;
+        for (uint32_t k = first; k != UINT32_MAX; k = writes->next[k])
+            if (in->requests[k].group == r->group && strcmp(effect_of(&in->requests[k]), effect_of(r)) != 0)
+                return false;
+        if (p->outcomes[i] != OUTCOME_SEND)
+            continue;
+        const char *name = group_name(in, r->group);
+        const uint32_t *waited = in->turns ? strmap_get(in->turns, name) : NULL;
+        uint32_t turns = waited ? *waited : 0;
+        if (!winner || turns > winner_waited || (turns == winner_waited && strcmp(name, winner) < 0)) {
+            winner = name;
+            winner_waited = turns;
+        }
+    }
+    for (uint32_t i = first; i != UINT32_MAX; i = writes->next[i]) {
+        const char *name = group_name(in, in->requests[i].group);
+        bool goes = winner && strcmp(name, winner) == 0;
+        if (in->turns && p->outcomes[i] == OUTCOME_SEND)
+            *strmap_put(in->turns, name, 0, NULL) = goes ? 0 : winner_waited + 1;
+        if (!goes)
+            set_outcome(in, p, i, OUTCOME_WITHHELD,
+                        "another instance's write to the same resource goes first (retried next iteration)");
+    }
+    return true;
+}
+
 void plan_make(const plan_input *in, plan *p) {
     *p = (plan){0};
     size_t n = in->request_count;
@@ -538,14 +577,15 @@ void plan_make(const plan_input *in, plan *p) {
         if (is_live_unsafe(p, unsafe, i) && in->requests[i].after && strmap_get(&updates.index, in->requests[i].resource))
             set_outcome(in, p, i, OUTCOME_REFUSED, "a task may not write a status document");
 
-    /* two different as-written writes to one resource, or one and an update: all of them conflict */
+    /* two different as-written writes to one resource, or one and an update: all of them conflict, unless
+     * they are different instances' writes (one goes first) */
     for (uint32_t g = 0; g < writes.index.count; g++) {
         const char *resource = writes.index.keys[g];
         uint32_t first = writes.head[g];
         bool clash = strmap_get(&updates.index, resource) != NULL;
         for (uint32_t i = writes.next[first]; i != UINT32_MAX && !clash; i = writes.next[i])
             clash = strcmp(effect_of(&in->requests[i]), effect_of(&in->requests[first])) != 0;
-        if (!clash)
+        if (!clash || (!strmap_get(&updates.index, resource) && take_turns(in, p, &writes, first)))
             continue;
         for (uint32_t i = first; i != UINT32_MAX; i = writes.next[i])
             set_outcome(in, p, i, OUTCOME_CONFLICT, "another write to the same resource in this iteration");

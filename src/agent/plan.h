@@ -5,7 +5,9 @@
  *  1. No write on a partial view: under the `hold` policy an unsafe request whose group asked for a GET
  *     that failed, or every unsafe request when a GET no group asked for failed, is withheld.
  *  2. Two different as-written PUT/DELETE/PATCH requests to one resource are both withheld (conflict);
- *     POSTs never conflict. An as-written write and an update to one document conflict.
+ *     POSTs never conflict. An as-written write and an update to one document conflict. Different
+ *     instances' (groups') writes, each instance's alike, take turns instead: one instance's go, the
+ *     others' are withheld until a later iteration, the instance that waited most going first.
  *  3. All updates to one document become one PUT built from the document as read in this iteration:
  *     triples of replaced (subject, predicate) slots go, body and ldgsm:add triples come, every other
  *     triple stays. A slot given two value sets is resolved by ldgsm:priority (the loser's ldgsm:key is
@@ -98,6 +100,8 @@ typedef struct plan_input {
     char **allow_origins;           /* normalized; empty: every origin */
     size_t allow_origin_count;
     strmap *warned_origins;         /* origins already warned about missing strong ETags (kept across iterations) */
+    strmap *turns;                  /* group IRI -> iterations its writes waited for another's (kept across
+                                     * iterations; NULL: the first IRI always goes first) */
     term_id clock;                  /* the iteration's ldgsm:now: the time of history entries */
     unsigned history_limit;         /* history entries a composed write keeps in its document (0: none) */
     const u64map *history_properties; /* predicates declared ldgsm:HistoryProperty in working memory */

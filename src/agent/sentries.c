@@ -289,6 +289,8 @@ rule *argument_query_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id
     buf_free(&name_iri);
     rule *r = sentry_rule_new(t, tree, prefix, prefix_count, head, head_count, constants, constant_count, name,
                               error, error_len);
+    if (r)
+        sentry_rule_view(r, this_var, prefix_count);
     if (r) {
         r->is_request = true; /* its heads go to the agent (arguments.h), not into working memory */
         r->head_formula = terms_formula(t, head, head_count);
@@ -307,12 +309,18 @@ rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id n
         triple prefix[] = {{ctx, v->wsm_for_instance, instance}, {ctx, v->wsm_for_event, event}};
         triple head[] = {{node, v->holds_for, ctx}};
         sentry_constant constants[] = {{v->wsm_this_instance, instance}, {v->wsm_this_event, event}};
-        return sentry_rule_new(t, tree, prefix, 2, head, 1, constants, 2, terms_lex(t, node, NULL), error, error_len);
+        rule *r = sentry_rule_new(t, tree, prefix, 2, head, 1, constants, 2, terms_lex(t, node, NULL), error, error_len);
+        if (r)
+            sentry_rule_view(r, instance, 2);
+        return r;
     }
     triple prefix[] = {{this_var, T_RDF_TYPE, v->artifact_instance}, {this_var, v->has_state, v->active}};
     triple head[] = {{node, v->holds_for, this_var}};
     sentry_constant constant = {v->this_artifact, this_var};
-    return sentry_rule_new(t, tree, prefix, 2, head, 1, &constant, 1, terms_lex(t, node, NULL), error, error_len);
+    rule *r = sentry_rule_new(t, tree, prefix, 2, head, 1, &constant, 1, terms_lex(t, node, NULL), error, error_len);
+    if (r)
+        sentry_rule_view(r, this_var, 2);
+    return r;
 }
 
 /* Parses and compiles a sentry read from graph; the entry keeps the rule or the error. */

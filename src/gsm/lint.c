@@ -749,8 +749,8 @@ static char *sentry_query(gsm_lint *l, term_id node, enum sentry_context context
         !store_first_object(l->st, node, l->agent.reads))
         report_in(l, file_of_term(l, node), LINT_WARNING, node,
                   "the subject ?%s is reached from neither gsm:thisArtifactInstance nor a constant: it matches "
-                  "whatever any document the agent read says, other instances' status included (scope it to "
-                  "the instance, or read a container with ldgsm:readsContainer)",
+                  "whatever any document read for its instance says, its status and model included (scope it "
+                  "to the instance, or read a container with ldgsm:readsContainer)",
                   terms_lex(l->t, unreached, NULL));
     buf printed = {0};
     sq_print(l->t, tree, &printed);

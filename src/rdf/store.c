@@ -86,7 +86,10 @@ struct store {
     term_id last_graph;   /* bulk loads and derivations add to one graph in a row: skip the map */
     uint32_t last_graph_slot;
     u32vec *graph_lists;
+    term_id *graph_terms; /* slot -> graph */
     uint32_t graph_count, graph_cap;
+    uint64_t *multi_source; /* bit n: triple n has a source beyond its first */
+    uint32_t multi_source_words;
 };
 
 static uint64_t pair_key(uint32_t a, uint32_t b) { return (uint64_t)a << 32 | b; }
@@ -189,6 +192,8 @@ void store_free(store *st) {
     for (uint32_t g = 0; g < st->graph_count; g++)
         u32vec_free(&st->graph_lists[g]);
     free(st->graph_lists);
+    free(st->graph_terms);
+    free(st->multi_source);
     u64map_free(&st->graph_to_list);
     u64map_free(&st->extra_graphs);
     pool_free(&st->entry_pool);
@@ -240,12 +245,28 @@ static void graph_list_add(store *st, term_id g, uint32_t n) {
         if (st->graph_count == st->graph_cap) {
             st->graph_cap = st->graph_cap ? st->graph_cap * 2 : 8;
             st->graph_lists = xrealloc(st->graph_lists, st->graph_cap * sizeof *st->graph_lists);
+            st->graph_terms = xrealloc(st->graph_terms, st->graph_cap * sizeof *st->graph_terms);
         }
+        st->graph_terms[st->graph_count] = g;
         st->graph_lists[st->graph_count++] = (u32vec){0};
     }
     st->last_graph = g;
     st->last_graph_slot = *slot;
     u32vec_push(&st->graph_lists[*slot], n);
+}
+
+static void mark_multi_source(store *st, uint32_t n) {
+    uint32_t word = n / 64;
+    if (word >= st->multi_source_words) {
+        uint32_t words = st->multi_source_words ? st->multi_source_words : 16;
+        while (words <= word)
+            words *= 2;
+        st->multi_source = xrealloc(st->multi_source, words * sizeof *st->multi_source);
+        memset(st->multi_source + st->multi_source_words, 0,
+               (words - st->multi_source_words) * sizeof *st->multi_source);
+        st->multi_source_words = words;
+    }
+    st->multi_source[word] |= (uint64_t)1 << (n % 64);
 }
 
 /* The slot holding (s, p, o), or the empty slot where it would go. The set is never full. */
@@ -316,8 +337,10 @@ static bool add_triple(store *st, uint64_t hash, term_id s, term_id p, term_id o
         if (record_source && g && st->triples[existing].first_graph != g) {
             bool inserted;
             u64map_put(&st->extra_graphs, pair_key(existing, g), 1, &inserted);
-            if (inserted)
+            if (inserted) {
                 graph_list_add(st, g, existing);
+                mark_multi_source(st, existing);
+            }
         }
         return false;
     }
@@ -375,6 +398,14 @@ bool store_in_graph(const store *st, uint32_t n, term_id g) {
 }
 
 term_id store_first_graph(const store *st, uint32_t n) { return st->triples[n].first_graph; }
+
+bool store_has_more_graphs(const store *st, uint32_t n) {
+    return n / 64 < st->multi_source_words && (st->multi_source[n / 64] >> (n % 64) & 1);
+}
+
+uint32_t store_graph_count(const store *st) { return st->graph_count; }
+
+term_id store_graph_at(const store *st, uint32_t i) { return st->graph_terms[i]; }
 
 static int u32_cmp(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

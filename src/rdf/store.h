@@ -45,6 +45,11 @@ uint32_t store_find(const store *st, term_id s, term_id p, term_id o);
 bool store_in_graph(const store *st, uint32_t n, term_id g);
 /* The graph the triple was first added from. */
 term_id store_first_graph(const store *st, uint32_t n);
+/* True when triple n came from more graphs than its first (store_in_graph tells which). */
+bool store_has_more_graphs(const store *st, uint32_t n);
+/* The graphs any triple came from: store_graph_at(st, i) for i < store_graph_count(st), in order of first use. */
+uint32_t store_graph_count(const store *st);
+term_id store_graph_at(const store *st, uint32_t i);
 /* Triple numbers recorded for graph g, ascending; NULL with *count 0 when none. */
 const uint32_t *store_graph_triples(const store *st, term_id g, uint32_t *count);
 

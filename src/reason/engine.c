@@ -640,8 +640,10 @@ static void match_range(join *j, const rule_atom *a, const lookup *l, uint32_t l
     store_entry batch[64];
     for (uint32_t got; !j->stop && !(next->probe && *next->found) && (got = store_next_batch(&it, batch, 64));) {
         ((rule *)j->rule)->probed += got;
+        term_id viewer = a->viewed && j->R->opt.visible ? j->binding[-j->rule->viewer - 1] : 0;
         for (uint32_t i = 0; i < got && !j->stop && !(next->probe && *next->found); i++)
-            candidate(j, a, l, &batch[i].t, next, fires);
+            if (!viewer || j->R->opt.visible(j->R->opt.visible_user, viewer, batch[i].n))
+                candidate(j, a, l, &batch[i].t, next, fires);
     }
 }
 
@@ -783,6 +785,8 @@ static unsigned next_adaptive(join *j, const cont *c) {
                 return i;
             continue;
         }
+        if (a->viewed && !j->binding[-j->rule->viewer - 1]) /* whose view it matches in is not known yet */
+            continue;
         uint32_t estimate = store_estimate(j->R->st, position_value(j, a, 0), position_value(j, a, 1),
                                            position_value(j, a, 2));
         if (estimate < best_estimate) {

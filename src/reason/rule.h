@@ -55,6 +55,7 @@ typedef struct rule_atom {
     pos_code template, result; /* ATOM_COLLECT: the template and the list (structured if lists or formulas) */
     bool template_structured, result_structured;
     bool iri_lists;         /* ATOM_BUILTIN: an IRI heading an rdf:first/rdf:rest chain is read as the list */
+    bool viewed;            /* ATOM_MATCH of a rule with a viewer: matches only the triples the viewer may see */
 } rule_atom;
 
 /* A nested group of a sentry: its elements in the order they are evaluated. */
@@ -98,6 +99,8 @@ typedef struct rule {
     bool disabled;         /* cannot fire (reported when compiled) */
     bool bnode_vars;       /* some variable is a blank node of the body */
     struct sq_node *sentry_tree; /* a sentry's query, which its FILTER atoms point into (owned) */
+    pos_code viewer;       /* < 0: the slot naming whose view the viewed atoms match in (reasoner.h,
+                            * sentry_rule_view); 0: none */
     uint64_t fired;        /* head instantiations so far (profiling: `ldgsm run -v -v`) */
     uint64_t probed;       /* triples the joins looked at, the rule's work (profiling) */
 } rule;

@@ -280,18 +280,18 @@ static void plan_index_free(plan_index *x) {
     free(x->occ);
 }
 
-/* Plan led by top-level pattern `first`: the other patterns greedily (most positions bound, a constant or a
+/* Plan led by top-level pattern `first` (or by the first `leading` patterns, in body order): the other patterns greedily (most positions bound, a constant or a
  * variable bound before; the first in body order among equals), then the other elements in their order.
  * A pattern's score only grows, so one cursor per score (0..3) walks the matches: no unplaced match of
  * that score lies before it, and a pattern rising to a score moves that score's cursor back to it. */
-static unsigned *plan_from(const rule *r, const plan_index *x, unsigned first) {
+static unsigned *plan_from(const rule *r, const plan_index *x, unsigned first, unsigned leading) {
     unsigned *order = xmalloc(r->body_count * sizeof *order);
     bool *placed = xcalloc(x->match_count, sizeof *placed);
     int *score = xmalloc(x->match_count * sizeof *score);
     memcpy(score, x->constants, x->match_count * sizeof *score);
     unsigned cursor[4] = {0, 0, 0, 0}, n = 0;
     uint64_t bound = 0;
-    unsigned j = x->rank[first];
+    unsigned j = leading ? 0 : x->rank[first];
     for (;;) {
         order[n++] = x->matches[j];
         placed[j] = true;
@@ -306,6 +306,10 @@ static unsigned *plan_from(const rule *r, const plan_index *x, unsigned first) {
                 if (!placed[m] && m < cursor[score[m]])
                     cursor[score[m]] = m;
             }
+        }
+        if (n < leading) { /* the leading patterns in their order, whatever their scores */
+            j = n;
+            continue;
         }
         int s = 3;
         for (; s >= 0; s--) {
@@ -391,7 +395,7 @@ rule *sentry_rule_new(terms *t, sq_node *where, const triple *prefix, size_t pre
     plan_index index;
     plan_index_init(&index, r);
     for (unsigned j = 0; j < index.match_count; j++)
-        r->plans[j] = plan_from(r, &index, index.matches[j]);
+        r->plans[j] = plan_from(r, &index, index.matches[j], 0);
     plan_index_free(&index);
     if (!r->matched_count) {
         r->plans[0] = xmalloc((r->body_count ? r->body_count : 1) * sizeof **r->plans);
@@ -399,4 +403,36 @@ rule *sentry_rule_new(terms *t, sq_node *where, const triple *prefix, size_t pre
             r->plans[0][i] = i;
     }
     return r;
+}
+
+static void mark_viewed(rule_atom *atoms, unsigned count) {
+    for (unsigned i = 0; i < count; i++) {
+        atoms[i].viewed = atoms[i].kind == ATOM_MATCH;
+        for (unsigned g = 0; g < atoms[i].group_count; g++)
+            mark_viewed(atoms[i].groups[g].atoms, atoms[i].groups[g].count);
+    }
+}
+
+bool sentry_rule_view(rule *r, term_id viewer, size_t prefix_count) {
+    int viewer_slot = -1;
+    for (unsigned i = 0; i < r->var_count; i++)
+        if (r->vars[i] == viewer)
+            viewer_slot = (int)i;
+    bool bound_by_prefix = false;
+    for (size_t i = 0; i < prefix_count && i < r->body_count; i++)
+        for (int k = 0; k < 3; k++)
+            bound_by_prefix |= viewer_slot >= 0 && r->body[i].pos[k] == -(pos_code)viewer_slot - 1;
+    if (!bound_by_prefix)
+        return false;
+    r->viewer = -(pos_code)viewer_slot - 1;
+    mark_viewed(r->body + prefix_count, r->body_count - (unsigned)prefix_count);
+    /* every plan is led by the prefix, which binds the viewer before a viewed pattern is matched */
+    plan_index index;
+    plan_index_init(&index, r);
+    for (unsigned j = 0; j < index.match_count; j++) {
+        free(r->plans[j]);
+        r->plans[j] = plan_from(r, &index, index.matches[j], (unsigned)prefix_count);
+    }
+    plan_index_free(&index);
+    return true;
 }

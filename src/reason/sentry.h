@@ -32,4 +32,10 @@ rule *sentry_rule_new(terms *t, sq_node *where, const triple *prefix, size_t pre
                       size_t head_count, const sentry_constant *constants, size_t constant_count,
                       const char *name, char *error, size_t error_len);
 
+/* Makes the rule's query patterns (every pattern after the first prefix_count, nested ones included) match
+ * only triples in the view of the value of `viewer`, a variable the prefix binds (reasoner_options.visible):
+ * its plans then match the prefix first, in order. False (nothing changed) when no prefix pattern binds
+ * the variable. */
+bool sentry_rule_view(rule *r, term_id viewer, size_t prefix_count);
+
 #endif

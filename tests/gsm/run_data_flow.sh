@@ -149,15 +149,6 @@ body_is() {
 }
 SHOP=https://example.org/shop#
 part() { echo "# $1 (at ${SECONDS} s)"; }
-# known_defect DESCRIPTION COMMAND...: a check that fails because of a reported agent defect: said, not
-# counted, unless DATA_FLOW_STRICT=1; once it passes it is an ordinary check.
-known_defect() {
-  local what=$1; shift
-  if "$@" > /dev/null 2>&1; then passes=$((passes + 1)); return; fi
-  if [ "${DATA_FLOW_STRICT:-0}" = 1 ]; then echo "FAIL: $what"; failures=$((failures + 1))
-  else echo "KNOWN DEFECT (not counted; DATA_FLOW_STRICT=1 counts it): $what"; fi
-}
-
 start_server
 # the services' answers (the retry's first send changes its order, below)
 configure "{\"/quote/A\": {\"status\": 201, \"location\": \"/tickets/t-A\", \"headers\": {\"X-Ticket\": \"42\"},
@@ -387,8 +378,8 @@ check "qb's Any stage never opened" [ "$(status_call activations "$work/track-qb
 # The same for qa's results: they are triples of qa's status document, `<qa#it> shop:quotedPrice 500`, and
 # AnyResult's guard `?i shop:quotedPrice ?p FILTER(?p > 100)` is not scoped either. DESIGN section 8:
 # "Decisions of one instance never depend on which other instances share its agent": qb run alone opens
-# no AnyResult, so beside qa it must not either.
-known_defect "qb does not take the branch because of qa's result (shop:quotedPrice 500 in qa's status document)" \
+# no AnyResult, so beside qa it must not either: qb's sentries see only what was read for qb (agent/views.h).
+check "qb does not take the branch because of qa's result (shop:quotedPrice 500 in qa's status document)" \
   [ "$(requests /any-result/B)" = 0 ]
 
 part "Response (Success) after kill -9 between the answer and its write"

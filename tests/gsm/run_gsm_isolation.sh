@@ -8,14 +8,12 @@
 # often equal, at times two instances with the same data). All of a case's instances run under one agent,
 # then each alone on a fresh server; per instance its status document and history, its writes and tasks
 # (--trace) and what the service received under its keys must be the same, normalised as
-# tests/gsm/orders_check.py normalises them. Guards hold "leak" alternatives reading answer data without
-# gsm:thisArtifactInstance, which must never hold (the answers' RDF is text in the call record). The seed
-# is printed; ISOLATION_SEED=N replays it. scripts/isolation-property.sh runs a longer campaign.
-#
-# Two known defects are left out of the generated models unless ISOLATION_STRICT=1 (which then fails):
-# a sentry reading a bound result without gsm:thisArtifactInstance sees every instance's status document
-# (--result-leak), and two instances PUTting to one URI with other bytes in one iteration are both
-# withheld, in every iteration (--put-conflict). $1 is the ldgsm binary.
+# tests/gsm/orders_check.py normalises them. Guards hold "leak" alternatives reading answer data or bound
+# results without gsm:thisArtifactInstance, which must never hold (the answers' RDF is text in the call
+# record; each instance's sentries see only the documents read for it, agent/views.h). The seed is
+# printed; ISOLATION_SEED=N replays it. Two instances' PUT tasks may name one URI with other bytes in one
+# iteration: their writes take turns (agent/plan.h invariant 2). scripts/isolation-property.sh runs a
+# longer campaign. $1 is the ldgsm binary.
 set -u
 ldgsm=${1:?usage: $0 path/to/ldgsm}
 exec python3 "$(dirname "$0")/property/iso_property.py" "$ldgsm" --cases "${ISOLATION_CASES:-16}"

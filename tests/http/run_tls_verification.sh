@@ -69,18 +69,22 @@ get_doc() {
     --connect-timeout $((wait_limit * 1000)) --timeout $((wait_limit * 1000)) > "$work/run.out" 2> "$work/run.log"
 }
 refused() { grep -q "GET ${tls_base}doc failed (TLS failure)" "$work/run.log"; }
+# show_unless_refused: what the agent said, when it did not refuse (a check's own output is silenced)
+show_unless_refused() { refused || { echo "  the agent's log:"; head -n 8 "$work/run.log" | sed 's/^/    /'; }; }
 accepted() { grep -q "GET ${tls_base}doc 200" "$work/run.log"; }
 nothing_served() { [ ! -s "$work/requests" ]; }
 
 serve_tls self
 get_doc
 check "a self-signed certificate is refused as a TLS failure" refused
+show_unless_refused
 check "... because its issuer is not trusted" grep -q 'certificate verification failed' "$work/run.log"
 check "... and no request is sent" nothing_served
 
 serve_tls wrong
 get_doc
 check "a certificate for another host name from an unknown CA is refused as a TLS failure" refused
+show_unless_refused
 check "... and no request is sent" nothing_served
 
 # In a mount namespace where /etc/ssl/certs holds the test CA alone (as the CA directory and as the

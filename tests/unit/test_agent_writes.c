@@ -414,6 +414,45 @@ static void conflicting_write_withholds_its_tasks(void **state) {
     assert_int_equal(unsafe_received(f->a), 0);
 }
 
+/* Two instances (groups) PUTting one resource with their own bodies take turns: one goes, the other is
+ * withheld and goes in the next iteration (withholding both, as a conflict does, repeated every
+ * iteration); a third iteration is the first one's turn again. One instance's two different PUTs to one
+ * resource, or two without a group, still conflict. */
+static void instances_writes_to_one_resource_take_turns(void **state) {
+    fixture *f = *state;
+    write_program(f, "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/shared> ; ldgsm:group :i2 ;\n"
+                     "  http:body { <@A/shared#it> :by \"i2\" . } } .\n"
+                     "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/shared> ; ldgsm:group :i1 ;\n"
+                     "  http:body { <@A/shared#it> :by \"i1\" . } } .\n"
+                     "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/mine> ; ldgsm:group :i3 ;\n"
+                     "  http:body { <@A/mine#it> :by \"one\" . } } .\n"
+                     "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/mine> ; ldgsm:group :i3 ;\n"
+                     "  http:body { <@A/mine#it> :by \"two\" . } } .\n"
+                     "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/nobody> ;\n"
+                     "  http:body { <@A/nobody#it> :by \"one\" . } } .\n"
+                     "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/nobody> ;\n"
+                     "  http:body { <@A/nobody#it> :by \"two\" . } } .\n");
+    set_route(f, f->a, "PUT", "/shared", 204, NULL, NULL, NULL);
+    agent *a = new_agent(f);
+    const char *expected[] = {"i1", "i2", "i1"};
+    for (size_t round = 0; round < 3; round++) {
+        assert_int_equal(agent_iterate(a, &f->stats), 0);
+        assert_int_equal(f->stats.sent, 1);
+        assert_int_equal(f->stats.withheld, 1);
+        assert_int_equal(f->stats.conflicts, 4);
+        assert_int_equal(test_server_count(f->a, "PUT", "/shared"), round + 1);
+        size_t len;
+        const char *body = test_server_body(f->a, test_server_request_count(f->a) - 1, &len);
+        char by[16];
+        snprintf(by, sizeof by, "\"%s\"", expected[round]);
+        char *text = xstrndup(body, len);
+        assert_non_null(strstr(text, by));
+        free(text);
+    }
+    agent_free(a);
+    assert_int_equal(test_server_count(f->a, "PUT", "/mine") + test_server_count(f->a, "PUT", "/nobody"), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(strong_etag_gives_if_match, fixture_setup, fixture_teardown),
@@ -433,6 +472,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(task_on_status_document_refused, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(held_task_holds_its_write, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(conflicting_write_withholds_its_tasks, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(instances_writes_to_one_resource_take_turns, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

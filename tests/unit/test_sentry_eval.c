@@ -1,6 +1,7 @@
 /* test_sentry_eval.c: sentries compiled to single-pass rules and evaluated by the engine per artifact
  * instance: plain patterns with gsm:thisArtifactInstance, FILTER comparisons (numbers, dateTimes, strings,
- * errors), OPTIONAL with !bound, UNION, and a head variable left unbound by the WHERE clause. */
+ * errors), OPTIONAL with !bound, UNION, a head variable left unbound by the WHERE clause, and views (each
+ * instance's patterns match only the triples its view holds, nested ones included). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@ typedef struct world {
     rdfio *io;
     rule_set rules;
     term_id this_term, this_var, holds;
+    bool viewed; /* evaluate() restricts the sentry to each instance's view: graph doc-<instance>, or shared */
 } world;
 
 static int setup(void **state) {
@@ -48,19 +50,30 @@ static int teardown(void **state) {
     return 0;
 }
 
-static void data(world *w, const char *turtle) {
-    char doc[4096];
-    snprintf(doc, sizeof doc, "@prefix : <" EX "> . @prefix gsm: <" GSM "> . "
-             "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n%s", turtle);
-    rdf_error err;
-    if (rdf_parse(w->io, w->st, RDF_TURTLE, doc, strlen(doc), NULL, 0, "data", &err) != 0)
-        fail_msg("%s", err.message);
-}
-
 static term_id iri(world *w, const char *local) {
     char full[256];
     snprintf(full, sizeof full, EX "%s", local);
     return terms_iri_cstr(w->t, full);
+}
+
+/* Parses turtle into graph EX<graph> (none when NULL). */
+static void data_in(world *w, const char *graph, const char *turtle) {
+    char doc[4096];
+    snprintf(doc, sizeof doc, "@prefix : <" EX "> . @prefix gsm: <" GSM "> . "
+             "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n%s", turtle);
+    rdf_error err;
+    if (rdf_parse(w->io, w->st, RDF_TURTLE, doc, strlen(doc), NULL, graph ? iri(w, graph) : 0, "data", &err) != 0)
+        fail_msg("%s", err.message);
+}
+
+static void data(world *w, const char *turtle) { data_in(w, NULL, turtle); }
+
+/* The views of the tests: an instance EX<name> sees graph EX"doc-"<name> and the graph EX"shared". */
+static bool in_view(void *user, term_id viewer, uint32_t n) {
+    world *w = user;
+    char doc[64];
+    snprintf(doc, sizeof doc, "doc-%.32s", terms_lex(w->t, viewer, NULL) + strlen(EX));
+    return store_in_graph(w->st, n, iri(w, doc)) || store_in_graph(w->st, n, iri(w, "shared"));
 }
 
 static term_id var(world *w, const char *name) { return terms_var(w->t, name, strlen(name)); }
@@ -106,8 +119,11 @@ static void evaluate(world *w, sq_node *where) {
     rule *r = sentry_rule_new(w->t, where, prefix, 2, head, 1, &constant, 1, "test-sentry", error, sizeof error);
     if (!r)
         fail_msg("%s", error);
+    if (w->viewed)
+        assert_true(sentry_rule_view(r, w->this_var, 2));
     rule_set_add(&w->rules, r);
-    reasoner_options opt = {.derived_graph = iri(w, "derived")};
+    reasoner_options opt = {.derived_graph = iri(w, "derived"), .visible = w->viewed ? in_view : NULL,
+                            .visible_user = w};
     reasoner *R = reasoner_new(w->t, w->st, &opt);
     assert_int_equal(reasoner_run(R, &w->rules, 0), 0);
     reasoner_free(R);
@@ -258,6 +274,96 @@ static void text_sentry_end_to_end(void **state) {
     assert_true(holds_for(w, "a2"));
 }
 
+/* `?d :flag true`, connected to nothing: each instance sees the flags of its own documents and the shared
+ * ones, not another instance's, whatever order the join would choose (the flag pattern is the cheapest). */
+static void views_hide_other_instances_documents(void **state) {
+    world *w = *state;
+    data(w, artifacts);
+    data_in(w, "doc-a1", ":x :flag true .\n");
+    sq_node *where = node(SQ_GROUP);
+    add(where, pattern(var(w, "d"), iri(w, "flag"), T_TRUE));
+    w->viewed = true;
+    evaluate(w, where);
+    assert_true(holds_for(w, "a1"));
+    assert_false(holds_for(w, "a2"));
+}
+
+/* Without a view the same sentry sees every document: the test above depends on the view. */
+static void without_a_view_every_document_is_seen(void **state) {
+    world *w = *state;
+    data(w, artifacts);
+    data_in(w, "doc-a1", ":x :flag true .\n");
+    sq_node *where = node(SQ_GROUP);
+    add(where, pattern(var(w, "d"), iri(w, "flag"), T_TRUE));
+    evaluate(w, where);
+    assert_true(holds_for(w, "a1"));
+    assert_true(holds_for(w, "a2"));
+}
+
+/* A triple from several documents is seen by each of their instances (only its first source is kept in
+ * its record); a shared document by all; patterns inside OPTIONAL match in the view too, so a2's "no
+ * door of mine is locked" holds though a1's door is. */
+static void views_reach_every_source_and_nested_groups(void **state) {
+    world *w = *state;
+    data(w, artifacts);
+    data_in(w, "doc-a1", ":y :flag true . :front a :Door ; :locked true .\n");
+    data_in(w, "doc-a2", ":y :flag true . :back a :Door .\n");
+    data_in(w, "shared", ":z :colour :red .\n");
+    sq_node *where = node(SQ_GROUP);
+    add(where, pattern(var(w, "y"), iri(w, "flag"), T_TRUE));
+    add(where, pattern(var(w, "z"), iri(w, "colour"), iri(w, "red")));
+    add(where, pattern(var(w, "d"), T_RDF_TYPE, iri(w, "Door")));
+    sq_node *optional = node(SQ_OPTIONAL);
+    add(optional, pattern(var(w, "e"), iri(w, "locked"), T_TRUE));
+    add(where, optional);
+    add(where, filter(expr(SQ_NOT, expr(SQ_BOUND, term(var(w, "e")), NULL), NULL)));
+    w->viewed = true;
+    evaluate(w, where);
+    assert_false(holds_for(w, "a1"));
+    assert_true(holds_for(w, "a2"));
+}
+
+/* A viewer bound by the prefix's second pattern (an argument query's context): the join must not match a
+ * viewed pattern before it, though that pattern is the cheapest once the context is bound (one flag, two
+ * instances named by the context). */
+static void a_viewed_pattern_waits_for_its_viewer(void **state) {
+    world *w = *state;
+    data(w, ":c a :Context ; :instance :a1, :a2 .\n");
+    data_in(w, "doc-a1", ":x :flag true .\n");
+    term_id ctx = var(w, "ctx");
+    sq_node *where = node(SQ_GROUP);
+    add(where, pattern(var(w, "d"), iri(w, "flag"), T_TRUE));
+    triple prefix[] = {{ctx, T_RDF_TYPE, iri(w, "Context")}, {ctx, iri(w, "instance"), w->this_var}};
+    triple head[] = {{iri(w, "sentry"), w->holds, w->this_var}};
+    char error[256];
+    sentry_constant constant = {w->this_term, w->this_var};
+    rule *r = sentry_rule_new(w->t, where, prefix, 2, head, 1, &constant, 1, "context", error, sizeof error);
+    assert_non_null(r);
+    assert_true(sentry_rule_view(r, w->this_var, 2));
+    rule_set_add(&w->rules, r);
+    reasoner_options opt = {.derived_graph = iri(w, "derived"), .visible = in_view, .visible_user = w};
+    reasoner *R = reasoner_new(w->t, w->st, &opt);
+    assert_int_equal(reasoner_run(R, &w->rules, 0), 0);
+    reasoner_free(R);
+    assert_true(holds_for(w, "a1"));
+    assert_false(holds_for(w, "a2"));
+}
+
+/* A view needs its viewer bound by the prefix: a variable the prefix does not bind is refused. */
+static void a_view_needs_a_viewer_the_prefix_binds(void **state) {
+    world *w = *state;
+    sq_node *where = node(SQ_GROUP);
+    add(where, pattern(var(w, "d"), iri(w, "flag"), T_TRUE));
+    triple prefix[] = {{w->this_var, T_RDF_TYPE, terms_iri_cstr(w->t, GSM "ArtifactInstance")}};
+    triple head[] = {{iri(w, "sentry"), w->holds, w->this_var}};
+    char error[256];
+    rule *r = sentry_rule_new(w->t, where, prefix, 1, head, 1, NULL, 0, "unbound-viewer", error, sizeof error);
+    assert_non_null(r);
+    assert_false(sentry_rule_view(r, var(w, "d"), 1));
+    assert_int_equal(r->viewer, 0);
+    rule_free(r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(patterns_bind_this_artifact, setup, teardown),
@@ -269,6 +375,11 @@ int main(void) {
         cmocka_unit_test_setup_teardown(pre_marked_true_element_holds, setup, teardown),
         cmocka_unit_test_setup_teardown(head_needs_top_level_variables, setup, teardown),
         cmocka_unit_test_setup_teardown(text_sentry_end_to_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(views_hide_other_instances_documents, setup, teardown),
+        cmocka_unit_test_setup_teardown(without_a_view_every_document_is_seen, setup, teardown),
+        cmocka_unit_test_setup_teardown(views_reach_every_source_and_nested_groups, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_view_needs_a_viewer_the_prefix_binds, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_viewed_pattern_waits_for_its_viewer, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
