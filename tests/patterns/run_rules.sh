@@ -22,6 +22,26 @@ check "the task's request was sent once" [ "$(sent)" = "/a " ]
 expect "its stage is done and so is the workflow" s1=inactive/c s1-done=T root-done=T
 check "the workflow is done" [ "$(workflow)" = done ]
 
+echo "# TASK-EXEC's ctx' (DESIGN section 8): a task's result is the context of the next"
+pattern ctx 'seq(task(t), task(u))'
+configure '{"/t": {"status": 201, "result": "/tickets/{key}"}}'
+settle
+ticket=$(grep '^POST /t ' "$work/service.log" | sed -E 's/.* key=([^ ]*) .*/\1/')
+check "t was sent once and answered with its ticket's Location" [ "$(grep -c '^POST /t .* executed 201' "$work/service.log")" = 1 ]
+check "u's request names the ticket t's answer bound (env:ticket)" \
+  grep -q "^PUT /u?ticket=http%3A%2F%2F127.0.0.1%3A${service_port}%2Ftickets%2F${ticket} .* executed" "$work/service.log"
+check "the workflow is done" [ "$(workflow)" = done ]
+# A loop iteration sees the results of the one before: each u names the ticket of the t before it
+pattern ctx-loop 'seq(task(t), loop(count(2), seq(task(u), task(t))))'
+configure '{"/t": {"status": 201, "result": "/tickets/{key}"}}'
+settle
+tickets=$(grep '^POST /t .* executed' "$work/service.log" | sed -E 's/.* key=([^ ]*) .*/\1/' | head -n 2 | tr '\n' ' ')
+named=$(grep '^PUT /u?ticket=' "$work/service.log" | grep ' executed' |
+  sed -E "s|^PUT /u\?ticket=http%3A%2F%2F127.0.0.1%3A${service_port}%2Ftickets%2F([^ ]*) .*|\1|" | tr '\n' ' ')
+check "t ran three times, u twice" [ "$(grep -c '^POST /t .* executed' "$work/service.log")/$(grep -c '^PUT /u' "$work/service.log")" = 3/2 ]
+check "each loop iteration's u names the ticket bound before it (the first t's, then the first iteration's)" \
+  [ "${tickets:-none}" = "$named" ]
+
 echo "# TASK-EFFECT"
 pattern effect 'task(h)'
 hold h
@@ -292,6 +312,17 @@ expect "MI-COLLECT: one instance done, the others run on" s1.2-done=T s1.1=activ
 for k in $(keys_of /a); do release_key "$k"; done
 settle
 expect "MI-JOIN: all instances done (policy all), the mi is done" s1-done=T
+# MI-COLLECT's results (DESIGN section 8): the mi's stage instance lists its copies in copy order, as the
+# rules derive it (rules/gsm-call.n3) from the status document and the model, for a later stage to read
+get status/mi > "$work/mi-status.nt"
+get models/mi > "$work/mi-model.nt"
+printf '%s\n' '@prefix list: <http://www.w3.org/2000/10/swap/list#> .' \
+  '{ ?m <https://w3id.org/ldgsm/patterns#results> ?l . ?l list:iterate (?k ?c) .' \
+  '  ?c <http://purl.org/gsm/vocab#isInstanceOf> ?S . } => { ?S <urn:test:at> ?k } .' > "$work/collected.n3"
+collected=$("$ldgsm" reason "$patterns_dir/../../rules/gsm-call.n3" "$work/mi-status.nt" "$work/mi-model.nt" \
+  --query "$work/collected.n3" 2> /dev/null | sed -E 's|^<[^>]*#(s[0-9.]+)> <urn:test:at> "([0-9]+)".*|\2:\1|' | sort | tr '\n' ' ')
+check "MI-COLLECT: the mi's results list its three copies in copy order ($collected)" \
+  [ "$collected" = "0:s1.1 1:s1.2 2:s1.3 " ]
 pattern mi-first 'mi(fixed(3), first_complete, task(a))'
 hold_each a
 settle
