@@ -54,6 +54,7 @@ typedef struct {
     size_t case_cancel_count;
     char **tasks; /* task IRIs used, each once */
     size_t task_count;
+    const char *within_copy; /* the path of the mi copy the stages being compiled are nested in (NULL: none) */
 } compiler;
 
 static void fail(compiler *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -578,8 +579,12 @@ static void stage_header(compiler *c, term_id stage, const char *prefix, const p
     buf_free(&label);
 }
 
+/* A stage nested in an mi copy names the copy (pat:withinCopy), whose item, index and results are its own
+ * (rules/gsm-call.n3). */
 static void add_child(compiler *c, const char *path, const char *child) {
     emit(c, stage_iri(c, path), c->g.has_child, stage_iri(c, child));
+    if (c->within_copy)
+        emit(c, stage_iri(c, child), iri(c, NS_PAT "withinCopy"), stage_iri(c, c->within_copy));
 }
 
 /* ---- failure and joins, shared by several kernels ---- */
@@ -809,9 +814,15 @@ static void parallel(compiler *c, const pattern *p, const char *path, size_t n, 
     for (size_t i = 0; i < n && !c->failed; i++) {
         char child[PATH_SIZE], suffix[64];
         child_path(child, sizeof child, path, i);
+        const char *outer_copy = c->within_copy;
+        if (body) /* a copy has an index and item of its own, not those of a copy around it */
+            c->within_copy = NULL;
         add_child(c, path, child);
         snprintf(suffix, sizeof suffix, " (%s %zu of %zu)", body ? "copy" : "branch", i + 1, n);
+        if (body)
+            c->within_copy = child;
         compile_term(c, body ? body : p->children[i], child, suffix);
+        c->within_copy = outer_copy;
         if (body) { /* the copy's index and item, for pat:thisIndex and pat:thisItem (DESIGN 8) */
             char index[24];
             snprintf(index, sizeof index, "%zu", i + 1);

@@ -343,6 +343,21 @@ for k in $(keys_of /a); do release_key "$k"; done
 settle
 expect "all spawned instances done: the mi is done" s1-done=T s1.3=inactive
 check "two instances ran" [ "$(executed /a)" = 2 ]
+# The stages nested in a copy see its item: each copy's second task names its own part's name, and the
+# result it binds is the copy's, on the copy's stage instance (not the instance, where the copies would
+# overwrite each other)
+put env/parts '<#it> <https://example.org/env#items> (<#p1> <#p2>) .
+<#p1> <https://example.org/env#name> "bolt" . <#p2> <https://example.org/env#name> "nut" .' > /dev/null
+pattern mi-nested 'mi(dynamic(parts, 1, 4), all, seq(task(a), task(w)))'
+configure '{"/w?name=bolt": {"status": 201, "result": "/done/bolt"}, "/w?name=nut": {"status": 201, "result": "/done/nut"}}'
+settle
+check "each copy's nested task named its own item's name" \
+  [ "$(grep '^PUT /w' "$work/service.log" | grep ' executed' | awk '{print $2}' | sort | tr '\n' ' ')" = "/w?name=bolt /w?name=nut " ]
+expect "both copies done, the mi done" s1.1-done=T s1.2-done=T s1-done=T
+done_on() { get "status/mi-nested" | grep -F "<https://example.org/env#done> <http://127.0.0.1:${service_port}/done/$1>" | cut -d' ' -f1; }
+own_results() { local b n; b=$(done_on bolt); n=$(done_on nut); [ -n "$b" ] && [ -n "$n" ] && [ "$b" != "$n" ]; }
+check "each copy keeps its own result on its stage instance" own_results
+check "... not on the instance" ! grep -q "^<${instance}> <https://example.org/env#done>" <(get "status/mi-nested")
 put env/lines '<#it> <https://example.org/env#items> ("a" "b" "c" "d" "e") .' > /dev/null
 pattern mi-too-many 'mi(dynamic(lines, 1, 4), all, task(a))'
 settle
