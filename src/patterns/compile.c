@@ -1006,10 +1006,16 @@ static void compile_term(compiler *c, const pattern *p, const char *path, const 
             loop_conditional(c, p, path);
         break;
     case PAT_CANCEL: cancel(c, p, path); break;
-    case PAT_MI:
-        parallel(c, p, path, (size_t)(p->mi_dynamic ? p->max : p->count), p->children[0],
-                 p->mi_dynamic ? p->name : NULL);
+    case PAT_MI: {
+        size_t copies = (size_t)(p->mi_dynamic ? p->max : p->count);
+        char count[24];
+        snprintf(count, sizeof count, "%zu", copies);
+        /* how many copies it has (a dynamic mi: at most): the rules record how many spawned (pat:spawned) */
+        emit(c, stage_iri(c, path), iri(c, NS_PAT "copyCount"),
+             terms_literal(c->t, count, strlen(count), T_XSD_INTEGER, NULL, 0));
+        parallel(c, p, path, copies, p->children[0], p->mi_dynamic ? p->name : NULL);
         break;
+    }
     }
 }
 

@@ -330,6 +330,14 @@ release_key "$(field s1.3 idempotencyKey)"
 settle
 expect "MI-JOIN with first_complete: one instance done, the others cancelled" s1-done=T s1.3-done=T s1.1=inactive s1.2=inactive s1.1-done=f
 
+# ... and a task after the mi reads them: v names the tickets its two copies' t bound, in copy order
+pattern collect 'seq(mi(fixed(2), all, task(t)), task(v))'
+configure '{"/t": {"status": 201, "result": "/tickets/{key}"}}'
+settle
+ticket_of() { echo "http%3A%2F%2F127.0.0.1%3A${service_port}%2Ftickets%2F$(field "$1" idempotencyKey)"; }
+check "MI-COLLECT: a task after the mi names its copies' results in copy order" \
+  grep -q "^PUT /v?first=$(ticket_of s1.1.1)&second=$(ticket_of s1.1.2) .* executed" "$work/service.log"
+
 echo "# MI-SPAWN-DYNAMIC"
 put env/lines '<#it> <https://example.org/env#items> ("pens" "paper") .' > /dev/null
 pattern mi-dynamic 'mi(dynamic(lines, 1, 4), all, task(a))'
@@ -358,6 +366,8 @@ done_on() { get "status/mi-nested" | grep -F "<https://example.org/env#done> <ht
 own_results() { local b n; b=$(done_on bolt); n=$(done_on nut); [ -n "$b" ] && [ -n "$n" ] && [ "$b" != "$n" ]; }
 check "each copy keeps its own result on its stage instance" own_results
 check "... not on the instance" ! grep -q "^<${instance}> <https://example.org/env#done>" <(get "status/mi-nested")
+check "the spawn recorded two copies of at most four (pat:spawned, for MI-COLLECT's list)" \
+  grep -q '<https://w3id.org/ldgsm/patterns#spawned> "2"' <(get "status/mi-nested")
 put env/lines '<#it> <https://example.org/env#items> ("a" "b" "c" "d" "e") .' > /dev/null
 pattern mi-too-many 'mi(dynamic(lines, 1, 4), all, task(a))'
 settle
