@@ -58,6 +58,9 @@ notice_bodies() { local m; for m in $(get notify/ | grep -o '<[^>]*/notify/[^>]*
 check "the first notice names who published (the event's wsm:actor)" \
   grep -qF "<https://example.org/notice#by> <${base}roles#bob>" <(notice_bodies)
 check "... and the document (?thisInstance)" grep -qF "<https://example.org/notice#document> <${base}documents/doc1#it>" <(notice_bodies)
+# a later action's arguments read the instance when it starts: the readers' notice names the state then
+check "the second notice's arguments read the instance when it started (state live)" \
+  grep -qF "<https://example.org/notice#state> <${base}schemas/publishing#live>" <(notice_bodies)
 check "its actions are answered (action 1)" has doc1 "action 2 1 sent"
 check "its actions are answered (action 2)" has doc1 "action 2 2 sent"
 # in order: the second action's call was made after the first's (the records' ldgsm:calledAt)
