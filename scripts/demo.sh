@@ -2,8 +2,9 @@
 # README command 1: installs what is missing, builds into build/, and runs the demo: the GSM paper's
 # fire-alarm workflow on the embedded LDP server, printed as a table like its Fig. 2 (`ldgsm demo`), then
 # the procurement workflow whose order call is retried and rebound to a second supplier
-# (`ldgsm demo --suppliers`, a few seconds). Arguments select one run and are passed on, e.g.
-# --late-sensor, --suppliers --no-supplier-b, --verbose, --interval 0; see build/ldgsm demo --help.
+# (`ldgsm demo --suppliers`, a few seconds), then three orders of one model side by side (`ldgsm demo
+# --orders`). Arguments select one run and are passed on, e.g.
+# --late-sensor, --suppliers --no-supplier-b, --orders, --verbose, --interval 0; see build/ldgsm demo --help.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -14,4 +15,6 @@ if [ $# -gt 0 ]; then
 fi
 build/ldgsm demo
 echo
-exec build/ldgsm demo --suppliers
+build/ldgsm demo --suppliers
+echo
+exec build/ldgsm demo --orders

@@ -2,7 +2,8 @@
  * embedded LDP server with ldp-fixtures/fire-alarm on a free loopback port, the agent run iteration by
  * iteration with the shipped GSM rules, and the scenario of gsm/demo.h playing the devices between the
  * iterations and printing the run table. With --suppliers, the procurement workflow of
- * ldp-fixtures/suppliers instead (DESIGN section 6.1), played by gsm/demo_suppliers.h. */
+ * ldp-fixtures/suppliers instead (DESIGN section 6.1), played by gsm/demo_suppliers.h; with --orders, the
+ * three orders of ldp-fixtures/orders (DESIGN section 8), watched by gsm/demo_orders.h. */
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/shipped.h"
 #include "gsm/demo.h"
+#include "gsm/demo_orders.h"
 #include "gsm/demo_suppliers.h"
 #include "http/http_client.h"
 #include "ldp/ldp_fixtures.h"
@@ -30,6 +32,7 @@ enum { DEMO_MAX_ITERATIONS = 100, DEFAULT_INTERVAL_MS = 200, DEFAULT_TIME_LIMIT_
 static const char demo_usage[] =
     "usage: ldgsm demo [--late-sensor] [--interval MS] [--verbose]\n"
     "       ldgsm demo --suppliers [--no-supplier-b] [--time-limit S] [--interval MS] [--verbose]\n"
+    "       ldgsm demo --orders [--interval MS] [--verbose]\n"
     "\n"
     "Runs the GSM paper's fire-alarm workflow (its Fig. 1 and 2, as DESIGN.md section 5 reconstructs them)\n"
     "end to end, in this one process: the embedded LDP server on a free 127.0.0.1 port serving\n"
@@ -58,10 +61,18 @@ static const char demo_usage[] =
     "happened; the run ends when the workflow is complete, with a summary. While the call waits for a\n"
     "deadline, the iterations are at least 50 ms apart.\n"
     "\n"
+    "With --orders, the order workflow of ldp-fixtures/orders (DESIGN.md section 8) shows three orders\n"
+    "side by side: one model, three instances (status/o1, o2, o3), each acting on its own order: its own\n"
+    "quote GET (40, 250, 90), an approval request only for the one over 100, its own shipment POST, and a\n"
+    "notification naming that shipment's Location. One row per iteration that changed something, one\n"
+    "column per order (stage reached, price, approval, shipment); at the end the demo checks on the server\n"
+    "that each order's notification names its own shipment and that only order 2 asked for approval.\n"
+    "\n"
     "options:\n"
     "      --late-sensor    the door sensor shows the doors one poll (one agent iteration) after they\n"
     "                       changed (default: at once)\n"
     "      --suppliers      the procurement workflow with its supplier call (see above)\n"
+    "      --orders         three orders of one workflow model, side by side (see above)\n"
     "      --no-supplier-b  with --suppliers: supplier B's shop is gone too\n"
     "      --time-limit S   with --suppliers: fail when the workflow is not complete after S seconds\n"
     "                       (default 30)\n"
@@ -71,8 +82,9 @@ static const char demo_usage[] =
     "\n"
     "The fixtures and the rules are found in $LDGSM_HOME, beside the binary, or in the source tree.\n"
     "exit status: 0 the scenario ended with the workflow complete (the fire alarm: with Fig. 2's lines\n"
-    "shown); 1 it stalled (the fire alarm: not over within 100 iterations; --suppliers: not complete\n"
-    "within --time-limit), failed, or was stopped by SIGINT or SIGTERM; 2 usage error\n";
+    "shown; --orders: every order, each notification naming its own shipment); 1 it stalled (the fire\n"
+    "alarm, --orders: not over within 100 iterations; --suppliers: not complete within --time-limit),\n"
+    "failed, or was stopped by SIGINT or SIGTERM; 2 usage error\n";
 
 /* ---- the environment's requests (gsm/demo.h's demo_io over the HTTP client) ---------------------- */
 
@@ -137,6 +149,7 @@ static void log_to_stream(void *user, enum log_level level, const char *message)
 typedef struct demo_settings {
     bool late_sensor;
     bool suppliers, no_supplier_b;
+    bool orders;
     long interval_ms;
     long time_limit_s; /* --suppliers */
     int verbose;
@@ -262,8 +275,38 @@ static int play_suppliers(const demo_settings *settings, agent *a, suppliers_dem
     return 1;
 }
 
-/* Starts the server, the agent on the scenario's instance (status/alarm1#it; --suppliers: status/order1#it)
- * and the scenario; plays; stops. */
+/* play for --orders: the scenario only watches, so the run is bounded by iterations, as the fire alarm's. */
+static int play_orders(const demo_settings *settings, agent *a, orders_demo *d) {
+    char message[1024];
+    if (orders_demo_start(d, message, sizeof message) != 0) {
+        fprintf(stderr, "ldgsm demo: %s\n", message);
+        return 1;
+    }
+    for (unsigned i = 0; i < DEMO_MAX_ITERATIONS && !cli_stop_requested; i++) {
+        if (i)
+            cli_pause_ms(settings->interval_ms);
+        iteration_stats stats = {0};
+        if (agent_iterate(a, &stats) == -2) {
+            fputs("ldgsm demo: the agent refused an instance\n", stderr);
+            return 1;
+        }
+        enum demo_progress progress = orders_demo_after_iteration(d, message, sizeof message);
+        if (progress != DEMO_GOING_ON) {
+            if (progress == DEMO_FAILED)
+                fprintf(stderr, "ldgsm demo: %s\n", message);
+            return progress == DEMO_OVER ? 0 : 1;
+        }
+    }
+    if (cli_stop_requested)
+        fputs("ldgsm demo: stopped by a signal before the orders were complete\n", stderr);
+    else
+        fprintf(stderr, "ldgsm demo: stalled: the orders are not complete after %d iterations: %s\n",
+                DEMO_MAX_ITERATIONS, orders_demo_waiting_for(d));
+    return 1;
+}
+
+/* Starts the server, the agent on the scenario's instances (status/alarm1#it; --suppliers: status/order1#it;
+ * --orders: status/o1#it, o2, o3) and the scenario; plays; stops. */
 static int serve_and_play(const demo_settings *settings, agent_options *opt, const char *fixtures) {
     log_sink server_log = {.write = log_to_stream, .user = stderr, .threshold = LOG_WARN};
     log_sink agent_log = {.write = log_to_stream, .user = stderr,
@@ -273,15 +316,21 @@ static int serve_and_play(const demo_settings *settings, agent_options *opt, con
     demo_server server;
     if (demo_server_start(&server, fixtures, &server_log) != 0)
         return 1;
-    buf base = {0}, instance = {0};
+    buf base = {0}, instance[ORDERS_COUNT] = {{0}};
     buf_printf(&base, "%s/", ldp_server_base_url(server.server));
-    if (settings->suppliers)
-        buf_printf(&instance, "%s%s%s", base.data, SUPPLIERS_INSTANCE_PATH, SUPPLIERS_INSTANCE_FRAGMENT);
-    else
-        buf_printf(&instance, "%s%s%s", base.data, DEMO_INSTANCE_PATH, DEMO_INSTANCE_FRAGMENT);
-    char *instances[] = {buf_cstr(&instance)};
+    char *instances[ORDERS_COUNT];
+    size_t instance_count = settings->orders ? ORDERS_COUNT : 1;
+    for (size_t i = 0; i < instance_count; i++) {
+        if (settings->orders)
+            buf_printf(&instance[i], "%s%s%s", base.data, orders_instance_paths[i], ORDERS_INSTANCE_FRAGMENT);
+        else if (settings->suppliers)
+            buf_printf(&instance[i], "%s%s%s", base.data, SUPPLIERS_INSTANCE_PATH, SUPPLIERS_INSTANCE_FRAGMENT);
+        else
+            buf_printf(&instance[i], "%s%s%s", base.data, DEMO_INSTANCE_PATH, DEMO_INSTANCE_FRAGMENT);
+        instances[i] = buf_cstr(&instance[i]);
+    }
     opt->instances = instances;
-    opt->instance_count = 1;
+    opt->instance_count = instance_count;
     char message[1024];
     int status = 1;
     agent *a = agent_new(opt, &agent_log, message, sizeof message);
@@ -292,32 +341,37 @@ static int serve_and_play(const demo_settings *settings, agent_options *opt, con
     demo_options demo_opt = {.base = buf_cstr(&base), .late_sensor = settings->late_sensor, .out = stdout};
     suppliers_options suppliers_opt = {.base = buf_cstr(&base), .no_supplier_b = settings->no_supplier_b,
                                        .out = stdout};
-    demo *d = settings->suppliers ? NULL : demo_new(&demo_opt, &io);
+    orders_options orders_opt = {.base = buf_cstr(&base), .out = stdout};
+    demo *d = settings->suppliers || settings->orders ? NULL : demo_new(&demo_opt, &io);
     suppliers_demo *sd = settings->suppliers ? suppliers_demo_new(&suppliers_opt, &io) : NULL;
+    orders_demo *od = settings->orders ? orders_demo_new(&orders_opt, &io) : NULL;
     if (!a)
         fprintf(stderr, "ldgsm demo: %s\n", message);
     else if (io_state.client)
-        status = sd ? play_suppliers(settings, a, sd) : play(settings, a, d);
+        status = sd ? play_suppliers(settings, a, sd) : od ? play_orders(settings, a, od) : play(settings, a, d);
     /* The server's threads end before the agent and the demo free their raptor worlds: freeing the last
      * one cleans libxml2 up, and a server thread alive then would leak libxml2's per-thread state. */
     demo_server_stop(&server);
     demo_free(d);
     suppliers_demo_free(sd);
+    orders_demo_free(od);
     http_client_free(io_state.client);
     agent_free(a);
     opt->instances = NULL;
     opt->instance_count = 0;
-    buf_free(&instance);
+    for (size_t i = 0; i < instance_count; i++)
+        buf_free(&instance[i]);
     buf_free(&base);
     return status;
 }
 
 int cmd_demo(int argc, char **argv) {
-    enum { OPT_LATE_SENSOR = 256, OPT_SUPPLIERS, OPT_NO_SUPPLIER_B, OPT_TIME_LIMIT };
+    enum { OPT_LATE_SENSOR = 256, OPT_SUPPLIERS, OPT_NO_SUPPLIER_B, OPT_TIME_LIMIT, OPT_ORDERS };
     static const struct option options[] = {
         {"late-sensor", no_argument, NULL, OPT_LATE_SENSOR},
         {"suppliers", no_argument, NULL, OPT_SUPPLIERS},
         {"no-supplier-b", no_argument, NULL, OPT_NO_SUPPLIER_B},
+        {"orders", no_argument, NULL, OPT_ORDERS},
         {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
         {"interval", required_argument, NULL, 'n'},
         {"verbose", no_argument, NULL, 'v'},
@@ -334,6 +388,7 @@ int cmd_demo(int argc, char **argv) {
         case OPT_LATE_SENSOR: settings.late_sensor = true; break;
         case OPT_SUPPLIERS: settings.suppliers = true; break;
         case OPT_NO_SUPPLIER_B: settings.no_supplier_b = true; break;
+        case OPT_ORDERS: settings.orders = true; break;
         case OPT_TIME_LIMIT:
             settings.time_limit_s = strtol(optarg, &end, 10);
             if (*end || !*optarg || settings.time_limit_s < 1 || settings.time_limit_s > 3600) {
@@ -358,6 +413,11 @@ int cmd_demo(int argc, char **argv) {
         fprintf(stderr, "ldgsm demo: unexpected argument '%s'\n\n%s", argv[optind], demo_usage);
         return 2;
     }
+    if (settings.orders && (settings.suppliers || settings.late_sensor || settings.no_supplier_b || time_limit_given)) {
+        fprintf(stderr, "ldgsm demo: --orders takes none of --suppliers, --late-sensor, --no-supplier-b, "
+                "--time-limit\n\n%s", demo_usage);
+        return 2;
+    }
     if (settings.suppliers ? settings.late_sensor : settings.no_supplier_b || time_limit_given) {
         fprintf(stderr, "ldgsm demo: %s\n\n%s",
                 settings.suppliers ? "--late-sensor is an option of the fire-alarm demo, not of --suppliers"
@@ -365,7 +425,9 @@ int cmd_demo(int argc, char **argv) {
                 demo_usage);
         return 2;
     }
-    const char *fixtures_dir = settings.suppliers ? "ldp-fixtures/suppliers" : "ldp-fixtures/fire-alarm";
+    const char *fixtures_dir = settings.suppliers ? "ldp-fixtures/suppliers"
+                               : settings.orders  ? "ldp-fixtures/orders"
+                                                  : "ldp-fixtures/fire-alarm";
     char *fixtures = shipped_path(fixtures_dir);
     if (!fixtures) {
         fprintf(stderr, "ldgsm demo: cannot find %s (set LDGSM_HOME to the directory holding ldp-fixtures/, "

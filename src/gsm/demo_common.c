@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "agent/vocab.h"
+
 enum { LABEL_WIDTH = 4 };
 
 store *demo_read(const demo_io *io, rdfio *rdf, const char *base, const char *path, bool *absent, char *message,
@@ -39,6 +41,19 @@ term_id demo_object(store *st, term_id s, term_id p) {
     uint32_t n;
     const triple *tr = store_next(&it, &n);
     return tr ? tr->o : 0;
+}
+
+term_id demo_instance_node(terms *t, store *st, term_id instance, term_id model) {
+    term_id is_instance_of = demo_iri(t, NS_GSM, "isInstanceOf");
+    term_id in_artifact_instance = demo_iri(t, NS_GSM, "inArtifactInstance");
+    store_iter it;
+    store_match(st, 0, is_instance_of, model, 0, store_size(st), &it);
+    uint32_t n;
+    const triple *tr;
+    while ((tr = store_next(&it, &n)))
+        if (store_find(st, tr->s, in_artifact_instance, instance) != UINT32_MAX)
+            return tr->s;
+    return 0;
 }
 
 int demo_put(const demo_io *io, const char *path, const char *name, const char *ns, const char *triples, char *message,

@@ -1,7 +1,8 @@
 /* demo_common.h: what the scenarios of `ldgsm demo` share (gsm/demo.h, the fire alarm; gsm/demo_suppliers.h,
- * the procurement with its supplier call): the environment's requests (demo_io, so this layer knows no
- * HTTP), reading a server document into a store, and the run table: a row label, a "what happened" column
- * wrapped over continuation lines at spaces, then the status cells. */
+ * the procurement with its supplier call; gsm/demo_orders.h, three orders of one model): the environment's
+ * requests (demo_io, so this layer knows no HTTP), reading a server document into a store, and the run
+ * table: a row label, a "what happened" column wrapped over continuation lines at spaces, then the status
+ * cells. */
 #ifndef LDGSM_GSM_DEMO_COMMON_H
 #define LDGSM_GSM_DEMO_COMMON_H
 
@@ -40,6 +41,8 @@ int demo_put(const demo_io *io, const char *path, const char *name, const char *
              size_t size);
 /* The first object of (s, p), or 0. */
 term_id demo_object(store *st, term_id s, term_id p);
+/* The status document's node of instance that gsm:isInstanceOf model (a stage's or a milestone's), or 0. */
+term_id demo_instance_node(terms *t, store *st, term_id instance, term_id model);
 /* The IRI prefix + rest, interned. */
 term_id demo_iri(terms *t, const char *prefix, const char *rest);
 

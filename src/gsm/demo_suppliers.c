@@ -260,18 +260,9 @@ static int read_model(suppliers_demo *d, char *message, size_t size) {
 
 /* ---- reading the status ------------------------------------------------------------------------- */
 
-/* The status document's node of a stage model: the one of this instance that isInstanceOf it. */
+/* The status document's node of a stage model (the root is the instance itself). */
 static term_id node_of(suppliers_demo *d, store *st, int s) {
-    if (s == S_ROOT)
-        return d->instance;
-    store_iter it;
-    store_match(st, 0, d->v.is_instance_of, d->stage_model[s], 0, store_size(st), &it);
-    uint32_t n;
-    const triple *tr;
-    while ((tr = store_next(&it, &n)))
-        if (store_find(st, tr->s, d->v.in_artifact_instance, d->instance) != UINT32_MAX)
-            return tr->s;
-    return 0;
+    return s == S_ROOT ? d->instance : demo_instance_node(d->t, st, d->instance, d->stage_model[s]);
 }
 
 static long integer_of(suppliers_demo *d, term_id literal) {

@@ -1,0 +1,327 @@
+/* demo_orders.c: the three-orders scenario of demo_orders.h: each instance's status document read after
+ * every agent iteration (the stage it reached, its shop:price, its approval, its shop:shipment), what
+ * changed as one row of the run table with a column per order, and at the end the check of what the run
+ * left on the server: notifications/, shipments/ and approvals/. */
+#include "gsm/demo_orders.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/vocab.h"
+
+#define NS_LDP "http://www.w3.org/ns/ldp#"
+#define NS_SHOP "https://example.org/shop#"
+#define MODEL_PATH "models/order"
+#define APPROVALS_PATH "approvals/"
+#define NOTIFICATIONS_PATH "notifications/"
+
+/* A cell: stage 7, price 4, approval 8, then the shipment's Location ("shipments/shipment-N"). */
+enum { WHAT_WIDTH = 30, CELL_WIDTH = 7 + 1 + 4 + 1 + 8 + 1 + 20, APPROVAL_LIMIT = 100 };
+
+const char *const orders_instance_paths[ORDERS_COUNT] = {"status/o1", "status/o2", "status/o3"};
+
+/* The model's stages in their order, named by their fragments (the labels are too long for a cell). */
+enum stage { S_QUOTE, S_APPROVE, S_SHIP, S_NOTIFY, STAGE_COUNT };
+static const char *const stage_names[STAGE_COUNT] = {"Quote", "Approve", "Ship", "Notify"};
+
+typedef struct order_status {
+    bool set_up, complete;
+    int reached;      /* the last stage, in the model's order, that is active or completed; -1 for none */
+    bool asked;       /* Approve opened (its task is the approval request) */
+    bool approved;    /* its milestone, achieved */
+    term_id order, price, shipment; /* the instance's shop:order, shop:price, shop:shipment, or 0 */
+} order_status;
+
+struct orders_demo {
+    orders_options opt;
+    demo_io io;
+    terms *t;
+    rdfio *rdf;
+    term_id instance[ORDERS_COUNT], stage_model[STAGE_COUNT], approved_model;
+    struct {
+        term_id has_state, active, inactive, is_completed, is_achieved, contains, order, price, shipment;
+    } v;
+    order_status status[ORDERS_COUNT];
+    int widths[ORDERS_COUNT];
+    unsigned iterations;
+    double started; /* monotonic seconds */
+    buf waiting;
+};
+
+orders_demo *orders_demo_new(const orders_options *options, const demo_io *io) {
+    orders_demo *d = xcalloc(1, sizeof *d);
+    d->opt = *options;
+    d->io = *io;
+    d->t = terms_new();
+    d->rdf = rdfio_new(d->t);
+    terms *t = d->t;
+    buf b = {0};
+    for (int i = 0; i < ORDERS_COUNT; i++) {
+        b.len = 0;
+        buf_printf(&b, "%s%s", orders_instance_paths[i], ORDERS_INSTANCE_FRAGMENT);
+        d->instance[i] = demo_iri(t, options->base, b.data);
+    }
+    for (int s = 0; s < STAGE_COUNT; s++) {
+        b.len = 0;
+        buf_printf(&b, "%s#%s", MODEL_PATH, stage_names[s]);
+        d->stage_model[s] = demo_iri(t, options->base, b.data);
+    }
+    buf_free(&b);
+    d->approved_model = demo_iri(t, options->base, MODEL_PATH "#approved");
+    d->v.has_state = demo_iri(t, NS_GSM, "hasState");
+    d->v.active = demo_iri(t, NS_GSM, "active");
+    d->v.inactive = demo_iri(t, NS_GSM, "inactive");
+    d->v.is_achieved = demo_iri(t, NS_GSM, "isAchieved");
+    d->v.is_completed = demo_iri(t, NS_LDGSM, "isCompleted");
+    d->v.contains = demo_iri(t, NS_LDP, "contains");
+    d->v.order = demo_iri(t, NS_SHOP, "order");
+    d->v.price = demo_iri(t, NS_SHOP, "price");
+    d->v.shipment = demo_iri(t, NS_SHOP, "shipment");
+    return d;
+}
+
+void orders_demo_free(orders_demo *d) {
+    if (!d)
+        return;
+    buf_free(&d->waiting);
+    rdfio_free(d->rdf);
+    terms_free(d->t);
+    free(d);
+}
+
+static const char *lex(const orders_demo *d, term_id id) {
+    return id ? terms_lex(d->t, id, NULL) : "-";
+}
+
+/* An IRI on the server as a path relative to its base (as the requests name it); others whole. */
+static const char *relative(const orders_demo *d, term_id iri) {
+    const char *text = lex(d, iri);
+    size_t n = strlen(d->opt.base);
+    return iri && strncmp(text, d->opt.base, n) == 0 ? text + n : text;
+}
+
+/* ---- reading the instances ---------------------------------------------------------------------- */
+
+static int read_order(orders_demo *d, int i, order_status *out, char *message, size_t size) {
+    store *st = demo_read(&d->io, d->rdf, d->opt.base, orders_instance_paths[i], NULL, message, size);
+    if (!st)
+        return -1;
+    term_id it = d->instance[i], state = demo_object(st, it, d->v.has_state);
+    *out = (order_status){.set_up = state == d->v.active || state == d->v.inactive,
+                          .complete = demo_object(st, it, d->v.is_completed) == T_TRUE,
+                          .reached = -1,
+                          .order = demo_object(st, it, d->v.order),
+                          .price = demo_object(st, it, d->v.price),
+                          .shipment = demo_object(st, it, d->v.shipment)};
+    for (int s = 0; s < STAGE_COUNT; s++) {
+        term_id node = demo_instance_node(d->t, st, it, d->stage_model[s]);
+        bool opened = node && (demo_object(st, node, d->v.has_state) == d->v.active ||
+                               demo_object(st, node, d->v.is_completed) == T_TRUE);
+        if (opened)
+            out->reached = s;
+        if (opened && s == S_APPROVE)
+            out->asked = true;
+    }
+    term_id approved = demo_instance_node(d->t, st, it, d->approved_model);
+    out->approved = approved && demo_object(st, approved, d->v.is_achieved) == T_TRUE;
+    store_free(st);
+    return 0;
+}
+
+static int read_orders(orders_demo *d, order_status *out, char *message, size_t size) {
+    for (int i = 0; i < ORDERS_COUNT; i++)
+        if (read_order(d, i, &out[i], message, size) != 0)
+            return -1;
+    return 0;
+}
+
+/* ---- the table ---------------------------------------------------------------------------------- */
+
+static bool over_limit(const orders_demo *d, const order_status *s) {
+    return s->price && strtol(lex(d, s->price), NULL, 10) > APPROVAL_LIMIT;
+}
+
+/* "stage price approval shipment", one word each ("-" for nothing yet), so a column reads at a glance. */
+static void order_cell(const orders_demo *d, const order_status *s, char *out, size_t size) {
+    const char *stage = !s->set_up ? "-" : s->complete ? "done" : s->reached < 0 ? "set-up" : stage_names[s->reached];
+    const char *approval = s->approved ? "approved"
+                           : s->asked  ? "asked"
+                           : s->price  ? (over_limit(d, s) ? "needed" : "no-need")
+                                       : "-";
+    snprintf(out, size, "%-7s %-4s %-8s %s", stage, lex(d, s->price), approval, relative(d, s->shipment));
+}
+
+static void print_row(orders_demo *d, const char *label, const char *what) {
+    char text[ORDERS_COUNT][160];
+    const char *cells[ORDERS_COUNT];
+    for (int i = 0; i < ORDERS_COUNT; i++) {
+        order_cell(d, &d->status[i], text[i], sizeof text[i]);
+        cells[i] = text[i];
+    }
+    demo_table table = {d->opt.out, WHAT_WIDTH, ORDERS_COUNT, d->widths};
+    demo_table_row(&table, label, what, cells);
+}
+
+/* The phrases of what changed for order i ("o2 quoted 250"). */
+static void report_order(const orders_demo *d, int i, const order_status *old, const order_status *now, buf *what) {
+    const char *name = orders_instance_paths[i] + strlen("status/");
+    size_t before = what->len;
+    if (!old->set_up && now->set_up)
+        demo_phrase(what, "%s set up", name);
+    if (!old->price && now->price)
+        demo_phrase(what, "%s quoted %s", name, lex(d, now->price));
+    if (!old->asked && now->asked)
+        demo_phrase(what, "%s asks approval", name);
+    if (!old->approved && now->approved)
+        demo_phrase(what, "%s approved", name);
+    if (!old->shipment && now->shipment)
+        demo_phrase(what, "%s shipped", name);
+    if (!old->complete && now->complete)
+        demo_phrase(what, "%s notified: done", name);
+    else if (old->reached != now->reached && now->reached >= 0 && what->len == before) /* nothing else said */
+        demo_phrase(what, "%s at %s", name, stage_names[now->reached]);
+}
+
+/* ---- the check at the end ----------------------------------------------------------------------- */
+
+/* The members of a container, as paths relative to the base; NULL with message when it cannot be read. */
+static term_id *members(orders_demo *d, const char *container, size_t *count, char *message, size_t size) {
+    store *st = demo_read(&d->io, d->rdf, d->opt.base, container, NULL, message, size);
+    if (!st)
+        return NULL;
+    *count = store_count(st, 0, d->v.contains, 0, 0, store_size(st));
+    term_id *out = xcalloc(*count + 1, sizeof *out);
+    store_iter it;
+    store_match(st, 0, d->v.contains, 0, 0, store_size(st), &it);
+    uint32_t n;
+    const triple *tr;
+    for (size_t k = 0; (tr = store_next(&it, &n)) && k < *count; k++)
+        out[k] = tr->o;
+    store_free(st);
+    return out;
+}
+
+/* The object of (member, p) in the member's own document (the subject is the document), or 0. */
+static term_id member_says(orders_demo *d, term_id member, term_id p, char *message, size_t size) {
+    store *st = demo_read(&d->io, d->rdf, d->opt.base, relative(d, member), NULL, message, size);
+    if (!st)
+        return 0;
+    term_id o = demo_object(st, member, p);
+    store_free(st);
+    if (!o)
+        snprintf(message, size, "%s has no %s", relative(d, member), lex(d, p));
+    return o;
+}
+
+/* Every order's notification names its own shipment, which names its order; approvals/ holds one request
+ * per order over the limit and none for another. One summary line per order. */
+static int check_server(orders_demo *d, char *message, size_t size) {
+    size_t notification_count, approval_count;
+    term_id *notifications = members(d, NOTIFICATIONS_PATH, &notification_count, message, size);
+    term_id *approvals = notifications ? members(d, APPROVALS_PATH, &approval_count, message, size) : NULL;
+    int rc = approvals ? 0 : -1;
+    for (int i = 0; rc == 0 && i < ORDERS_COUNT; i++) {
+        const order_status *s = &d->status[i];
+        const char *name = orders_instance_paths[i];
+        term_id notification = 0, approval = 0;
+        unsigned notified = 0, asked = 0;
+        for (size_t k = 0; rc == 0 && k < notification_count; k++) {
+            term_id order = member_says(d, notifications[k], d->v.order, message, size);
+            rc = order ? 0 : -1;
+            if (order == s->order && notified++ == 0)
+                notification = notifications[k];
+        }
+        for (size_t k = 0; rc == 0 && k < approval_count; k++) {
+            term_id order = member_says(d, approvals[k], d->v.order, message, size);
+            rc = order ? 0 : -1;
+            if (order == s->order && asked++ == 0)
+                approval = approvals[k];
+        }
+        if (rc != 0)
+            break;
+        term_id named = notification ? member_says(d, notification, d->v.shipment, message, size) : 0;
+        term_id shipped_order = s->shipment ? member_says(d, s->shipment, d->v.order, message, size) : 0;
+        rc = -1;
+        if (notified != 1)
+            snprintf(message, size, "%s: %u notifications name its order %s, not one", name, notified,
+                     relative(d, s->order));
+        else if (!named || named != s->shipment)
+            snprintf(message, size, "%s: its notification %s names the shipment %s, not its own %s", name,
+                     relative(d, notification), relative(d, named), relative(d, s->shipment));
+        else if (shipped_order != s->order)
+            snprintf(message, size, "%s: its shipment %s is for the order %s, not %s", name,
+                     relative(d, s->shipment), relative(d, shipped_order), relative(d, s->order));
+        else if (asked != (over_limit(d, s) ? 1u : 0u))
+            snprintf(message, size, "%s: quoted %s, yet %u approval requests name its order", name,
+                     lex(d, s->price), asked);
+        else
+            rc = 0;
+        if (rc == 0)
+            fprintf(d->opt.out, "%s (%s, quoted %s): %s%s; notification %s names shipment %s, its own\n", name,
+                    relative(d, s->order), lex(d, s->price), asked ? "approval request " : "no approval needed",
+                    asked ? relative(d, approval) : "", relative(d, notification), relative(d, named));
+    }
+    free(notifications);
+    free(approvals);
+    return rc;
+}
+
+/* ---- the run ------------------------------------------------------------------------------------ */
+
+int orders_demo_start(orders_demo *d, char *message, size_t size) {
+    if (read_orders(d, d->status, message, size) != 0)
+        return -1;
+    d->started = demo_seconds(CLOCK_MONOTONIC);
+    fprintf(d->opt.out,
+            "The order workflow (ldp-fixtures/orders, DESIGN.md section 8) on the embedded LDP server at %s:\n"
+            "one model, three instances, each acting on its own order: its own quote GET, approval (asked when\n"
+            "the price is over %d), shipment POST, and notification naming that shipment's Location.\n"
+            "One row per agent iteration that changed something; each order's column shows the stage it\n"
+            "reached, the price bound from its quote, its approval and its shipment's Location.\n\n",
+            d->opt.base, APPROVAL_LIMIT);
+    const char *names[ORDERS_COUNT];
+    for (int i = 0; i < ORDERS_COUNT; i++) {
+        names[i] = orders_instance_paths[i];
+        d->widths[i] = CELL_WIDTH;
+    }
+    demo_table table = {d->opt.out, WHAT_WIDTH, ORDERS_COUNT, d->widths};
+    demo_table_head(&table, "iter", "what happened", names);
+    return 0;
+}
+
+enum demo_progress orders_demo_after_iteration(orders_demo *d, char *message, size_t size) {
+    d->iterations++;
+    order_status now[ORDERS_COUNT];
+    if (read_orders(d, now, message, size) != 0)
+        return DEMO_FAILED;
+    buf what = {0};
+    for (int i = 0; i < ORDERS_COUNT; i++)
+        report_order(d, i, &d->status[i], &now[i], &what);
+    memcpy(d->status, now, sizeof now);
+    if (what.len) {
+        char label[16];
+        snprintf(label, sizeof label, "%u", d->iterations);
+        print_row(d, label, buf_cstr(&what));
+    }
+    buf_free(&what);
+    for (int i = 0; i < ORDERS_COUNT; i++)
+        if (!d->status[i].complete)
+            return DEMO_GOING_ON;
+    fprintf(d->opt.out, "\nEvery order is complete after %u iterations (%.1f s). What the server holds:\n",
+            d->iterations, demo_seconds(CLOCK_MONOTONIC) - d->started);
+    return check_server(d, message, size) == 0 ? DEMO_OVER : DEMO_FAILED;
+}
+
+const char *orders_demo_waiting_for(orders_demo *d) {
+    buf *w = &d->waiting;
+    w->len = 0;
+    for (int i = 0; i < ORDERS_COUNT; i++) {
+        const order_status *s = &d->status[i];
+        if (!s->complete)
+            buf_printf(w, "%s%s %s%s", w->len ? ", " : "", orders_instance_paths[i],
+                       !s->set_up ? "not set up" : s->reached < 0 ? "set up, no stage open" : "at ",
+                       s->set_up && s->reached >= 0 ? stage_names[s->reached] : "");
+    }
+    return w->len ? buf_cstr(w) : "nothing";
+}
