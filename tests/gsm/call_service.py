@@ -19,11 +19,12 @@ repeat while the first is still executing gets 409. Every request is one line of
 Stopped by its PID.
 
 usage: call_service.py PORT CONFIG LOG"""
-import http.server
 import json
 import sys
 import threading
 import time
+
+import idempotency  # tests/gsm/idempotency.py: Idempotency-Key and the HTTP plumbing, shared with the other services
 
 
 def main(argv):
@@ -33,7 +34,7 @@ def main(argv):
     port, config_path, log_path = int(argv[0]), argv[1], argv[2]
     lock = threading.Lock()
     executions = {}  # path -> executions so far
-    answers = {}     # key -> (fingerprint, status, headers) once answered; None while executing
+    keys = idempotency.Keys()
 
     def config_for(path):
         try:
@@ -46,35 +47,17 @@ def main(argv):
         with lock, open(log_path, "a") as f:
             f.write(line + "\n")
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def answer(self, status, headers=()):
-            self.send_response(status)
-            for name, value in headers:
-                self.send_header(name, value)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
+    class Handler(idempotency.Handler):
         def handle_any(self):
-            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            key = (self.headers.get("Idempotency-Key") or "").strip('"')
+            body = self.read_body()
+            key = self.idempotency_key() or ""  # an empty key is no key
             fingerprint = (self.command, self.path, body)
             if key:
-                with lock:
-                    known = key in answers
-                    stored = answers.get(key)
-                    if not known:
-                        answers[key] = None
-                if known and stored is None:
-                    log("%s %s key=%s conflict 409" % (self.command, self.path, key))
-                    return self.answer(409)
-                if known and stored[0] != fingerprint:
-                    log("%s %s key=%s mismatch 422" % (self.command, self.path, key))
-                    return self.answer(422)
-                if known:
-                    log("%s %s key=%s replayed %d" % (self.command, self.path, key, stored[1]))
-                    return self.answer(stored[1], stored[2] + [("Idempotent-Replayed", "true")])
+                instead = keys.begin(key, fingerprint)
+                if instead is not None:
+                    outcome, status, headers, _ = instead
+                    log("%s %s key=%s %s %d" % (self.command, self.path, key, outcome, status))
+                    return self.send(status, headers)
             conf = config_for(self.path)
             with lock:
                 n = executions[self.path] = executions.get(self.path, 0) + 1
@@ -82,8 +65,7 @@ def main(argv):
                 time.sleep(float(conf["hang"]))
             if n <= int(conf.get("reset", 0)):
                 log("%s %s key=%s executed reset" % (self.command, self.path, key))
-                with lock:
-                    answers.pop(key, None)
+                keys.forget(key)
                 self.close_connection = True
                 self.connection.shutdown(2)
                 return None
@@ -93,34 +75,19 @@ def main(argv):
             elif conf.get("result"):
                 headers.append(("Location", conf["result"].replace("{key}", key)))
             log("%s %s key=%s executed %d" % (self.command, self.path, key, status))
-            with lock:
-                if status >= 500:
-                    answers.pop(key, None)
-                elif key:
-                    answers[key] = (fingerprint, status, headers)
-            return self.answer(status, headers)
+            if key:
+                keys.finish(key, fingerprint, status, headers)
+            return self.send(status, headers)
 
         do_PUT = do_POST = do_DELETE = do_PATCH = handle_any
 
         def do_GET(self):
             text = config_for(self.path).get("get")
             if text is None:
-                return self.answer(404)
-            body = text.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/turtle")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return None
+                return self.send(404)
+            return self.send(200, [("Content-Type", "text/turtle")], text.encode())
 
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    server.daemon_threads = True
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
+    idempotency.serve(port, Handler)
     return 0
 
 

@@ -41,18 +41,19 @@ show:
                              every header but those an HTTP client sets per connection (Host,
                              Connection, Keep-Alive), in the same order; otherwise says what differs
 """
-import http.server
 import json
 import sys
 import threading
 import time
 import urllib.request
 
+import idempotency  # tests/gsm/idempotency.py: Idempotency-Key and the HTTP plumbing, shared with the other services
+
 
 def serve(port, config_path, log_path):
     lock = threading.Lock()
     executions = {}  # config entry -> executions so far
-    answers = {}     # key -> (fingerprint, status, headers, body) once answered; None while executing
+    keys = idempotency.Keys()
     counter = [0]
 
     def entry_for(path):
@@ -71,24 +72,14 @@ def serve(port, config_path, log_path):
         with lock, open(log_path, "a", encoding="utf-8") as f:
             f.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
+    class Handler(idempotency.Handler):
         def reply(self, n, outcome, status, headers=(), body=b""):
             log({"n": n, "outcome": outcome, "status": status})
-            self.send_response(status)
-            for name, value in headers:
-                self.send_header(name, value)
-            if body:
-                self.send_header("Content-Type", "text/turtle")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if body:
-                self.wfile.write(body)
+            self.send(status, list(headers) + ([("Content-Type", "text/turtle")] if body else []), body)
 
         def handle_any(self):
-            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            key = (self.headers.get("Idempotency-Key") or "").strip('"')
+            body = self.read_body()
+            key = self.idempotency_key() or ""  # an empty key is no key
             with lock:
                 counter[0] += 1
                 n = counter[0]
@@ -99,18 +90,9 @@ def serve(port, config_path, log_path):
                  "body": body.decode("utf-8", "replace"), "key": key})
             fingerprint = (self.command, self.path, body)
             if key:
-                with lock:
-                    known = key in answers
-                    stored = answers.get(key)
-                    if not known:
-                        answers[key] = None
-                if known and stored is None:
-                    return self.reply(n, "conflict", 409)
-                if known and stored[0] != fingerprint:
-                    return self.reply(n, "mismatch", 422)
-                if known:
-                    return self.reply(n, "replayed", stored[1], stored[2] + [("Idempotent-Replayed", "true")],
-                                      stored[3])
+                instead = keys.begin(key, fingerprint)
+                if instead is not None:
+                    return self.reply(n, *instead)
             name, conf = entry_for(self.path)
             with lock:
                 done = executions[name] = executions.get(name, 0) + 1
@@ -131,22 +113,13 @@ def serve(port, config_path, log_path):
                 for k, v in conf.get("headers", {}).items():
                     headers.append((k, v))
                 answer = conf.get("body", "").encode("utf-8")
-            with lock:
-                if status >= 500:
-                    answers.pop(key, None)
-                elif key:
-                    answers[key] = (fingerprint, status, headers, answer)
+            if key:
+                keys.finish(key, fingerprint, status, headers, answer)
             return self.reply(n, "executed", status, headers, answer)
 
         do_GET = do_PUT = do_POST = do_DELETE = do_PATCH = handle_any
 
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    server.daemon_threads = True
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
+    idempotency.serve(port, Handler)
     return 0
 
 

@@ -23,11 +23,14 @@ Listens on 127.0.0.1 (PORT 0: a free one; the port is the first line on stdout);
 
 usage: iso_service.py PORT LOG"""
 import hashlib
-import http.server
 import json
+import os
 import re
 import sys
 import threading
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import idempotency  # noqa: E402  (tests/gsm/idempotency.py: Idempotency-Key and the HTTP plumbing, shared with the other services)
 
 EX = "https://example.org/iso#"
 ADDRESS = re.compile(r"http://127\.0\.0\.1:[0-9]+")
@@ -52,7 +55,7 @@ def main(argv):
         return 2
     port, log_path = int(argv[0]), argv[1]
     lock = threading.Lock()
-    answers = {}  # key -> (fingerprint, status, headers, body) once answered; None while executing
+    keys = idempotency.Keys()
     count = [0]
     log_file = open(log_path, "a", encoding="utf-8")
 
@@ -63,56 +66,29 @@ def main(argv):
             log_file.write(json.dumps(record, ensure_ascii=False) + "\n")
             log_file.flush()
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def send(self, status, headers, body):
-            self.send_response(status)
-            for name, value in headers:
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
-
+    class Handler(idempotency.Handler):
         def handle_any(self):
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            raw = self.read_body()
             body = raw.decode("utf-8", errors="replace")
-            key = self.headers.get("Idempotency-Key")
-            key = key.strip('"') if key is not None else None
+            key = self.idempotency_key()
             record = {"method": self.command, "path": self.path, "headers": [[k, v] for k, v in self.headers.items()],
                       "body": body, "key": key}
             fingerprint = (self.command, self.path, raw)
             if key is not None:
-                with lock:
-                    known = key in answers
-                    stored = answers.get(key)
-                    if not known:
-                        answers[key] = None
-                if known and stored is None:
-                    log(dict(record, outcome="conflict", status=409))
-                    return self.send(409, [], b"")
-                if known and stored[0] != fingerprint:
-                    log(dict(record, outcome="mismatch", status=422))
-                    return self.send(422, [], b"")
-                if known:
-                    log(dict(record, outcome="replayed", status=stored[1]))
-                    return self.send(stored[1], stored[2] + [("Idempotent-Replayed", "true")], stored[3])
+                instead = keys.begin(key, fingerprint)
+                if instead is not None:
+                    outcome, status, headers, text = instead
+                    log(dict(record, outcome=outcome, status=status))
+                    return self.send(status, headers, text)
             status, headers, text = answer_for(self.command, self.path, body)
             if key is not None:
-                with lock:
-                    answers[key] = (fingerprint, status, headers, text)
+                keys.finish(key, fingerprint, status, headers, text)
             log(dict(record, outcome="executed", status=status))
             self.send(status, headers, text)
 
         do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = handle_any
 
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
+    idempotency.serve(port, Handler)
     return 0
 
 
