@@ -202,11 +202,21 @@ static int demo_server_start(demo_server *s, const char *fixtures, const log_sin
     return 0;
 }
 
+/* A scenario the environment only watches, bounded by iterations (the fire alarm, the orders). */
+typedef struct watched_scenario {
+    void *scenario;
+    int (*start)(void *scenario, char *message, size_t size);
+    /* after each iteration; quiescent: it succeeded and derived no unsafe request */
+    enum demo_progress (*after)(void *scenario, bool quiescent, char *message, size_t size);
+    const char *(*waiting_for)(void *scenario);
+    const char *refused, *not_over; /* "the instance", "the scenario is not over" */
+} watched_scenario;
+
 /* Runs the agent and the scenario iteration by iteration until the scenario is over, fails, stalls or a
- * signal stops it; the agent's and the environment's requests go to base (ending in '/'). */
-static int play(const demo_settings *settings, agent *a, demo *d) {
+ * signal stops it. */
+static int play(const demo_settings *settings, agent *a, const watched_scenario *w) {
     char message[1024];
-    if (demo_start(d, message, sizeof message) != 0) {
+    if (w->start(w->scenario, message, sizeof message) != 0) {
         fprintf(stderr, "ldgsm demo: %s\n", message);
         return 1;
     }
@@ -215,11 +225,11 @@ static int play(const demo_settings *settings, agent *a, demo *d) {
             cli_pause_ms(settings->interval_ms);
         iteration_stats stats = {0};
         int rc = agent_iterate(a, &stats);
-        if (rc == -2) { /* the instance was refused; the agent said why */
-            fputs("ldgsm demo: the agent refused the instance\n", stderr);
+        if (rc == -2) { /* an instance was refused; the agent said why */
+            fprintf(stderr, "ldgsm demo: the agent refused %s\n", w->refused);
             return 1;
         }
-        enum demo_progress progress = demo_after_iteration(d, rc == 0 && stats.unsafe == 0, message, sizeof message);
+        enum demo_progress progress = w->after(w->scenario, rc == 0 && stats.unsafe == 0, message, sizeof message);
         if (progress == DEMO_FAILED) {
             fprintf(stderr, "ldgsm demo: %s\n", message);
             return 1;
@@ -228,12 +238,24 @@ static int play(const demo_settings *settings, agent *a, demo *d) {
             return 0;
     }
     if (cli_stop_requested)
-        fputs("ldgsm demo: stopped by a signal before the scenario ended\n", stderr);
+        fprintf(stderr, "ldgsm demo: stopped by a signal: %s\n", w->not_over);
     else
-        fprintf(stderr, "ldgsm demo: stalled: the scenario is not over after %d iterations; it waits for %s\n",
-                DEMO_MAX_ITERATIONS, demo_waiting_for(d));
+        fprintf(stderr, "ldgsm demo: stalled: %s after %d iterations; it waits for %s\n", w->not_over,
+                DEMO_MAX_ITERATIONS, w->waiting_for(w->scenario));
     return 1;
 }
+
+static int fire_alarm_start(void *d, char *message, size_t size) { return demo_start(d, message, size); }
+static enum demo_progress fire_alarm_after(void *d, bool quiescent, char *message, size_t size) {
+    return demo_after_iteration(d, quiescent, message, size);
+}
+static const char *fire_alarm_waiting_for(void *d) { return demo_waiting_for(d); }
+static int orders_start(void *d, char *message, size_t size) { return orders_demo_start(d, message, size); }
+static enum demo_progress orders_after(void *d, bool quiescent, char *message, size_t size) {
+    (void)quiescent; /* the orders scenario reads the server, whatever the iteration derived */
+    return orders_demo_after_iteration(d, message, size);
+}
+static const char *orders_waiting_for(void *d) { return orders_demo_waiting_for(d); }
 
 /* play for --suppliers: the environment reacts after every iteration, and the run is bounded by time, as
  * the call's retries wait on the agent's clock. An iteration that changed nothing (the workflow waits for
@@ -272,36 +294,6 @@ static int play_suppliers(const demo_settings *settings, agent *a, suppliers_dem
             return 0;
     }
     fputs("ldgsm demo: stopped by a signal before the workflow completed\n", stderr);
-    return 1;
-}
-
-/* play for --orders: the scenario only watches, so the run is bounded by iterations, as the fire alarm's. */
-static int play_orders(const demo_settings *settings, agent *a, orders_demo *d) {
-    char message[1024];
-    if (orders_demo_start(d, message, sizeof message) != 0) {
-        fprintf(stderr, "ldgsm demo: %s\n", message);
-        return 1;
-    }
-    for (unsigned i = 0; i < DEMO_MAX_ITERATIONS && !cli_stop_requested; i++) {
-        if (i)
-            cli_pause_ms(settings->interval_ms);
-        iteration_stats stats = {0};
-        if (agent_iterate(a, &stats) == -2) {
-            fputs("ldgsm demo: the agent refused an instance\n", stderr);
-            return 1;
-        }
-        enum demo_progress progress = orders_demo_after_iteration(d, message, sizeof message);
-        if (progress != DEMO_GOING_ON) {
-            if (progress == DEMO_FAILED)
-                fprintf(stderr, "ldgsm demo: %s\n", message);
-            return progress == DEMO_OVER ? 0 : 1;
-        }
-    }
-    if (cli_stop_requested)
-        fputs("ldgsm demo: stopped by a signal before the orders were complete\n", stderr);
-    else
-        fprintf(stderr, "ldgsm demo: stalled: the orders are not complete after %d iterations: %s\n",
-                DEMO_MAX_ITERATIONS, orders_demo_waiting_for(d));
     return 1;
 }
 
@@ -345,10 +337,14 @@ static int serve_and_play(const demo_settings *settings, agent_options *opt, con
     demo *d = settings->suppliers || settings->orders ? NULL : demo_new(&demo_opt, &io);
     suppliers_demo *sd = settings->suppliers ? suppliers_demo_new(&suppliers_opt, &io) : NULL;
     orders_demo *od = settings->orders ? orders_demo_new(&orders_opt, &io) : NULL;
+    watched_scenario fire_alarm = {d, fire_alarm_start, fire_alarm_after, fire_alarm_waiting_for, "the instance",
+                                   "the scenario is not over"},
+                     orders = {od, orders_start, orders_after, orders_waiting_for, "an instance",
+                               "the orders are not complete"};
     if (!a)
         fprintf(stderr, "ldgsm demo: %s\n", message);
     else if (io_state.client)
-        status = sd ? play_suppliers(settings, a, sd) : od ? play_orders(settings, a, od) : play(settings, a, d);
+        status = sd ? play_suppliers(settings, a, sd) : play(settings, a, od ? &orders : &fire_alarm);
     /* The server's threads end before the agent and the demo free their raptor worlds: freeing the last
      * one cleans libxml2 up, and a server thread alive then would leak libxml2's per-thread state. */
     demo_server_stop(&server);
