@@ -493,23 +493,31 @@ static const char *group_name(const plan_input *in, term_id group) { return term
 
 /* Writes of different instances to one resource, each instance's alike (two instances' tasks PUTting one
  * URI with their own bodies): one instance's go first, the others' are withheld and retried in the next
- * iteration; withholding all of them, as a conflict does, repeated every iteration (a livelock). The
- * instance that has waited the most turns goes first (the first IRI among equals), so each gets its turn.
- * False (nothing decided) when some write has no group or one instance's writes differ: a conflict. */
-static bool take_turns(const plan_input *in, plan *p, const grouping *writes, uint32_t first) {
+ * iteration; withholding all of them, as a conflict does, repeated every iteration (a livelock). Per
+ * resource, the instance that has waited the most turns goes first (the first IRI among equals), and each
+ * loser's count grows, so every instance gets its turn. False (nothing decided) when some write has no
+ * group or one instance's writes differ: a conflict. */
+static bool take_turns(const plan_input *in, plan *p, const char *resource, const grouping *writes, uint32_t first) {
     const char *winner = NULL;
     uint32_t winner_waited = 0;
+    buf key = {0};
     for (uint32_t i = first; i != UINT32_MAX; i = writes->next[i]) {
         const request *r = &in->requests[i];
-        if (!r->group)
+        if (!r->group) {
+            buf_free(&key);
             return false;
+        }
         for (uint32_t k = first; k != UINT32_MAX; k = writes->next[k])
-            if (in->requests[k].group == r->group && strcmp(effect_of(&in->requests[k]), effect_of(r)) != 0)
+            if (in->requests[k].group == r->group && strcmp(effect_of(&in->requests[k]), effect_of(r)) != 0) {
+                buf_free(&key);
                 return false;
+            }
         if (p->outcomes[i] != OUTCOME_SEND)
             continue;
         const char *name = group_name(in, r->group);
-        const uint32_t *waited = in->turns ? strmap_get(in->turns, name) : NULL;
+        key.len = 0;
+        buf_printf(&key, "%s\t%s", resource, name);
+        const uint32_t *waited = in->turns ? strmap_get(in->turns, buf_cstr(&key)) : NULL;
         uint32_t turns = waited ? *waited : 0;
         if (!winner || turns > winner_waited || (turns == winner_waited && strcmp(name, winner) < 0)) {
             winner = name;
@@ -519,12 +527,20 @@ static bool take_turns(const plan_input *in, plan *p, const grouping *writes, ui
     for (uint32_t i = first; i != UINT32_MAX; i = writes->next[i]) {
         const char *name = group_name(in, in->requests[i].group);
         bool goes = winner && strcmp(name, winner) == 0;
-        if (in->turns && p->outcomes[i] == OUTCOME_SEND)
-            *strmap_put(in->turns, name, 0, NULL) = goes ? 0 : winner_waited + 1;
+        bool counted = false; /* an instance's writes here are alike: its count moves once */
+        for (uint32_t k = first; k != i && !counted; k = writes->next[k])
+            counted = in->requests[k].group == in->requests[i].group;
+        if (in->turns && p->outcomes[i] == OUTCOME_SEND && !counted) {
+            key.len = 0;
+            buf_printf(&key, "%s\t%s", resource, name);
+            uint32_t *waited = strmap_put(in->turns, buf_cstr(&key), 0, NULL);
+            *waited = goes ? 0 : *waited + 1;
+        }
         if (!goes)
             set_outcome(in, p, i, OUTCOME_WITHHELD,
                         "another instance's write to the same resource goes first (retried next iteration)");
     }
+    buf_free(&key);
     return true;
 }
 
@@ -585,7 +601,7 @@ void plan_make(const plan_input *in, plan *p) {
         bool clash = strmap_get(&updates.index, resource) != NULL;
         for (uint32_t i = writes.next[first]; i != UINT32_MAX && !clash; i = writes.next[i])
             clash = strcmp(effect_of(&in->requests[i]), effect_of(&in->requests[first])) != 0;
-        if (!clash || (!strmap_get(&updates.index, resource) && take_turns(in, p, &writes, first)))
+        if (!clash || (!strmap_get(&updates.index, resource) && take_turns(in, p, resource, &writes, first)))
             continue;
         for (uint32_t i = first; i != UINT32_MAX; i = writes.next[i])
             set_outcome(in, p, i, OUTCOME_CONFLICT, "another write to the same resource in this iteration");

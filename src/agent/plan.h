@@ -100,8 +100,9 @@ typedef struct plan_input {
     char **allow_origins;           /* normalized; empty: every origin */
     size_t allow_origin_count;
     strmap *warned_origins;         /* origins already warned about missing strong ETags (kept across iterations) */
-    strmap *turns;                  /* group IRI -> iterations its writes waited for another's (kept across
-                                     * iterations; NULL: the first IRI always goes first) */
+    strmap *turns;                  /* "resource\tgroup IRI" -> iterations its writes to the resource waited
+                                     * for another's (kept across iterations; NULL: the first IRI always goes
+                                     * first) */
     term_id clock;                  /* the iteration's ldgsm:now: the time of history entries */
     unsigned history_limit;         /* history entries a composed write keeps in its document (0: none) */
     const u64map *history_properties; /* predicates declared ldgsm:HistoryProperty in working memory */

@@ -373,9 +373,15 @@ uint32_t store_add_batch(store *st, const triple *ts, const uint64_t *hashes, ui
     for (uint32_t start = 0; start < n; start += 256) {
         uint32_t end = n - start < 256 ? n : start + 256;
         for (uint32_t i = start; i < end; i++) {
-            fresh[i - start] = !st->spo_cap || !st->spo[spo_slot(st, hashes[i], ts[i].s, ts[i].p, ts[i].o)].s;
-            if (!fresh[i - start])
+            const triple_entry *slot = st->spo_cap ? &st->spo[spo_slot(st, hashes[i], ts[i].s, ts[i].p, ts[i].o)] : NULL;
+            fresh[i - start] = !slot || !slot->s;
+            if (!fresh[i - start]) {
+                /* a triple read from a document and derived as well comes from both (a reader of sources,
+                 * such as an instance's view, sees it through either); derived again, nothing changes */
+                if (g && st->triples[slot->n].first_graph != g && !store_has_more_graphs(st, slot->n))
+                    add_triple(st, hashes[i], ts[i].s, ts[i].p, ts[i].o, g, true);
                 continue;
+            }
             for (int x = 0; x < IX_COUNT; x++) {
                 const u64map *m = &st->ix[x].key_to_bucket;
                 if (st->ix[x].active && m->cap && keeps(&st->ix[x], x, ts[i].p))

@@ -30,9 +30,11 @@ bool store_add(store *st, term_id s, term_id p, term_id o, term_id g);
 /* The hash of (s, p, o) in the de-duplication set: a caller that prefetches and then adds a triple
  * computes it once (derivation does, for every attempt). */
 uint64_t store_hash(term_id s, term_id p, term_id o);
-/* Adds each triple of a batch (with its store_hash value) with source g, only when absent from the union:
- * a known triple keeps its sources, as re-deriving it changes nothing a reader of sources cares for. The
- * batch's memory accesses overlap. Returns how many were new. */
+/* Adds each triple of a batch (with its store_hash value) with source g, only when absent from the union;
+ * a known triple whose only source is another graph gets g as a second source (a triple a document states
+ * and the rules derive is derived as well), one already from several graphs keeps its sources, so that
+ * deriving a triple again costs no source lookup. The batch's memory accesses overlap. Returns how many
+ * were new. */
 uint32_t store_add_batch(store *st, const triple *ts, const uint64_t *hashes, uint32_t n, term_id g);
 /* Hints that the triple with this hash is about to be added or looked up, so its slot is fetched early. */
 void store_prefetch(const store *st, uint64_t hash);

@@ -640,9 +640,12 @@ static void match_range(join *j, const rule_atom *a, const lookup *l, uint32_t l
     store_entry batch[64];
     for (uint32_t got; !j->stop && !(next->probe && *next->found) && (got = store_next_batch(&it, batch, 64));) {
         ((rule *)j->rule)->probed += got;
-        term_id viewer = a->viewed && j->R->opt.visible ? j->binding[-j->rule->viewer - 1] : 0;
+        bool viewed = a->viewed && j->R->opt.visible;
+        term_id viewer = viewed ? j->binding[-j->rule->viewer - 1] : 0;
+        if (viewed && !viewer) /* whose view is not known: nothing is seen (the plans never get here) */
+            return;
         for (uint32_t i = 0; i < got && !j->stop && !(next->probe && *next->found); i++)
-            if (!viewer || j->R->opt.visible(j->R->opt.visible_user, viewer, batch[i].n))
+            if (!viewed || j->R->opt.visible(j->R->opt.visible_user, viewer, batch[i].n))
                 candidate(j, a, l, &batch[i].t, next, fires);
     }
 }
@@ -758,7 +761,7 @@ static bool negation_can_run(const join *j, const rule_atom *a) {
  * wrong when a variable's selectivity depends on data (an atom over every artifact instance versus one
  * over one artifact's stages); choosing per binding keeps joins linear in what they produce. */
 static unsigned next_adaptive(join *j, const cont *c) {
-    int best = -1, fallback = -1;
+    int best = -1, fallback = -1, first_left = -1;
     uint32_t best_estimate = UINT32_MAX;
     unsigned candidates = 0;
     for (unsigned i = 0; i < c->count; i++)
@@ -767,6 +770,10 @@ static unsigned next_adaptive(join *j, const cont *c) {
         if (c->done >> i & 1)
             continue;
         const rule_atom *a = &c->atoms[i];
+        if (first_left < 0)
+            first_left = (int)i;
+        if (a->viewed && !j->binding[-j->rule->viewer - 1]) /* whose view it matches in is not known yet */
+            continue;
         if (fallback < 0)
             fallback = (int)i;
         if (candidates == 1)
@@ -785,8 +792,6 @@ static unsigned next_adaptive(join *j, const cont *c) {
                 return i;
             continue;
         }
-        if (a->viewed && !j->binding[-j->rule->viewer - 1]) /* whose view it matches in is not known yet */
-            continue;
         uint32_t estimate = store_estimate(j->R->st, position_value(j, a, 0), position_value(j, a, 1),
                                            position_value(j, a, 2));
         if (estimate < best_estimate) {
@@ -794,7 +799,8 @@ static unsigned next_adaptive(join *j, const cont *c) {
             best = (int)i;
         }
     }
-    return (unsigned)(best >= 0 ? best : fallback);
+    /* only viewed patterns left with no viewer (the plans prevent it): match_range sees nothing for them */
+    return (unsigned)(best >= 0 ? best : fallback >= 0 ? fallback : first_left);
 }
 
 /* log:collectAllIn: the template's value for each match of the where group, in the order found. */

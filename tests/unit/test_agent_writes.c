@@ -414,14 +414,16 @@ static void conflicting_write_withholds_its_tasks(void **state) {
     assert_int_equal(unsafe_received(f->a), 0);
 }
 
-/* Two instances (groups) PUTting one resource with their own bodies take turns: one goes, the other is
- * withheld and goes in the next iteration (withholding both, as a conflict does, repeated every
- * iteration); a third iteration is the first one's turn again. One instance's two different PUTs to one
+/* Three instances (groups) PUTting one resource with their own bodies take turns: one goes, the others
+ * are withheld (withholding all, as a conflict does, repeated every iteration); the one that waited most
+ * goes next, so each has its turn before the first goes again. One instance's two different PUTs to one
  * resource, or two without a group, still conflict. */
 static void instances_writes_to_one_resource_take_turns(void **state) {
     fixture *f = *state;
     write_program(f, "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/shared> ; ldgsm:group :i2 ;\n"
                      "  http:body { <@A/shared#it> :by \"i2\" . } } .\n"
+                     "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/shared> ; ldgsm:group :i0 ;\n"
+                     "  http:body { <@A/shared#it> :by \"i0\" . } } .\n"
                      "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/shared> ; ldgsm:group :i1 ;\n"
                      "  http:body { <@A/shared#it> :by \"i1\" . } } .\n"
                      "{ } => { [] http:mthd httpm:PUT ; http:requestURI <@A/mine> ; ldgsm:group :i3 ;\n"
@@ -434,11 +436,11 @@ static void instances_writes_to_one_resource_take_turns(void **state) {
                      "  http:body { <@A/nobody#it> :by \"two\" . } } .\n");
     set_route(f, f->a, "PUT", "/shared", 204, NULL, NULL, NULL);
     agent *a = new_agent(f);
-    const char *expected[] = {"i1", "i2", "i1"};
-    for (size_t round = 0; round < 3; round++) {
+    const char *expected[] = {"i0", "i1", "i2", "i0"};
+    for (size_t round = 0; round < 4; round++) {
         assert_int_equal(agent_iterate(a, &f->stats), 0);
         assert_int_equal(f->stats.sent, 1);
-        assert_int_equal(f->stats.withheld, 1);
+        assert_int_equal(f->stats.withheld, 2);
         assert_int_equal(f->stats.conflicts, 4);
         assert_int_equal(test_server_count(f->a, "PUT", "/shared"), round + 1);
         size_t len;

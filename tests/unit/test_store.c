@@ -68,6 +68,27 @@ static void graphs_are_recorded(void **state) {
     store_free(st);
 }
 
+/* A batch (derivation) adds its graph as a second source of a triple a document stated, once: the triple
+ * then has more graphs than its first; a triple first derived stays single-sourced when derived again. */
+static void batches_record_a_second_source(void **state) {
+    (void)state;
+    store *st = store_new();
+    store_add(st, 1, 2, 3, 100); /* a document's */
+    triple ts[2] = {{1, 2, 3}, {7, 8, 9}};
+    uint64_t hashes[2] = {store_hash(1, 2, 3), store_hash(7, 8, 9)};
+    assert_int_equal(store_add_batch(st, ts, hashes, 2, 200), 1);
+    assert_true(store_has_more_graphs(st, 0));
+    assert_true(store_in_graph(st, 0, 200));
+    assert_true(store_in_graph(st, 0, 100));
+    assert_false(store_has_more_graphs(st, 1));
+    assert_int_equal(store_add_batch(st, ts, hashes, 2, 200), 0);
+    assert_false(store_has_more_graphs(st, 1));
+    assert_int_equal(store_graph_count(st), 2);
+    assert_int_equal(store_graph_at(st, 0), 100);
+    assert_int_equal(store_graph_at(st, 1), 200);
+    store_free(st);
+}
+
 static void every_pattern_shape_matches(void **state) {
     (void)state;
     store *st = store_new();
@@ -218,6 +239,7 @@ static void batches_match_single_steps(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(add_deduplicates),          cmocka_unit_test(graphs_are_recorded),
+        cmocka_unit_test(batches_record_a_second_source),
         cmocka_unit_test(every_pattern_shape_matches), cmocka_unit_test(ranges_restrict_matches),
         cmocka_unit_test(iteration_survives_insertion), cmocka_unit_test(predicates_asked_late_see_every_triple),
         cmocka_unit_test(batches_match_single_steps), cmocka_unit_test(triples_survive_nested_matches),
