@@ -4,7 +4,10 @@
  * asked for without a group (a plain N3 program's reads), and every source that is no fetched document
  * (what the rules derived, the agent's own facts). Another instance's documents are outside it, so a
  * sentry whose pattern is connected to nothing (`?i x:flag true`) reads only its own instance's data.
- * The sentry table's rules ask through reasoner_options.visible (sentry_rule_view). */
+ * The sentry table's rules ask through reasoner_options.visible (sentry_rule_view). Two limits: what the
+ * rules derive is everyone's, so a rule turning another instance's data into derived triples shows them to
+ * all; and a list a builtin reads item by item (rdf:first/rest) is read whole, only its head's triple
+ * being checked. */
 #ifndef LDGSM_AGENT_VIEWS_H
 #define LDGSM_AGENT_VIEWS_H
 
