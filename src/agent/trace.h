@@ -1,7 +1,7 @@
 /* trace.h: `ldgsm run --trace FILE`: what each iteration did, as JSON Lines (one object a line), so runs
  * can be inspected and compared with jq or a script.
  *
- * RECORDS (README.md "Tracing a run" lists the fields). Each has "kind", "iteration" (1, 2, ...) and
+ * RECORDS (their fields: docs/guide/run.md, "Tracing a run"). Each has "kind", "iteration" (1, 2, ...) and
  * "now" (the ldgsm:now the iteration asserted); an iteration's records come in the order of its work:
  *   get        one per GET made, with the agent's classification of its answer
  *   request    one per unsafe request decided: each request sent (a composed PUT is one request, naming

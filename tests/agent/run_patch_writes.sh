@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# How `ldgsm run` writes a composed update (DESIGN section 2, README "How updates are written"): a PUT of
-# the whole document by default; with --patch an N3 Patch of what changes where the server lists text/n3
-# in Accept-Patch, conditional on the ETag read like the PUT, with IRIs relative to the document (it is
-# sent through tests/agent/record_proxy.py, whose address is not the server's), and a PUT where the
-# server takes no patches, where a change touches a blank node, and after a server refused a patch; a
-# PATCH that loses a race is answered 412 and loses nothing the other writer wrote.
+# How `ldgsm run` writes a composed update (DESIGN section 2; docs/guide/run.md, "How updates are written"):
+# a PUT of the whole document by default; with --patch an N3 Patch of what changes where the server lists
+# text/n3 in Accept-Patch, conditional on the ETag read like the PUT, with IRIs relative to the document (it
+# is sent through tests/agent/record_proxy.py, whose address is not the server's), and a PUT where the
+# server takes no patches, where a change touches a blank node, and after a server refused a patch; a PATCH
+# that loses a race is answered 412 and loses nothing the other writer wrote.
 set -u
 . "$(dirname "$0")/lib.sh"
 start_server --require-conditional
