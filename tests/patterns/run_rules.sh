@@ -376,5 +376,26 @@ put env/lines '<#it> <https://example.org/env#items> () .' > /dev/null
 pattern mi-too-few 'mi(dynamic(lines, 1, 4), all, task(a))'
 settle
 expect "fewer items than MIN: the mi fails" s1-failed=T
+# An mi over an empty list (MIN 0) spawns nothing and is done; its results are the empty list, not missing
+# (a later task reading them would wait forever), and a re-opened mi lists no copy of its previous run
+spawned() { get "status/$1" | sed -n 's|.*<https://w3id.org/ldgsm/patterns#spawned> "\([0-9]*\)".*|\1|p'; }
+pattern mi-empty 'mi(dynamic(lines, 0, 4), all, task(a))'
+settle
+expect "no items, MIN 0: no copy opens, the mi is done" s1-done=T s1.1=inactive
+check "... and it spawned none (pat:spawned 0: MI-COLLECT's list is empty)" [ "$(spawned mi-empty)" = 0 ]
+put env/lines '<#it> <https://example.org/env#items> ("pens" "paper") .' > /dev/null
+pattern mi-again 'loop(until(c1), mi(dynamic(lines, 0, 4), all, task(a)))'
+hold_each a
+settle
+check "the first run of a re-opened mi spawned two copies" [ "$(spawned mi-again)" = 2 ]
+put env/lines '<#it> <https://example.org/env#items> () .' > /dev/null
+for k in $(keys_of /a); do release_key "$k"; done
+spawned_is() { [ "$(spawned "$1")" = "$2" ]; }
+check "its second run, over an empty list, spawned none: its results are not the first run's copies" \
+  step_until spawned_is mi-again 0
+setenv c1 true
+settle
+expect "the loop ends" s1-done=T
+setenv c1 false
 
 gsm_finish
