@@ -2,7 +2,7 @@
 # tests/gsm/css_gsm.sh: the fire-alarm, evaluation, procurement and pattern order runs, the state machine
 # semantics and the intertask dependencies (tests/gsm/run_fire_alarm.sh, run_evaluation.sh,
 # run_suppliers.sh, tests/patterns/run_order.sh, tests/wsm/run_rules.sh and tests/deps/run_gsm.sh,
-# unchanged), and the data flow of ldp-fixtures/orders (tests/gsm/run_orders.sh, its part 1: 10 orders)
+# unchanged), and the data flow of ldp-fixtures/orders (tests/gsm/run_orders.sh, its part 1: 100 orders)
 # against Community Solid Server 7.2.0 instead of
 # `ldgsm serve`: in memory,
 # no authorization, on 127.0.0.1 (tests/ldp/css.sh starts it, once). The two scripts run from a scratch
