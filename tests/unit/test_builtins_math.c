@@ -15,44 +15,10 @@
 
 #include <cmocka.h>
 
-#include "rdf/term.h"
-#include "reason/builtins.h"
+#define BUILTIN_NAMESPACE NS_MATH
+#include "builtins_harness.c"
 
 #define EX "http://example.org/"
-#define MAX_SOLUTIONS 4
-
-typedef struct solutions {
-    size_t n;
-    term_id subject[MAX_SOLUTIONS], object[MAX_SOLUTIONS];
-} solutions;
-
-static bool collect(void *user, term_id subject, term_id object) {
-    solutions *sol = user;
-    assert_true(sol->n < MAX_SOLUTIONS);
-    sol->subject[sol->n] = subject;
-    sol->object[sol->n] = object;
-    sol->n++;
-    return true;
-}
-
-static solutions run(terms *t, const char *local_name, term_id subject, term_id object) {
-    char iri[128];
-    strcpy(iri, NS_MATH);
-    strcat(iri, local_name);
-    const builtin *b = builtin_lookup(iri);
-    assert_non_null(b);
-    solutions sol = {0};
-    b->eval(t, subject, object, collect, &sol);
-    return sol;
-}
-
-static term_id typed(terms *t, const char *lex, term_id datatype) {
-    return terms_literal(t, lex, strlen(lex), datatype, NULL, 0);
-}
-static term_id integer(terms *t, const char *lex) { return typed(t, lex, T_XSD_INTEGER); }
-static term_id decimal(terms *t, const char *lex) { return typed(t, lex, T_XSD_DECIMAL); }
-static term_id dbl(terms *t, const char *lex) { return typed(t, lex, T_XSD_DOUBLE); }
-static term_id str(terms *t, const char *s) { return terms_string(t, s); }
 
 static term_id pair(terms *t, term_id a, term_id b) {
     term_id items[2] = {a, b};
@@ -62,15 +28,6 @@ static term_id pair(terms *t, term_id a, term_id b) {
 static term_id list3(terms *t, term_id a, term_id b, term_id c) {
     term_id items[3] = {a, b, c};
     return terms_list(t, items, 3);
-}
-
-/* With the object unbound: one solution, the given subject, an object of this form and type. */
-static void assert_function(terms *t, const char *name, term_id subject, const char *lex, term_id datatype) {
-    solutions sol = run(t, name, subject, 0);
-    assert_int_equal(sol.n, 1);
-    assert_int_equal(sol.subject[0], subject);
-    assert_string_equal(terms_lex(t, sol.object[0], NULL), lex);
-    assert_int_equal(terms_datatype(t, sol.object[0]), datatype);
 }
 
 /* With the subject unbound: one solution, the given object, a subject of this form and type. */
@@ -90,29 +47,6 @@ static void assert_near(terms *t, const char *name, term_id subject, term_id obj
     assert_int_equal(terms_datatype(t, result), T_XSD_DOUBLE);
     double value = strtod(terms_lex(t, result, NULL), NULL);
     assert_true(fabs(value - expected) <= 1e-15 * fmax(1, fabs(expected)));
-}
-
-static void assert_holds(terms *t, const char *name, term_id subject, term_id object, bool holds) {
-    solutions sol = run(t, name, subject, object);
-    assert_int_equal(sol.n, holds ? 1 : 0);
-    if (holds) {
-        assert_int_equal(sol.subject[0], subject);
-        assert_int_equal(sol.object[0], object);
-    }
-}
-
-static void assert_none(terms *t, const char *name, term_id subject, term_id object) {
-    assert_int_equal(run(t, name, subject, object).n, 0);
-}
-
-static int setup(void **state) {
-    *state = terms_new();
-    return 0;
-}
-
-static int teardown(void **state) {
-    terms_free(*state);
-    return 0;
 }
 
 static enum builtin_mode mode_of(const char *local_name) {
@@ -155,7 +89,7 @@ static void quotient_of_integers(void **state) {
                  decimal(t, "18446744073709551617.0"), true);
     assert_holds(t, "quotient", pair(t, integer(t, "36893488147419103234"), integer(t, "2")),
                  integer(t, "18446744073709551616"), false);
-    assert_none(t, "quotient", pair(t, integer(t, "6"), integer(t, "0")), 0);
+    assert_none(run(t, "quotient", pair(t, integer(t, "6"), integer(t, "0")), 0));
 }
 
 static void integer_quotient_and_remainder(void **state) {
@@ -174,14 +108,14 @@ static void integer_quotient_and_remainder(void **state) {
     assert_holds(t, "remainder", pair(t, integer(t, "10"), integer(t, "3")), decimal(t, "1.0"), true);
     assert_holds(t, "remainder", pair(t, integer(t, "10"), integer(t, "3")), integer(t, "2"), false);
     /* the report: integers only (EYE also gives 1.5 for (7.5 2)) */
-    assert_none(t, "remainder", pair(t, decimal(t, "7.5"), integer(t, "2")), 0);
-    assert_none(t, "remainder", pair(t, dbl(t, "7.0E0"), integer(t, "2")), 0);
+    assert_none(run(t, "remainder", pair(t, decimal(t, "7.5"), integer(t, "2")), 0));
+    assert_none(run(t, "remainder", pair(t, dbl(t, "7.0E0"), integer(t, "2")), 0));
     /* division by zero, non-numbers, wrong shapes */
-    assert_none(t, "remainder", pair(t, integer(t, "7"), integer(t, "0")), 0);
-    assert_none(t, "integerQuotient", pair(t, integer(t, "7"), decimal(t, "0.0")), 0);
-    assert_none(t, "integerQuotient", pair(t, str(t, "seven"), integer(t, "2")), 0);
-    assert_none(t, "remainder", list3(t, integer(t, "7"), integer(t, "2"), integer(t, "1")), 0);
-    assert_none(t, "integerQuotient", integer(t, "7"), 0);
+    assert_none(run(t, "remainder", pair(t, integer(t, "7"), integer(t, "0")), 0));
+    assert_none(run(t, "integerQuotient", pair(t, integer(t, "7"), decimal(t, "0.0")), 0));
+    assert_none(run(t, "integerQuotient", pair(t, str(t, "seven"), integer(t, "2")), 0));
+    assert_none(run(t, "remainder", list3(t, integer(t, "7"), integer(t, "2"), integer(t, "1")), 0));
+    assert_none(run(t, "integerQuotient", integer(t, "7"), 0));
 }
 
 /* ---- one number in, one out ---- */
@@ -196,9 +130,9 @@ static void negation_both_ways(void **state) {
     assert_inverse(t, "negation", dbl(t, "1.5E0"), "-1.5E0", T_XSD_DOUBLE);
     assert_holds(t, "negation", integer(t, "5"), decimal(t, "-5.0"), true);
     assert_holds(t, "negation", integer(t, "5"), integer(t, "5"), false);
-    assert_none(t, "negation", str(t, "five"), 0);
-    assert_none(t, "negation", 0, str(t, "five"));
-    assert_none(t, "negation", 0, 0);
+    assert_none(run(t, "negation", str(t, "five"), 0));
+    assert_none(run(t, "negation", 0, str(t, "five")));
+    assert_none(run(t, "negation", 0, 0));
 }
 
 static void absolute_value_and_rounding(void **state) {
@@ -218,10 +152,10 @@ static void absolute_value_and_rounding(void **state) {
     assert_function(t, "floor", integer(t, "18446744073709551617"), "18446744073709551617", T_XSD_INTEGER);
     assert_holds(t, "floor", decimal(t, "2.5"), integer(t, "2"), true);
     assert_holds(t, "ceiling", decimal(t, "2.5"), integer(t, "2"), false);
-    assert_none(t, "rounded", dbl(t, "NaN"), 0);
-    assert_none(t, "floor", dbl(t, "INF"), 0);
-    assert_none(t, "ceiling", str(t, "x"), 0);
-    assert_none(t, "absoluteValue", 0, integer(t, "2")); /* the report: $s+ only */
+    assert_none(run(t, "rounded", dbl(t, "NaN"), 0));
+    assert_none(run(t, "floor", dbl(t, "INF"), 0));
+    assert_none(run(t, "ceiling", str(t, "x"), 0));
+    assert_none(run(t, "absoluteValue", 0, integer(t, "2"))); /* the report: $s+ only */
 }
 
 /* ---- lists ---- */
@@ -237,18 +171,18 @@ static void min_max_logarithm_atan2(void **state) {
     assert_function(t, "max", list3(t, integer(t, "1"), dbl(t, "NaN"), integer(t, "3")), "NaN", T_XSD_DOUBLE);
     assert_function(t, "min", pair(t, dbl(t, "-INF"), integer(t, "3")), "-INF", T_XSD_DOUBLE);
     assert_holds(t, "max", pair(t, integer(t, "1"), integer(t, "2")), decimal(t, "2.0"), true);
-    assert_none(t, "min", T_RDF_NIL, 0);
-    assert_none(t, "max", pair(t, integer(t, "1"), str(t, "two")), 0);
+    assert_none(run(t, "min", T_RDF_NIL, 0));
+    assert_none(run(t, "max", pair(t, integer(t, "1"), str(t, "two")), 0));
     assert_function(t, "logarithm", pair(t, integer(t, "8"), integer(t, "2")), "3.0E0", T_XSD_DOUBLE);
     assert_function(t, "logarithm", pair(t, integer(t, "1"), integer(t, "10")), "0.0E0", T_XSD_DOUBLE);
     assert_near(t, "logarithm", pair(t, integer(t, "100"), decimal(t, "10.0")), 0, 2);
-    assert_none(t, "logarithm", pair(t, integer(t, "0"), integer(t, "2")), 0);
-    assert_none(t, "logarithm", pair(t, integer(t, "-8"), integer(t, "2")), 0);
-    assert_none(t, "logarithm", pair(t, integer(t, "8"), integer(t, "1")), 0);
-    assert_none(t, "logarithm", pair(t, integer(t, "8"), integer(t, "-2")), 0);
+    assert_none(run(t, "logarithm", pair(t, integer(t, "0"), integer(t, "2")), 0));
+    assert_none(run(t, "logarithm", pair(t, integer(t, "-8"), integer(t, "2")), 0));
+    assert_none(run(t, "logarithm", pair(t, integer(t, "8"), integer(t, "1")), 0));
+    assert_none(run(t, "logarithm", pair(t, integer(t, "8"), integer(t, "-2")), 0));
     assert_function(t, "atan2", pair(t, integer(t, "1"), integer(t, "2")), "4.636476090008061E-1", T_XSD_DOUBLE);
     assert_function(t, "atan2", pair(t, integer(t, "0"), integer(t, "-1")), "3.141592653589793E0", T_XSD_DOUBLE);
-    assert_none(t, "atan2", pair(t, integer(t, "0"), str(t, "x")), 0);
+    assert_none(run(t, "atan2", pair(t, integer(t, "0"), str(t, "x")), 0));
 }
 
 /* ---- trigonometry ---- */
@@ -292,17 +226,17 @@ static void trigonometry_both_ways(void **state) {
     assert_holds(t, "cos", integer(t, "0"), decimal(t, "1.0"), true);
     assert_holds(t, "cos", integer(t, "0"), integer(t, "0"), false);
     /* outside the domain: no result */
-    assert_none(t, "asin", integer(t, "2"), 0);
-    assert_none(t, "sin", 0, integer(t, "2"));
-    assert_none(t, "acos", decimal(t, "-1.5"), 0);
-    assert_none(t, "acosh", decimal(t, "0.5"), 0);
-    assert_none(t, "cosh", 0, decimal(t, "0.5"));
-    assert_none(t, "atanh", integer(t, "2"), 0);
-    assert_none(t, "sin", dbl(t, "INF"), 0);
+    assert_none(run(t, "asin", integer(t, "2"), 0));
+    assert_none(run(t, "sin", 0, integer(t, "2")));
+    assert_none(run(t, "acos", decimal(t, "-1.5"), 0));
+    assert_none(run(t, "acosh", decimal(t, "0.5"), 0));
+    assert_none(run(t, "cosh", 0, decimal(t, "0.5")));
+    assert_none(run(t, "atanh", integer(t, "2"), 0));
+    assert_none(run(t, "sin", dbl(t, "INF"), 0));
     /* NaN in, NaN out; non-numbers: nothing */
     assert_function(t, "sin", dbl(t, "NaN"), "NaN", T_XSD_DOUBLE);
-    assert_none(t, "cos", str(t, "zero"), 0);
-    assert_none(t, "degrees", 0, terms_iri_cstr(t, EX "a"));
+    assert_none(run(t, "cos", str(t, "zero"), 0));
+    assert_none(run(t, "degrees", 0, terms_iri_cstr(t, EX "a")));
 }
 
 int main(void) {

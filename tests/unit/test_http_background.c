@@ -13,53 +13,13 @@
 
 #include <cmocka.h>
 
-#include "http/http_client.h"
-
-/* The test server is compiled into this test (CMake makes a test of every tests/unit/test_*.c only). */
-#include "http_test_server.c"
-
-enum { URL_SIZE = 512 };
-
-typedef struct url {
-    char text[URL_SIZE];
-} url;
-
-static url at(const test_server *s, const char *path) {
-    url u;
-    snprintf(u.text, sizeof u.text, "%s%s", test_server_base(s), path);
-    return u;
-}
-
-static int start_server(void **state) {
-    *state = test_server_start();
-    return 0;
-}
-
-static int stop_server(void **state) {
-    test_server_stop(*state);
-    return 0;
-}
-
-static const log_sink quiet = {.threshold = LOG_WARN};
-
-static http_client *client_with(http_options o) {
-    o.log = &quiet;
-    http_client *c = http_client_new(&o);
-    assert_non_null(c);
-    return c;
-}
+#include "http_client_harness.c"
 
 static const http_header accept_turtle = {"Accept", "text/turtle"};
 
 static http_request slow_get(const url *u, long wait_ms) {
     return (http_request){.method = "GET", .url = u->text, .headers = &accept_turtle, .header_count = 1,
                           .wait_ms = wait_ms};
-}
-
-static http_result run_one(http_client *c, http_request r) {
-    http_result result;
-    http_run(c, &r, 1, &result);
-    return result;
 }
 
 static void unanswered_get_goes_on_and_is_joined(void **state) {

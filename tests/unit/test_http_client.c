@@ -12,51 +12,10 @@
 
 #include <cmocka.h>
 
-#include "http/http_client.h"
-
-/* The test server is compiled into this test (CMake makes a test of every tests/unit/test_*.c only). */
-#include "http_test_server.c"
-
-enum { URL_SIZE = 512 };
-
-typedef struct url {
-    char text[URL_SIZE];
-} url;
-
-static url at(const test_server *s, const char *path) {
-    url u;
-    snprintf(u.text, sizeof u.text, "%s%s", test_server_base(s), path);
-    return u;
-}
-
-static int start_server(void **state) {
-    *state = test_server_start();
-    return 0;
-}
-
-static int stop_server(void **state) {
-    test_server_stop(*state);
-    return 0;
-}
-
-static const log_sink quiet = {.threshold = LOG_WARN};
-
-static http_client *client_with(http_options o) {
-    o.log = &quiet;
-    http_client *c = http_client_new(&o);
-    assert_non_null(c);
-    return c;
-}
-
-/* One request, alone in its batch. */
-static http_result run_one(http_client *c, const http_request *r) {
-    http_result result;
-    http_run(c, r, 1, &result);
-    return result;
-}
+#include "http_client_harness.c"
 
 static http_result get(http_client *c, const char *u) {
-    return run_one(c, &(http_request){.method = "GET", .url = u});
+    return run_one(c, (http_request){.method = "GET", .url = u});
 }
 
 static void assert_body(const http_result *r, const char *expected) {
@@ -402,13 +361,13 @@ static void redirect_methods(void **state) {
     http_client *c = client_with(http_options_default());
     http_header type[] = {{"Content-Type", "text/turtle"}};
     url see_other = at(s, "/to?url=/echo&code=303"), temporary = at(s, "/to?url=/echo&code=307");
-    http_result r = run_one(c, &(http_request){.method = "POST", .url = see_other.text, .headers = type,
+    http_result r = run_one(c, (http_request){.method = "POST", .url = see_other.text, .headers = type,
                                                .header_count = 1, .body = "<a> <b> <c> .", .body_len = 13});
     assert_int_equal(r.status, 200);
     assert_int_equal(r.body.len, 0);
     assert_string_equal(test_server_method(s, 1), "GET");
     http_result_free(&r);
-    r = run_one(c, &(http_request){.method = "PUT", .url = temporary.text, .headers = type, .header_count = 1,
+    r = run_one(c, (http_request){.method = "PUT", .url = temporary.text, .headers = type, .header_count = 1,
                                    .body = "<a> <b> <c> .", .body_len = 13});
     assert_int_equal(r.status, 200);
     assert_body(&r, "<a> <b> <c> .");
@@ -434,7 +393,7 @@ static void origin_headers_stay_on_their_origin(void **state) {
     char cross[2 * URL_SIZE];
     snprintf(cross, sizeof cross, "%s/to?url=%s", test_server_base(a), echo_b.text);
     http_header mine[] = {{"Authorization", "Bearer t"}, {"X-Mine", "kept"}};
-    http_result r = run_one(c, &(http_request){.method = "GET", .url = cross, .headers = mine, .header_count = 2});
+    http_result r = run_one(c, (http_request){.method = "GET", .url = cross, .headers = mine, .header_count = 2});
     assert_int_equal(r.status, 200);
     assert_int_equal(r.redirects, 1);
     assert_string_equal(r.final_url, echo_b.text);
@@ -459,7 +418,7 @@ static void origin_headers_stay_on_their_origin(void **state) {
     /* A request's own header of that name wins, and is sent once. */
     url ok = at(a, "/ok");
     http_header own[] = {{"x-secret", "mine"}};
-    r = run_one(c, &(http_request){.method = "GET", .url = ok.text, .headers = own, .header_count = 1});
+    r = run_one(c, (http_request){.method = "GET", .url = ok.text, .headers = own, .header_count = 1});
     http_result_free(&r);
     assert_int_equal(test_server_header_count(a, 3, "X-Secret"), 1);
     assert_string_equal(test_server_header(a, 3, "X-Secret"), "mine");
@@ -493,7 +452,7 @@ static void put_body_and_headers_arrive_intact(void **state) {
     size_t len = sizeof body - 1;
     http_header headers[] = {{"Content-Type", "text/turtle"}, {"If-Match", "\"v1\""}, {"X-Empty", ""}};
     url echo = at(s, "/echo");
-    http_result r = run_one(c, &(http_request){.method = "PUT", .url = echo.text, .headers = headers,
+    http_result r = run_one(c, (http_request){.method = "PUT", .url = echo.text, .headers = headers,
                                                .header_count = 3, .body = body, .body_len = len});
     assert_int_equal(r.status, 200);
     assert_int_equal(r.body.len, len);
@@ -510,11 +469,11 @@ static void put_body_and_headers_arrive_intact(void **state) {
     assert_null(test_server_header(s, 0, "Expect"));
 
     /* A body without a Content-Type goes without one; a PUT without a body sends an empty one. */
-    r = run_one(c, &(http_request){.method = "POST", .url = echo.text, .body = "raw", .body_len = 3});
+    r = run_one(c, (http_request){.method = "POST", .url = echo.text, .body = "raw", .body_len = 3});
     assert_body(&r, "raw");
     http_result_free(&r);
     assert_null(test_server_header(s, 1, "Content-Type"));
-    r = run_one(c, &(http_request){.method = "PUT", .url = echo.text});
+    r = run_one(c, (http_request){.method = "PUT", .url = echo.text});
     assert_int_equal(r.status, 200);
     http_result_free(&r);
     assert_string_equal(test_server_header(s, 2, "Content-Length"), "0");
@@ -522,7 +481,7 @@ static void put_body_and_headers_arrive_intact(void **state) {
     /* Other methods, as given. */
     const char *methods[] = {"DELETE", "PATCH", "OPTIONS", "HEAD"};
     for (size_t i = 0; i < 4; i++) {
-        r = run_one(c, &(http_request){.method = methods[i], .url = echo.text});
+        r = run_one(c, (http_request){.method = methods[i], .url = echo.text});
         assert_int_equal(r.failure, HTTP_FAIL_NONE);
         assert_int_equal(r.status, 200);
         http_result_free(&r);
