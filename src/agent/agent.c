@@ -1,4 +1,5 @@
-/* agent.c: the iteration loop of agent.h: assert, crawl, plan, send; logging and the exit status. */
+/* agent.c: the iteration loop of agent.h's phase list (assert, crawl, sentries, later rules, inspect, plan,
+ * send) and the run around it (completion, logging, the exit status). */
 #include "agent/agent.h"
 
 #include <errno.h>
@@ -120,7 +121,7 @@ static term_id file_graph(terms *t, const char *path) {
     return g;
 }
 
-/* Rules that read sentry results run after the sentries are evaluated (DESIGN section 1, step 5): those
+/* Rules that read sentry results run after the sentries are evaluated (docs/DESIGN.md §1.2): those
  * reading ldgsm:holdsFor, and, to a fixpoint, those reading what such rules derive. A body atom with a
  * variable predicate reads everything. Rules with negation (log:notIncludes) run there too: only then
  * is what the crawl read closed. */
@@ -431,7 +432,7 @@ static void assert_read_failure(agent *a, const request *r, const doc_state *doc
     store_add(a->wm, r->uri_term, a->v.read_failure, terms_string(a->t, what), a->v.derived_graph);
 }
 
-/* Classifies one GET result (DESIGN section 2) and adds what it brought to working memory. */
+/* Classifies one GET result (docs/DESIGN.md §2.6) and adds what it brought to working memory. */
 static void take_get_result(agent *a, doc_state *doc, const http_result *res, iteration_stats *stats) {
     doc->status = res->status;
     doc->failure = res->failure;
@@ -523,8 +524,8 @@ static void log_request(agent *a, const char *method, const char *url, const htt
         log_msg(a->log, LOG_INFO, "%s %s %s %.1f ms", method, url, outcome, res->elapsed_us / 1000.0);
 }
 
-/* Records who asked for a document: its failure holds back every group that did (DESIGN section 2). */
-/* Records who asked for a document. Returns true when this asker makes an unparsable body a failure. */
+/* Records who asked for a document: its failure holds back every group that did (docs/DESIGN.md §2.6,
+ * no write on a partial view). Returns true when this asker makes an unparsable body a failure. */
 static bool note_asker(doc_state *doc, const request *r) {
     bool fails_now = !r->lenient && doc->unparsable && !doc->failed;
     if (!r->lenient) {
@@ -773,7 +774,7 @@ static void record_answer(agent *a, const planned_write *w, const http_result *r
     ans.ts[ans.n++] = (triple){ans.node, a->v.answer_body, body};
     size_t kept;
     const triple *kept_triples = terms_formula_triples(a->t, body, &kept);
-    if (kept) { /* kept under the call record as text: no instance's sentry matches it (DESIGN 8, "Results") */
+    if (kept) { /* kept under the call record as text: no instance's sentry matches it (docs/DESIGN.md §8.4) */
         buf text = {0};
         rdf_write_ntriples(a->t, kept_triples, kept, &text);
         ans.ts[ans.n++] = (triple){ans.node, a->v.answer_data, terms_literal(a->t, text.data, text.len, 0, NULL, 0)};
@@ -961,7 +962,7 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     free(ok);
 }
 
-/* --until complete cannot end for an instance whose root model has no milestone (DESIGN section 5):
+/* --until complete cannot end for an instance whose root model has no milestone (docs/DESIGN.md §5.2):
  * refused once the model is read. True when one was found (and reported). */
 static bool never_completes(agent *a) {
     if (!a->opt.until_complete)
@@ -986,7 +987,7 @@ static bool never_completes(agent *a) {
 #define NS_DRAFT "http://tok450s.lan:8080/ldbbc/gsm-vocab.ttl#"
 
 /* An instance document in the authors' draft vocabulary is refused with what to write instead: only models
- * are read through compat-authors-draft.n3 (DESIGN section 5). True when one was found (and reported). */
+ * are read through compat-authors-draft.n3 (docs/DESIGN.md §5.2). True when one was found (and reported). */
 static bool draft_instance(agent *a) {
     bool found = false;
     size_t ns = strlen(NS_DRAFT);

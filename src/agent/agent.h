@@ -1,14 +1,34 @@
-/* agent.h: the ASM4LD polling agent (DESIGN section 1): each iteration builds a fresh working memory,
- * crawls and derives to a fixpoint, then plans and sends the unsafe requests its rules derived.
+/* agent.h: the ASM4LD polling agent (docs/DESIGN.md §1): each iteration builds a fresh working memory,
+ * crawls and derives to a fixpoint, evaluates the sentries, runs the rules that read them, then plans and
+ * sends the unsafe requests its rules derived.
  *
- * ITERATION PHASES (agent_iterate)
- *   assert   rule-file facts, -i inputs, the clock triple            (load_base_facts, assert_clock)
- *   crawl    derive; GET what was derived and not yet fetched, in    (crawl)
- *            parallel (each waited for at most --read-wait); derive
- *            again from the new triples; until no new GET is derived
- *   plan     conflicts, updates composed, conditions, hold policy    (plan_make, plan.h)
- *   send     writes in parallel; then the tasks of writes that       (send_plan)
- *            returned 2xx
+ * ITERATION PHASES (agent_iterate in agent.c; docs/DESIGN.md §1.1 gives the file of each function)
+ *   0 reset      drop the last iteration's memory, requests and reads;   (clear_iteration, release_terms)
+ *                release the terms iterations interned once too many
+ *   1 assert     the base facts agent_new loaded: rule-file facts, -i    (load_program, load_input,
+ *                inputs, ldgsm:instance and ldgsm:machine                 assert_workflows)
+ *   2 clock      ldgsm:now, ldgsm:defaultTimeout, the answers to earlier  (assert_clock, assert_answers,
+ *                calls, the containers instances come from                discovery_begin)
+ *   3 crawl      derive (stratum 0); take in the sentries and argument   (reasoner_run_from,
+ *                queries met; GET what was derived and not yet fetched,   sentry_table_scan, fetch_new,
+ *                in parallel (each waited for at most --read-wait);       discovery_scan)
+ *                until a round adds nothing
+ *   4 instances  the instances of this iteration; an instance in the     (gather_instances, draft_instance,
+ *                draft vocabulary, or one that can never complete         never_completes)
+ *                under --until complete, ends the run
+ *   5 sentries   each once per active instance, on the closed memory and (views_begin, sentry_table_evaluate,
+ *                in that instance's view; then the argument queries'      arguments_bind)
+ *                solutions become evaluated requests
+ *   6 later      the rules after the sentries (AFTER_SENTRIES_STRATUM);  (reasoner_run, report_late_gets)
+ *                a GET derived now is reported, not made
+ *   7 inspect    the caller's look at working memory (ldgsm run: the     (agent_options.inspect)
+ *                watchers of gsm/watch.h and wsm/wsm_watch.h)
+ *   8 waits      held:, waiting:, incident: lines; answers taken in      (report_waits, drop_taken_answers)
+ *   9 plan       conflicts, turns, updates composed, conditions, hold    (plan_make, plan.h)
+ *  10 send       writes in parallel; then the tasks of writes that       (send_plan, record_answer)
+ *                returned 2xx; the answers asked for kept for later
+ *  11 complete   in agent_run: --until quiescent or complete,            (completion, report_stuck)
+ *                --iterations, a stop signal, the stuck line, the pause
  * Iterations never overlap; state lives on the servers, so an agent killed at any point and restarted
  * continues from what the servers hold. */
 #ifndef LDGSM_AGENT_AGENT_H

@@ -1,4 +1,4 @@
-/* arguments.h: Eval_ρ(Ē) of seed 000 (DESIGN section 8, "Arguments"): from the solutions of a request's
+/* arguments.h: Eval_ρ(Ē) of seed 000 (docs/DESIGN.md §8.3): from the solutions of a request's
  * argument query in a context (a stage instance about to call, an action about to run) to the request it
  * sends, or to the reason it cannot be sent.
  *

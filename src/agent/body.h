@@ -1,4 +1,4 @@
-/* body.h: the bytes of a request body (DESIGN section 2, "Bodies").
+/* body.h: the bytes of a request body (docs/DESIGN.md §2.5).
  *
  * A formula body is Turtle. IRIs in Linked Data-Fu's placeholder namespace `this:` stand for the target
  * document and are written relative (`this:it` -> `<#it>`). In a PUT every other IRI is written relative

@@ -1,5 +1,5 @@
-/* history.h: the bounded history a composed update appends to the document it writes (DESIGN section
- * 6.5): one entry per (subject, predicate) slot whose values the write changes and whose predicate is
+/* history.h: the bounded history a composed update appends to the document it writes (docs/DESIGN.md
+ * §6.5): one entry per (subject, predicate) slot whose values the write changes and whose predicate is
  * declared `a ldgsm:HistoryProperty` (ontology/gsm.ttl declares the states: gsm:hasState, gsm:isAchieved,
  * ldgsm:isCompleted, ldgsm:taskState, ldgsm:callState), so that a status document says what happened to
  * it and when, without growing without end. A call's bookkeeping (deadlines, retries left) is not history.

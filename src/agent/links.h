@@ -1,4 +1,4 @@
-/* links.h: reading through links (DESIGN section 8): which documents a sentry or an argument query needs
+/* links.h: reading through links (docs/DESIGN.md §8.2): which documents a sentry or an argument query needs
  * beyond the constants it names. A pattern `X p ?v` with a constant predicate, where X is the instance
  * (gsm:thisArtifactInstance, wsm:thisInstance), a constant IRI or a variable reached so, and where ?v is
  * the subject of another pattern, is a hop: the crawl GETs the document of every IRI ?v takes for the

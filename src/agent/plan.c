@@ -1,4 +1,4 @@
-/* plan.c: the checks and the composition of DESIGN section 2, in the order plan.h's invariants need:
+/* plan.c: the checks and the composition of docs/DESIGN.md §2.2, in the order plan.h's invariants need:
  * de-duplication, origins, the hold policy, as-written conflicts, update collisions and yields,
  * composition with conditional headers, then tasks behind their writes. */
 #include "agent/plan.h"
@@ -90,7 +90,9 @@ static void report_withheld(const plan_input *in, plan *p, const u64map *held) {
     strmap_free(&p->withheld_reasons);
 }
 
-/* Drops every request sharing key (DESIGN: the loser of a priority collision yields whole). */
+/* Drops every request sharing key: the loser of a priority collision yields whole, an opening with its
+ * task and resets (docs/DESIGN.md §7.2 I8), which keeps GSM-1 and GSM-2 when a stage would open as an
+ * ancestor closes. */
 static void yield_key(const plan_input *in, plan *p, term_id key) {
     for (size_t i = 0; i < in->request_count; i++)
         if (in->requests[i].key == key && p->outcomes[i] == OUTCOME_SEND)
@@ -109,7 +111,9 @@ static bool write_has_header(const planned_write *w, const char *name) {
     return false;
 }
 
-/* If-Match / If-None-Match from what was read. Returns false when the write must be held instead. */
+/* If-Match / If-None-Match from what was read. Returns false when the write must be held instead. A GSM
+ * step decided on a read that another writer has since changed must not land: without the condition two
+ * agents could each write half a step, breaking GSM-1 or GSM-2. */
 static bool add_condition(const plan_input *in, planned_write *w, const doc_state *doc, bool status_document) {
     if (write_has_header(w, "If-Match") || write_has_header(w, "If-None-Match"))
         return true; /* the rule's own condition is kept */
@@ -185,7 +189,9 @@ static void collect_slots(const plan_input *in, size_t i, slot_value **slots, si
 static long priority_of(const request *r) { return r->has_priority ? r->priority : 0; }
 
 /* Resolves collisions among the live updates of one document: yields losers (repeating, since dropping a
- * key may remove a colliding update) and returns true when an equal-priority collision remains. */
+ * key may remove a colliding update) and returns true when an equal-priority collision remains. This is
+ * close wins (FCR-2b's priority over FCR-1), on which GSM-2 rests; GSM-1 rests on FCR-1 and its resets
+ * sharing one key, and FCR-2a's achievement and close another, so that each moves whole. */
 static bool resolve_collisions(const plan_input *in, plan *p, const size_t *updates, size_t update_count) {
     for (;;) {
         slot_value *slots = NULL;
@@ -287,7 +293,8 @@ static int write_body(const plan_input *in, const doc_state *doc, const triple *
     return body_document(in->io, in->t, next, next_count, w->url, &w->body);
 }
 
-/* Composes the live updates of one document into one write (or decides nothing changes). */
+/* Composes the live updates of one document into one write (or decides nothing changes): one write per
+ * document per iteration, so a GSM step (GSM-1, GSM-2: docs/DESIGN.md §5.4) is never half written. */
 static void compose(const plan_input *in, plan *p, const char *resource, const size_t *updates, size_t update_count,
                     planned_write **writes, size_t *write_count) {
     const doc_state *doc = find_doc(in, resource);

@@ -1,5 +1,5 @@
 /* plan.h: turns the unsafe requests an iteration derived into the writes and tasks it sends
- * (DESIGN section 2), deciding everything before anything is sent.
+ * (docs/DESIGN.md §2.2), deciding everything before anything is sent.
  *
  * INVARIANTS (each holds for the plan returned, whatever the requests):
  *  1. No write on a partial view: under the `hold` policy an unsafe request whose group asked for a GET
@@ -17,7 +17,9 @@
  *  4. Conditional headers: If-Match with a strong ETag read, If-None-Match: * for a 404; a document
  *     written by updates without a strong ETag is held unless allowed. POST is never conditional.
  *  5. A task (ldgsm:after <doc>) is only planned behind the composed write to doc; a task withheld for
- *     its own reasons withholds that write too, so the activation is retried next iteration. */
+ *     its own reasons withholds that write too, so the activation is retried next iteration.
+ * GSM-1 and GSM-2 (docs/DESIGN.md §5.4) rest on 3 and 4: a GSM step is one write of one document, decided
+ * from one read and conditional on it, so it lands whole or not at all. */
 #ifndef LDGSM_AGENT_PLAN_H
 #define LDGSM_AGENT_PLAN_H
 

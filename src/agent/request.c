@@ -115,7 +115,7 @@ static char *identity_text(const terms *t, const request *r, bool without_key) {
         if (r->has_priority)
             buf_printf(&id, "priority %ld\n", r->priority);
     }
-    /* POST and PATCH are commands: two keys' identical commands stay two (DESIGN section 2). */
+    /* POST and PATCH are commands: two keys' identical commands stay two (docs/DESIGN.md §2.1). */
     if (r->key && (strcmp(r->method, "POST") == 0 || strcmp(r->method, "PATCH") == 0 || r->kind == REQUEST_UPDATE)) {
         buf_puts(&id, "key ");
         rdf_write_term_nt(t, r->key, &id);

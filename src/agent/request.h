@@ -1,4 +1,4 @@
-/* request.h: requests as rule heads describe them (DESIGN section 2), extracted from an instantiated
+/* request.h: requests as rule heads describe them (docs/DESIGN.md §2.1), extracted from an instantiated
  * head formula, and their identity.
  *
  * A head may hold several request nodes (each a node with http:mthd). Every property the agent reads
@@ -37,12 +37,12 @@ typedef struct request {
     term_id report_to;     /* ldgsm:reportTo: the node its answer is reported under (a call record) */
     term_id called_at;     /* ldgsm:calledAt: the attempt, copied into the answer */
     term_id timeout;       /* ldgsm:requestTimeout: a duration bounding this request below --timeout */
-    term_id results;       /* ldgsm:results: what its answer binds (DESIGN 8), reported with the answer */
+    term_id results;       /* ldgsm:results: what its answer binds (docs/DESIGN.md §8.4), reported with the answer */
     long priority;
     bool has_priority;
     bool lenient;          /* GET with `ldgsm:lenient true`: a body that does not parse adds nothing, fails nothing */
     const rule *rule;      /* the rule whose head asked for it */
-    char *identity;        /* equal strings <=> the same request (DESIGN section 2, "Identity") */
+    char *identity;        /* equal strings <=> the same request (docs/DESIGN.md §2.1) */
     char *effect;          /* the identity without the Idempotency-Key (NULL: it has none, the identity is
                               it): equal for two writes that do the same to their resource (no conflict) */
 } request;

@@ -1,4 +1,4 @@
-/* results.h: ρ' = ρ[X̄ ↦ t̄] of seed 000 (DESIGN section 8, "Results"): the values a call's answer binds.
+/* results.h: ρ' = ρ[X̄ ↦ t̄] of seed 000 (docs/DESIGN.md §8.4): the values a call's answer binds.
  * A call's `ldgsm:results ( [ ldgsm:property p ; ldgsm:from f ] ... )` names, for each property p of the
  * instance, where its value comes from: ldgsm:location (the answer's Location, resolved), ldgsm:status
  * (its status code), `[ ldgsm:header "Name" ]` (that header's value, as a string) or a SELECT query

@@ -1,4 +1,4 @@
-/* sentries.h: the sentries an iteration meets (DESIGN section 5, "Sentries"): every sp:Ask node in
+/* sentries.h: the sentries an iteration meets (docs/DESIGN.md §5.3): every sp:Ask node in
  * working memory, given as SPIN RDF or as sp:text. A sentry is parsed and compiled when first seen and
  * again only when the document it came from changes (its ETag; for a blank-node sentry, which every parse
  * labels anew, its strong ETag); the constant subjects it names are
@@ -57,7 +57,7 @@ const char *sentry_error_what(const terms *t, term_id node, const char *error);
 rule *sentry_table_rule(terms *t, const agent_vocab *v, sq_node *tree, term_id node, enum sentry_context context,
                         char *error, size_t error_len);
 
-/* Argument queries (DESIGN section 8): the objects of `ldgsm:arguments`, SELECT queries given as sp:text,
+/* Argument queries (docs/DESIGN.md §8.3): the objects of `ldgsm:arguments`, SELECT queries given as sp:text,
  * are taken in and compiled like sentries (the same table, errors said the same way), and evaluated with
  * them, once per context the rules name: `?ctx gx:evaluates ?request` with `?ctx gx:thisInstance ?i`
  * (and gx:thisItem, gx:thisIndex, gx:thisEvent), where `?request ldgsm:arguments ?query`. The table

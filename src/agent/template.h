@@ -1,5 +1,5 @@
-/* template.h: filling a request's templates with the values of its arguments (DESIGN section 8,
- * "Arguments"): the one solution of its argument query binds variable names to terms, and those fill
+/* template.h: filling a request's templates with the values of its arguments (docs/DESIGN.md §8.3,
+ * "Arguments and templates"): the one solution of its argument query binds variable names to terms, and those fill
  *   - the request URI, an RFC 6570 URI template (levels 1 to 3),
  *   - header values, `{var}` templates substituted as plain text,
  *   - the body, N3/Turtle text whose `?var` tokens are replaced by terms.

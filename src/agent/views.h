@@ -1,4 +1,4 @@
-/* views.h: what each workflow instance's queries see (DESIGN section 8: "decisions of one instance never
+/* views.h: what each workflow instance's queries see (docs/DESIGN.md §8.6: "decisions of one instance never
  * depend on which other instances share its agent"). An instance's view is every triple with a source it
  * may read: a document fetched for its group (ldgsm:group, the instance itself), a document some request
  * asked for without a group (a plain N3 program's reads), and every source that is no fetched document

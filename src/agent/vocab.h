@@ -23,7 +23,7 @@ typedef struct agent_vocab {
     term_id history_property, sequence, at, changed, property, from, to;   /* ldgsm: history entries */
     term_id reads, reads_container, holds_for, rule_condition;       /* ldgsm: sentries */
     term_id instance, is_completed, incident;                        /* ldgsm: workflows */
-    /* calls (DESIGN 6.1): what a request node carries, and the answer the agent reports back */
+    /* calls (docs/DESIGN.md §6.1): what a request node carries, and the answer the agent reports back */
     term_id idempotency_key, report_to, called_at, request_timeout, default_timeout;
     term_id answer_to, answer_key, answer_attempt, answer_status, answer_failure, answer_location, answer_body;
     term_id awaited, call_state, calling, exhausted;
@@ -33,7 +33,7 @@ typedef struct agent_vocab {
     term_id all_alternatives_failed;
     /* wsm: a state machine's conditions are sentries evaluated per (instance, event) context node */
     term_id wsm_condition, wsm_this_instance, wsm_this_event, wsm_for_instance, wsm_for_event, wsm_machine;
-    /* data flow (DESIGN 8): argument queries, the contexts they are evaluated in, the requests they fill,
+    /* data flow (docs/DESIGN.md §8): argument queries, the contexts they are evaluated in, the requests they fill,
      * and what a call's answer binds */
     term_id arguments, results, header_block, pat_this_item, pat_this_index;
     term_id query_alias, evaluates, this_instance, this_item, this_index, this_event;

@@ -1,9 +1,9 @@
-/* cmd_demo.c: `ldgsm demo`: the fire-alarm workflow (DESIGN section 5) end to end in one process: the
+/* cmd_demo.c: `ldgsm demo`: the fire-alarm workflow (docs/DESIGN.md §5.6) end to end in one process: the
  * embedded LDP server with ldp-fixtures/fire-alarm on a free loopback port, the agent run iteration by
  * iteration with the shipped GSM rules, and the scenario of gsm/demo.h playing the devices between the
  * iterations and printing the run table. With --suppliers, the procurement workflow of
- * ldp-fixtures/suppliers instead (DESIGN section 6.1), played by gsm/demo_suppliers.h; with --orders, the
- * three orders of ldp-fixtures/orders (DESIGN section 8), watched by gsm/demo_orders.h. */
+ * ldp-fixtures/suppliers instead (docs/DESIGN.md §6.1), played by gsm/demo_suppliers.h; with --orders, the
+ * three orders of ldp-fixtures/orders (docs/DESIGN.md §8.6), watched by gsm/demo_orders.h. */
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-/* cmd_deps.c: `ldgsm deps`: intertask dependencies (DESIGN.md 6.4, seed 001): each event's guard, alpha of
+/* cmd_deps.c: `ldgsm deps`: intertask dependencies (docs/DESIGN.md §6.4, seed 001): each event's guard, alpha of
  * each dependency, the unenforceable ones with the dependencies to blame, and with --trace the scheduler
  * run over attempted events, each guard printed as occurrences and promises residuate it (src/deps). */
 #include <errno.h>

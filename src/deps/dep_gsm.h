@@ -1,4 +1,4 @@
-/* dep_gsm.h: intertask dependencies compiled into a GSM model (`ldgsm deps --gsm`, DESIGN.md 6.4). An event
+/* dep_gsm.h: intertask dependencies compiled into a GSM model (`ldgsm deps --gsm`, docs/DESIGN.md §6.4). An event
  * named `book` is the opening of the model's stage <#book> or the achievement of its milestone <#book>
  * (the IRI's fragment); each happens at most once per artifact instance, and a complement when the
  * instance completes without it. The policy (dep_policy.h) becomes sentries over the status document,

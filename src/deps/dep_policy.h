@@ -1,5 +1,5 @@
 /* dep_policy.h: dependencies enforced by guards over which events have occurred, the form a GSM model can
- * evaluate (`ldgsm deps --gsm`, DESIGN.md 6.4). A status document records the set of events an artifact
+ * evaluate (`ldgsm deps --gsm`, docs/DESIGN.md §6.4). A status document records the set of events an artifact
  * instance has seen, one event per step; a complement happens when the instance completes without its
  * event. So each group of dependencies sharing events becomes, by enumerating its histories (sequences of
  * its events, in every order this very policy lets them happen):

@@ -2,7 +2,7 @@
  * agent iteration, describing what changed as rows of the run table, the devices' reactions, and the
  * scenario's steps when the workflow rests.
  *
- * The scenario, one step per rest of the workflow (DESIGN section 5, ldp-fixtures/fire-alarm/README.md):
+ * The scenario, one step per rest of the workflow (docs/DESIGN.md §5.6, ldp-fixtures/fire-alarm/README.md):
  *
  *   step                       the environment writes                   Fig. 2
  *   smoke is detected          devices/smoke-detector obscuration 12.5  leads to lines 2, 3, 4
@@ -73,7 +73,7 @@ static bool status_equal(const status *a, const status *b) {
     return true;
 }
 
-/* Fig. 2's lines as (SFA active, CD active, m1, m2b), DESIGN section 5; line 5 is the environment's. */
+/* Fig. 2's lines as (SFA active, CD active, m1, m2b), docs/DESIGN.md §5.6; line 5 is the environment's. */
 static const struct fig2_line {
     int number;
     bool environment;

@@ -1,4 +1,4 @@
-/* demo.h: the fire-alarm scenario `ldgsm demo` plays (DESIGN section 5, the GSM paper's Fig. 1 and 2):
+/* demo.h: the fire-alarm scenario `ldgsm demo` plays (docs/DESIGN.md §5.6, the GSM paper's Fig. 1 and 2):
  * the environment that moves the devices between the agent's iterations, and the run table that shows
  * every change as one row, like Fig. 2 (line, what happened, SFA, CD, m1, m2b).
  *

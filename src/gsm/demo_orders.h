@@ -1,4 +1,4 @@
-/* demo_orders.h: the data-flow scenario `ldgsm demo --orders` plays (DESIGN section 8, the fixture
+/* demo_orders.h: the data-flow scenario `ldgsm demo --orders` plays (docs/DESIGN.md §8.6, the fixture
  * ldp-fixtures/orders): one model, three instances (status/o1, o2, o3), each acting on its own order, shown
  * side by side: one table column per order (stage reached, price bound, approval, shipment Location), one
  * row per agent iteration that changed something.

@@ -1,5 +1,5 @@
-/* demo_suppliers.h: the procurement scenario `ldgsm demo --suppliers` plays (DESIGN section 6.1, the fixture
- * ldp-fixtures/suppliers): the order is a call whose first supplier's shop is down, so the run table shows
+/* demo_suppliers.h: the procurement scenario `ldgsm demo --suppliers` plays (docs/DESIGN.md §6.1, the
+ * fixture ldp-fixtures/suppliers): the order is a call whose first supplier's shop is down, so the run table shows
  * its retries, the rebind to the second supplier and, when that shop is gone too (no_supplier_b), the
  * exhausted call and the sub-workflow alternative "Order by phone".
  *

@@ -11,7 +11,7 @@
  *     explicit stack (a deep or cyclic model cannot exhaust the C stack); a stage met twice under one root,
  *     or on its own path, is reported and not descended into again, so a shared subtree is one message.
  *     Stages no root reaches lie on cycles; they are walked afterwards to report the cycle.
- *  3. The disjointness conditions (the paper's 4.3, DESIGN section 5) are undecidable in general; lint
+ *  3. The disjointness conditions (the paper's 4.3, docs/DESIGN.md §5.4) are undecidable in general; lint
  *     decides only what the model's graph shows: the same sentry node in two roles is a certain
  *     violation (error), two sentries whose canonical trees print alike are suspected (warning).
  *  4. Every message is collected with its file and ordinal, then sorted by file (load order) and
@@ -984,7 +984,7 @@ static void check_structure(gsm_lint *l, const model *m) {
     u32vec_free(&milestones);
 }
 
-/* DESIGN section 5, "Tasks": a task's body is a literal, sent as written with the Content-Type it gives.
+/* docs/DESIGN.md §6.1: a task's body is a literal, sent as written with the Content-Type it gives.
  * The call rules send only a request that has a method, a URI, headers and a body (calls.n3, Operation
  * Call); a 202's result is polled at the request's ldgsm:resultIn. */
 /* One template's variables, each of which the arguments must select (bound: name -> 1). */
@@ -1006,7 +1006,7 @@ static void check_template_variables(gsm_lint *l, term_id task, size_t file, con
     strmap_free(&used);
 }
 
-/* A request's templates (DESIGN 8): its ldgsm:arguments parse as a SELECT, and every `{var}` of its URI
+/* A request's templates (docs/DESIGN.md §8.3): its ldgsm:arguments parse as a SELECT, and every `{var}` of its URI
  * template and header values and every `?var` of its body is one the SELECT binds. */
 static void check_templates(gsm_lint *l, term_id task, size_t file) {
     const lint_vocab *v = &l->v;
@@ -1177,7 +1177,7 @@ static void check_duration(gsm_lint *l, term_id node, term_id property, bool pos
     buf_free(&p);
 }
 
-/* A call's budget (DESIGN section 6.1): N_MT re-sends, a non-negative integer, and a backoff factor of at
+/* A call's budget (docs/DESIGN.md §6.1): N_MT re-sends, a non-negative integer, and a backoff factor of at
  * least 1 on T_E and the retry delay. A plain request may give them too. */
 static void check_call_parameters(gsm_lint *l, term_id task) {
     const lint_vocab *v = &l->v;
@@ -1261,7 +1261,7 @@ static void check_member_list(gsm_lint *l, term_id owner, term_id property, term
     buf_free(&p);
 }
 
-/* Every stage's task: a request, or an ldgsm:Call whose alternatives are requests (DESIGN section 6.1). A
+/* Every stage's task: a request, or an ldgsm:Call whose alternatives are requests (docs/DESIGN.md §6.1). A
  * node is checked once however many stages or calls name it. */
 void gsm_lint_check_task(gsm_lint *l, term_id task, const u64map *is_task, u64map *checked) {
     const lint_vocab *v = &l->v;
@@ -1320,7 +1320,7 @@ static void check_tasks(gsm_lint *l, const model *m) {
     u32vec_free(&named);
 }
 
-/* Sub-workflow alternatives (DESIGN section 6.1): a stage's ldgsm:alternativeStages is one proper,
+/* Sub-workflow alternatives (docs/DESIGN.md §6.1): a stage's ldgsm:alternativeStages is one proper,
  * non-empty list of stages, each listed once (the rules give each one turn and one "gave way" milestone);
  * a stage's own ldgsm:timeout is a positive dayTimeDuration. */
 static void check_alternative_stages(gsm_lint *l, const model *m) {

@@ -1,4 +1,4 @@
-/* lint.h: `ldgsm lint`, the static checks of a GSM model (DESIGN section 5) before it runs. A model may be
+/* lint.h: `ldgsm lint`, the static checks of a GSM model (docs/DESIGN.md §5.4) before it runs. A model may be
  * spread over several documents; each is loaded with its own base IRI (relative IRIs resolve against
  * it), and all of them form one model. The checks and their severities:
  *
@@ -23,7 +23,7 @@
  *            http:body (the call rules send only a request with all three), with a body that is not a
  *            literal, with a body but no Content-Type header, whose http:headers is not a list, or whose
  *            ldgsm:resultIn is not an IRI
- *   error    an ldgsm:Call (DESIGN section 6.1) without ldgsm:alternatives, with both alternatives and
+ *   error    an ldgsm:Call (docs/DESIGN.md §6.1) without ldgsm:alternatives, with both alternatives and
  *            http:mthd, or whose alternatives are not a proper non-empty list of described nodes
  *   error    a task's ldgsm:timeout that is not a positive xsd:dayTimeDuration, its ldgsm:retryDelay a
  *            negative or no dayTimeDuration (malformed, untyped, counting months), its ldgsm:retries not a

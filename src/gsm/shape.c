@@ -537,7 +537,7 @@ static size_t milestone_entry(gsm_shape *s, size_t stage, term_id milestone) {
     return GSM_SHAPE_NONE;
 }
 
-/* The fragments of the instance's status document (DESIGN section 5): its stage instances and the
+/* The fragments of the instance's status document (docs/DESIGN.md §5.1): its stage instances and the
  * milestone instances of each (ldgsm:ofStage), in document order. With add_missing (design note 5) they
  * become the entries of the shape; otherwise only those the model has are given their states. */
 static void apply_states(gsm_shape *s, term_id instance, term_id root, bool add_missing) {

@@ -1,7 +1,7 @@
 /* shape.h: a GSM workflow model as a picture shows it (the drawing, draw.h, and the server's page, page.h):
  * its stages nested as gsm:hasChildStage and ldgsm:alternativeStages nest them, each stage's milestones and
  * guards, the milestones each guard's sentries read, names for people, and, for one workflow instance, the
- * state its status document gives each stage and milestone (DESIGN section 5's status layout).
+ * state its status document gives each stage and milestone (docs/DESIGN.md §5.1, the status layout).
  *
  *  1. A stage is what lint takes for one (lint.h): typed gsm:Stage or used as one. A root is a stage that
  *     is no stage's child; with an instance, the root is the stage its gsm:isInstanceOf names. A stage

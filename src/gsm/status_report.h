@@ -1,4 +1,4 @@
-/* status_report.h: what `ldgsm status` shows of a workflow instance (DESIGN section 6.5): the instance as
+/* status_report.h: what `ldgsm status` shows of a workflow instance (docs/DESIGN.md §6.5): the instance as
  * its model's tree, built from the working memory of one read-only agent iteration (the instance, its
  * model and what its sentries read, the sentries evaluated) and the outcome of each GET of it.
  *

@@ -1,5 +1,5 @@
 /* watch.h: what `ldgsm run` checks about the GSM instances it runs, in every iteration, once working memory
- * is derived and before any write is planned (DESIGN section 6.5: an agent never waits silently):
+ * is derived and before any write is planned (docs/DESIGN.md §6.5: an agent never waits silently):
  *
  *   lint       every model an instance runs is checked by `ldgsm lint` (gsm/lint.h) as the agent read it:
  *              each version of the model once (its documents and their ETags). Warnings are printed; a

@@ -823,7 +823,7 @@ static void parallel(compiler *c, const pattern *p, const char *path, size_t n, 
             c->within_copy = child;
         compile_term(c, body ? body : p->children[i], child, suffix);
         c->within_copy = outer_copy;
-        if (body) { /* the copy's index and item, for pat:thisIndex and pat:thisItem (DESIGN 8) */
+        if (body) { /* the copy's index and item, for pat:thisIndex and pat:thisItem (docs/DESIGN.md §8.5) */
             char index[24];
             snprintf(index, sizeof index, "%zu", i + 1);
             emit(c, stage_iri(c, child), iri(c, NS_PAT "copyIndex"),
@@ -1057,7 +1057,7 @@ static void compile_root(compiler *c, const pattern *p) {
 }
 
 /* The triples describing a task: its own, its blank nodes' (headers), its alternatives' when it is a
- * call, and its argument queries' and results' (DESIGN 8), recursively; each subject once. */
+ * call, and its argument queries' and results' (docs/DESIGN.md §8.3, §8.4), recursively; each subject once. */
 static void copy_description(compiler *c, term_id node, term_id **seen, size_t *seen_count) {
     for (size_t i = 0; i < *seen_count; i++)
         if ((*seen)[i] == node)

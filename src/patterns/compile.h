@@ -1,4 +1,4 @@
-/* compile.h: a workflow pattern (pattern.h) compiled into a GSM model (DESIGN sections 5 and 6.2), by the
+/* compile.h: a workflow pattern (pattern.h) compiled into a GSM model (docs/DESIGN.md §5, §6.2), by the
  * scheme ontology/README.md ("What each kernel compiles to") writes down: one stage per term with `done`
  * and `failed` milestones (and `cancelled` for a cancel term), guards and milestones as generated SPARQL
  * ASK sentries over the instance's status, and the tasks' requests copied from the names document.

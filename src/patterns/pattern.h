@@ -1,4 +1,4 @@
-/* pattern.h: a workflow pattern term (seed 004's nine kernels, DESIGN section 6.2) as a tree, read from
+/* pattern.h: a workflow pattern term (seed 004's nine kernels, docs/DESIGN.md §6.2) as a tree, read from
  * the term syntax (pattern_term.h) or from RDF in the pattern vocabulary (pattern_rdf.h), and written
  * back as term text (what a compiled stage's rdfs:label shows). Names (tasks, conditions, item lists)
  * are IRIs once read: the term syntax's `a` is `<#a>` of its names file. */

@@ -38,7 +38,7 @@ typedef struct reasoner_options {
     void (*on_derived)(void *user, uint32_t from, uint32_t to);
     void *on_derived_user;
     /* Whether the triple numbered n is in viewer's view: asked for each triple a viewed atom matches (a
-     * sentry of one instance sees only the documents read for it, DESIGN section 8). NULL: all are. */
+     * sentry of one instance sees only the documents read for it, docs/DESIGN.md §8.1). NULL: all are. */
     bool (*visible)(void *user, term_id viewer, uint32_t n);
     void *visible_user;
 } reasoner_options;

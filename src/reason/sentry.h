@@ -1,5 +1,5 @@
 /* sentry.h: compiles a sentry (sentry_ast.h) into a rule the engine evaluates in one pass over a closed
- * working memory (DESIGN section 1, step 4): the body is `prefix` (e.g. the atoms that bind ?this to each
+ * working memory (docs/DESIGN.md §1.1, phase 5): the body is `prefix` (e.g. the atoms that bind ?this to each
  * active artifact instance) followed by the sentry's WHERE clause with each bound constant
  * (gsm:thisArtifactInstance; a state machine's wsm:thisInstance and wsm:thisEvent) read as its variable,
  * which the prefix binds; the head is derived for every solution.

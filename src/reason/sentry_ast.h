@@ -1,4 +1,4 @@
-/* sentry_ast.h: a sentry (a SPARQL ASK query, DESIGN section 5) as a tree the rule engine compiles:
+/* sentry_ast.h: a sentry (a SPARQL ASK query, docs/DESIGN.md §5.3) as a tree the rule engine compiles:
  * triple patterns, FILTER expressions, OPTIONAL, UNION and nested groups. Two front ends build it: one
  * from SPIN RDF in working memory (sp:Ask with an sp:where list), one from query text (sp:text, parsed by
  * rasqal). Variables are TERM_VAR terms named as in the query (without '?'); a blank node of a pattern
@@ -77,7 +77,7 @@ void sentry_text_parser_free(sentry_text_parser *p);
 int sentry_from_text(sentry_text_parser *p, term_id query, const char *text, const char *base, sq_node **out,
                      char *error, size_t error_len);
 
-/* The same for a SELECT query (an argument query, DESIGN section 8): *vars (owned by the caller) receives
+/* The same for a SELECT query (an argument query, docs/DESIGN.md §8.3): *vars (owned by the caller) receives
  * its projected variables in order. SELECT *, expressions in the projection and solution modifiers other
  * than DISTINCT and REDUCED are refused. */
 int select_from_text(sentry_text_parser *p, term_id query, const char *text, const char *base, sq_node **out,

@@ -1,5 +1,5 @@
 /* sentry_text.c: the text front end. Parses a sentry's SPARQL ASK text with rasqal (the parser only:
- * rasqal evaluates slowly, DESIGN section 3) and converts rasqal's graph patterns into a sentry tree.
+ * rasqal evaluates slowly, docs/DESIGN.md §3) and converts rasqal's graph patterns into a sentry tree.
  *
  * NOTES ON THE DESIGN
  *  1. rasqal_query_prepare already rewrites the query: it merges adjacent basic patterns (reordering

@@ -1,4 +1,4 @@
-/* wsm_lint.h: `ldgsm lint` for workflow state machines (seed 002, DESIGN section 6.3): the static checks of
+/* wsm_lint.h: `ldgsm lint` for workflow state machines (seed 002, docs/DESIGN.md §6.3): the static checks of
  * the schemas (ontology/wsm.ttl) among the documents a gsm_lint has loaded, reported in its messages
  * ("FILE: error: <term>: what"). A schema is what is typed wsm:Schema or has a wsm:initialState or a
  * wsm:transition: rules/wsm.n3 reads the triples, not the type, so an untyped schema runs and lints too.

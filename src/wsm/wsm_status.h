@@ -1,4 +1,4 @@
-/* wsm_status.h: what `ldgsm status` shows of a workflow state machine instance (DESIGN section 6.5), from
+/* wsm_status.h: what `ldgsm status` shows of a workflow state machine instance (docs/DESIGN.md §6.5), from
  * the working memory of one read-only iteration of the agent with the shipped machine rules (the instance
  * asserted as `ldgsm run --machine` asserts it): the instance and its schema, the current state, every
  * variable of the schema and its value, the events waiting in the inbox in the order they will be taken
