@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rdf/hashmap.h"
+#include "rdf/json_out.h"
 #include "rdf/rdf_list.h"
 
 #define NS_GSM "http://purl.org/gsm/vocab#"
@@ -1020,194 +1021,126 @@ void status_report_text(const status_report *r, buf *out) {
 
 /* --- JSON ------------------------------------------------------------------------------------------- */
 
-static void json_key(buf *out, bool *first, const char *key) {
-    if (!*first)
-        buf_putc(out, ',');
-    *first = false;
-    buf_json_string(out, key);
-    buf_putc(out, ':');
+static json_t *read_json(const read_view *r) {
+    return json_pack("{s:o, s:b, s:o, s:o, s:s}",
+                     "resource", json_out_string(r->iri),
+                     "container", r->container,
+                     "status", json_out_count(r->known && !r->failure ? r->status : -1),
+                     "failure", json_out_string(r->failure),
+                     "outcome", outcome_names[outcome(r)]);
 }
 
-static void json_str(buf *out, bool *first, const char *key, const char *value) {
-    json_key(out, first, key);
-    if (value)
-        buf_json_string(out, value);
-    else
-        buf_puts(out, "null");
-}
-
-static void json_long(buf *out, bool *first, const char *key, long value) {
-    json_key(out, first, key);
-    if (value >= 0)
-        buf_printf(out, "%ld", value);
-    else
-        buf_puts(out, "null");
-}
-
-static void json_bool(buf *out, bool *first, const char *key, bool value) {
-    json_key(out, first, key);
-    buf_puts(out, value ? "true" : "false");
-}
-
-static void read_json(const read_view *r, buf *out) {
-    bool first = true;
-    buf_putc(out, '{');
-    json_str(out, &first, "resource", r->iri);
-    json_bool(out, &first, "container", r->container);
-    json_long(out, &first, "status", r->known && !r->failure ? r->status : -1);
-    json_str(out, &first, "failure", r->failure);
-    json_str(out, &first, "outcome", outcome_names[outcome(r)]);
-    buf_putc(out, '}');
-}
-
-static void sentry_json(const sentry_view *s, buf *out) {
+static json_t *sentry_json(const sentry_view *s) {
     static const char *const verdicts[] = {"holds", "does not hold", "not evaluated", "not described"};
-    bool first = true;
-    buf_putc(out, '{');
-    json_str(out, &first, "sentry", s->iri);
-    json_str(out, &first, "description", s->description);
-    json_key(out, &first, "holds");
-    buf_puts(out, s->verdict == HOLDS ? "true" : s->verdict == DOES_NOT_HOLD ? "false" : "null");
-    json_str(out, &first, "verdict", verdicts[s->verdict]);
-    json_bool(out, &first, "byRules", s->by_rules);
-    json_key(out, &first, "reads");
-    buf_putc(out, '[');
-    for (size_t i = 0; i < s->read_count; i++) {
-        if (i)
-            buf_putc(out, ',');
-        read_json(&s->reads[i], out);
-    }
-    buf_puts(out, "]}");
+    json_t *holds = s->verdict == HOLDS ? json_true() : s->verdict == DOES_NOT_HOLD ? json_false() : json_null();
+    json_t *reads = json_array();
+    for (size_t i = 0; i < s->read_count; i++)
+        json_array_append_new(reads, read_json(&s->reads[i]));
+    return json_pack("{s:o, s:o, s:o, s:s, s:b, s:o}",
+                     "sentry", json_out_string(s->iri),
+                     "description", json_out_string(s->description),
+                     "holds", holds,
+                     "verdict", verdicts[s->verdict],
+                     "byRules", s->by_rules,
+                     "reads", reads);
 }
 
-static void sentries_json(const sentry_view *s, size_t n, buf *out) {
-    buf_putc(out, '[');
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            buf_putc(out, ',');
-        sentry_json(&s[i], out);
-    }
-    buf_putc(out, ']');
+static json_t *sentries_json(const sentry_view *s, size_t n) {
+    json_t *array = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(array, sentry_json(&s[i]));
+    return array;
 }
 
-static void stage_json(const stage_view *s, buf *out) {
+static json_t *milestone_json(const milestone_view *m) {
+    return json_pack("{s:o, s:o, s:o, s:b, s:o}",
+                     "model", json_out_string(m->model),
+                     "name", json_out_string(m->name),
+                     "fragment", json_out_string(m->fragment),
+                     "achieved", m->achieved,
+                     "achievingSentries", sentries_json(m->sentries, m->sentry_count));
+}
+
+static json_t *call_json(const call_view *cv) {
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                     "record", json_out_string(cv->record),
+                     "state", json_out_string(cv->state),
+                     "alternative", json_out_count(cv->alternative),
+                     "alternatives", json_out_count(cv->alternatives),
+                     "request", json_out_string(cv->request),
+                     "sent", json_out_string(cv->sent),
+                     "bound", json_out_string(cv->bound),
+                     "retriesLeft", json_out_count(cv->retries_left),
+                     "deadline", json_out_string(cv->deadline),
+                     "lastFailure", json_out_string(cv->last_failure),
+                     "answerStatus", json_out_count(cv->answer_status));
+}
+
+/* Why the stage is not active: null when it is. */
+static json_t *why_json(const stage_view *s) {
     static const char *const whys[] = {NULL, "not set up", "workflow complete", "parent not active", "completed",
                                        "no guard", "no guard holds"};
-    bool first = true;
-    buf_putc(out, '{');
-    json_str(out, &first, "model", s->model);
-    json_str(out, &first, "name", s->name);
-    json_str(out, &first, "fragment", s->fragment);
-    json_str(out, &first, "state", s->state);
-    json_bool(out, &first, "completed", s->completed);
-    json_key(out, &first, "milestones");
-    buf_putc(out, '[');
-    for (size_t i = 0; i < s->milestone_count; i++) {
-        const milestone_view *m = &s->milestones[i];
-        bool f = true;
-        buf_puts(out, i ? ",{" : "{");
-        json_str(out, &f, "model", m->model);
-        json_str(out, &f, "name", m->name);
-        json_str(out, &f, "fragment", m->fragment);
-        json_bool(out, &f, "achieved", m->achieved);
-        json_key(out, &f, "achievingSentries");
-        sentries_json(m->sentries, m->sentry_count, out);
-        buf_putc(out, '}');
-    }
-    buf_putc(out, ']');
-    json_key(out, &first, "calls");
-    buf_putc(out, '[');
-    for (size_t i = 0; i < s->call_count; i++) {
-        const call_view *cv = &s->calls[i];
-        bool f = true;
-        buf_puts(out, i ? ",{" : "{");
-        json_str(out, &f, "record", cv->record);
-        json_str(out, &f, "state", cv->state);
-        json_long(out, &f, "alternative", cv->alternative);
-        json_long(out, &f, "alternatives", cv->alternatives);
-        json_str(out, &f, "request", cv->request);
-        json_str(out, &f, "sent", cv->sent);
-        json_str(out, &f, "bound", cv->bound);
-        json_long(out, &f, "retriesLeft", cv->retries_left);
-        json_str(out, &f, "deadline", cv->deadline);
-        json_str(out, &f, "lastFailure", cv->last_failure);
-        json_long(out, &f, "answerStatus", cv->answer_status);
-        buf_putc(out, '}');
-    }
-    buf_putc(out, ']');
-    json_key(out, &first, "whyNot");
-    if (s->why == WHY_NONE) {
-        buf_puts(out, "null");
-    } else {
-        bool f = true;
-        buf_putc(out, '{');
-        json_str(out, &f, "reason", s->why == WHY_GUARDS && a_guard_holds(s) ? "a guard holds" : whys[s->why]);
-        json_str(out, &f, "parent", s->parent_name);
-        json_key(out, &f, "guards");
-        buf_putc(out, '[');
-        for (size_t g = 0; g < s->guard_count; g++) {
-            bool gf = true;
-            buf_puts(out, g ? ",{" : "{");
-            json_str(out, &gf, "guard", s->guards[g].iri);
-            json_str(out, &gf, "name", s->guards[g].name);
-            json_key(out, &gf, "conditions");
-            sentries_json(s->guards[g].conditions, s->guards[g].condition_count, out);
-            buf_putc(out, '}');
-        }
-        buf_puts(out, "]}");
-    }
-    json_key(out, &first, "children");
-    buf_putc(out, '[');
-    for (size_t i = 0; i < s->child_count; i++) {
-        if (i)
-            buf_putc(out, ',');
-        stage_json(&s->children[i], out);
-    }
-    buf_puts(out, "]}");
+    if (s->why == WHY_NONE)
+        return json_null();
+    json_t *guards = json_array();
+    for (size_t g = 0; g < s->guard_count; g++)
+        json_array_append_new(guards, json_pack("{s:o, s:o, s:o}",
+                                                "guard", json_out_string(s->guards[g].iri),
+                                                "name", json_out_string(s->guards[g].name),
+                                                "conditions", sentries_json(s->guards[g].conditions,
+                                                                            s->guards[g].condition_count)));
+    return json_pack("{s:s, s:o, s:o}",
+                     "reason", s->why == WHY_GUARDS && a_guard_holds(s) ? "a guard holds" : whys[s->why],
+                     "parent", json_out_string(s->parent_name),
+                     "guards", guards);
 }
 
-static void strings_json(char **values, size_t n, buf *out) {
-    buf_putc(out, '[');
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            buf_putc(out, ',');
-        buf_json_string(out, values[i]);
-    }
-    buf_putc(out, ']');
+static json_t *stage_json(const stage_view *s) {
+    json_t *milestones = json_array(), *calls = json_array(), *children = json_array();
+    for (size_t i = 0; i < s->milestone_count; i++)
+        json_array_append_new(milestones, milestone_json(&s->milestones[i]));
+    for (size_t i = 0; i < s->call_count; i++)
+        json_array_append_new(calls, call_json(&s->calls[i]));
+    for (size_t i = 0; i < s->child_count; i++)
+        json_array_append_new(children, stage_json(&s->children[i]));
+    return json_pack("{s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
+                     "model", json_out_string(s->model),
+                     "name", json_out_string(s->name),
+                     "fragment", json_out_string(s->fragment),
+                     "state", json_out_string(s->state),
+                     "completed", s->completed,
+                     "milestones", milestones,
+                     "calls", calls,
+                     "whyNot", why_json(s),
+                     "children", children);
+}
+
+static json_t *transition_json(const transition_view *tv) {
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                     "sequence", json_out_count(tv->sequence),
+                     "at", json_out_string(tv->at),
+                     "changed", json_out_string(tv->changed),
+                     "name", json_out_string(tv->name),
+                     "property", json_out_string(tv->property),
+                     "from", json_out_strings(tv->from, tv->from_count),
+                     "to", json_out_strings(tv->to, tv->to_count));
 }
 
 void status_report_json(const status_report *r, buf *out) {
-    bool first = true;
-    buf_putc(out, '{');
-    json_str(out, &first, "instance", r->instance);
-    json_str(out, &first, "error", r->error);
+    json_t *report = json_pack("{s:o, s:o}",
+                               "instance", json_out_string(r->instance),
+                               "error", json_out_string(r->error));
     if (!r->error) {
-        json_str(out, &first, "model", r->model);
-        json_key(out, &first, "held");
-        strings_json(r->held, r->held_count, out);
-        json_key(out, &first, "waiting");
-        strings_json(r->waits, r->waits_count, out);
-        json_key(out, &first, "root");
-        stage_json(&r->root, out);
-        json_long(out, &first, "transitionsRecorded", (long)r->transitions_recorded);
-        json_key(out, &first, "history");
-        buf_putc(out, '[');
-        for (size_t i = 0; i < r->history_count; i++) {
-            const transition_view *tv = &r->history[i];
-            bool f = true;
-            buf_puts(out, i ? ",{" : "{");
-            json_long(out, &f, "sequence", tv->sequence);
-            json_str(out, &f, "at", tv->at);
-            json_str(out, &f, "changed", tv->changed);
-            json_str(out, &f, "name", tv->name);
-            json_str(out, &f, "property", tv->property);
-            json_key(out, &f, "from");
-            strings_json(tv->from, tv->from_count, out);
-            json_key(out, &f, "to");
-            strings_json(tv->to, tv->to_count, out);
-            buf_putc(out, '}');
-        }
-        buf_putc(out, ']');
+        json_t *history = json_array();
+        for (size_t i = 0; i < r->history_count; i++)
+            json_array_append_new(history, transition_json(&r->history[i]));
+        json_object_update_new(report, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+                                                 "model", json_out_string(r->model),
+                                                 "held", json_out_strings(r->held, r->held_count),
+                                                 "waiting", json_out_strings(r->waits, r->waits_count),
+                                                 "root", stage_json(&r->root),
+                                                 "transitionsRecorded", json_out_count((long)r->transitions_recorded),
+                                                 "history", history));
     }
-    buf_puts(out, "}\n");
+    json_out_line(report, out);
 }

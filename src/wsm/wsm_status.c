@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "http/http_client.h"
+#include "rdf/json_out.h"
 #include "rdf/rdfio.h"
 #include "wsm/wsm_names.h"
 
@@ -445,125 +446,82 @@ int wsm_status_text(const wsm_status_input *in, buf *out) {
 
 /* --- JSON ----------------------------------------------------------------------------------------- */
 
-static void json_key(buf *out, bool *first, const char *key) {
-    if (!*first)
-        buf_putc(out, ',');
-    *first = false;
-    buf_json_string(out, key);
-    buf_putc(out, ':');
-}
-
-static void json_string(buf *out, bool *first, const char *key, const char *value) {
-    json_key(out, first, key);
-    if (value)
-        buf_json_string(out, value);
-    else
-        buf_puts(out, "null");
-}
-
-static void json_number(buf *out, bool *first, const char *key, long value) {
-    json_key(out, first, key);
-    if (value >= 0)
-        buf_printf(out, "%ld", value);
-    else
-        buf_puts(out, "null");
-}
-
 /* "KEY": IRI, "KEYName": name */
-static void json_named(buf *out, bool *first, const char *key, const named *n) {
-    json_string(out, first, key, n->iri);
+static void set_named(json_t *o, const char *key, const named *n) {
     char name_key[64];
     snprintf(name_key, sizeof name_key, "%sName", key);
-    json_string(out, first, name_key, n->name);
+    json_object_set_new(o, key, json_out_string(n->iri));
+    json_object_set_new(o, name_key, json_out_string(n->name));
 }
 
-static void json_strings(buf *out, bool *first, const char *key, char **values, size_t count) {
-    json_key(out, first, key);
-    buf_putc(out, '[');
+/* [{"ITEM": IRI, "ITEMName": name}...] */
+static json_t *nameds_json(const char *item, const named *values, size_t count) {
+    json_t *array = json_array();
     for (size_t i = 0; i < count; i++) {
-        if (i)
-            buf_putc(out, ',');
-        buf_json_string(out, values[i]);
+        json_t *o = json_object();
+        set_named(o, item, &values[i]);
+        json_array_append_new(array, o);
     }
-    buf_putc(out, ']');
+    return array;
 }
 
-/* "KEY": [{"ITEM": IRI, "ITEMName": name}...] */
-static void json_nameds(buf *out, bool *first, const char *key, const char *item, const named *values,
-                        size_t count) {
-    json_key(out, first, key);
-    buf_putc(out, '[');
-    for (size_t i = 0; i < count; i++) {
-        bool inner = true;
-        buf_puts(out, i ? ",{" : "{");
-        json_named(out, &inner, item, &values[i]);
-        buf_putc(out, '}');
-    }
-    buf_putc(out, ']');
+static json_t *variable_json(const variable_view *v) {
+    json_t *o = json_object();
+    set_named(o, "variable", &v->variable);
+    /* a boolean value is written as a JSON boolean, any other as a string */
+    const char *value = v->value;
+    bool boolean = value && (strcmp(value, "true") == 0 || strcmp(value, "false") == 0);
+    json_object_set_new(o, "value", boolean ? json_boolean(value[0] == 't') : json_out_string(value));
+    return o;
+}
+
+static json_t *waiting_json(const waiting_view *w) {
+    return json_pack("{s:o, s:o, s:o, s:o}",
+                     "resource", json_out_string(w->resource),
+                     "events", nameds_json("event", w->events, w->event_count),
+                     "unread", json_out_string(w->unread),
+                     "next", json_out_string(w->next));
+}
+
+static json_t *entry_json(const entry_view *e) {
+    json_t *o = json_object();
+    json_object_set_new(o, "sequence", json_out_count(e->sequence));
+    json_object_set_new(o, "at", json_out_string(e->at));
+    json_object_set_new(o, "eventResource", json_out_string(e->resource));
+    set_named(o, "event", &e->event);
+    set_named(o, "from", &e->from);
+    set_named(o, "to", &e->to);
+    json_object_set_new(o, "outcome", json_out_string(e->outcome));
+    json_object_set_new(o, "reason", json_out_string(e->reason));
+    set_named(o, "firedTransition", &e->fired);
+    json_object_set_new(o, "failedConditions", nameds_json("condition", e->failed, e->failed_count));
+    return o;
 }
 
 int wsm_status_json(const wsm_status_input *in, buf *out) {
     report r;
     build(in, &r);
-    bool first = true;
-    buf_putc(out, '{');
-    json_string(out, &first, "instance", r.instance);
-    json_string(out, &first, "error", r.error);
-    json_named(out, &first, "schema", &r.schema);
-    json_named(out, &first, "state", &r.state);
-    json_number(out, &first, "taken", r.taken);
-    json_key(out, &first, "variables");
-    buf_putc(out, '[');
-    for (size_t i = 0; i < r.variable_count; i++) {
-        bool inner = true;
-        buf_puts(out, i ? ",{" : "{");
-        json_named(out, &inner, "variable", &r.variables[i].variable);
-        const char *value = r.variables[i].value;
-        if (value && (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)) {
-            json_key(out, &inner, "value");
-            buf_puts(out, value);
-        } else {
-            json_string(out, &inner, "value", value);
-        }
-        buf_putc(out, '}');
-    }
-    buf_putc(out, ']');
-    json_strings(out, &first, "waits", r.waits, r.wait_count);
-    json_strings(out, &first, "held", r.held, r.held_count);
-    json_string(out, &first, "inbox", r.inbox);
-    json_key(out, &first, "waiting");
-    buf_putc(out, '[');
-    for (size_t i = 0; i < r.waiting_count; i++) {
-        const waiting_view *w = &r.waiting[i];
-        bool inner = true;
-        buf_puts(out, i ? ",{" : "{");
-        json_string(out, &inner, "resource", w->resource);
-        json_nameds(out, &inner, "events", "event", w->events, w->event_count);
-        json_string(out, &inner, "unread", w->unread);
-        json_string(out, &inner, "next", w->next);
-        buf_putc(out, '}');
-    }
-    buf_putc(out, ']');
-    json_number(out, &first, "entriesRecorded", (long)r.history_count);
-    json_key(out, &first, "history");
-    buf_putc(out, '[');
-    for (size_t i = r.shown_from; i < r.history_count; i++) {
-        const entry_view *e = &r.history[i];
-        bool inner = true;
-        buf_puts(out, i > r.shown_from ? ",{" : "{");
-        json_number(out, &inner, "sequence", e->sequence);
-        json_string(out, &inner, "at", e->at);
-        json_string(out, &inner, "eventResource", e->resource);
-        json_named(out, &inner, "event", &e->event);
-        json_named(out, &inner, "from", &e->from);
-        json_named(out, &inner, "to", &e->to);
-        json_string(out, &inner, "outcome", e->outcome);
-        json_string(out, &inner, "reason", e->reason);
-        json_named(out, &inner, "firedTransition", &e->fired);
-        json_nameds(out, &inner, "failedConditions", "condition", e->failed, e->failed_count);
-        buf_putc(out, '}');
-    }
-    buf_puts(out, "]}\n");
+    json_t *variables = json_array(), *waiting = json_array(), *history = json_array();
+    for (size_t i = 0; i < r.variable_count; i++)
+        json_array_append_new(variables, variable_json(&r.variables[i]));
+    for (size_t i = 0; i < r.waiting_count; i++)
+        json_array_append_new(waiting, waiting_json(&r.waiting[i]));
+    for (size_t i = r.shown_from; i < r.history_count; i++)
+        json_array_append_new(history, entry_json(&r.history[i]));
+    json_t *o = json_object();
+    json_object_set_new(o, "instance", json_out_string(r.instance));
+    json_object_set_new(o, "error", json_out_string(r.error));
+    set_named(o, "schema", &r.schema);
+    set_named(o, "state", &r.state);
+    json_object_set_new(o, "taken", json_out_count(r.taken));
+    json_object_set_new(o, "variables", variables);
+    json_object_set_new(o, "waits", json_out_strings(r.waits, r.wait_count));
+    json_object_set_new(o, "held", json_out_strings(r.held, r.held_count));
+    json_object_set_new(o, "inbox", json_out_string(r.inbox));
+    json_object_set_new(o, "waiting", waiting);
+    json_object_set_new(o, "entriesRecorded", json_out_count((long)r.history_count));
+    json_object_set_new(o, "history", history);
+    json_out_line(o, out);
     int rc = r.error ? 1 : 0;
     report_free(&r);
     return rc;
