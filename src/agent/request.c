@@ -130,15 +130,9 @@ static void compute_identity(const terms *t, request *r) {
             r->effect = identity_text(t, r, true);
 }
 
-/* The object of (subject, predicate) in working memory, or 0. */
+/* The object of (subject, predicate) in working memory, or 0 (also without working memory). */
 static term_id data_value(store *wm, term_id subject, term_id predicate) {
-    if (!wm)
-        return 0;
-    store_iter it;
-    store_match(wm, subject, predicate, 0, 0, store_size(wm), &it);
-    uint32_t n;
-    const triple *tr = store_next(&it, &n);
-    return tr ? tr->o : 0;
+    return wm ? store_first_object(wm, subject, predicate) : 0;
 }
 
 /* The items of an RDF list in working memory (rdf:first/rest); false when it is not a proper list. */

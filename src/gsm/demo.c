@@ -206,7 +206,7 @@ static store *read_document(demo *d, const char *path, char *message, size_t siz
 /* The object of (s, p) a device document must hold; 0 with message (when *rc is still 0) otherwise. */
 static term_id required(demo *d, store *st, const char *path, term_id s, term_id p, int *rc, char *message,
                         size_t size) {
-    term_id o = demo_object(st, s, p);
+    term_id o = store_first_object(st, s, p);
     if (!o && *rc == 0) {
         snprintf(message, size, "%s does not say <%s> <%s>", path, terms_lex(d->t, s, NULL),
                  terms_lex(d->t, p, NULL));
@@ -263,7 +263,7 @@ static int read_status(demo *d, status *out, char *message, size_t size) {
     if (!st)
         return -1;
     *out = (status){0};
-    term_id root_state = demo_object(st, d->instance, d->has_state);
+    term_id root_state = store_first_object(st, d->instance, d->has_state);
     out->set_up = root_state == d->active || root_state == d->inactive;
     for (int p = 0; p < P_COUNT; p++) {
         term_id node = node_of(d, st, (enum part)p);
@@ -271,12 +271,12 @@ static int read_status(demo *d, status *out, char *message, size_t size) {
             continue;
         part_status *ps = &out->p[p];
         if (parts[p].stage) {
-            term_id state = demo_object(st, node, d->has_state);
+            term_id state = store_first_object(st, node, d->has_state);
             ps->present = state == d->active || state == d->inactive;
             ps->active = state == d->active;
-            ps->completed = demo_object(st, node, d->is_completed) == T_TRUE;
+            ps->completed = store_first_object(st, node, d->is_completed) == T_TRUE;
         } else {
-            term_id achieved = demo_object(st, node, d->is_achieved);
+            term_id achieved = store_first_object(st, node, d->is_achieved);
             ps->present = achieved == T_TRUE || achieved == T_FALSE;
             ps->achieved = achieved == T_TRUE;
         }

@@ -35,14 +35,6 @@ store *demo_read(const demo_io *io, rdfio *rdf, const char *base, const char *pa
     return st;
 }
 
-term_id demo_object(store *st, term_id s, term_id p) {
-    store_iter it;
-    store_match(st, s, p, 0, 0, store_size(st), &it);
-    uint32_t n;
-    const triple *tr = store_next(&it, &n);
-    return tr ? tr->o : 0;
-}
-
 term_id demo_instance_node(terms *t, store *st, term_id instance, term_id model) {
     term_id is_instance_of = demo_iri(t, NS_GSM, "isInstanceOf");
     term_id in_artifact_instance = demo_iri(t, NS_GSM, "inArtifactInstance");

@@ -39,8 +39,6 @@ store *demo_read(const demo_io *io, rdfio *rdf, const char *base, const char *pa
 /* PUTs the Turtle triples at path, after `@prefix name: <ns> .`: 0, or -1 with message. */
 int demo_put(const demo_io *io, const char *path, const char *name, const char *ns, const char *triples, char *message,
              size_t size);
-/* The first object of (s, p), or 0. */
-term_id demo_object(store *st, term_id s, term_id p);
 /* The status document's node of instance that gsm:isInstanceOf model (a stage's or a milestone's), or 0. */
 term_id demo_instance_node(terms *t, store *st, term_id instance, term_id model);
 /* The IRI prefix + rest, interned. */

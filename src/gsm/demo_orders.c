@@ -107,24 +107,24 @@ static int read_order(orders_demo *d, int i, order_status *out, char *message, s
     store *st = demo_read(&d->io, d->rdf, d->opt.base, orders_instance_paths[i], NULL, message, size);
     if (!st)
         return -1;
-    term_id it = d->instance[i], state = demo_object(st, it, d->v.has_state);
+    term_id it = d->instance[i], state = store_first_object(st, it, d->v.has_state);
     *out = (order_status){.set_up = state == d->v.active || state == d->v.inactive,
-                          .complete = demo_object(st, it, d->v.is_completed) == T_TRUE,
+                          .complete = store_first_object(st, it, d->v.is_completed) == T_TRUE,
                           .reached = -1,
-                          .order = demo_object(st, it, d->v.order),
-                          .price = demo_object(st, it, d->v.price),
-                          .shipment = demo_object(st, it, d->v.shipment)};
+                          .order = store_first_object(st, it, d->v.order),
+                          .price = store_first_object(st, it, d->v.price),
+                          .shipment = store_first_object(st, it, d->v.shipment)};
     for (int s = 0; s < STAGE_COUNT; s++) {
         term_id node = demo_instance_node(d->t, st, it, d->stage_model[s]);
-        bool opened = node && (demo_object(st, node, d->v.has_state) == d->v.active ||
-                               demo_object(st, node, d->v.is_completed) == T_TRUE);
+        bool opened = node && (store_first_object(st, node, d->v.has_state) == d->v.active ||
+                               store_first_object(st, node, d->v.is_completed) == T_TRUE);
         if (opened)
             out->reached = s;
         if (opened && s == S_APPROVE)
             out->asked = true;
     }
     term_id approved = demo_instance_node(d->t, st, it, d->approved_model);
-    out->approved = approved && demo_object(st, approved, d->v.is_achieved) == T_TRUE;
+    out->approved = approved && store_first_object(st, approved, d->v.is_achieved) == T_TRUE;
     store_free(st);
     return 0;
 }
@@ -207,7 +207,7 @@ static term_id member_says(orders_demo *d, term_id member, term_id p, char *mess
     store *st = demo_read(&d->io, d->rdf, d->opt.base, relative(d, member), NULL, message, size);
     if (!st)
         return 0;
-    term_id o = demo_object(st, member, p);
+    term_id o = store_first_object(st, member, p);
     store_free(st);
     if (!o)
         snprintf(message, size, "%s has no %s", relative(d, member), lex(d, p));

@@ -199,7 +199,7 @@ static const char *lex(const suppliers_demo *d, term_id id) {
 
 /* The rdfs:label the model gives node (a literal), or 0. */
 static term_id label_of(suppliers_demo *d, term_id node) {
-    term_id label = demo_object(d->model, node, d->v.label);
+    term_id label = store_first_object(d->model, node, d->v.label);
     return label && terms_kind(d->t, label) == TERM_LITERAL ? label : 0;
 }
 
@@ -233,13 +233,13 @@ static int read_model(suppliers_demo *d, char *message, size_t size) {
             snprintf(message, size, "%s: the stage <%s> has no rdfs:label", MODEL_PATH, lex(d, d->stage_model[s]));
             return -1;
         }
-        term_id task = demo_object(d->model, d->stage_model[s], d->v.has_http_request);
+        term_id task = store_first_object(d->model, d->stage_model[s], d->v.has_http_request);
         d->task_label[s] = task ? label_of(d, task) : 0;
     }
-    term_id call = demo_object(d->model, d->stage_model[S_ONLINE], d->v.has_http_request);
-    term_id list = call ? demo_object(d->model, call, d->v.alternatives) : 0;
+    term_id call = store_first_object(d->model, d->stage_model[S_ONLINE], d->v.has_http_request);
+    term_id list = call ? store_first_object(d->model, call, d->v.alternatives) : 0;
     while (list && list != T_RDF_NIL) {
-        term_id request = demo_object(d->model, list, T_RDF_FIRST);
+        term_id request = store_first_object(d->model, list, T_RDF_FIRST);
         term_id label = request ? label_of(d, request) : 0;
         if (!label || d->alternative_count == MAX_ALTERNATIVES) {
             snprintf(message, size, "%s: alternative %zu of the call of \"%s\" %s", MODEL_PATH,
@@ -248,7 +248,7 @@ static int read_model(suppliers_demo *d, char *message, size_t size) {
             return -1;
         }
         d->alternative_label[d->alternative_count++] = label;
-        list = demo_object(d->model, list, T_RDF_REST);
+        list = store_first_object(d->model, list, T_RDF_REST);
     }
     if (d->alternative_count == 0) {
         snprintf(message, size, "%s: the stage \"%s\" has no call with ldgsm:alternatives", MODEL_PATH,
@@ -286,13 +286,13 @@ static void read_call(suppliers_demo *d, store *st, term_id stage_node, call_sta
         *out = (call_status){
             .present = true,
             .state = tr->o,
-            .alternative = integer_of(d, demo_object(st, c, d->v.alternative)),
-            .retries_left = integer_of(d, demo_object(st, c, d->v.retries_left)),
-            .answer_status = integer_of(d, demo_object(st, c, d->v.answer_status)),
-            .called_at = time_of(d, demo_object(st, c, d->v.called_at)),
-            .deadline = time_of(d, demo_object(st, c, d->v.deadline)),
-            .failed_attempt = time_of(d, demo_object(st, c, d->v.failed_attempt)),
-            .last_failure = demo_object(st, c, d->v.last_failure),
+            .alternative = integer_of(d, store_first_object(st, c, d->v.alternative)),
+            .retries_left = integer_of(d, store_first_object(st, c, d->v.retries_left)),
+            .answer_status = integer_of(d, store_first_object(st, c, d->v.answer_status)),
+            .called_at = time_of(d, store_first_object(st, c, d->v.called_at)),
+            .deadline = time_of(d, store_first_object(st, c, d->v.deadline)),
+            .failed_attempt = time_of(d, store_first_object(st, c, d->v.failed_attempt)),
+            .last_failure = store_first_object(st, c, d->v.last_failure),
         };
         return;
     }
@@ -303,15 +303,16 @@ static int read_status(suppliers_demo *d, status *out, char *message, size_t siz
     if (!st)
         return -1;
     *out = (status){0};
-    term_id root_state = demo_object(st, d->instance, d->v.has_state);
+    term_id root_state = store_first_object(st, d->instance, d->v.has_state);
     out->set_up = root_state == d->v.active || root_state == d->v.inactive;
     term_id nodes[STAGE_COUNT];
     for (int s = 0; s < STAGE_COUNT; s++) {
         nodes[s] = node_of(d, st, s);
-        term_id state = nodes[s] ? demo_object(st, nodes[s], d->v.has_state) : 0;
+        term_id state = nodes[s] ? store_first_object(st, nodes[s], d->v.has_state) : 0;
         out->stage[s] = (stage_status){.present = state == d->v.active || state == d->v.inactive,
                                        .active = state == d->v.active,
-                                       .completed = nodes[s] && demo_object(st, nodes[s], d->v.is_completed) == T_TRUE};
+                                       .completed = nodes[s] && store_first_object(st, nodes[s],
+                                                                                   d->v.is_completed) == T_TRUE};
     }
     size_t capacity = 0;
     store_iter it;
@@ -319,8 +320,8 @@ static int read_status(suppliers_demo *d, status *out, char *message, size_t siz
     uint32_t n;
     const triple *tr;
     while ((tr = store_next(&it, &n))) {
-        term_id model = demo_object(st, tr->s, d->v.is_instance_of);
-        term_id owner = demo_object(st, tr->s, d->v.of_stage);
+        term_id model = store_first_object(st, tr->s, d->v.is_instance_of);
+        term_id owner = store_first_object(st, tr->s, d->v.of_stage);
         if (!model || store_find(st, tr->s, d->v.in_artifact_instance, d->instance) == UINT32_MAX)
             continue;
         int stage = -1;

@@ -488,33 +488,14 @@ static void resolve_draft_tasks(gsm_lint *l) {
 
 /* ==== reading the model ==== */
 
-static bool described(gsm_lint *l, term_id term) {
-    store_iter it;
-    uint32_t n;
-    store_match(l->st, term, 0, 0, 0, store_size(l->st), &it);
-    return store_next(&it, &n) != NULL;
-}
-
 /* The objects of (s, p, ?) that are nodes (a literal there is reported once, by the reference check). */
 static void objects(gsm_lint *l, term_id s, term_id p, u32vec *out) {
-    out->len = 0;
-    store_iter it;
-    uint32_t n;
-    const triple *tr;
-    store_match(l->st, s, p, 0, 0, store_size(l->st), &it);
-    while ((tr = store_next(&it, &n)))
-        if (terms_kind(l->t, tr->o) != TERM_LITERAL)
-            u32vec_push(out, tr->o);
-}
-
-static void subjects(gsm_lint *l, term_id p, term_id o, u32vec *out) {
-    out->len = 0;
-    store_iter it;
-    uint32_t n;
-    const triple *tr;
-    store_match(l->st, 0, p, o, 0, store_size(l->st), &it);
-    while ((tr = store_next(&it, &n)))
-        u32vec_push(out, tr->s);
+    store_objects(l->st, s, p, out);
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < out->len; i++)
+        if (terms_kind(l->t, out->data[i]) != TERM_LITERAL)
+            out->data[kept++] = out->data[i];
+    out->len = kept;
 }
 
 /* The items of an rdf:first/rest list, or -1 when `list` is not one (a broken or cyclic chain). */
@@ -591,14 +572,14 @@ static void model_read(gsm_lint *l, model *m) {
         if ((tr.p == T_RDF_TYPE && tr.o == v->stage) || tr.p == v->has_child_stage || tr.p == v->has_guard ||
             tr.p == v->has_milestone || tr.p == v->has_http_request || tr.p == v->alternative_stages)
             set_add(&m->stages, &m->is_stage, tr.s);
-        if (tr.p == v->has_child_stage && described(l, tr.o)) {
+        if (tr.p == v->has_child_stage && store_any(l->st, tr.o, 0, 0)) {
             set_add(&m->stages, &m->is_stage, tr.o);
             u64map_put(&m->is_child, tr.o, 1, &inserted);
         }
         if (tr.p == v->alternative_stages) {
             list_items(l, tr.o, &members);
             for (uint32_t i = 0; i < members.len; i++)
-                if (terms_kind(l->t, members.data[i]) != TERM_LITERAL && described(l, members.data[i])) {
+                if (terms_kind(l->t, members.data[i]) != TERM_LITERAL && store_any(l->st, members.data[i], 0, 0)) {
                     set_add(&m->stages, &m->is_stage, members.data[i]);
                     u64map_put(&m->is_child, members.data[i], 1, &inserted);
                     u64map_put(&m->is_alternative, members.data[i], 1, &inserted);
@@ -606,7 +587,7 @@ static void model_read(gsm_lint *l, model *m) {
         }
         if ((tr.p == T_RDF_TYPE && tr.o == v->milestone) || tr.p == v->has_achieving || tr.p == v->has_invalidating)
             set_add(&m->milestones, &m->is_milestone, tr.s);
-        if (tr.p == v->has_milestone && described(l, tr.o))
+        if (tr.p == v->has_milestone && store_any(l->st, tr.o, 0, 0))
             set_add(&m->milestones, &m->is_milestone, tr.o);
     }
     u32vec_free(&members);
@@ -646,7 +627,7 @@ static void check_references(gsm_lint *l) {
         char *o = show(l, tr.o, file);
         if (terms_kind(l->t, tr.o) == TERM_LITERAL)
             report_in(l, file, LINT_ERROR, tr.s, "%s %s is a literal, not a node of the model", buf_cstr(&p), o);
-        else if (!described(l, tr.o))
+        else if (!store_any(l->st, tr.o, 0, 0))
             report_in(l, file, LINT_ERROR, tr.s, "%s %s is not described in the model's documents", buf_cstr(&p), o);
         free(o);
         buf_free(&p);
@@ -670,7 +651,7 @@ static void check_guards(gsm_lint *l, const model *m) {
         }
         for (uint32_t g = 0; g < guards.len; g++) {
             objects(l, guards.data[g], l->v.has_condition, &conditions);
-            if (conditions.len == 0 && described(l, guards.data[g]))
+            if (conditions.len == 0 && store_any(l->st, guards.data[g], 0, 0))
                 report_in(l, file_of_term(l, guards.data[g]), LINT_WARNING, guards.data[g],
                           "guard has no gsm:hasCondition: it never holds");
         }
@@ -687,7 +668,7 @@ static void check_milestones(gsm_lint *l, const model *m) {
         objects(l, milestone, l->v.has_achieving, &found);
         if (found.len == 0)
             report_in(l, file, LINT_ERROR, milestone, "milestone has no gsm:hasAchievingSentry: it is never achieved");
-        subjects(l, l->v.has_milestone, milestone, &found);
+        store_subjects(l->st, l->v.has_milestone, milestone, &found);
         if (found.len > 1) {
             buf owners = {0};
             for (uint32_t s = 0; s < found.len; s++) {
@@ -773,7 +754,7 @@ static const char *sentry(gsm_lint *l, term_id node) {
         return l->sentries[*slot].query;
     char error[1536];
     /* an undescribed sentry is a dangling reference, reported as such */
-    bool dangling = terms_kind(l->t, node) == TERM_LITERAL || !described(l, node);
+    bool dangling = terms_kind(l->t, node) == TERM_LITERAL || !store_any(l->st, node, 0, 0);
     char *query = dangling ? NULL : sentry_query(l, node, SENTRY_OF_ARTIFACT, error, sizeof error);
     if (!query && !dangling)
         report_in(l, file_of_term(l, node), LINT_ERROR, node, "%s", error);
@@ -824,7 +805,7 @@ static void check_milestone_sentries(gsm_lint *l, const model *m) {
                 free(shown_a);
                 free(shown_v);
             }
-        subjects(l, l->v.has_milestone, milestone, &owners);
+        store_subjects(l->st, l->v.has_milestone, milestone, &owners);
         for (uint32_t s = 0; s < owners.len; s++)
             if (is_root(m, owners.data[s]) && invalidating.len) {
                 char *root = show(l, owners.data[s], file);
@@ -926,7 +907,7 @@ static void walk_from(gsm_lint *l, term_id top, u64map *reached) {
                 continue;
             }
             term_id child = f->children.data[f->next++];
-            if (!described(l, child))
+            if (!store_any(l->st, child, 0, 0))
                 continue; /* reported as a dangling reference */
             size_t file = file_of_term(l, child);
             const uint32_t *on = u64map_get(&on_path, child);
@@ -1249,7 +1230,7 @@ static void check_member_list(gsm_lint *l, term_id owner, term_id property, term
             char *shown = show(l, items.data[i], file);
             if (terms_kind(l->t, items.data[i]) == TERM_LITERAL)
                 report_in(l, file, LINT_ERROR, owner, "%s %s is a literal, not a node of the model", member, shown);
-            else if (!described(l, items.data[i]))
+            else if (!store_any(l->st, items.data[i], 0, 0))
                 report_in(l, file, LINT_ERROR, owner, "%s %s is not described in the model's documents", member,
                           shown);
             else
@@ -1312,7 +1293,7 @@ static void check_tasks(gsm_lint *l, const model *m) {
             set_add(&tasks, &is_task, named.data[k]);
     }
     for (uint32_t i = 0; i < tasks.len; i++)
-        if (described(l, tasks.data[i])) /* else reported as a dangling reference */
+        if (store_any(l->st, tasks.data[i], 0, 0)) /* else reported as a dangling reference */
             gsm_lint_check_task(l, tasks.data[i], &is_task, &checked);
     u64map_free(&is_task);
     u64map_free(&checked);

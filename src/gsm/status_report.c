@@ -179,18 +179,6 @@ static const char *lex(const ctx *c, term_id id) {
     return terms_lex(c->t, id, NULL);
 }
 
-/* The objects of (s, p), in the order they were read (the model's order). */
-static size_t objects(const ctx *c, term_id s, term_id p, term_id **out) {
-    store_iter it;
-    store_match(c->wm, s, p, 0, 0, store_size(c->wm), &it);
-    uint32_t n;
-    size_t count = 0;
-    *out = NULL;
-    for (const triple *tr; (tr = store_next(&it, &n));)
-        *PUSH(*out, count) = tr->o;
-    return count;
-}
-
 static bool has(const ctx *c, term_id s, term_id p, term_id o) {
     return store_find(c->wm, s, p, o) != UINT32_MAX;
 }
@@ -401,27 +389,26 @@ static void build_sentry(ctx *c, term_id node, sentry_view *s) {
         note_held(c, &s->reads[s->read_count - 1]);
         return;
     }
-    term_id *reads;
-    size_t n = objects(c, node, c->v.reads, &reads);
-    for (size_t i = 0; i < n; i++) {
-        read_of(c, lex(c, reads[i]), false, PUSH(s->reads, s->read_count));
+    u32vec reads = {0};
+    store_objects(c->wm, node, c->v.reads, &reads);
+    for (size_t i = 0; i < reads.len; i++) {
+        read_of(c, lex(c, reads.data[i]), false, PUSH(s->reads, s->read_count));
         note_held(c, &s->reads[s->read_count - 1]);
     }
-    free(reads);
-    term_id *containers;
-    n = objects(c, node, c->v.reads_container, &containers);
-    for (size_t i = 0; i < n; i++) {
-        if (terms_kind(c->t, containers[i]) != TERM_IRI)
+    u32vec_free(&reads);
+    u32vec containers = {0}, members = {0};
+    store_objects(c->wm, node, c->v.reads_container, &containers);
+    for (size_t i = 0; i < containers.len; i++) {
+        if (terms_kind(c->t, containers.data[i]) != TERM_IRI)
             continue;
-        read_of(c, lex(c, containers[i]), true, PUSH(s->reads, s->read_count));
+        read_of(c, lex(c, containers.data[i]), true, PUSH(s->reads, s->read_count));
         note_held(c, &s->reads[s->read_count - 1]);
         /* members are shown only when their read failed; they are read leniently: one that does not parse
          * adds nothing and holds nothing back */
-        term_id *members;
-        size_t m = objects(c, containers[i], c->v.contains, &members);
-        for (size_t k = 0; k < m; k++) {
+        store_objects(c->wm, containers.data[i], c->v.contains, &members);
+        for (size_t k = 0; k < members.len; k++) {
             read_view member;
-            read_of(c, lex(c, members[k]), false, &member);
+            read_of(c, lex(c, members.data[k]), false, &member);
             if (read_failed(&member)) {
                 *PUSH(s->reads, s->read_count) = member;
                 if (!member.unparsable)
@@ -430,9 +417,9 @@ static void build_sentry(ctx *c, term_id node, sentry_view *s) {
                 read_view_free(&member);
             }
         }
-        free(members);
     }
-    free(containers);
+    u32vec_free(&members);
+    u32vec_free(&containers);
 }
 
 /* The instance fragment of a stage model (the root's is the instance itself), or 0 before set-up. */
@@ -570,24 +557,23 @@ static void build_stage(ctx *c, term_id model, const stage_view *parent, stage_v
     bool active = state == c->v.active;
     name_fragment(c, fragment, s->name);
 
-    term_id *milestones;
-    size_t n = objects(c, model, c->v.has_milestone, &milestones);
-    for (size_t i = 0; i < n; i++) {
+    u32vec milestones = {0}, sentries = {0};
+    store_objects(c->wm, model, c->v.has_milestone, &milestones);
+    for (size_t i = 0; i < milestones.len; i++) {
         milestone_view *m = PUSH(s->milestones, s->milestone_count);
-        term_id mf = milestone_fragment(c, milestones[i], fragment);
-        *m = (milestone_view){.model = dup_str(lex(c, milestones[i])), .name = model_name(c, milestones[i]),
+        term_id ms = milestones.data[i], mf = milestone_fragment(c, ms, fragment);
+        *m = (milestone_view){.model = dup_str(lex(c, ms)), .name = model_name(c, ms),
                               .fragment = mf ? dup_str(lex(c, mf)) : NULL,
                               .achieved = mf && has(c, mf, c->v.is_achieved, T_TRUE)};
         name_fragment(c, mf, m->name);
         if (!active || m->achieved)
             continue;
-        term_id *sentries;
-        size_t k = objects(c, milestones[i], c->v.achieving, &sentries);
-        for (size_t j = 0; j < k; j++)
-            build_sentry(c, sentries[j], PUSH(m->sentries, m->sentry_count));
-        free(sentries);
+        store_objects(c->wm, ms, c->v.achieving, &sentries);
+        for (size_t j = 0; j < sentries.len; j++)
+            build_sentry(c, sentries.data[j], PUSH(m->sentries, m->sentry_count));
     }
-    free(milestones);
+    u32vec_free(&sentries);
+    u32vec_free(&milestones);
     build_calls(c, model, fragment, s);
 
     if (active)
@@ -600,31 +586,31 @@ static void build_stage(ctx *c, term_id model, const stage_view *parent, stage_v
     } else if (s->completed)
         s->why = WHY_COMPLETED;
     else {
-        term_id *guards;
-        size_t g = objects(c, model, c->v.has_guard, &guards);
-        s->why = g ? WHY_GUARDS : WHY_NO_GUARD;
-        for (size_t i = 0; i < g; i++) {
+        u32vec guards = {0}, conditions = {0};
+        store_objects(c->wm, model, c->v.has_guard, &guards);
+        s->why = guards.len ? WHY_GUARDS : WHY_NO_GUARD;
+        for (size_t i = 0; i < guards.len; i++) {
+            term_id guard = guards.data[i];
             guard_view *gv = PUSH(s->guards, s->guard_count);
-            *gv = (guard_view){.iri = terms_kind(c->t, guards[i]) == TERM_IRI ? dup_str(lex(c, guards[i])) : NULL,
-                               .name = model_name(c, guards[i])};
-            term_id *conditions;
-            size_t k = objects(c, guards[i], c->v.has_condition, &conditions);
-            for (size_t j = 0; j < k; j++)
-                build_sentry(c, conditions[j], PUSH(gv->conditions, gv->condition_count));
-            free(conditions);
+            *gv = (guard_view){.iri = terms_kind(c->t, guard) == TERM_IRI ? dup_str(lex(c, guard)) : NULL,
+                               .name = model_name(c, guard)};
+            store_objects(c->wm, guard, c->v.has_condition, &conditions);
+            for (size_t j = 0; j < conditions.len; j++)
+                build_sentry(c, conditions.data[j], PUSH(gv->conditions, gv->condition_count));
         }
-        free(guards);
+        u32vec_free(&conditions);
+        u32vec_free(&guards);
     }
 
-    term_id *children;
-    n = objects(c, model, c->v.has_child, &children);
-    for (size_t i = 0; i < n; i++) {
+    u32vec children = {0};
+    store_objects(c->wm, model, c->v.has_child, &children);
+    for (size_t i = 0; i < children.len; i++) {
         bool first;
-        u64map_put(&c->shown, children[i], 1, &first);
+        u64map_put(&c->shown, children.data[i], 1, &first);
         if (first)
-            build_stage(c, children[i], s, PUSH(s->children, s->child_count));
+            build_stage(c, children.data[i], s, PUSH(s->children, s->child_count));
     }
-    free(children);
+    u32vec_free(&children);
 }
 
 static int by_sequence(const void *a, const void *b) {
@@ -653,6 +639,7 @@ static void build_history(ctx *c) {
     uint32_t n;
     transition_view *all = NULL;
     size_t count = 0;
+    u32vec values = {0};
     for (const triple *tr; (tr = store_next(&it, &n));) {
         term_id node = tr->s, changed = store_first_object(c->wm, node, c->v.changed);
         if (!changed || (changed != c->instance && !has(c, changed, c->v.in_artifact, c->instance)))
@@ -664,16 +651,14 @@ static void build_history(ctx *c) {
                                 .at = at ? dup_str(lex(c, at)) : NULL, .changed = dup_str(lex(c, changed)),
                                 .name = known ? dup_str(c->name_list[*known]) : iri_short(lex(c, changed)),
                                 .property = property ? dup_str(lex(c, property)) : NULL};
-        term_id *values;
-        size_t k = objects(c, node, c->v.from, &values);
-        for (size_t i = 0; i < k; i++)
-            *PUSH(tv->from, tv->from_count) = value_text(c, values[i]);
-        free(values);
-        k = objects(c, node, c->v.to, &values);
-        for (size_t i = 0; i < k; i++)
-            *PUSH(tv->to, tv->to_count) = value_text(c, values[i]);
-        free(values);
+        store_objects(c->wm, node, c->v.from, &values);
+        for (size_t i = 0; i < values.len; i++)
+            *PUSH(tv->from, tv->from_count) = value_text(c, values.data[i]);
+        store_objects(c->wm, node, c->v.to, &values);
+        for (size_t i = 0; i < values.len; i++)
+            *PUSH(tv->to, tv->to_count) = value_text(c, values.data[i]);
     }
+    u32vec_free(&values);
     if (count)
         qsort(all, count, sizeof *all, by_sequence);
     r->transitions_recorded = count;
@@ -730,17 +715,16 @@ status_report *status_report_build(const status_input *in) {
         c.model_doc = doc_of(r->model);
         c.artifact_active = has(&c, c.instance, T_RDF_TYPE, c.v.artifact_instance) &&
                             has(&c, c.instance, c.v.has_state, c.v.active);
-        term_id *because;
-        size_t n = objects(&c, c.instance, c.v.held_because, &because);
-        for (size_t i = 0; i < n; i++)
-            if (terms_kind(c.t, because[i]) == TERM_LITERAL)
-                *PUSH(r->held, r->held_count) = one_line(lex(&c, because[i]));
-        free(because);
-        n = objects(&c, c.instance, c.v.waits_because, &because);
-        for (size_t i = 0; i < n; i++)
-            if (terms_kind(c.t, because[i]) == TERM_LITERAL)
-                *PUSH(r->waits, r->waits_count) = one_line(lex(&c, because[i]));
-        free(because);
+        u32vec because = {0};
+        store_objects(c.wm, c.instance, c.v.held_because, &because);
+        for (size_t i = 0; i < because.len; i++)
+            if (terms_kind(c.t, because.data[i]) == TERM_LITERAL)
+                *PUSH(r->held, r->held_count) = one_line(lex(&c, because.data[i]));
+        store_objects(c.wm, c.instance, c.v.waits_because, &because);
+        for (size_t i = 0; i < because.len; i++)
+            if (terms_kind(c.t, because.data[i]) == TERM_LITERAL)
+                *PUSH(r->waits, r->waits_count) = one_line(lex(&c, because.data[i]));
+        u32vec_free(&because);
         u64map_put(&c.shown, model, 1, NULL);
         build_stage(&c, model, NULL, &r->root);
         build_history(&c);

@@ -601,3 +601,28 @@ term_id store_first_object(store *st, term_id s, term_id p) {
     const triple *tr = store_next(&it, &n);
     return tr ? tr->o : 0;
 }
+
+bool store_any(store *st, term_id s, term_id p, term_id o) {
+    store_iter it;
+    store_match(st, s, p, o, 0, store_size(st), &it);
+    uint32_t n;
+    return store_next(&it, &n) != NULL;
+}
+
+void store_objects(store *st, term_id s, term_id p, u32vec *out) {
+    out->len = 0;
+    store_iter it;
+    store_match(st, s, p, 0, 0, store_size(st), &it);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&it, &n));)
+        u32vec_push(out, tr->o);
+}
+
+void store_subjects(store *st, term_id p, term_id o, u32vec *out) {
+    out->len = 0;
+    store_iter it;
+    store_match(st, 0, p, o, 0, store_size(st), &it);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&it, &n));)
+        u32vec_push(out, tr->s);
+}

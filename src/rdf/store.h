@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rdf/buf.h"
 #include "rdf/term.h"
 
 typedef struct store store;
@@ -81,6 +82,12 @@ typedef struct store_entry {
 uint32_t store_next_batch(store_iter *it, store_entry *out, uint32_t max);
 /* The first object of (s, p), or 0 when there is none. */
 term_id store_first_object(store *st, term_id s, term_id p);
+/* Whether some triple matches the pattern (0 = unbound). */
+bool store_any(store *st, term_id s, term_id p, term_id o);
+/* The objects of (s, p) in insertion order into out, replacing what it held (its memory is reused). */
+void store_objects(store *st, term_id s, term_id p, u32vec *out);
+/* The subjects of (p, o) in insertion order into out, as store_objects. */
+void store_subjects(store *st, term_id p, term_id o, u32vec *out);
 /* The exact number of triples matching the pattern in [lo, hi), by two binary searches. */
 uint32_t store_count(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32_t hi);
 /* An upper bound of the matches of a pattern over all triples (bucket size), for join ordering. */

@@ -116,14 +116,14 @@ static size_t state_index(reader *r, schema_view *view, term_id *ids, term_id st
 
 /* Appends the names of (s, p)'s objects to label, separated by ", ". */
 static void append_names(reader *r, buf *label, term_id s, term_id p) {
-    term_id *objects;
-    size_t count = wsm_objects(r->st, s, p, &objects);
-    for (size_t i = 0; i < count; i++) {
-        char *name = wsm_name(r->t, r->st, &r->v, objects[i]);
+    u32vec objects = {0};
+    store_objects(r->st, s, p, &objects);
+    for (size_t i = 0; i < objects.len; i++) {
+        char *name = wsm_name(r->t, r->st, &r->v, objects.data[i]);
         buf_printf(label, "%s%s", i ? ", " : "", name);
         free(name);
     }
-    free(objects);
+    u32vec_free(&objects);
 }
 
 /* "event [conditions] / assignments". */
@@ -135,54 +135,53 @@ static char *transition_label(reader *r, term_id transition) {
         append_names(r, &label, transition, r->v.condition);
         buf_putc(&label, ']');
     }
-    term_id *assignments;
-    size_t count = wsm_objects(r->st, transition, r->v.assigns, &assignments);
-    for (size_t i = 0; i < count; i++) {
-        term_id variable = store_first_object(r->st, assignments[i], r->v.variable);
-        term_id value = store_first_object(r->st, assignments[i], r->v.value);
+    u32vec assignments = {0};
+    store_objects(r->st, transition, r->v.assigns, &assignments);
+    for (size_t i = 0; i < assignments.len; i++) {
+        term_id variable = store_first_object(r->st, assignments.data[i], r->v.variable);
+        term_id value = store_first_object(r->st, assignments.data[i], r->v.value);
         char *name = variable ? wsm_name(r->t, r->st, &r->v, variable) : xstrndup("?", 1);
         buf_printf(&label, "%s%s := %s", i ? ", " : label.len ? " / " : "/ ", name,
                    value ? wsm_text(r->t, value) : "?");
         free(name);
     }
-    free(assignments);
+    u32vec_free(&assignments);
     return buf_cstr(&label);
 }
 
 /* The schema's view; current (0: none) is the state marked current. */
 static void read_schema(reader *r, term_id w, term_id current, schema_view *view) {
     *view = (schema_view){.name = wsm_name(r->t, r->st, &r->v, w)};
-    term_id *transitions;
-    size_t transition_count = wsm_objects(r->st, w, r->v.transition, &transitions);
+    u32vec transitions = {0}, from = {0}, to = {0};
+    store_objects(r->st, w, r->v.transition, &transitions);
     /* at most the initial state and each transition's from and to states (a transition may name several) */
     size_t most = 1;
-    for (size_t i = 0; i < transition_count; i++)
-        most += store_count(r->st, transitions[i], r->v.from, 0, 0, store_size(r->st)) +
-                store_count(r->st, transitions[i], r->v.to, 0, 0, store_size(r->st));
+    for (size_t i = 0; i < transitions.len; i++)
+        most += store_count(r->st, transitions.data[i], r->v.from, 0, 0, store_size(r->st)) +
+                store_count(r->st, transitions.data[i], r->v.to, 0, 0, store_size(r->st));
     term_id *ids = xcalloc(most, sizeof *ids);
     term_id initial = store_first_object(r->st, w, r->v.initial_state);
     view->initial = initial ? state_index(r, view, ids, initial) : SIZE_MAX;
-    for (size_t i = 0; i < transition_count; i++) {
-        term_id *from, *to;
-        size_t from_count = wsm_objects(r->st, transitions[i], r->v.from, &from);
-        size_t to_count = wsm_objects(r->st, transitions[i], r->v.to, &to);
-        char *label = transition_label(r, transitions[i]);
-        for (size_t f = 0; f < from_count; f++)
-            for (size_t k = 0; k < to_count; k++)
+    for (size_t i = 0; i < transitions.len; i++) {
+        store_objects(r->st, transitions.data[i], r->v.from, &from);
+        store_objects(r->st, transitions.data[i], r->v.to, &to);
+        char *label = transition_label(r, transitions.data[i]);
+        for (size_t f = 0; f < from.len; f++)
+            for (size_t k = 0; k < to.len; k++)
                 *PUSH(view->transitions, view->transition_count) = (transition_view){
-                    .from = state_index(r, view, ids, from[f]), .to = state_index(r, view, ids, to[k]),
+                    .from = state_index(r, view, ids, from.data[f]), .to = state_index(r, view, ids, to.data[k]),
                     .label = xstrndup(label, strlen(label))};
         free(label);
-        free(from);
-        free(to);
     }
+    u32vec_free(&from);
+    u32vec_free(&to);
     if (view->initial == SIZE_MAX)
         view->initial = view->state_count;
     view->current = view->state_count;
     for (size_t i = 0; current && i < view->state_count; i++)
         if (ids[i] == current)
             view->current = i;
-    free(transitions);
+    u32vec_free(&transitions);
     free(ids);
 }
 
@@ -211,17 +210,17 @@ static int read_instance(reader *r, picture *p, const char *schema_doc, char *er
         buf_printf(&line, "its current state <%s> is not a state of the schema", wsm_text(r->t, current));
     if (line.len)
         *PUSH(p->note, p->note_count) = buf_cstr(&line);
-    term_id *variables;
-    size_t count = wsm_objects(r->st, w, r->v.variable, &variables);
-    for (size_t i = 0; i < count; i++) {
-        char *name = wsm_name(r->t, r->st, &r->v, variables[i]);
-        term_id value = store_first_object(r->st, instance, variables[i]);
+    u32vec variables = {0};
+    store_objects(r->st, w, r->v.variable, &variables);
+    for (size_t i = 0; i < variables.len; i++) {
+        char *name = wsm_name(r->t, r->st, &r->v, variables.data[i]);
+        term_id value = store_first_object(r->st, instance, variables.data[i]);
         buf text = {0};
         buf_printf(&text, "%s = %s", name, value ? wsm_text(r->t, value) : "(not set)");
         *PUSH(p->note, p->note_count) = buf_cstr(&text);
         free(name);
     }
-    free(variables);
+    u32vec_free(&variables);
     return 0;
 }
 

@@ -59,31 +59,6 @@ static bool is_literal(const wsm_linter *w, term_id term) {
     return terms_kind(w->t, term) == TERM_LITERAL;
 }
 
-static bool described(wsm_linter *w, term_id term) {
-    store_iter it;
-    uint32_t n;
-    store_match(w->st, term, 0, 0, 0, store_size(w->st), &it);
-    return store_next(&it, &n) != NULL;
-}
-
-static bool used_as_object(wsm_linter *w, term_id p, term_id o) {
-    store_iter it;
-    uint32_t n;
-    store_match(w->st, 0, p, o, 0, store_size(w->st), &it);
-    return store_next(&it, &n) != NULL;
-}
-
-/* Every object of (s, p, ?), literals included. */
-static void values(wsm_linter *w, term_id s, term_id p, u32vec *out) {
-    out->len = 0;
-    store_iter it;
-    uint32_t n;
-    const triple *tr;
-    store_match(w->st, s, p, 0, 0, store_size(w->st), &it);
-    while ((tr = store_next(&it, &n)))
-        u32vec_push(out, tr->o);
-}
-
 /* Adds a term to an ordered set (a vector plus a membership map). */
 static void set_add(u32vec *v, u64map *in, term_id term) {
     bool inserted;
@@ -129,7 +104,7 @@ static char *show_all(wsm_linter *w, const u32vec *items, size_t file) {
 static term_id exactly_one(wsm_linter *w, term_id node, term_id property, const char *name, const char *role) {
     size_t file = gsm_lint_file_of(w->l, node);
     u32vec found = {0};
-    values(w, node, property, &found);
+    store_objects(w->st, node, property, &found);
     term_id value = 0;
     if (found.len == 0) {
         gsm_lint_report(w->l, file, LINT_ERROR, node, "transition has no %s (%s): it never fires", name, role);
@@ -168,7 +143,7 @@ static const char *condition_query(wsm_linter *w, term_id node) {
 
 static void check_conditions(wsm_linter *w, term_id transition, size_t file) {
     u32vec conditions = {0};
-    values(w, transition, w->v.condition, &conditions);
+    store_objects(w->st, transition, w->v.condition, &conditions);
     for (uint32_t i = 0; i < conditions.len; i++) {
         term_id c = conditions.data[i];
         char *shown = gsm_lint_show(w->l, c, file);
@@ -177,7 +152,7 @@ static void check_conditions(wsm_linter *w, term_id transition, size_t file) {
                             "wsm:condition %s is a literal, not an sp:Ask (write [ a sp:Ask ; sp:text \"ASK "
                             "{ ... }\" ])",
                             shown);
-        else if (!described(w, c))
+        else if (!store_any(w->st, c, 0, 0))
             gsm_lint_report(w->l, file, LINT_ERROR, transition,
                             "wsm:condition %s is not described in the schema's documents: it never holds", shown);
         else
@@ -192,7 +167,7 @@ static bool read_assignment(wsm_linter *w, term_id a, term_id *variable, term_id
     size_t file = gsm_lint_file_of(w->l, a);
     u32vec found = {0};
     bool valid = true;
-    values(w, a, w->v.variable, &found);
+    store_objects(w->st, a, w->v.variable, &found);
     if (found.len != 1 || is_literal(w, found.data[0])) {
         valid = false;
         if (found.len == 0)
@@ -205,7 +180,7 @@ static bool read_assignment(wsm_linter *w, term_id a, term_id *variable, term_id
     } else {
         *variable = found.data[0];
     }
-    values(w, a, w->v.value, &found);
+    store_objects(w->st, a, w->v.value, &found);
     if (found.len != 1 || !is_boolean(w, found.data[0])) {
         valid = false;
         if (found.len == 0) {
@@ -229,7 +204,7 @@ static bool read_assignment(wsm_linter *w, term_id a, term_id *variable, term_id
 static void check_assignments(wsm_linter *w, term_id transition, size_t file) {
     u32vec assignments = {0};
     u64map set_to = {0}; /* variable -> bit 1 for true, bit 2 for false */
-    values(w, transition, w->v.assigns, &assignments);
+    store_objects(w->st, transition, w->v.assigns, &assignments);
     for (uint32_t i = 0; i < assignments.len; i++) {
         term_id a = assignments.data[i], variable = 0, value = 0;
         if (is_literal(w, a)) {
@@ -263,7 +238,7 @@ static void check_assignments(wsm_linter *w, term_id transition, size_t file) {
 /* wsm:actions: one RDF list of requests, sent in order after the write that fires the transition. */
 static void check_actions(wsm_linter *w, term_id transition, size_t file) {
     u32vec lists = {0};
-    values(w, transition, w->v.actions, &lists);
+    store_objects(w->st, transition, w->v.actions, &lists);
     if (lists.len > 1)
         gsm_lint_report(w->l, file, LINT_ERROR, transition,
                         "transition has %u wsm:actions: give its actions as one list, in the order they are sent",
@@ -309,7 +284,7 @@ static void check_transition(wsm_linter *w, term_id transition) {
     check_assignments(w, transition, file);
     check_actions(w, transition, file);
     u32vec actions = {0};
-    values(w, transition, w->v.actions, &actions);
+    store_objects(w->st, transition, w->v.actions, &actions);
     if (actions.len && terms_kind(w->t, transition) != TERM_IRI)
         gsm_lint_report(w->l, file, LINT_ERROR, transition,
                         "transition with wsm:actions is a blank node: the history names the transition it fired, "
@@ -322,7 +297,7 @@ static void check_transition(wsm_linter *w, term_id transition) {
 /* The schema's transitions that are described nodes; the others are reported. */
 static void schema_transitions(wsm_linter *w, term_id schema, size_t file, u32vec *out) {
     u32vec listed = {0};
-    values(w, schema, w->v.transition, &listed);
+    store_objects(w->st, schema, w->v.transition, &listed);
     out->len = 0;
     for (uint32_t i = 0; i < listed.len; i++) {
         term_id t = listed.data[i];
@@ -330,7 +305,7 @@ static void schema_transitions(wsm_linter *w, term_id schema, size_t file, u32ve
         if (is_literal(w, t))
             gsm_lint_report(w->l, file, LINT_ERROR, schema, "wsm:transition %s is a literal, not a transition",
                             shown);
-        else if (!described(w, t))
+        else if (!store_any(w->st, t, 0, 0))
             gsm_lint_report(w->l, file, LINT_ERROR, schema,
                             "wsm:transition %s is not described in the schema's documents", shown);
         else
@@ -343,7 +318,7 @@ static void schema_transitions(wsm_linter *w, term_id schema, size_t file, u32ve
 /* s0, or 0 after reporting why there is not exactly one. */
 static term_id initial_state(wsm_linter *w, term_id schema, size_t file) {
     u32vec found = {0};
-    values(w, schema, w->v.initial_state, &found);
+    store_objects(w->st, schema, w->v.initial_state, &found);
     term_id s0 = 0;
     if (found.len == 0) {
         gsm_lint_report(w->l, file, LINT_ERROR, schema,
@@ -374,8 +349,8 @@ static void departures(wsm_linter *w, const u32vec *transitions, departure **out
     *out = NULL;
     *count = 0;
     for (uint32_t i = 0; i < transitions->len; i++) {
-        values(w, transitions->data[i], w->v.from, &from);
-        values(w, transitions->data[i], w->v.on, &on);
+        store_objects(w->st, transitions->data[i], w->v.from, &from);
+        store_objects(w->st, transitions->data[i], w->v.on, &on);
         for (uint32_t f = 0; f < from.len; f++)
             for (uint32_t e = 0; e < on.len; e++) {
                 if (is_literal(w, from.data[f]) || is_literal(w, on.data[e]))
@@ -431,8 +406,8 @@ static void check_reachable(wsm_linter *w, term_id schema, term_id s0, const u32
     set_add(&states, &is_state, s0);
     u64map_put(&reached, s0, 1, &inserted);
     for (uint32_t i = 0; i < transitions->len; i++) {
-        values(w, transitions->data[i], w->v.from, &from);
-        values(w, transitions->data[i], w->v.to, &to);
+        store_objects(w->st, transitions->data[i], w->v.from, &from);
+        store_objects(w->st, transitions->data[i], w->v.to, &to);
         for (uint32_t k = 0; k < from.len; k++)
             if (!is_literal(w, from.data[k]))
                 set_add(&states, &is_state, from.data[k]);
@@ -443,13 +418,13 @@ static void check_reachable(wsm_linter *w, term_id schema, term_id s0, const u32
     while (grew) { /* a fixpoint: schemas are small */
         grew = false;
         for (uint32_t i = 0; i < transitions->len; i++) {
-            values(w, transitions->data[i], w->v.from, &from);
+            store_objects(w->st, transitions->data[i], w->v.from, &from);
             bool leaves_reached = false;
             for (uint32_t k = 0; k < from.len; k++)
                 leaves_reached |= u64map_get(&reached, from.data[k]) != NULL;
             if (!leaves_reached)
                 continue;
-            values(w, transitions->data[i], w->v.to, &to);
+            store_objects(w->st, transitions->data[i], w->v.to, &to);
             for (uint32_t k = 0; k < to.len; k++)
                 if (!is_literal(w, to.data[k])) {
                     u64map_put(&reached, to.data[k], 1, &inserted);
@@ -485,7 +460,7 @@ static bool read_by_condition(wsm_linter *w, term_id variable, const u32vec *tra
     u32vec conditions = {0};
     bool read = false;
     for (uint32_t i = 0; i < transitions->len && !read; i++) {
-        values(w, transitions->data[i], w->v.condition, &conditions);
+        store_objects(w->st, transitions->data[i], w->v.condition, &conditions);
         for (uint32_t c = 0; c < conditions.len && !read; c++) {
             const uint32_t *slot = u64map_get(&w->condition_index, conditions.data[c]);
             read = slot && w->queries[*slot] && strstr(w->queries[*slot], buf_cstr(&named));
@@ -501,7 +476,7 @@ static void check_variables(wsm_linter *w, term_id schema, size_t file, const u3
     u32vec declared = {0}, found = {0}, assignments = {0};
     u64map is_declared = {0}, assigned = {0};
     bool inserted;
-    values(w, schema, w->v.variable, &declared);
+    store_objects(w->st, schema, w->v.variable, &declared);
     for (uint32_t i = 0; i < declared.len; i++) {
         term_id v = declared.data[i];
         if (is_literal(w, v)) {
@@ -512,7 +487,7 @@ static void check_variables(wsm_linter *w, term_id schema, size_t file, const u3
         }
         u64map_put(&is_declared, v, 1, &inserted);
         size_t v_file = gsm_lint_file_of(w->l, v);
-        values(w, v, w->v.initial_value, &found);
+        store_objects(w->st, v, w->v.initial_value, &found);
         if (found.len > 1)
             gsm_lint_report(w->l, v_file, LINT_ERROR, v,
                             "variable has %u wsm:initialValue: it needs at most one, true or false", found.len);
@@ -525,9 +500,9 @@ static void check_variables(wsm_linter *w, term_id schema, size_t file, const u3
             }
     }
     for (uint32_t i = 0; i < transitions->len; i++) {
-        values(w, transitions->data[i], w->v.assigns, &assignments);
+        store_objects(w->st, transitions->data[i], w->v.assigns, &assignments);
         for (uint32_t a = 0; a < assignments.len; a++) {
-            values(w, assignments.data[a], w->v.variable, &found);
+            store_objects(w->st, assignments.data[a], w->v.variable, &found);
             if (found.len != 1 || is_literal(w, found.data[0]))
                 continue; /* reported with the assignment */
             u64map_put(&assigned, found.data[0], 1, &inserted);
@@ -597,17 +572,17 @@ static void check_unused(wsm_linter *w, const u64map *schema_graphs) {
         if (tr.p == T_RDF_TYPE && (tr.o == w->v.state || tr.o == w->v.event) &&
             u64map_get(schema_graphs, store_first_graph(w->st, n))) {
             size_t file = gsm_lint_file_of(w->l, tr.s);
-            if (tr.o == w->v.event && !used_as_object(w, w->v.on, tr.s))
+            if (tr.o == w->v.event && !store_any(w->st, 0, w->v.on, tr.s))
                 gsm_lint_report(w->l, file, LINT_WARNING, tr.s,
                                 "event no transition takes (wsm:on): an instance rejects it in every state");
-            if (tr.o == w->v.state && !used_as_object(w, w->v.from, tr.s) && !used_as_object(w, w->v.to, tr.s) &&
-                !used_as_object(w, w->v.initial_state, tr.s))
+            if (tr.o == w->v.state && !store_any(w->st, 0, w->v.from, tr.s) &&
+                !store_any(w->st, 0, w->v.to, tr.s) && !store_any(w->st, 0, w->v.initial_state, tr.s))
                 gsm_lint_report(w->l, file, LINT_WARNING, tr.s,
                                 "state no transition or schema names (wsm:from, wsm:to, wsm:initialState): no "
                                 "instance is ever in it");
         }
         if ((tr.p == w->v.from || tr.p == w->v.on || tr.p == w->v.to) &&
-            !used_as_object(w, w->v.transition, tr.s)) {
+            !store_any(w->st, 0, w->v.transition, tr.s)) {
             u64map_put(&reported, tr.s, 1, &inserted);
             if (inserted)
                 gsm_lint_report(w->l, gsm_lint_file_of(w->l, tr.s), LINT_WARNING, tr.s,

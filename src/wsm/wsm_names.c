@@ -42,19 +42,6 @@ void wsm_terms_init(wsm_terms *v, terms *t) {
     };
 }
 
-size_t wsm_objects(store *st, term_id s, term_id p, term_id **out) {
-    store_iter it;
-    store_match(st, s, p, 0, 0, store_size(st), &it);
-    uint32_t n;
-    size_t count = 0;
-    *out = NULL;
-    for (const triple *tr; (tr = store_next(&it, &n));) {
-        *out = xrealloc(*out, (count + 1) * sizeof **out);
-        (*out)[count++] = tr->o;
-    }
-    return count;
-}
-
 const char *wsm_text(const terms *t, term_id id) {
     enum term_kind kind = terms_kind(t, id);
     return kind == TERM_IRI || kind == TERM_LITERAL ? terms_lex(t, id, NULL) : "[]";

@@ -21,8 +21,6 @@ typedef struct wsm_terms {
 
 void wsm_terms_init(wsm_terms *v, terms *t);
 
-/* The objects of (s, p) in st, in the order they were read; the caller frees *out. */
-size_t wsm_objects(store *st, term_id s, term_id p, term_id **out);
 /* The name id is shown by (see above); a blank node without a label is "[]". The caller frees it. */
 char *wsm_name(const terms *t, store *st, const wsm_terms *v, term_id id);
 /* The IRI of id, or its lexical form (a literal), or "[]" (a blank node); valid as long as t. */

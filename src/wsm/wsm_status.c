@@ -130,13 +130,14 @@ static long integer(const ctx *c, term_id s, term_id p) {
 
 /* The literal objects of (s, p) as strings. */
 static size_t strings(const ctx *c, term_id s, term_id p, char ***out) {
-    term_id *objects;
-    size_t count = wsm_objects(c->wm, s, p, &objects), n = 0;
+    u32vec objects = {0};
+    store_objects(c->wm, s, p, &objects);
+    size_t n = 0;
     *out = NULL;
-    for (size_t i = 0; i < count; i++)
-        if (terms_kind(c->t, objects[i]) == TERM_LITERAL)
-            *PUSH(*out, n) = dup_str(terms_lex(c->t, objects[i], NULL));
-    free(objects);
+    for (size_t i = 0; i < objects.len; i++)
+        if (terms_kind(c->t, objects.data[i]) == TERM_LITERAL)
+            *PUSH(*out, n) = dup_str(terms_lex(c->t, objects.data[i], NULL));
+    u32vec_free(&objects);
     return n;
 }
 
@@ -202,40 +203,35 @@ static char *next_step(const ctx *c, term_id event) {
 
 static void read_inbox(const ctx *c, report *r, term_id inbox) {
     r->inbox = dup_str(wsm_text(c->t, inbox));
-    term_id *members;
-    size_t count = wsm_objects(c->wm, inbox, c->v.contains, &members);
-    for (size_t i = 0; i < count; i++) {
-        if (consumed(c, members[i]))
+    u32vec members = {0}, events = {0};
+    store_objects(c->wm, inbox, c->v.contains, &members);
+    for (size_t i = 0; i < members.len; i++) {
+        term_id member = members.data[i];
+        if (consumed(c, member))
             continue; /* taken: deleted by the agent's next request */
         waiting_view *w = PUSH(r->waiting, r->waiting_count);
-        *w = (waiting_view){.resource = dup_str(wsm_text(c->t, members[i])),
-                            .unread = object_text(c, members[i], c->read_failure)};
-        term_id *events;
-        size_t event_count = wsm_objects(c->wm, members[i], c->v.event, &events);
-        for (size_t k = 0; k < event_count; k++)
-            *PUSH(w->events, w->event_count) = name_of(c, events[k]);
-        free(events);
+        *w = (waiting_view){.resource = dup_str(wsm_text(c->t, member)),
+                            .unread = object_text(c, member, c->read_failure)};
+        store_objects(c->wm, member, c->v.event, &events);
+        for (size_t k = 0; k < events.len; k++)
+            *PUSH(w->events, w->event_count) = name_of(c, events.data[k]);
     }
+    u32vec_free(&events);
     if (r->waiting_count) {
         qsort(r->waiting, r->waiting_count, sizeof *r->waiting, by_iri);
         term_id head = terms_iri_cstr(c->t, r->waiting[0].resource);
         r->waiting[0].next = next_step(c, head);
     }
-    free(members);
+    u32vec_free(&members);
 }
 
 static void read_history(const ctx *c, report *r, unsigned shown) {
-    store_iter it;
-    uint32_t n;
-    entry_view *all = NULL;
-    size_t count = 0;
-    term_id *entries = NULL;
-    store_match(c->wm, 0, c->v.entry_of, c->instance, 0, store_size(c->wm), &it);
-    for (const triple *tr; (tr = store_next(&it, &n));)
-        *PUSH(entries, count) = tr->s;
-    all = xcalloc(count + 1, sizeof *all);
+    u32vec entries = {0}, failed = {0};
+    store_subjects(c->wm, c->v.entry_of, c->instance, &entries);
+    size_t count = entries.len;
+    entry_view *all = xcalloc(count + 1, sizeof *all);
     for (size_t i = 0; i < count; i++) {
-        term_id h = entries[i];
+        term_id h = entries.data[i];
         entry_view *e = &all[i];
         *e = (entry_view){
             .sequence = integer(c, h, c->v.sequence), .at = object_text(c, h, c->v.at),
@@ -247,13 +243,12 @@ static void read_history(const ctx *c, report *r, unsigned shown) {
             .to = name_of(c, store_first_object(c->wm, h, c->v.to_state)),
             .fired = name_of(c, store_first_object(c->wm, h, c->v.fired_transition)),
         };
-        term_id *failed;
-        size_t failed_count = wsm_objects(c->wm, h, c->v.failed_condition, &failed);
-        for (size_t k = 0; k < failed_count; k++)
-            *PUSH(e->failed, e->failed_count) = name_of(c, failed[k]);
-        free(failed);
+        store_objects(c->wm, h, c->v.failed_condition, &failed);
+        for (size_t k = 0; k < failed.len; k++)
+            *PUSH(e->failed, e->failed_count) = name_of(c, failed.data[k]);
     }
-    free(entries);
+    u32vec_free(&failed);
+    u32vec_free(&entries);
     qsort(all, count, sizeof *all, by_sequence);
     r->history = all;
     r->history_count = count;
@@ -294,14 +289,14 @@ static void build(const wsm_status_input *in, report *r) {
     }
     free(unread);
     r->state = name_of(&c, store_first_object(c.wm, c.instance, c.v.current_state));
-    term_id *variables;
-    size_t count = wsm_objects(c.wm, schema, c.v.variable, &variables);
-    for (size_t i = 0; i < count; i++) {
-        term_id value = store_first_object(c.wm, c.instance, variables[i]);
+    u32vec variables = {0};
+    store_objects(c.wm, schema, c.v.variable, &variables);
+    for (size_t i = 0; i < variables.len; i++) {
+        term_id value = store_first_object(c.wm, c.instance, variables.data[i]);
         *PUSH(r->variables, r->variable_count) =
-            (variable_view){name_of(&c, variables[i]), value ? dup_str(wsm_text(c.t, value)) : NULL};
+            (variable_view){name_of(&c, variables.data[i]), value ? dup_str(wsm_text(c.t, value)) : NULL};
     }
-    free(variables);
+    u32vec_free(&variables);
     term_id inbox = store_first_object(c.wm, c.instance, c.v.inbox);
     if (inbox)
         read_inbox(&c, r, inbox);

@@ -1,5 +1,6 @@
 /* test_store.c: de-duplication, source graphs, indexed lookups with ranges, iteration under insertion,
- * batched iteration, subject- and object-with-predicate lookups of predicates first asked for late. */
+ * batched iteration, subject- and object-with-predicate lookups of predicates first asked for late, and
+ * the lookups readers of documents make (first object, any match, all objects or subjects). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -236,6 +237,37 @@ static void batches_match_single_steps(void **state) {
     store_free(st);
 }
 
+/* The readers' lookups: the first object, whether a pattern matches, all objects or subjects in the order
+ * added (a vector's earlier contents replaced). */
+static void reader_lookups(void **state) {
+    (void)state;
+    store *st = store_new();
+    store_add(st, 1, 2, 30, 1);
+    store_add(st, 1, 2, 10, 1);
+    store_add(st, 5, 2, 10, 1);
+    store_add(st, 1, 3, 20, 1);
+    assert_int_equal(store_first_object(st, 1, 2), 30);
+    assert_int_equal(store_first_object(st, 1, 4), 0);
+    assert_true(store_any(st, 1, 0, 0));
+    assert_true(store_any(st, 0, 2, 10));
+    assert_false(store_any(st, 10, 0, 0));
+    assert_false(store_any(st, 0, 3, 10));
+    u32vec found = {0};
+    u32vec_push(&found, 99);
+    store_objects(st, 1, 2, &found);
+    assert_int_equal(found.len, 2);
+    assert_int_equal(found.data[0], 30);
+    assert_int_equal(found.data[1], 10);
+    store_subjects(st, 2, 10, &found);
+    assert_int_equal(found.len, 2);
+    assert_int_equal(found.data[0], 1);
+    assert_int_equal(found.data[1], 5);
+    store_objects(st, 7, 2, &found);
+    assert_int_equal(found.len, 0);
+    u32vec_free(&found);
+    store_free(st);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(add_deduplicates),          cmocka_unit_test(graphs_are_recorded),
@@ -243,6 +275,7 @@ int main(void) {
         cmocka_unit_test(every_pattern_shape_matches), cmocka_unit_test(ranges_restrict_matches),
         cmocka_unit_test(iteration_survives_insertion), cmocka_unit_test(predicates_asked_late_see_every_triple),
         cmocka_unit_test(batches_match_single_steps), cmocka_unit_test(triples_survive_nested_matches),
+        cmocka_unit_test(reader_lookups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
