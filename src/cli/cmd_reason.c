@@ -1,5 +1,6 @@
 /* cmd_reason.c: `ldgsm reason`: loads RDF files and N3 rule programs, runs the rules to a fixpoint and
  * prints the closure or only what was derived. */
+#define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -174,12 +175,11 @@ static int write_all(rdfio *io, terms *t, store *st, const rule_set *rs, uint32_
 
 /* --strings: the objects of the log:outputString triples, ordered by subject (by its text, then by the
  * object's), written one after the other. */
-static const terms *string_order_terms;
-
-static int by_subject_text(const void *a, const void *b) {
+static int by_subject_text(const void *a, const void *b, void *term_table) {
+    const terms *t = term_table;
     const triple *x = a, *y = b;
-    int order = strcmp(terms_lex(string_order_terms, x->s, NULL), terms_lex(string_order_terms, y->s, NULL));
-    return order ? order : strcmp(terms_lex(string_order_terms, x->o, NULL), terms_lex(string_order_terms, y->o, NULL));
+    int order = strcmp(terms_lex(t, x->s, NULL), terms_lex(t, y->s, NULL));
+    return order ? order : strcmp(terms_lex(t, x->o, NULL), terms_lex(t, y->o, NULL));
 }
 
 static int write_strings(terms *t, store *st) {
@@ -198,9 +198,8 @@ static int write_strings(terms *t, store *st) {
         }
         found[n++] = *tr;
     }
-    string_order_terms = t;
     if (n)
-        qsort(found, n, sizeof *found, by_subject_text);
+        qsort_r(found, n, sizeof *found, by_subject_text, t);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         size_t len;

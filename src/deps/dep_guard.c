@@ -1,4 +1,5 @@
 /* dep_guard.c: paths, guards from paths, and the safe paths of event attributes (dep_guard.h). */
+#define _GNU_SOURCE /* qsort_r */
 #include "deps/dep_guard.h"
 
 #include <stdio.h>
@@ -36,17 +37,16 @@ static int keep_satisfying(const dep_trace *u, void *ctx) {
     return 0;
 }
 
-static int compare_paths_n; /* qsort has no context argument; set around each sort */
-static int compare_paths(const void *a, const void *b) {
-    return memcmp(a, b, (size_t)compare_paths_n * sizeof(int));
+/* Two paths of *n events each. */
+static int compare_paths(const void *a, const void *b, void *n) {
+    return memcmp(a, b, *(const size_t *)n * sizeof(int));
 }
 
 static void sort_paths(dep_paths *p) {
     /* a path is compared as bytes: any fixed order groups equal prefixes together, which is all the
      * prefix scans of dep_safe_paths need */
-    compare_paths_n = (int)p->n;
     if (p->count > 1)
-        qsort(p->lits, p->count, p->n * sizeof(int), compare_paths);
+        qsort_r(p->lits, p->count, p->n * sizeof(int), compare_paths, &p->n);
 }
 
 int dep_psi(const dep_expr *d, dep_paths *out, char *err, size_t err_len) {
