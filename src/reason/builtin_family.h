@@ -34,4 +34,11 @@ void emit_number(terms *t, term_id subject, term_id object, const struct number 
 void emit_time(terms *t, term_id subject, term_id object, const struct xsd_time *result, builtin_emit emit,
                void *user);
 
+/* Defines the builtin `name` as a call of the generic builtin `generic` with the builtin's arguments and,
+ * between the object and emit, the variant's own (...): a family's variants are one line each. */
+#define BUILTIN_VARIANT(name, generic, ...)                                                                    \
+    static void name(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {               \
+        generic(t, subject, object, __VA_ARGS__, emit, user);                                                  \
+    }
+
 #endif

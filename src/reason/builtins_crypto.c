@@ -27,21 +27,10 @@ static void crypto_digest(terms *t, term_id subject, term_id object, const struc
     free(ctx);
 }
 
-static void crypto_sha(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    crypto_digest(t, subject, object, &nettle_sha1, emit, user);
-}
-
-static void crypto_sha256(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    crypto_digest(t, subject, object, &nettle_sha256, emit, user);
-}
-
-static void crypto_sha512(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    crypto_digest(t, subject, object, &nettle_sha512, emit, user);
-}
-
-static void crypto_md5(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    crypto_digest(t, subject, object, &nettle_md5, emit, user);
-}
+BUILTIN_VARIANT(crypto_sha, crypto_digest, &nettle_sha1)
+BUILTIN_VARIANT(crypto_sha256, crypto_digest, &nettle_sha256)
+BUILTIN_VARIANT(crypto_sha512, crypto_digest, &nettle_sha512)
+BUILTIN_VARIANT(crypto_md5, crypto_digest, &nettle_md5)
 
 const builtin builtins_crypto[] = {
     {NS_CRYPTO "sha", BUILTIN_SUBJECT_IN, crypto_sha, false},

@@ -90,8 +90,9 @@ static bool list_and_index(const terms *t, term_id subject, const term_id **item
 
 /* The membership relation between a list and its items, from the list's side: with the item bound a
  * test, else each distinct item once. list_is_subject says which side of the builtin the list is on. */
-static void list_membership(terms *t, term_id list, term_id item, bool list_is_subject, builtin_emit emit,
+static void list_membership(terms *t, term_id subject, term_id object, bool list_is_subject, builtin_emit emit,
                             void *user) {
+    term_id list = list_is_subject ? subject : object, item = list_is_subject ? object : subject;
     const term_id *items;
     size_t n;
     if (!list || !list_of(t, list, &items, &n))
@@ -111,13 +112,8 @@ static void list_membership(terms *t, term_id list, term_id item, bool list_is_s
     u64map_free(&seen);
 }
 
-static void list_member(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    list_membership(t, subject, object, true, emit, user);
-}
-
-static void list_in(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    list_membership(t, object, subject, false, emit, user);
-}
+BUILTIN_VARIANT(list_member, list_membership, true)
+BUILTIN_VARIANT(list_in, list_membership, false)
 
 static void list_not_member(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
     const term_id *items;
@@ -136,13 +132,8 @@ static void list_end(terms *t, term_id subject, term_id object, bool last, built
         emit_result(subject, object, items[last ? n - 1 : 0], emit, user);
 }
 
-static void list_first(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    list_end(t, subject, object, false, emit, user);
-}
-
-static void list_last(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    list_end(t, subject, object, true, emit, user);
-}
+BUILTIN_VARIANT(list_first, list_end, false)
+BUILTIN_VARIANT(list_last, list_end, true)
 
 /* A non-empty list without its first item. */
 static void list_rest(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
@@ -595,22 +586,10 @@ static void list_collection_test(terms *t, term_id subject, term_id object, bool
     free(b);
 }
 
-static void list_set_equal_to(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    list_collection_test(t, subject, object, true, true, emit, user);
-}
-
-static void list_set_not_equal_to(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    list_collection_test(t, subject, object, true, false, emit, user);
-}
-
-static void list_multiset_equal_to(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    list_collection_test(t, subject, object, false, true, emit, user);
-}
-
-static void list_multiset_not_equal_to(terms *t, term_id subject, term_id object, builtin_emit emit,
-                                       void *user) {
-    list_collection_test(t, subject, object, false, false, emit, user);
-}
+BUILTIN_VARIANT(list_set_equal_to, list_collection_test, true, true)
+BUILTIN_VARIANT(list_set_not_equal_to, list_collection_test, true, false)
+BUILTIN_VARIANT(list_multiset_equal_to, list_collection_test, false, true)
+BUILTIN_VARIANT(list_multiset_not_equal_to, list_collection_test, false, false)
 
 /* ---- permutations ---- */
 

@@ -59,8 +59,9 @@ static bool iri_text_ok(const char *text, size_t len) {
 
 /* The relation between an IRI and the simple literal of its text, from whichever side is bound;
  * iri_is_subject says which side of the builtin the IRI is on. */
-static void iri_string_relation(terms *t, term_id iri, term_id string, bool iri_is_subject, builtin_emit emit,
+static void iri_string_relation(terms *t, term_id subject, term_id object, bool iri_is_subject, builtin_emit emit,
                                 void *user) {
+    term_id iri = iri_is_subject ? subject : object, string = iri_is_subject ? object : subject;
     size_t len;
     if (iri) {
         if (terms_kind(t, iri) != TERM_IRI)
@@ -84,13 +85,8 @@ static void iri_string_relation(terms *t, term_id iri, term_id string, bool iri_
         emit(user, string, iri);
 }
 
-static void log_uri_to_string(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    iri_string_relation(t, subject, object, true, emit, user);
-}
-
-static void log_string_to_uri(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    iri_string_relation(t, object, subject, false, emit, user);
-}
+BUILTIN_VARIANT(log_uri_to_string, iri_string_relation, true)
+BUILTIN_VARIANT(log_string_to_uri, iri_string_relation, false)
 
 /* ("lex" <datatype>) log:dtlit "lex"^^<datatype>; a simple literal's datatype is xsd:string. Language
  * tagged literals are not typed literals (log:langlit's domain): no solution. */
@@ -303,13 +299,8 @@ static void iri_part(terms *t, term_id subject, term_id object, bool local, buil
     emit_result(subject, object, part, emit, user);
 }
 
-static void log_local_name(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    iri_part(t, subject, object, true, emit, user);
-}
-
-static void log_namespace(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    iri_part(t, subject, object, false, emit, user);
-}
+BUILTIN_VARIANT(log_local_name, iri_part, true)
+BUILTIN_VARIANT(log_namespace, iri_part, false)
 
 /* The IRI before its fragment: <http://ex.org/a#b> → <http://ex.org/a>. */
 static void log_racine(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {

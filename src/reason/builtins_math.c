@@ -59,29 +59,12 @@ static void math_compare(terms *t, term_id subject, term_id object, unsigned acc
         emit(user, subject, object);
 }
 
-static void math_equal_to(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_compare(t, subject, object, ORDER(NUMBER_EQUAL), emit, user);
-}
-
-static void math_not_equal_to(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_compare(t, subject, object, ORDERS(NUMBER_LESS, NUMBER_GREATER, NUMBER_UNORDERED), emit, user);
-}
-
-static void math_greater_than(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_compare(t, subject, object, ORDER(NUMBER_GREATER), emit, user);
-}
-
-static void math_less_than(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_compare(t, subject, object, ORDER(NUMBER_LESS), emit, user);
-}
-
-static void math_not_greater_than(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_compare(t, subject, object, ORDER(NUMBER_LESS) | ORDER(NUMBER_EQUAL), emit, user);
-}
-
-static void math_not_less_than(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_compare(t, subject, object, ORDER(NUMBER_GREATER) | ORDER(NUMBER_EQUAL), emit, user);
-}
+BUILTIN_VARIANT(math_equal_to, math_compare, ORDER(NUMBER_EQUAL))
+BUILTIN_VARIANT(math_not_equal_to, math_compare, ORDERS(NUMBER_LESS, NUMBER_GREATER, NUMBER_UNORDERED))
+BUILTIN_VARIANT(math_greater_than, math_compare, ORDER(NUMBER_GREATER))
+BUILTIN_VARIANT(math_less_than, math_compare, ORDER(NUMBER_LESS))
+BUILTIN_VARIANT(math_not_greater_than, math_compare, ORDER(NUMBER_LESS) | ORDER(NUMBER_EQUAL))
+BUILTIN_VARIANT(math_not_less_than, math_compare, ORDER(NUMBER_GREATER) | ORDER(NUMBER_EQUAL))
 
 typedef bool number_op(const number *a, const number *b, number *out);
 typedef bool number_fn(const number *a, number *out);
@@ -219,17 +202,13 @@ static void math_quotient(terms *t, term_id subject, term_id object, builtin_emi
     number_clear(&ratio);
 }
 
-static void math_integer_quotient(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_binary(t, subject, object, number_floor_divide, emit, user);
-}
+BUILTIN_VARIANT(math_integer_quotient, math_binary, number_floor_divide)
 
 static bool integer_remainder(const number *a, const number *b, number *out) {
     return a->kind == NUMBER_INTEGER && b->kind == NUMBER_INTEGER && number_modulo(a, b, out);
 }
 
-static void math_remainder(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_binary(t, subject, object, integer_remainder, emit, user);
-}
+BUILTIN_VARIANT(math_remainder, math_binary, integer_remainder)
 
 /* ( base ?exponent ) math:exponentiation x (an open subject): the exponent, an integer when base to an
  * integer power is exactly x, else log(x) / log(base) as a double. */
@@ -278,9 +257,7 @@ static bool logarithm(const number *x, const number *base, number *out) {
     return true;
 }
 
-static void math_logarithm(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_binary(t, subject, object, logarithm, emit, user);
-}
+BUILTIN_VARIANT(math_logarithm, math_binary, logarithm)
 
 /* (y x) math:atan2: the angle of the point (x, y), a double. */
 static bool angle_of_point(const number *y, const number *x, number *out) {
@@ -288,9 +265,7 @@ static bool angle_of_point(const number *y, const number *x, number *out) {
     return true;
 }
 
-static void math_atan2(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_binary(t, subject, object, angle_of_point, emit, user);
-}
+BUILTIN_VARIANT(math_atan2, math_binary, angle_of_point)
 
 static bool is_nan(const number *n) { return n->kind == NUMBER_DOUBLE && isnan(n->real); }
 
@@ -320,37 +295,14 @@ static void math_extreme(terms *t, term_id subject, term_id object, enum number_
     number_clear(&best);
 }
 
-static void math_min(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_extreme(t, subject, object, NUMBER_LESS, emit, user);
-}
-
-static void math_max(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_extreme(t, subject, object, NUMBER_GREATER, emit, user);
-}
-
-static void math_sqrt(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_unary(t, subject, object, number_sqrt, emit, user);
-}
-
-static void math_absolute_value(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_unary(t, subject, object, number_absolute, emit, user);
-}
-
-static void math_rounded(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_unary(t, subject, object, number_round, emit, user);
-}
-
-static void math_floor(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_unary(t, subject, object, number_floor, emit, user);
-}
-
-static void math_ceiling(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_unary(t, subject, object, number_ceiling, emit, user);
-}
-
-static void math_negation(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    math_invertible(t, subject, object, number_negate, number_negate, emit, user);
-}
+BUILTIN_VARIANT(math_min, math_extreme, NUMBER_LESS)
+BUILTIN_VARIANT(math_max, math_extreme, NUMBER_GREATER)
+BUILTIN_VARIANT(math_sqrt, math_unary, number_sqrt)
+BUILTIN_VARIANT(math_absolute_value, math_unary, number_absolute)
+BUILTIN_VARIANT(math_rounded, math_unary, number_round)
+BUILTIN_VARIANT(math_floor, math_unary, number_floor)
+BUILTIN_VARIANT(math_ceiling, math_unary, number_ceiling)
+BUILTIN_VARIANT(math_negation, math_invertible, number_negate, number_negate)
 
 /* A double function of a double, as a number_fn: none outside its domain (a NaN from a non-NaN). */
 static bool real_function(double (*f)(double), const number *a, number *out) {
@@ -368,9 +320,7 @@ static double to_radians(double degrees) { return degrees * (M_PI / 180); }
 #define REAL_RELATION(name, f, g)                                                                            \
     static bool name##_forward(const number *a, number *out) { return real_function(f, a, out); }            \
     static bool name##_inverse(const number *a, number *out) { return real_function(g, a, out); }            \
-    static void name(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {             \
-        math_invertible(t, subject, object, name##_forward, name##_inverse, emit, user);                     \
-    }
+    BUILTIN_VARIANT(name, math_invertible, name##_forward, name##_inverse)
 
 REAL_RELATION(math_sin, sin, asin)
 REAL_RELATION(math_cos, cos, acos)

@@ -227,17 +227,9 @@ static void string_case(terms *t, term_id subject, term_id object, size_t first_
     buf_free(&mapped);
 }
 
-static void string_lower_case(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    string_case(t, subject, object, 0, CASE_LOWER, CASE_LOWER, emit, user);
-}
-
-static void string_upper_case(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    string_case(t, subject, object, 0, CASE_UPPER, CASE_UPPER, emit, user);
-}
-
-static void string_capitalize(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    string_case(t, subject, object, 1, CASE_UPPER, CASE_LOWER, emit, user);
-}
+BUILTIN_VARIANT(string_lower_case, string_case, 0, CASE_LOWER, CASE_LOWER)
+BUILTIN_VARIANT(string_upper_case, string_case, 0, CASE_UPPER, CASE_UPPER)
+BUILTIN_VARIANT(string_capitalize, string_case, 1, CASE_UPPER, CASE_LOWER)
 
 /* "text" string:length n: the number of characters, an xsd:integer. */
 static void string_length(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
@@ -461,13 +453,8 @@ static void string_match(terms *t, term_id subject, term_id object, bool negated
         emit(user, subject, object);
 }
 
-static void string_matches(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    string_match(t, subject, object, false, emit, user);
-}
-
-static void string_not_matches(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    string_match(t, subject, object, true, emit, user);
-}
+BUILTIN_VARIANT(string_matches, string_match, false)
+BUILTIN_VARIANT(string_not_matches, string_match, true)
 
 typedef struct replacing {
     const char *text, *replacement;
@@ -560,13 +547,8 @@ static void string_collect(terms *t, term_id subject, term_id object, bool all_g
     u32vec_free(&c.items);
 }
 
-static void string_search(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    string_collect(t, subject, object, true, emit, user);
-}
-
-static void string_scrape_all(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    string_collect(t, subject, object, false, emit, user);
-}
+BUILTIN_VARIANT(string_search, string_collect, true)
+BUILTIN_VARIANT(string_scrape_all, string_collect, false)
 
 typedef struct scraping {
     size_t start, end; /* group 1 of the first match; start TEXT_REGEX_UNSET when none */

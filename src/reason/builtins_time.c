@@ -32,17 +32,9 @@ static void time_field(terms *t, term_id subject, term_id object, enum xsd_field
     emit_number(t, subject, object, &value, emit, user);
 }
 
-static void time_year(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    time_field(t, subject, object, XSD_YEAR, emit, user);
-}
-
-static void time_month(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    time_field(t, subject, object, XSD_MONTH, emit, user);
-}
-
-static void time_day(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    time_field(t, subject, object, XSD_DAY, emit, user);
-}
+BUILTIN_VARIANT(time_year, time_field, XSD_YEAR)
+BUILTIN_VARIANT(time_month, time_field, XSD_MONTH)
+BUILTIN_VARIANT(time_day, time_field, XSD_DAY)
 
 /* The day of the week of a dateTime's date as written, Sunday 0 (the N3 time vocabulary), by Sakamoto's
  * method over the proleptic Gregorian calendar. */
@@ -57,17 +49,9 @@ static void time_day_of_week(terms *t, term_id subject, term_id object, builtin_
     emit_number(t, subject, object, &value, emit, user);
 }
 
-static void time_hour(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    time_field(t, subject, object, XSD_HOUR, emit, user);
-}
-
-static void time_minute(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    time_field(t, subject, object, XSD_MINUTE, emit, user);
-}
-
-static void time_second(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
-    time_field(t, subject, object, XSD_SECOND, emit, user);
-}
+BUILTIN_VARIANT(time_hour, time_field, XSD_HOUR)
+BUILTIN_VARIANT(time_minute, time_field, XSD_MINUTE)
+BUILTIN_VARIANT(time_second, time_field, XSD_SECOND)
 
 static void time_time_zone(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
     xsd_time datetime;
