@@ -1,0 +1,74 @@
+# tests/sanitizer.cmake: how the tests run in a build configured with -DLDGSM_SANITIZE=ON (scripts/test.sh's
+# last stage): the sanitizers' runtime options and the sizes of the long tests, in one place. Included by
+# CMakeLists.txt after the tests are declared; every test of that build gets these as its ENVIRONMENT, so a
+# bare `ctest` in build-sanitize/ runs exactly what the suite runs (a variable set here wins over the
+# caller's environment: run a script by hand to try other sizes).
+
+# Leak reports need the stack of each allocation, taken at malloc time. The system libraries (raptor2,
+# rasqal, libxml2, redland) have no frame pointers, so the fast unwinder stops at their first frame, below
+# the function that dropped the memory. The unit tests, which call those libraries directly, unwind with the
+# slow unwinder, 10 frames deep, and tests/lsan.supp names the very functions that leak (the RDF/XML
+# conversion of 30,000 triples: 36 s with 30 frames, 16 s with 10). The shell tests run ldgsm thousands of
+# times, and there the slow unwinder on every malloc cost 2.4x the time (tests/patterns/run_fixtures.sh:
+# 52 s, 22 s; test_patterns 14.5 s, 2.9 s of CPU): they unwind fast, and tests/lsan-shell.supp names the
+# allocation sites inside the libraries instead (an object one of them allocates and ldgsm forgets to free
+# goes unreported there; the unit tests still catch it). A leak whose stack reaches ldgsm's own code is
+# reported in both, with its whole stack (ldgsm keeps its frame pointers).
+set(LDGSM_SANITIZER_UNIT_ENV
+  "ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:malloc_context_size=10"
+  "LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0"
+  "UBSAN_OPTIONS=print_stacktrace=1")
+
+# The shell tests' sizes: the sanitizer build runs 2-4x slower, so the campaigns run small there, their
+# point being the memory checks (the plain build runs them at their defaults, scripts/ longer). Each line:
+# the variable, then its plain default and why this size.
+set(LDGSM_SANITIZER_SHELL_ENV
+  "ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=1:malloc_context_size=10"
+  "LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/lsan-shell.supp:print_suppressions=0"
+  "UBSAN_OPTIONS=print_stacktrace=1"
+  # every bounded wait of tests/agent/lib.sh (30 s plain): an ASan agent's iteration is slower
+  "LDGSM_TEST_WAIT=90"
+  # the pattern property test: 1 random term (25; tests/patterns/run_rules*.sh cover every rule; 2 terms
+  # took 41-141 s, as the random terms' sizes vary)
+  "PATTERN_PROPERTY_TERMS=1"
+  # the state machine property test: 6 schemas (25)
+  "WSM_PROPERTY_SCHEMAS=6"
+  # the exactly-once test: 5 agents killed (20), living 150-550 ms (an ASan agent's first iteration takes
+  # about that), over batches of 10 events, with 3 s call deadlines
+  "WSM_CHAOS_KILLS=5" "WSM_CHAOS_KILL_MIN=150" "WSM_CHAOS_KILL_SPAN=400" "WSM_CHAOS_BATCH=10"
+  "WSM_CHAOS_TIMEOUT=3000"
+  # the dependency property test: 30 random sets (60; scripts/deps-property.sh 1000)
+  "DEPS_PROPERTY_CASES=30"
+  # the fleet: 12 instances (100)
+  "FLEET_INSTANCES=12"
+  # the GSM property test: 3 models (14)
+  "GSM_PROPERTY_MODELS=3"
+  # the isolation property test: 4 cases (16; scripts/isolation-property.sh 200)
+  "ISOLATION_CASES=4"
+  # the call campaign: 4 and 2 kills (20 and 10; scripts/chaos.sh longer)
+  "CHAOS_KILLS=4" "CHAOS_KILLS2=2"
+  # the Solid page's documents: 20,000 triples each (60,000): the small requests beside its page must end first
+  "LDP_SOLID_TRIPLES=20000"
+  # the slow conversion beside small requests: 40,000 triples (100,000): with fast unwinding 10,000 ended first
+  "LDP_BOMBS_BIG_TRIPLES=40000"
+  # the differential sentry test: 2,000 random queries (5,000)
+  "LDGSM_SENTRY_DIFF_CASES=2000"
+  # the long-running agent: 5 instances, 45 polls, a round of 15 (20, 150): it releases its terms in every
+  # iteration there, so a few show the bound
+  "LONG_RUN_INSTANCES=5" "LONG_RUN_ITERATIONS=45" "LONG_RUN_ROUND=15"
+  # the order fixture: 12 orders beside 500 unrelated ones (100 and 2,000: an iteration of 100 took 5-9 s
+  # there, near the calls' 10 s deadline)
+  "ORDERS_INSTANCES=12" "ORDERS_UNRELATED=500")
+
+foreach(test_name ${LDGSM_ALL_TESTS})
+  if(test_name MATCHES "^(test_|fuzz_replay_)")
+    set_tests_properties(${test_name} PROPERTIES ENVIRONMENT "${LDGSM_SANITIZER_UNIT_ENV}")
+  else()
+    set_tests_properties(${test_name} PROPERTIES ENVIRONMENT "${LDGSM_SANITIZER_SHELL_ENV}")
+  endif()
+endforeach()
+
+# Two tests run in the plain build only: the agreement with the peer reasoners (its time there is EYE's and
+# N3.js's) and the evaluation workflow's run (the fleet, shard and --instances-from tests run that workflow
+# here).
+set_tests_properties(reason_run_peer_agreement gsm_run_evaluation PROPERTIES DISABLED TRUE)
