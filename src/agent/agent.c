@@ -26,6 +26,7 @@
 #include "reason/numeric.h"
 #include "reason/backward.h"
 #include "reason/reasoner.h"
+#include "reason/strata.h"
 
 enum { STUCK_AFTER = 10, DEFAULT_REMIND = 100, IDENTITIES_KEPT = 1 << 16 };
 
@@ -122,36 +123,12 @@ static term_id file_graph(terms *t, const char *path) {
 }
 
 /* Rules that read sentry results run after the sentries are evaluated (docs/DESIGN.md §1.2): those
- * reading ldgsm:holdsFor, and, to a fixpoint, those reading what such rules derive. A body atom with a
- * variable predicate reads everything. Rules with negation (log:notIncludes) run there too: only then
- * is what the crawl read closed. */
+ * reading ldgsm:holdsFor or what the argument queries' evaluation (arguments.h) asserts after the
+ * sentries, and, to a fixpoint, those reading what such rules derive; rules with negation run there too,
+ * since only then is what the crawl read closed (reason/strata.h). */
 static void assign_strata(agent *a) {
-    u64map late = {0}; /* predicates derived after the sentries */
-    u64map_put(&late, a->v.holds_for, 1, NULL);
-    /* what the argument queries' evaluation (arguments.h) asserts after the sentries */
-    u64map_put(&late, a->v.evaluated, 1, NULL);
-    u64map_put(&late, a->v.arguments_problem, 1, NULL);
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (unsigned i = 0; i < a->rules.count; i++) {
-            rule *r = a->rules.rules[i];
-            if (r->stratum == AFTER_SENTRIES_STRATUM)
-                continue;
-            bool reads_late = r->has_negation;
-            for (unsigned b = 0; b < r->body_count && !reads_late; b++) {
-                pos_code p = r->body[b].pos[1];
-                reads_late = r->body[b].kind == ATOM_MATCH && p > 0 && u64map_get(&late, (uint64_t)p);
-            }
-            if (!reads_late)
-                continue;
-            r->stratum = AFTER_SENTRIES_STRATUM;
-            changed = true;
-            for (unsigned h = 0; h < r->head_count && !r->is_request; h++)
-                if (r->head_codes[h].pos[1] > 0)
-                    u64map_put(&late, (uint64_t)r->head_codes[h].pos[1], 1, NULL);
-        }
-    }
-    u64map_free(&late);
+    const term_id late[] = {a->v.holds_for, a->v.evaluated, a->v.arguments_problem};
+    rule_set_assign_late_stratum(&a->rules, late, sizeof late / sizeof *late, AFTER_SENTRIES_STRATUM);
 }
 
 /* -1 with a message naming OPTION when one of the IRIs is not an http(s) URI. */
