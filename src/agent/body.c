@@ -6,11 +6,10 @@
 #include <string.h>
 
 #include "agent/vocab.h"
+#include "rdf/vocab_ns.h"
 
 /* The placeholder namespace without its '#': the document `this:` IRIs are fragments of. */
-static const char placeholder_document[] =
-    "http://this.nxparser.github.io/reference/to/URI/of/current/rdf/graph/for/representing/permanently/"
-    "relative/URIs/in/N-Triples/";
+static const char placeholder_document[] = NS_THIS_DOCUMENT;
 
 term_id body_resolve_placeholder(terms *t, term_id id, const char *target_url) {
     if (terms_kind(t, id) != TERM_IRI)

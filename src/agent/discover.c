@@ -9,6 +9,7 @@
 #include "http/http_url.h"
 #include "rdf/buf.h"
 #include "rdf/strmap.h"
+#include "rdf/vocab_ns.h"
 
 enum member_kind {
     MEMBER_UNREAD,       /* this agent's, not read successfully yet: a candidate every iteration */
@@ -65,9 +66,9 @@ discovery *discovery_new(char *const *containers, size_t container_count, unsign
     d->container_count = container_count;
     d->shard_index = shard_index;
     d->shard_count = shard_count;
-    d->ldp_contains = terms_iri_cstr(t, "http://www.w3.org/ns/ldp#contains");
-    d->instances_from = terms_iri_cstr(t, "https://w3id.org/ldgsm#instancesFrom");
-    d->instance_candidate = terms_iri_cstr(t, "https://w3id.org/ldgsm#instanceCandidate");
+    d->ldp_contains = terms_iri_cstr(t, NS_LDP "contains");
+    d->instances_from = terms_iri_cstr(t, NS_LDGSM "instancesFrom");
+    d->instance_candidate = terms_iri_cstr(t, NS_LDGSM "instanceCandidate");
     d->current_stale = true;
     return d;
 }

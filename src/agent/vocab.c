@@ -1,6 +1,8 @@
 /* vocab.c: interns the agent's vocabulary. */
 #include "agent/vocab.h"
 
+#include "rdf/vocab_ns.h"
+
 void agent_vocab_init(agent_vocab *v, terms *t) {
     v->mthd = terms_iri_cstr(t, NS_HTTP "mthd");
     v->request_uri = terms_iri_cstr(t, NS_HTTP "requestURI");

@@ -5,16 +5,6 @@
 
 #include "rdf/term.h"
 
-#define NS_HTTP "http://www.w3.org/2011/http#"
-#define NS_HTTPM "http://www.w3.org/2011/http-methods#"
-#define NS_LDGSM "https://w3id.org/ldgsm#"
-#define NS_GSM "http://purl.org/gsm/vocab#"
-#define NS_SP "http://spinrdf.org/sp#"
-#define NS_WSM "https://w3id.org/ldgsm/wsm#"
-#define NS_PAT "https://w3id.org/ldgsm/patterns#"
-#define NS_GX "urn:ldgsm:gsm#"
-#define NS_THIS "http://this.nxparser.github.io/reference/to/URI/of/current/rdf/graph/for/representing/permanently/relative/URIs/in/N-Triples/#"
-
 typedef struct agent_vocab {
     term_id mthd, request_uri, body, headers, field_name, field_value;
     term_id get, head, put, post, delete_, patch; /* httpm: */

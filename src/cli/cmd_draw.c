@@ -14,13 +14,14 @@
 #include "gsm/shape.h"
 #include "http/http_client.h"
 #include "rdf/rdfio.h"
+#include "rdf/vocab_ns.h"
 #include "wsm/wsm_draw.h"
 
 static const char draw_usage[] =
     "usage: ldgsm draw MODEL [--instance URI] [-o FILE]\n"
     "       ldgsm draw SCHEMA [--instance URI] [-o FILE]\n"
     "\n"
-    "Draws a GSM workflow model (gsm: <http://purl.org/gsm/vocab#>) with Graphviz: each stage a box\n"
+    "Draws a GSM workflow model (gsm: <" NS_GSM ">) with Graphviz: each stage a box\n"
     "holding its milestones (ellipses), guards (small diamonds, named) and child stages; an arrow from\n"
     "each milestone a guard's sentries read to that guard (solid: read as achieved; dotted, ending in a\n"
     "bar: read as not achieved); a dashed arrow \"then\" from each of a stage's ldgsm:alternativeStages to\n"

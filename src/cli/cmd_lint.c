@@ -7,13 +7,14 @@
 
 #include "cli/commands.h"
 #include "gsm/lint.h"
+#include "rdf/vocab_ns.h"
 #include "wsm/wsm_lint.h"
 
 static const char lint_usage[] =
     "usage: ldgsm lint [--compat authors-draft] MODEL...\n"
     "\n"
-    "Checks a GSM workflow model (gsm: <http://purl.org/gsm/vocab#>), the workflow state machine schemas\n"
-    "(wsm: <https://w3id.org/ldgsm/wsm#>, ontology/wsm.ttl), or both, before they run. Every MODEL file is one\n"
+    "Checks a GSM workflow model (gsm: <" NS_GSM ">), the workflow state machine schemas\n"
+    "(wsm: <" NS_WSM ">, ontology/wsm.ttl), or both, before they run. Every MODEL file is one\n"
     "document of the same model; relative IRIs resolve against each file's own file: IRI, so documents\n"
     "can refer to each other (<other.ttl#s2>). The syntax comes from the extension (.ttl Turtle, .nt\n"
     "N-Triples, .nq N-Quads, .rdf/.owl/.xml RDF/XML, .trig TriG); a file without one is Turtle, as in\n"

@@ -8,12 +8,11 @@
 #include <unistd.h>
 
 #include "gsm/lint.h"
+#include "rdf/vocab_ns.h"
 
 static const char *const model_prefixes[] = {
-    "gsm",   "http://purl.org/gsm/vocab#",     "ldgsm", "https://w3id.org/ldgsm#",
-    "sp",    "http://spinrdf.org/sp#",         "rdfs",  "http://www.w3.org/2000/01/rdf-schema#",
-    "http",  "http://www.w3.org/2011/http#",   "httpm", "http://www.w3.org/2011/http-methods#",
-    "xsd",   "http://www.w3.org/2001/XMLSchema#", NULL};
+    "gsm",  NS_GSM,  "ldgsm", NS_LDGSM, "sp",  NS_SP,  "rdfs", NS_RDFS,
+    "http", NS_HTTP, "httpm", NS_HTTPM, "xsd", NS_XSD, NULL};
 
 int model_out_write(const char *command, rdfio *io, const triple *ts, size_t n, const char *base, buf *text,
                     const char *output) {

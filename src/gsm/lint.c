@@ -33,15 +33,11 @@
 #include "rdf/hashmap.h"
 #include "rdf/store.h"
 #include "rdf/strmap.h"
+#include "rdf/vocab_ns.h"
 #include "reason/numeric.h"
 #include "reason/sentry_ast.h"
 #include "reason/xsd_time.h"
 
-#define NS_GSM "http://purl.org/gsm/vocab#"
-#define NS_SP "http://spinrdf.org/sp#"
-#define NS_HTTP "http://www.w3.org/2011/http#"
-#define NS_LDGSM "https://w3id.org/ldgsm#"
-#define NS_DRAFT "http://tok450s.lan:8080/ldbbc/gsm-vocab.ttl#"
 #define SHOW_DEPTH 3     /* blank nodes are shown through at most this many enclosing triples */
 #define LITERAL_SHOWN 60 /* characters of a literal shown in a message */
 
@@ -105,45 +101,36 @@ struct gsm_lint {
     u64map draft_mapped; /* draft term -> our term (compat) */
 };
 
-static term_id ns_term(terms *t, const char *ns, const char *local) {
-    buf iri = {0};
-    buf_puts(&iri, ns);
-    buf_puts(&iri, local);
-    term_id id = terms_iri(t, iri.data, iri.len);
-    buf_free(&iri);
-    return id;
-}
-
 static void vocab_init(lint_vocab *v, terms *t) {
-    v->stage = ns_term(t, NS_GSM, "Stage");
-    v->milestone = ns_term(t, NS_GSM, "Milestone");
-    v->has_child_stage = ns_term(t, NS_GSM, "hasChildStage");
-    v->has_guard = ns_term(t, NS_GSM, "hasGuard");
-    v->has_milestone = ns_term(t, NS_GSM, "hasMilestone");
-    v->has_condition = ns_term(t, NS_GSM, "hasCondition");
-    v->has_achieving = ns_term(t, NS_GSM, "hasAchievingSentry");
-    v->has_invalidating = ns_term(t, NS_GSM, "hasInvalidatingSentry");
-    v->has_http_request = ns_term(t, NS_GSM, "hasHttpRequest");
-    v->sp_ask = ns_term(t, NS_SP, "Ask");
-    v->sp_text = ns_term(t, NS_SP, "text");
-    v->mthd = ns_term(t, NS_HTTP, "mthd");
-    v->request_uri = ns_term(t, NS_HTTP, "requestURI");
-    v->headers = ns_term(t, NS_HTTP, "headers");
-    v->body = ns_term(t, NS_HTTP, "body");
-    v->field_name = ns_term(t, NS_HTTP, "fieldName");
-    v->call = ns_term(t, NS_LDGSM, "Call");
-    v->alternatives = ns_term(t, NS_LDGSM, "alternatives");
-    v->timeout = ns_term(t, NS_LDGSM, "timeout");
-    v->retries = ns_term(t, NS_LDGSM, "retries");
-    v->backoff = ns_term(t, NS_LDGSM, "backoff");
-    v->retry_delay = ns_term(t, NS_LDGSM, "retryDelay");
-    v->result_in = ns_term(t, NS_LDGSM, "resultIn");
-    v->alternative_stages = ns_term(t, NS_LDGSM, "alternativeStages");
-    v->xsd_duration = ns_term(t, NS_XSD, "duration");
-    v->xsd_day_time_duration = ns_term(t, NS_XSD, "dayTimeDuration");
-    v->xsd_year_month_duration = ns_term(t, NS_XSD, "yearMonthDuration");
-    v->draft_has_task = ns_term(t, NS_DRAFT, "hasTask");
-    v->draft_has_http_request = ns_term(t, NS_DRAFT, "hasHttpRequest");
+    v->stage = vocab_iri(t, NS_GSM, "Stage");
+    v->milestone = vocab_iri(t, NS_GSM, "Milestone");
+    v->has_child_stage = vocab_iri(t, NS_GSM, "hasChildStage");
+    v->has_guard = vocab_iri(t, NS_GSM, "hasGuard");
+    v->has_milestone = vocab_iri(t, NS_GSM, "hasMilestone");
+    v->has_condition = vocab_iri(t, NS_GSM, "hasCondition");
+    v->has_achieving = vocab_iri(t, NS_GSM, "hasAchievingSentry");
+    v->has_invalidating = vocab_iri(t, NS_GSM, "hasInvalidatingSentry");
+    v->has_http_request = vocab_iri(t, NS_GSM, "hasHttpRequest");
+    v->sp_ask = vocab_iri(t, NS_SP, "Ask");
+    v->sp_text = vocab_iri(t, NS_SP, "text");
+    v->mthd = vocab_iri(t, NS_HTTP, "mthd");
+    v->request_uri = vocab_iri(t, NS_HTTP, "requestURI");
+    v->headers = vocab_iri(t, NS_HTTP, "headers");
+    v->body = vocab_iri(t, NS_HTTP, "body");
+    v->field_name = vocab_iri(t, NS_HTTP, "fieldName");
+    v->call = vocab_iri(t, NS_LDGSM, "Call");
+    v->alternatives = vocab_iri(t, NS_LDGSM, "alternatives");
+    v->timeout = vocab_iri(t, NS_LDGSM, "timeout");
+    v->retries = vocab_iri(t, NS_LDGSM, "retries");
+    v->backoff = vocab_iri(t, NS_LDGSM, "backoff");
+    v->retry_delay = vocab_iri(t, NS_LDGSM, "retryDelay");
+    v->result_in = vocab_iri(t, NS_LDGSM, "resultIn");
+    v->alternative_stages = vocab_iri(t, NS_LDGSM, "alternativeStages");
+    v->xsd_duration = vocab_iri(t, NS_XSD, "duration");
+    v->xsd_day_time_duration = vocab_iri(t, NS_XSD, "dayTimeDuration");
+    v->xsd_year_month_duration = vocab_iri(t, NS_XSD, "yearMonthDuration");
+    v->draft_has_task = vocab_iri(t, NS_DRAFT, "hasTask");
+    v->draft_has_http_request = vocab_iri(t, NS_DRAFT, "hasHttpRequest");
 }
 
 gsm_lint *gsm_lint_new(const lint_options *options) {
@@ -350,7 +337,7 @@ static term_id from_draft(gsm_lint *l, term_id id) {
         for (size_t i = 0; i < sizeof draft_renames / sizeof draft_renames[0]; i++)
             if (strcmp(local, draft_renames[i].draft) == 0)
                 local = draft_renames[i].ours;
-        ours = ns_term(l->t, NS_GSM, local);
+        ours = vocab_iri(l->t, NS_GSM, local);
     }
     bool inserted;
     u64map_put(&l->draft_mapped, id, ours, &inserted);

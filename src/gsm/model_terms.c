@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "agent/vocab.h"
+#include "rdf/vocab_ns.h"
 
 void gsm_model_terms_init(gsm_model_terms *m, terms *t) {
     *m = (gsm_model_terms){

@@ -16,8 +16,8 @@
 #include "rdf/rdfio.h"
 #include "rdf/store.h"
 #include "rdf/strmap.h"
+#include "rdf/vocab_ns.h"
 
-#define NS_GSM "http://purl.org/gsm/vocab#"
 #define REFRESH_SECONDS "2"
 #define MAX_INDENT 6
 

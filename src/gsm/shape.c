@@ -12,14 +12,10 @@
 #include "n3/n3_reader.h"
 #include "rdf/hashmap.h"
 #include "rdf/store.h"
+#include "rdf/vocab_ns.h"
 #include "reason/reasoner.h"
 #include "reason/rule.h"
 #include "reason/sentry_ast.h"
-
-#define NS_GSM "http://purl.org/gsm/vocab#"
-#define NS_LDGSM "https://w3id.org/ldgsm#"
-#define NS_SP "http://spinrdf.org/sp#"
-#define NS_DRAFT "http://tok450s.lan:8080/ldbbc/gsm-vocab.ttl#"
 
 typedef struct shape_vocab {
     term_id stage, has_child_stage, has_guard, has_milestone, has_http_request, alternative_stages;

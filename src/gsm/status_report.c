@@ -10,13 +10,7 @@
 #include "rdf/hashmap.h"
 #include "rdf/json_out.h"
 #include "rdf/rdf_list.h"
-
-#define NS_GSM "http://purl.org/gsm/vocab#"
-#define NS_LDGSM "https://w3id.org/ldgsm#"
-#define NS_SP "http://spinrdf.org/sp#"
-#define NS_HTTP "http://www.w3.org/2011/http#"
-#define NS_LDP "http://www.w3.org/ns/ldp#"
-
+#include "rdf/vocab_ns.h"
 
 typedef struct vocab {
     term_id label, comment;

@@ -7,9 +7,7 @@
 #include "gsm/lint_read.h"
 #include "rdf/buf.h"
 #include "rdf/strmap.h"
-
-#define NS_GSM "http://purl.org/gsm/vocab#"
-#define NS_LDGSM "https://w3id.org/ldgsm#"
+#include "rdf/vocab_ns.h"
 
 enum { PROGRESS_EVERY = 10 };
 
@@ -76,11 +74,11 @@ static void vocab_init(gsm_watch *w, terms *t) {
     v->has_milestone = terms_iri_cstr(t, NS_GSM "hasMilestone");
     v->achieving = terms_iri_cstr(t, NS_GSM "hasAchievingSentry");
     v->invalidating = terms_iri_cstr(t, NS_GSM "hasInvalidatingSentry");
-    v->label = terms_iri_cstr(t, "http://www.w3.org/2000/01/rdf-schema#label");
+    v->label = terms_iri_cstr(t, NS_RDFS "label");
     v->held_because = terms_iri_cstr(t, NS_LDGSM "heldBecause");
     v->reads = terms_iri_cstr(t, NS_LDGSM "reads");
     v->holds_for = terms_iri_cstr(t, NS_LDGSM "holdsFor");
-    v->serves = terms_iri_cstr(t, "urn:ldgsm:gsm#serves");
+    v->serves = terms_iri_cstr(t, NS_GX "serves");
     v->read_failure = terms_iri_cstr(t, NS_LDGSM "readFailure");
     v->graph = terms_iri_cstr(t, "urn:ldgsm:watch");
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define LDP_NS "http://www.w3.org/ns/ldp#"
+#include "rdf/vocab_ns.h"
 
 static enum ldp_model model_of(const char *iri, size_t len) {
     static const struct {
@@ -18,8 +18,8 @@ static enum ldp_model model_of(const char *iri, size_t len) {
         {"DirectContainer", LDP_MODEL_UNSUPPORTED}, {"IndirectContainer", LDP_MODEL_UNSUPPORTED},
         {"NonRDFSource", LDP_MODEL_UNSUPPORTED},
     };
-    size_t ns = strlen(LDP_NS);
-    if (len <= ns || strncmp(iri, LDP_NS, ns) != 0)
+    size_t ns = strlen(NS_LDP);
+    if (len <= ns || strncmp(iri, NS_LDP, ns) != 0)
         return LDP_MODEL_NONE;
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strlen(types[i].name) == len - ns && strncmp(iri + ns, types[i].name, len - ns) == 0)
@@ -92,7 +92,7 @@ void ldp_link_model(const char *value, enum ldp_model *model) {
 }
 
 const char *ldp_link_types(bool container) {
-    return container ? "<" LDP_NS "BasicContainer>; rel=\"type\", <" LDP_NS "Container>; rel=\"type\", <" LDP_NS
-                       "RDFSource>; rel=\"type\", <" LDP_NS "Resource>; rel=\"type\""
-                     : "<" LDP_NS "RDFSource>; rel=\"type\", <" LDP_NS "Resource>; rel=\"type\"";
+    return container ? "<" NS_LDP "BasicContainer>; rel=\"type\", <" NS_LDP "Container>; rel=\"type\", <" NS_LDP
+                       "RDFSource>; rel=\"type\", <" NS_LDP "Resource>; rel=\"type\""
+                     : "<" NS_LDP "RDFSource>; rel=\"type\", <" NS_LDP "Resource>; rel=\"type\"";
 }

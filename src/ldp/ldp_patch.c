@@ -13,8 +13,7 @@
 #include "rdf/rdfio.h"
 #include "rdf/store.h"
 #include "rdf/term_rules.h"
-
-#define NS_SOLID "http://www.w3.org/ns/solid/terms#"
+#include "rdf/vocab_ns.h"
 
 enum { MAX_VARS = 3 * LDP_PATCH_MAX_WHERE };
 

@@ -23,6 +23,7 @@
 #include "ldp/ldp_patch.h"
 #include "ldp/ldp_path.h"
 #include "ldp/ldp_rdf.h"
+#include "rdf/vocab_ns.h"
 
 typedef struct route {
     char *path;
@@ -107,8 +108,6 @@ static enum MHD_Result queue(request *r, struct MHD_Connection *c, int status, s
 }
 
 #define NOT_ACCEPTABLE "Not Acceptable: this server serves text/turtle, application/n-triples and application/rdf+xml"
-#define PIM_STORAGE "http://www.w3.org/ns/pim/space#Storage"
-#define SOLID_STORAGE_DESCRIPTION "http://www.w3.org/ns/solid/terms#storageDescription"
 
 /* What an answer describing the resource at path carries: its types (design note 10: the root is the
  * storage), where the storage is described, the methods and the media types it takes. */
@@ -116,9 +115,9 @@ static void add_type_headers(const ldp_server *s, struct MHD_Response *response,
     bool container = ldp_path_is_container(path, strlen(path));
     MHD_add_response_header(response, "Link", ldp_link_types(container));
     if (strcmp(path, "/") == 0)
-        MHD_add_response_header(response, "Link", "<" PIM_STORAGE ">; rel=\"type\"");
+        MHD_add_response_header(response, "Link", "<" NS_PIM "Storage>; rel=\"type\"");
     buf link = {0};
-    buf_printf(&link, "<%s" LDP_SERVER_STORAGE_DESCRIPTION_PATH ">; rel=\"" SOLID_STORAGE_DESCRIPTION "\"",
+    buf_printf(&link, "<%s" LDP_SERVER_STORAGE_DESCRIPTION_PATH ">; rel=\"" NS_SOLID "storageDescription\"",
                s->base_url);
     MHD_add_response_header(response, "Link", buf_cstr(&link));
     buf_free(&link);
@@ -186,7 +185,7 @@ static void add_constrained_by(const request *r, int status, struct MHD_Response
                     status == 428))
         return;
     buf link = {0};
-    buf_printf(&link, "<%s" LDP_SERVER_CONSTRAINTS_PATH ">; rel=\"http://www.w3.org/ns/ldp#constrainedBy\"",
+    buf_printf(&link, "<%s" LDP_SERVER_CONSTRAINTS_PATH ">; rel=\"" NS_LDP "constrainedBy\"",
                r->server->base_url);
     MHD_add_response_header(response, "Link", buf_cstr(&link));
     buf_free(&link);

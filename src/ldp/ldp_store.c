@@ -12,6 +12,7 @@
 #include "ldp/ldp_path.h"
 #include "rdf/hashmap.h"
 #include "rdf/strmap.h"
+#include "rdf/vocab_ns.h"
 
 /* ---------------------------------------------------------------- the tree */
 
@@ -86,16 +87,14 @@ static void make_resource_doc(ldp_store *s, node *n) {
     n->doc->modified = n->modified;
 }
 
-#define LDP_NS "http://www.w3.org/ns/ldp#"
-
 /* Design note 2: type and containment first, with full IRIs and no prefix, then the own triples as
  * stored, so nothing the owner wrote (a @base, a prefix) changes what the header means. */
 static ldp_doc *container_doc(ldp_store *s, node *n) {
     buf turtle = {0};
-    buf_puts(&turtle, "<> a <" LDP_NS "BasicContainer>, <" LDP_NS "Container>, <" LDP_NS "Resource>");
+    buf_puts(&turtle, "<> a <" NS_LDP "BasicContainer>, <" NS_LDP "Container>, <" NS_LDP "Resource>");
     for (size_t i = 0; i < n->member_count; i++) {
         const node *m = n->members[i];
-        buf_puts(&turtle, i == 0 ? " ;\n    <" LDP_NS "contains> <" : ",\n        <");
+        buf_puts(&turtle, i == 0 ? " ;\n    <" NS_LDP "contains> <" : ",\n        <");
         size_t start = n->path_len, end = m->path_len - (m->is_container ? 1 : 0);
         ldp_member_ref(m->path + start, end - start, m->is_container, &turtle);
         buf_putc(&turtle, '>');

@@ -22,13 +22,7 @@
 #include "rdf/buf.h"
 #include "rdf/rdf_list.h"
 #include "rdf/rdfio.h"
-
-#define NS_GSM "http://purl.org/gsm/vocab#"
-#define NS_LDGSM "https://w3id.org/ldgsm#"
-#define NS_SP "http://spinrdf.org/sp#"
-#define NS_RDF "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-#define NS_HTTP "http://www.w3.org/2011/http#"
-#define NS_PAT "https://w3id.org/ldgsm/patterns#"
+#include "rdf/vocab_ns.h"
 
 /* A milestone takes at most this many achieving sentries: a join of K out of M branches needs one per
  * K-subset, and past this the model is too big to read or to evaluate every poll. */

@@ -9,8 +9,7 @@
 
 #include "patterns/pattern_term.h"
 #include "rdf/rdf_list.h"
-
-#define NS_RDF "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+#include "rdf/vocab_ns.h"
 
 typedef struct {
     terms *t;
@@ -33,9 +32,7 @@ static void fail(rdf_reader *r, const char *fmt, ...) {
 }
 
 static term_id pat(rdf_reader *r, const char *local) {
-    char iri[128];
-    snprintf(iri, sizeof iri, NS_PATTERNS "%s", local);
-    return terms_iri_cstr(r->t, iri);
+    return vocab_iri(r->t, NS_PAT, local);
 }
 
 /* How a node is named in messages: <iri>, or the blank node's label. */

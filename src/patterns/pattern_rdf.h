@@ -11,8 +11,6 @@
 #include "rdf/store.h"
 #include "rdf/term.h"
 
-#define NS_PATTERNS "https://w3id.org/ldgsm/patterns#"
-
 /* The pattern of the store's one pat:Workflow (term text is read with `base` as its names' base).
  * Returns NULL with what is wrong in err: no workflow or several, a node of no known kind, a property
  * missing or given twice, a list that is not a proper list, a nesting deeper than PATTERN_MAX_DEPTH (rdf/nesting.h's bound). */

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rdf/vocab_ns.h" /* NS_RDF, NS_XSD ...: every user of terms names some */
+
 typedef uint32_t term_id; /* 0 is "no term" */
 
 enum term_kind { TERM_NONE, TERM_IRI, TERM_BNODE, TERM_LITERAL, TERM_VAR, TERM_FORMULA, TERM_LIST };
@@ -45,17 +47,6 @@ enum well_known_term {
     T_LOG_IS_IMPLIED_BY,
     T_WELL_KNOWN_END
 };
-
-#define NS_RDF "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-#define NS_RDFS "http://www.w3.org/2000/01/rdf-schema#"
-#define NS_XSD "http://www.w3.org/2001/XMLSchema#"
-#define NS_OWL "http://www.w3.org/2002/07/owl#"
-#define NS_LOG "http://www.w3.org/2000/10/swap/log#"
-#define NS_MATH "http://www.w3.org/2000/10/swap/math#"
-#define NS_STRING "http://www.w3.org/2000/10/swap/string#"
-#define NS_LIST "http://www.w3.org/2000/10/swap/list#"
-#define NS_CRYPTO "http://www.w3.org/2000/10/swap/crypto#"
-#define NS_TIME "http://www.w3.org/2000/10/swap/time#"
 
 /* Orders triples by (s, p, o) ids: a qsort comparator. */
 int triple_compare(const void *a, const void *b);

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "rdf/vocab_ns.h"
+
 /* Every IRI of every document read passes here: a table, not a strchr per character (5% of reading a
  * large Turtle file, callgrind). */
 static const bool forbidden_in_iri[256] = {
@@ -58,7 +60,7 @@ size_t rdf_nul_escape_at(const char *text, size_t len) {
 }
 
 bool rdf_iri_bad_ordinal(const char *iri, size_t len) {
-    static const char prefix[] = "http://www.w3.org/1999/02/22-rdf-syntax-ns#_";
+    static const char prefix[] = NS_RDF "_";
     size_t at = sizeof prefix - 1;
     if (len < at || memcmp(iri, prefix, at) != 0)
         return false;

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "rdf/buf.h"
+#include "rdf/vocab_ns.h"
 
 static void log_equal_to(terms *t, term_id subject, term_id object, builtin_emit emit, void *user) {
     (void)t;
@@ -237,7 +238,7 @@ static void log_skolem(terms *t, term_id subject, term_id object, builtin_emit e
     sha256_init(&hash);
     hash_term(t, subject, &hash);
     sha256_digest(&hash, sizeof digest, digest);
-    static const char prefix[] = "http://www.w3.org/2000/10/swap/genid#";
+    static const char prefix[] = NS_GENID;
     char iri[sizeof prefix + BASE64_ENCODE_LENGTH(16) + BASE64_ENCODE_FINAL_LENGTH];
     memcpy(iri, prefix, sizeof prefix - 1);
     struct base64_encode_ctx encoder;

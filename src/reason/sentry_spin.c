@@ -26,10 +26,9 @@
 #include "rdf/buf.h"
 #include "rdf/nesting.h"
 #include "rdf/rdfio.h"
+#include "rdf/vocab_ns.h"
 #include "reason/sentry_ast.h"
 
-#define NS_SP "http://spinrdf.org/sp#"
-#define SPARQL_RESULTS_BOOLEAN "http://www.w3.org/2005/sparql-results#boolean"
 #define SHOW_MAX 256       /* a term shown in a message is cut there */
 #define WHERE_SHOWN 240    /* a longer location is shown by its start and end */
 #define SPIN_MAX_ARGS 4     /* sp:arg1 .. sp:arg4 are read; no supported function takes more than 3 */
@@ -96,9 +95,7 @@ typedef struct spin_reader {
 } spin_reader;
 
 static term_id sp_term(terms *t, const char *local) {
-    char iri[96];
-    snprintf(iri, sizeof iri, NS_SP "%s", local);
-    return terms_iri_cstr(t, iri);
+    return vocab_iri(t, NS_SP, local);
 }
 
 static void vocab_init(spin_vocab *v, terms *t) {
@@ -116,7 +113,7 @@ static void vocab_init(spin_vocab *v, terms *t) {
     v->optional = sp_term(t, "Optional");
     v->union_ = sp_term(t, "Union");
     v->elements = sp_term(t, "elements");
-    v->boolean = terms_iri_cstr(t, SPARQL_RESULTS_BOOLEAN);
+    v->boolean = terms_iri_cstr(t, NS_SPARQL_RESULTS "boolean");
     for (int i = 0; i < SPIN_MAX_ARGS; i++) {
         char local[16]; /* "arg" and any int: GCC at -O1 does not bound i */
         snprintf(local, sizeof local, "arg%d", i + 1);

@@ -5,14 +5,15 @@
 #include <string.h>
 
 #include "rdf/buf.h"
+#include "rdf/vocab_ns.h"
 
 void wsm_terms_init(wsm_terms *v, terms *t) {
     *v = (wsm_terms){
         .label = terms_iri_cstr(t, NS_RDFS "label"),
-        .sp_text = terms_iri_cstr(t, "http://spinrdf.org/sp#text"),
-        .contains = terms_iri_cstr(t, "http://www.w3.org/ns/ldp#contains"),
-        .waits_because = terms_iri_cstr(t, "https://w3id.org/ldgsm#waitsBecause"),
-        .held_because = terms_iri_cstr(t, "https://w3id.org/ldgsm#heldBecause"),
+        .sp_text = terms_iri_cstr(t, NS_SP "text"),
+        .contains = terms_iri_cstr(t, NS_LDP "contains"),
+        .waits_because = terms_iri_cstr(t, NS_LDGSM "waitsBecause"),
+        .held_because = terms_iri_cstr(t, NS_LDGSM "heldBecause"),
         .schema = terms_iri_cstr(t, NS_WSM "Schema"),
         .initial_state = terms_iri_cstr(t, NS_WSM "initialState"),
         .transition = terms_iri_cstr(t, NS_WSM "transition"),

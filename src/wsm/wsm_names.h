@@ -9,8 +9,6 @@
 #include "rdf/store.h"
 #include "rdf/term.h"
 
-#define NS_WSM "https://w3id.org/ldgsm/wsm#"
-
 typedef struct wsm_terms {
     term_id label, sp_text, contains, waits_because, held_because;
     term_id schema, initial_state, transition, variable, initial_value, from, to, on, condition, assigns, value;

@@ -9,10 +9,8 @@
 #include "http/http_client.h"
 #include "rdf/json_out.h"
 #include "rdf/rdfio.h"
+#include "rdf/vocab_ns.h"
 #include "wsm/wsm_names.h"
-
-#define NS_LDGSM "https://w3id.org/ldgsm#"
-#define NS_WX "urn:ldgsm:wsm#" /* rules/wsm.n3's own terms: what it derived the head event will do */
 
 bool wsm_status_is_machine(const char *iri, long connect_timeout_ms, long timeout_ms) {
     http_options options = http_options_default();

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "rdf/vocab_ns.h"
 #include "wsm/wsm_lint.h"
 
 struct wsm_watch {
@@ -30,9 +31,9 @@ static void check_schemas(gsm_lint *l) { wsm_lint_check(l); }
 
 int wsm_watch_iteration(wsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of, void *user) {
     /* the schema is what rules/wsm.n3 serves the instance (wx:serves) */
-    term_id serves = terms_iri_cstr(t, "urn:ldgsm:wsm#serves");
-    term_id read_failure = terms_iri_cstr(t, "https://w3id.org/ldgsm#readFailure");
-    term_id held_because = terms_iri_cstr(t, "https://w3id.org/ldgsm#heldBecause");
+    term_id serves = terms_iri_cstr(t, NS_WX "serves");
+    term_id read_failure = terms_iri_cstr(t, NS_LDGSM "readFailure");
+    term_id held_because = terms_iri_cstr(t, NS_LDGSM "heldBecause");
     term_id graph = terms_iri_cstr(t, "urn:ldgsm:watch");
     size_t refused = 0;
     lint_term_docs *term_docs = lint_term_docs_new();
