@@ -1,9 +1,9 @@
 /* cmd_demo.c: `ldgsm demo`: the fire-alarm workflow (docs/DESIGN.md §5.6) end to end in one process: the
  * embedded LDP server with ldp-fixtures/fire-alarm on a free loopback port, the agent run iteration by
- * iteration with the shipped GSM rules, and the scenario of gsm/demo.h playing the devices between the
+ * iteration with the shipped GSM rules, and the scenario of demos/demo.h playing the devices between the
  * iterations and printing the run table. With --suppliers, the procurement workflow of
- * ldp-fixtures/suppliers instead (docs/DESIGN.md §6.1), played by gsm/demo_suppliers.h; with --orders, the
- * three orders of ldp-fixtures/orders (docs/DESIGN.md §8.6), watched by gsm/demo_orders.h. */
+ * ldp-fixtures/suppliers instead (docs/DESIGN.md §6.1), played by demos/demo_suppliers.h; with --orders, the
+ * three orders of ldp-fixtures/orders (docs/DESIGN.md §8.6), watched by demos/demo_orders.h. */
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
@@ -16,9 +16,9 @@
 #include "agent/agent.h"
 #include "cli/commands.h"
 #include "cli/shipped.h"
-#include "gsm/demo.h"
-#include "gsm/demo_orders.h"
-#include "gsm/demo_suppliers.h"
+#include "demos/demo.h"
+#include "demos/demo_orders.h"
+#include "demos/demo_suppliers.h"
 #include "http/http_client.h"
 #include "ldp/ldp_fixtures.h"
 #include "ldp/ldp_path.h"
@@ -86,7 +86,7 @@ static const char demo_usage[] =
     "alarm, --orders: not over within 100 iterations; --suppliers: not complete within --time-limit),\n"
     "failed, or was stopped by SIGINT or SIGTERM; 2 usage error\n";
 
-/* ---- the environment's requests (gsm/demo.h's demo_io over the HTTP client) ---------------------- */
+/* ---- the environment's requests (demos/demo.h's demo_io over the HTTP client) ---------------------- */
 
 typedef struct demo_http {
     http_client *client;

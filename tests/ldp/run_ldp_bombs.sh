@@ -129,8 +129,9 @@ ldp_stop "$PID"
 
 # A slow conversion beside small requests. The big resource's RDF/XML takes seconds to make; once the
 # server has spent 0.3 s of CPU on it (a bounded wait), five small PUTs and five N-Triples GETs (each a
-# parse) must all be answered while its headers have still not come: a shared lock would hold them until
-# the conversion ends, and its answer's headers come at once after.
+# parse) must be answered, the first PUT and GET while its headers have still not come: a shared lock would
+# hold them until the conversion ends, and its answer's headers come at once after. (Only the first pair
+# is checked against the conversion: under load it may end before all five, while a lock fails the first.)
 ldp_start slow --memory --threads 4
 req PUT "${URL}big" "${TTL[@]}" --data-binary @"$WORK/big.ttl"
 check "PUT of $big_triples triples" 201 "$STATUS"
@@ -155,9 +156,9 @@ for i in 1 2 3 4 5; do
     req GET "${URL}small" "${AS_NT[@]}"
     check "small GET $i as N-Triples during the conversion" 200 "$STATUS"
     check_grep "the GET sees PUT $i" "\"$i\"\\^\\^" "$WORK/body"
+    [ $i = 1 ] && { [ ! -s "$WORK/slow.headers" ]; first_pair_before_conversion=$?; }
 done
-[ ! -s "$WORK/slow.headers" ]
-check "the small requests were all answered before the conversion ended" 0 $?
+check "the first small PUT and GET were answered before the conversion ended" 0 "$first_pair_before_conversion"
 ldp_await "$SLOW"
 SLOW=
 check_grep "the conversion itself succeeds" '^HTTP/1.1 200' "$WORK/slow.headers"

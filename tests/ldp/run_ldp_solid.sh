@@ -136,7 +136,8 @@ EOF
 # Documents the page must parse (each names gsm:StageInstance) and no instance to draw: the whole render
 # is parsing. Once the server has spent 0.3 s of CPU on it (a bounded wait), small PUTs and N-Triples
 # GETs (each a parse) must be answered while the page's headers have still not come: a lock the page held
-# while parsing would hold them until its answer is ready.
+# while parsing would hold the first of them until its answer is ready. (Only the first round is checked
+# against the page: under load the page may end before all three, while a lock fails the first.)
 ldp_start stall --memory --threads 4
 for i in 1 2 3 4 5 6; do
     req PUT "${URL}big$i" "${TTL[@]}" --data-binary @"$WORK/big.ttl"
@@ -162,9 +163,9 @@ for i in 1 2 3; do
     req GET "${URL}small" "${AS_NT[@]}"
     check "N-Triples GET $i while the page renders" 200 "$STATUS"
     check_grep "the GET sees PUT $i" "\"$i\"\\^\\^" "$WORK/body"
+    [ $i = 1 ] && { [ ! -s "$WORK/page.headers" ]; first_round_before_page=$?; }
 done
-[ ! -s "$WORK/page.headers" ]
-check "the small requests were all answered before the page" 0 $?
+check "the first round of small requests was answered before the page" 0 "$first_round_before_page"
 ldp_await "$PAGE_PID"
 PAGE_PID=
 check_grep "the page itself is served" '^HTTP/1.1 200' "$WORK/page.headers"

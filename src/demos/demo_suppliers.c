@@ -6,7 +6,7 @@
  *   warehouse/expected says shop:expecting true    warehouse/delivery  shop:arrived true   (the goods arrive)
  *   inbox/ holds a member besides the confirmation inbox/confirmation  shop:confirmed true (the clerk phoned)
  *   at the start, with no_supplier_b               DELETE supplier-b/orders/              (B's shop is gone) */
-#include "gsm/demo_suppliers.h"
+#include "demos/demo_suppliers.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * every agent iteration (the stage it reached, its shop:price, its approval, its shop:shipment), what
  * changed as one row of the run table with a column per order, and at the end the check of what the run
  * left on the server: notifications/, shipments/ and approvals/. */
-#include "gsm/demo_orders.h"
+#include "demos/demo_orders.h"
 
 #include <stdint.h>
 #include <stdlib.h>

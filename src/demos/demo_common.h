@@ -1,10 +1,10 @@
-/* demo_common.h: what the scenarios of `ldgsm demo` share (gsm/demo.h, the fire alarm; gsm/demo_suppliers.h,
- * the procurement with its supplier call; gsm/demo_orders.h, three orders of one model): the environment's
+/* demo_common.h: what the scenarios of `ldgsm demo` share (demos/demo.h, the fire alarm; demos/demo_suppliers.h,
+ * the procurement with its supplier call; demos/demo_orders.h, three orders of one model): the environment's
  * requests (demo_io, so this layer knows no HTTP), reading a server document into a store, and the run
  * table: a row label, a "what happened" column wrapped over continuation lines at spaces, then the status
  * cells. */
-#ifndef LDGSM_GSM_DEMO_COMMON_H
-#define LDGSM_GSM_DEMO_COMMON_H
+#ifndef LDGSM_DEMOS_DEMO_COMMON_H
+#define LDGSM_DEMOS_DEMO_COMMON_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* demo_common.c: reading through demo_io, the phrases of "what happened", and the run table's rows, shared
  * by the scenarios of `ldgsm demo` (demo_common.h). */
-#include "gsm/demo_common.h"
+#include "demos/demo_common.h"
 
 #include <stdarg.h>
 #include <string.h>

@@ -16,16 +16,16 @@
  *  3. A send is seen in the call record: a new record, a new alternative or a new calledAt is one send of
  *     that alternative; a new failedAttempt is one failed send. The wait before a re-send is the record's
  *     deadline less the time the iteration that set it began (its clock, ldgsm:now, is read then).
- *  4. Reads and writes go through demo_io (gsm/demo_common.h), paths relative to the server's base. The
+ *  4. Reads and writes go through demo_io (demos/demo_common.h), paths relative to the server's base. The
  *     scenario is over when the workflow is complete; bounding the run is the caller's part. */
-#ifndef LDGSM_GSM_DEMO_SUPPLIERS_H
-#define LDGSM_GSM_DEMO_SUPPLIERS_H
+#ifndef LDGSM_DEMOS_DEMO_SUPPLIERS_H
+#define LDGSM_DEMOS_DEMO_SUPPLIERS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "gsm/demo_common.h"
+#include "demos/demo_common.h"
 
 typedef struct suppliers_options {
     const char *base;   /* the server's base URL, ending in '/' */

@@ -11,14 +11,14 @@
  *     order's one notification names that order's shipment (the instance's shop:shipment, a shipment whose
  *     shop:order is that order), and approvals/ holds requests for the orders over 100 only. A mismatch is
  *     a failure naming the order.
- *  3. Reads go through demo_io (gsm/demo_common.h), paths relative to the server's base. Bounding the run is
+ *  3. Reads go through demo_io (demos/demo_common.h), paths relative to the server's base. Bounding the run is
  *     the caller's part. */
-#ifndef LDGSM_GSM_DEMO_ORDERS_H
-#define LDGSM_GSM_DEMO_ORDERS_H
+#ifndef LDGSM_DEMOS_DEMO_ORDERS_H
+#define LDGSM_DEMOS_DEMO_ORDERS_H
 
 #include <stdio.h>
 
-#include "gsm/demo_common.h"
+#include "demos/demo_common.h"
 
 typedef struct orders_options {
     const char *base; /* the server's base URL, ending in '/' */

@@ -12,7 +12,7 @@
  *
  * Between the steps the devices react after every iteration: the sensor copies the doors (at once, or
  * one iteration late), and the alarm stops once the sensor shows every door closed. */
-#include "gsm/demo.h"
+#include "demos/demo.h"
 
 #include <stdlib.h>
 #include <string.h>

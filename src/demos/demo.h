@@ -13,20 +13,20 @@
  *  2. Fig. 2's lines are matched in order: a row is labelled with the next expected line when its status
  *     columns are that line's (lines 1-4 and 6 are the agent's rows, line 5 the environment's), so a run
  *     shows the lines as an ordered subsequence of its rows, with other changes between them.
- *  3. Reads and writes go through demo_io (gsm/demo_common.h), so this layer knows no HTTP. Resources are
+ *  3. Reads and writes go through demo_io (demos/demo_common.h), so this layer knows no HTTP. Resources are
  *     named by paths relative to the server's base ("devices/alarm"), as the fixtures
  *     (ldp-fixtures/fire-alarm) lay them out.
  *
  * The agent's tasks are seen in the devices: an iteration after which the alarm rings that did not before
  * told it to ring; one after which a door is closed that was open closed the doors. */
-#ifndef LDGSM_GSM_DEMO_H
-#define LDGSM_GSM_DEMO_H
+#ifndef LDGSM_DEMOS_DEMO_H
+#define LDGSM_DEMOS_DEMO_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "gsm/demo_common.h"
+#include "demos/demo_common.h"
 
 typedef struct demo_options {
     const char *base;  /* the server's base URL, ending in '/' */
