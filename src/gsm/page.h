@@ -13,7 +13,7 @@
  *  4. One page is built at a time (the work is bounded whatever the number of readers), beside any
  *     other RDF work of the process, with no lock shared with it: every raptor2 world the page uses,
  *     the one under the sentries' SPARQL parser (rasqal) included, comes from rdfio's pool and is never
- *     freed (freeing one cleans libxml2 up under every other thread, rdfio.c). The documents come in as
+ *     freed (freeing one cleans libxml2 up under every other thread, raptor_pool.c). The documents come in as
  *     one consistent view.
  * This layer knows no HTTP server: the caller hands in the documents and sends the page with
  * gsm_page_headers(). */

@@ -1,14 +1,12 @@
-/* rdfio.c: raptor2-backed parsing (collect, then commit all-or-nothing; text checked first, no parser
- * reading anything but the text), raptor2 Turtle serialization, and the term-level N-Triples and
- * relative Turtle-line formatting that nt_writer.c and PUT bodies use. */
-#define _GNU_SOURCE /* memmem */
+/* rdfio.c: parsing through raptor2 (the text checked first by rdf_checks.c, statements collected, then
+ * committed all-or-nothing; large documents parsed beside the interning, line-based ones in two parts at
+ * once), the syntaxes and media types read, and reading files. The raptor2 worlds come from
+ * raptor_pool.c; writing is term_write.c's (without raptor2) and rdf_serialize.c's (through it). */
 #include "rdf/rdfio.h"
 
 #include <errno.h>
-#include <libxml/parser.h>
 #include <pthread.h>
 #include <raptor2.h>
-#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,15 +14,9 @@
 #include <sys/stat.h>
 
 #include "rdf/hashmap.h"
-#include "rdf/nesting.h"
-#include "rdf/term_rules.h"
+#include "rdf/raptor_pool.h"
+#include "rdf/rdf_checks.h"
 #include "rdf/turtle_scan.h"
-
-struct rdfio {
-    raptor_world *world;
-    raptor_world *part_worlds[1]; /* for the second part of a split document, made when first needed */
-    terms *t;
-};
 
 /* Statements leave raptor2 as raw text records (the handler copies the terms into a chunk) and are
  * turned into interned terms afterwards. For a large document raptor2 runs in a thread of its own and
@@ -33,7 +25,12 @@ struct rdfio {
  * into two parts that two raptor2 parsers read at once, each with its own world (a raptor2 world is not
  * shared between threads); its triples are still interned in document order, so one document's blank
  * node labels still name one node. raptor2 was the slowest stage of loading: two thirds of it. */
-enum { CHUNK_STATEMENTS = 8192, THREADED_PARSE_BYTES = 1 << 20, SPLIT_PARSE_BYTES = 2 << 20, MAX_PARTS = 2 };
+enum {
+    CHUNK_STATEMENTS = 8192,
+    THREADED_PARSE_BYTES = 1 << 20,
+    SPLIT_PARSE_BYTES = 2 << 20,
+    MAX_PARTS = RDFIO_MAX_PARTS
+};
 
 /* raptor2 copies what it is given into a buffer of its own before parsing it; given a document in pieces
  * of this size, that copy stays small and in cache (the line-based parsers keep only a partial last line
@@ -82,97 +79,6 @@ typedef struct parse_state {
     size_t count, cap;
     u64map bnode_by_label; /* hash of the document's label -> our fresh blank node */
 } parse_state;
-
-/* libxml2, under raptor2's RDF/XML parser, opens external entities and DTDs through one process-wide
- * loader, and parameter entities reach it whatever raptor2's options say (with NO_FILE set, one naming a
- * local file was still read into the document); this loader opens nothing, so no document makes the
- * process fetch a URL or read a file. */
-static xmlParserInputPtr refuse_external_entity(const char *url, const char *id, xmlParserCtxtPtr ctxt) {
-    (void)url;
-    (void)id;
-    (void)ctxt;
-    return NULL;
-}
-
-/* libxml2 is set up once for the process, before any world opens: xmlInitParser is not safe to race, and
- * the refusing loader is process-wide. Called again after code outside rdfio freed a raptor world (which
- * cleans libxml2 up, see below); both steps do nothing when already done. */
-void rdfio_prepare_libxml(void) {
-    xmlInitParser();
-    xmlSetExternalEntityLoader(refuse_external_entity);
-}
-
-/* Raptor worlds are pooled for the process and never freed: raptor_free_world calls xmlCleanupParser,
- * which tears down libxml2's process-wide state (its dictionary lock, input callbacks, the key of every
- * thread's state) under any other thread parsing at that moment, and leaks those threads' state. So an
- * rdfio takes an idle world (opening one only when none is idle) and gives it back: no more worlds than
- * were ever in use at once, any number of threads parsing on worlds of their own, and no 35 us world
- * opening per operation. A pooled world moves between threads, so it keeps no thread's libxml2 error
- * handlers (raptor2 sets them on the opening thread by default); parse errors reach it through each
- * parser's own context. */
-static pthread_mutex_t world_pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static raptor_world **idle_worlds;
-static size_t idle_world_count, idle_world_cap;
-
-static void prepare_once(void) { rdfio_prepare_libxml(); }
-
-static raptor_world *take_world(void) {
-    static pthread_once_t prepared = PTHREAD_ONCE_INIT;
-    pthread_once(&prepared, prepare_once);
-    pthread_mutex_lock(&world_pool_lock);
-    raptor_world *world = idle_world_count ? idle_worlds[--idle_world_count] : NULL;
-    pthread_mutex_unlock(&world_pool_lock);
-    if (world)
-        return world;
-    world = raptor_new_world();
-    if (world) {
-        /* Our term table interns already; raptor2's own URI interning (a tree lookup per URI) only costs. */
-        raptor_world_set_flag(world, RAPTOR_WORLD_FLAG_URI_INTERNING, 0);
-        raptor_world_set_flag(world, RAPTOR_WORLD_FLAG_LIBXML_GENERIC_ERROR_SAVE, 0);
-        raptor_world_set_flag(world, RAPTOR_WORLD_FLAG_LIBXML_STRUCTURED_ERROR_SAVE, 0);
-        /* libcurl is never used (no parser reads the network) and is set up by the HTTP client. */
-        raptor_world_set_flag(world, RAPTOR_WORLD_FLAG_WWW_SKIP_INIT_FINISH, 1);
-    }
-    if (!world || raptor_world_open(world)) {
-        fputs("ldgsm: cannot initialize raptor2\n", stderr);
-        abort();
-    }
-    return world;
-}
-
-static void give_world(raptor_world *world) {
-    if (!world)
-        return;
-    raptor_world_set_log_handler(world, NULL, NULL);
-    pthread_mutex_lock(&world_pool_lock);
-    if (idle_world_count == idle_world_cap) {
-        idle_world_cap = idle_world_cap ? idle_world_cap * 2 : 8;
-        idle_worlds = xrealloc(idle_worlds, idle_world_cap * sizeof *idle_worlds);
-    }
-    idle_worlds[idle_world_count++] = world;
-    pthread_mutex_unlock(&world_pool_lock);
-}
-
-raptor_world *rdfio_world_take(void) { return take_world(); }
-
-void rdfio_world_give(raptor_world *world) { give_world(world); }
-
-rdfio *rdfio_new(terms *t) {
-    rdfio *io = xcalloc(1, sizeof *io);
-    io->t = t;
-    io->world = take_world();
-    return io;
-}
-
-void rdfio_free(rdfio *io) {
-    if (!io)
-        return;
-    for (int i = 0; i < MAX_PARTS - 1; i++)
-        give_world(io->part_worlds[i]);
-    give_world(io->world);
-    free(io);
-}
-
 static const struct {
     enum rdf_syntax syntax;
     const char *parser_name, *media_type, *extension;
@@ -233,8 +139,6 @@ static const char *parser_name(enum rdf_syntax syntax) {
     return NULL;
 }
 
-static size_t utf8_invalid_at(const unsigned char *s, size_t len);
-
 /* raptor2's words made fit for a one-line message (answers of the LDP server carry them): a line break as
  * \n, other control characters as spaces, and a byte that is not UTF-8 (raptor2 quotes the single byte
  * it stopped at, which may be half a character) as '?'. */
@@ -242,7 +146,7 @@ static void copy_message_text(char *out, size_t size, const char *text) {
     size_t n = 0, len = strlen(text), i = 0;
     bool cut = false;
     while (i < len && !cut) {
-        size_t valid_end = i + utf8_invalid_at((const unsigned char *)text + i, len - i);
+        size_t valid_end = i + rdf_utf8_invalid_at((const unsigned char *)text + i, len - i);
         for (; i < valid_end && !cut; i++) {
             unsigned char c = (unsigned char)text[i];
             cut = n + 2 >= size;
@@ -357,33 +261,6 @@ static void push_chunk(parse_part *part, bool done) {
     }
 }
 
-/* The first character of an IRI that RDF 1.1 forbids in one (controls, space, <>"{}|^`\\), or NULL.
- * raptor2's N-Triples parser lets them through; Turtle, where a stored N-Triples body is read back, and
- * every N-Triples reader downstream refuse them. */
-static const unsigned char *forbidden_in_iri(const raptor_term *rt) {
-    size_t len = 0;
-    const unsigned char *s = NULL;
-    if (rt->type == RAPTOR_TERM_TYPE_URI)
-        s = raptor_uri_as_counted_string(rt->value.uri, &len);
-    else if (rt->type == RAPTOR_TERM_TYPE_LITERAL && rt->value.literal.datatype)
-        s = raptor_uri_as_counted_string(rt->value.literal.datatype, &len);
-    size_t at = s ? rdf_iri_forbidden_at((const char *)s, len) : len;
-    return at < len ? s + at : NULL;
-}
-
-/* Whether a literal holds U+0000 (from an escape: the text itself holds no NUL byte). Refused in every
- * reader: N-Triples, RDF/XML and C strings cannot carry it, so keeping it in one place would let two
- * readers of the same resource disagree. */
-static bool literal_holds_nul(const raptor_term *rt) {
-    return rt->type == RAPTOR_TERM_TYPE_LITERAL && memchr(rt->value.literal.string, '\0', rt->value.literal.string_len);
-}
-
-static bool bad_ordinal(const raptor_term *rt) {
-    size_t len;
-    const unsigned char *s = rt->type == RAPTOR_TERM_TYPE_URI ? raptor_uri_as_counted_string(rt->value.uri, &len) : NULL;
-    return s && rdf_iri_bad_ordinal((const char *)s, len);
-}
-
 /* Refuses the document as raptor2 refuses a syntax error: through the log handler, at the parser's
  * position. */
 static void refuse_statement(parse_part *part, const char *text) {
@@ -415,19 +292,10 @@ static void on_statement(void *user, raptor_statement *statement) {
             continue;
         }
         /* checked where written out: a repeated term was checked when first written */
-        const unsigned char *bad = forbidden_in_iri(positions[i]);
-        if (bad) {
-            char text[80];
-            snprintf(text, sizeof text, "an IRI cannot contain the character 0x%02X", *bad);
-            refuse_statement(part, text);
-            return;
-        }
-        if (literal_holds_nul(positions[i])) {
-            refuse_statement(part, RDF_NUL_LITERAL_ERROR);
-            return;
-        }
-        if (bad_ordinal(positions[i])) {
-            refuse_statement(part, RDF_BAD_ORDINAL_ERROR);
+        char text[80];
+        const char *refusal = rdf_term_refusal(positions[i], text, sizeof text);
+        if (refusal) {
+            refuse_statement(part, refusal);
             return;
         }
         size_t start = b->len;
@@ -607,288 +475,6 @@ static int count_lines(const char *data, size_t len) {
     return lines;
 }
 
-/* The offset of the first byte that does not begin a well-formed UTF-8 character (RFC 3629: no overlong
- * form, no surrogate, nothing above U+10FFFF), or len when all of s is UTF-8. ASCII is skipped a word
- * at a time: this runs over every document read. */
-static size_t utf8_invalid_at(const unsigned char *s, size_t len) {
-    size_t i = 0;
-    while (i < len) {
-        uint64_t word;
-        if (len - i >= sizeof word && (memcpy(&word, s + i, sizeof word), !(word & 0x8080808080808080u))) {
-            i += sizeof word;
-            continue;
-        }
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t continuations;
-        unsigned char low = 0x80, high = 0xBF; /* the range of the second byte */
-        if (c >= 0xC2 && c <= 0xDF) {
-            continuations = 1;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            continuations = 2;
-            low = c == 0xE0 ? 0xA0 : 0x80;  /* not overlong */
-            high = c == 0xED ? 0x9F : 0xBF; /* not a surrogate */
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            continuations = 3;
-            low = c == 0xF0 ? 0x90 : 0x80;  /* not overlong */
-            high = c == 0xF4 ? 0x8F : 0xBF; /* not above U+10FFFF */
-        } else {
-            return i;
-        }
-        if (len - i <= continuations || s[i + 1] < low || s[i + 1] > high)
-            return i;
-        for (size_t k = 2; k <= continuations; k++)
-            if ((s[i + k] & 0xC0) != 0x80)
-                return i;
-        i += continuations + 1;
-    }
-    return len;
-}
-
-/* The encoding an XML declaration names (the text after encoding=, up to its quote), or NULL. */
-static const char *xml_declared_encoding(const char *data, size_t len, size_t *name_len) {
-    size_t start = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    if (len - start < 5 || memcmp(data + start, "<?xml", 5) != 0)
-        return NULL;
-    const char *end = memmem(data + start, len - start, "?>", 2);
-    const char *at = end ? memmem(data + start, (size_t)(end - data) - start, "encoding", 8) : NULL;
-    if (!at)
-        return NULL;
-    at += 8;
-    while (at < end && (*at == ' ' || *at == '\t' || *at == '\r' || *at == '\n' || *at == '='))
-        at++;
-    if (at == end || (*at != '"' && *at != '\''))
-        return NULL;
-    const char *close = memchr(at + 1, *at, (size_t)(end - at - 1));
-    if (!close)
-        return NULL;
-    *name_len = (size_t)(close - at - 1);
-    return at + 1;
-}
-
-static bool xml_encoding_keeps_ascii(const char *name, size_t len) {
-    static const char *const names[] = {"UTF-8", "UTF8", "US-ASCII", "ASCII", "ISO-8859-1", "ISO-LATIN-1"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strlen(names[i]) == len && strncasecmp(name, names[i], len) == 0)
-            return true;
-    return false;
-}
-
-/* The line and column (in characters, both from 1) of the byte offset `at`, as the N3 reader counts. */
-static void text_position(const char *data, size_t at, int *line, int *col) {
-    const char *line_start = data;
-    *line = 1;
-    for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + at - p))); p++) {
-        (*line)++;
-        line_start = p + 1;
-    }
-    *col = 1;
-    for (const char *p = line_start; p < data + at; p++)
-        *col += (*p & 0xC0) != 0x80;
-}
-
-/* Fails a document by what it is, at the byte offset `at`. */
-static int refuse_at(const char *data, size_t at, const char *source_name, rdf_error *err, const char *what) {
-    text_position(data, at, &err->line, &err->col);
-    snprintf(err->message, sizeof err->message, "%s:%d:%d: %s", source_name, err->line, err->col, what);
-    return -1;
-}
-
-/* The offset of the first token on a line (its first byte that is not a space or tab), len past the end. */
-static size_t line_first_token(const char *data, size_t len, int line) {
-    size_t at = 0;
-    for (int l = 1; l < line && at < len; l++) {
-        const char *eol = memchr(data + at, '\n', len - at);
-        at = eol ? (size_t)(eol - data) + 1 : len;
-    }
-    while (at < len && (data[at] == ' ' || data[at] == '\t' || data[at] == '\v'))
-        at++;
-    return at;
-}
-
-/* Completes where a Turtle or TriG error is. raptor2 reports a grammar error with the line of the token it
- * could not take and no column, and an undeclared prefix with no position at all. The recognizer
- * (turtle_scan.h) follows the same lexer and grammar, so its first error is that token: it is taken when
- * raptor2 names no line or a line the token spans; otherwise (an error only raptor2 sees) raptor2's line
- * and its first token. raptor2's own words are kept: they say what it expected there. */
-static void locate_error(const char *data, size_t len, const turtle_scan *scan, const parse_part *part,
-                         const char *source_name, rdf_error *err) {
-    int line = part->err.line, col = part->err.col;
-    if (line && col)
-        return;
-    size_t at = SIZE_MAX;
-    if (scan->error_at != SIZE_MAX) {
-        int first, last, unused;
-        text_position(data, scan->error_at, &first, &unused);
-        text_position(data, scan->error_end, &last, &unused);
-        if (!line || (line >= first && line <= last))
-            at = scan->error_at;
-    }
-    if (at == SIZE_MAX)
-        at = line ? line_first_token(data, len, line) : 0;
-    text_position(data, at, &err->line, &err->col);
-    snprintf(err->message, sizeof err->message, "%s:%d:%d: %s", source_name, err->line, err->col,
-             part->text[0] ? part->text : "syntax error");
-}
-
-/* Refuses a Turtle or TriG text at the recognizer's first error, in its words.
- * raptor2 never sees such a text: 2.0.15 leaks the tokens it holds when its grammar refuses one (a
- * string, an IRI, a prefixed name: each as long as the body may be, so bad bodies sent again and again
- * would exhaust the server's memory), and the recognizer refuses what raptor2 refuses (every Turtle and
- * TriG file of the W3C test suite alike). */
-static int refuse_scanned(const char *data, size_t len, const turtle_scan *scan, const char *source_name,
-                          rdf_error *err) {
-    return refuse_at(data, scan->error_at < len ? scan->error_at : len, source_name, err, scan->error_what);
-}
-
-/* RDF_EXPANSION_FACTOR times len plus RDF_EXPANSION_SLACK, saturating. */
-static size_t expansion_limit(size_t len) {
-    if (len > (SIZE_MAX - RDF_EXPANSION_SLACK) / RDF_EXPANSION_FACTOR)
-        return SIZE_MAX;
-    return len * RDF_EXPANSION_FACTOR + RDF_EXPANSION_SLACK;
-}
-
-/* The offset of a language tag longer than RDF_MAX_LANGTAG in an N-Triples, N-Quads or RDF/XML text, or
- * len (Turtle's are the recognizer's). Looked for in the bytes, so it may also find one in a comment:
- * `"@` followed by tag characters (N-Triples escapes every quote inside a string), or an xml:lang value
- * (RDF/XML may not declare entities, so its bytes are the value or longer). */
-/* The next mark at or after p: memmem for RDF/XML's `xml:lang`; for the other syntaxes, whose mark `"@`
- * is two bytes, the next '@' preceded by '"', which memchr finds far faster (the scan passes over every
- * byte of every document read: memmem was 2.5% of reading a large N-Triples file). */
-static const char *next_mark(const char *p, const char *end, const char *data, bool xml, const char *mark,
-                             size_t mark_len) {
-    if (xml)
-        return memmem(p, (size_t)(end - p), mark, mark_len);
-    for (const char *at = p + 1; at < end && (at = memchr(at, '@', (size_t)(end - at))); at++)
-        if (at - 1 >= data && at[-1] == '"')
-            return at - 1;
-    return NULL;
-}
-
-static size_t long_language_tag_at(enum rdf_syntax syntax, const char *data, size_t len) {
-    bool xml = syntax == RDF_RDFXML;
-    const char *mark = xml ? "xml:lang" : "\"@";
-    size_t mark_len = strlen(mark);
-    const char *end = data + len;
-    for (const char *p = data; (p = next_mark(p, end, data, xml, mark, mark_len)); p++) {
-        const char *tag = p + mark_len;
-        if (xml) { /* the text ends anywhere: no NUL to stop strspn */
-            while (tag < end && *tag && strchr(" \t\r\n", *tag))
-                tag++;
-            if (tag >= end || *tag != '=')
-                continue;
-            for (tag++; tag < end && *tag && strchr(" \t\r\n", *tag);)
-                tag++;
-            if (tag >= end || (*tag != '"' && *tag != '\''))
-                continue;
-            const char *close = memchr(tag + 1, *tag, (size_t)(end - tag - 1));
-            if ((close ? (size_t)(close - tag - 1) : (size_t)(end - tag - 1)) > RDF_MAX_LANGTAG)
-                return (size_t)(p - data);
-        } else {
-            size_t run = 0;
-            while (tag + run < end && (isalnum((unsigned char)tag[run]) || tag[run] == '-'))
-                run++;
-            if (run > RDF_MAX_LANGTAG)
-                return (size_t)(p + 1 - data);
-        }
-    }
-    return len;
-}
-
-/* The end of what starts at p and ends with the first `close` after it, or end. */
-static const char *past(const char *p, const char *end, const char *close) {
-    const char *hit = memmem(p, (size_t)(end - p), close, strlen(close));
-    return hit ? hit + strlen(close) : end;
-}
-
-/* The offset of the start tag that opens an element deeper than MAX_NESTING in an XML text, or len.
- * raptor2's RDF/XML parser looks up xml:base through every open element for each new one, quadratic in
- * the depth (10,000 unclosed elements 0.5 s, 40,000 22 s), and libxml2's push parser sets no bound, so
- * the depth is bounded here first. Comments, CDATA, processing instructions, the document type and quoted
- * attribute values are skipped; malformed XML may be counted deeper than it is, never shallower. */
-static size_t xml_too_deep_at(const char *data, size_t len) {
-    const char *p = data, *end = data + len;
-    unsigned depth = 0;
-    while ((p = memchr(p, '<', (size_t)(end - p)))) {
-        const char *tag = p;
-        size_t left = (size_t)(end - p);
-        if (left >= 4 && memcmp(p, "<!--", 4) == 0) {
-            p = past(p + 4, end, "-->");
-        } else if (left >= 9 && memcmp(p, "<![CDATA[", 9) == 0) {
-            p = past(p + 9, end, "]]>");
-        } else if (left >= 2 && p[1] == '?') {
-            p = past(p + 2, end, "?>");
-        } else if (left >= 2 && p[1] == '!') { /* <!DOCTYPE ... [ internal subset ]>: quoted literals skipped */
-            char quote = 0;
-            bool subset = false;
-            for (p += 2; p < end && (quote || subset || *p != '>'); p++) {
-                if (quote ? *p == quote : (*p == '"' || *p == '\''))
-                    quote = quote ? 0 : *p;
-                else if (!quote && (*p == '[' || *p == ']'))
-                    subset = *p == '[';
-            }
-        } else if (left >= 2 && p[1] == '/') {
-            depth -= depth > 0;
-            p += 2;
-        } else {
-            char quote = 0;
-            for (p++; p < end && (quote || *p != '>'); p++)
-                if (quote ? *p == quote : (*p == '"' || *p == '\''))
-                    quote = quote ? 0 : *p;
-            if (p < end && p[-1] == '/')
-                continue; /* an empty element */
-            if (++depth > MAX_NESTING)
-                return (size_t)(tag - data);
-        }
-    }
-    return len;
-}
-
-/* What every document must be before a parser sees it. RDF text is UTF-8 without NUL (raptor2 takes a
- * NUL for the end of the text and passes other bytes into terms unchecked), with no language tag raptor2
- * cannot hold (long_language_tag_at). RDF/XML may not declare entities:
- * raptor2 2.0.15 expands internal ones in full on a libxml2 2.9 context it does not expose, whose only
- * check is the density of references (one 20 KB entity referenced 500 times passed it: 21 KB of body, a
- * 10 MB literal, 900 MB of memory), so no cap can be set; refusing them is the bound. The declaration is
- * looked for in the bytes, so the document must also not name an encoding that spells ASCII otherwise:
- * libxml2 decodes a document declared UTF-7 (through iconv), where "+ADwAIQ-ENTITY" is "<!ENTITY". */
-static int check_text(enum rdf_syntax syntax, const char *data, size_t len, const char *source_name, rdf_error *err) {
-    const char *nul = memchr(data, '\0', len);
-    if (nul)
-        return refuse_at(data, (size_t)(nul - data), source_name, err, "a NUL byte: RDF text holds none");
-    size_t invalid = utf8_invalid_at((const unsigned char *)data, len);
-    if (invalid < len) {
-        char what[64];
-        snprintf(what, sizeof what, "byte 0x%02X is not UTF-8: RDF text is UTF-8", (unsigned char)data[invalid]);
-        return refuse_at(data, invalid, source_name, err, what);
-    }
-    size_t long_tag = syntax == RDF_TURTLE || syntax == RDF_TRIG ? len : long_language_tag_at(syntax, data, len);
-    if (long_tag < len)
-        return refuse_at(data, long_tag, source_name, err, "a language tag longer than " RDF_MAX_LANGTAG_TEXT " characters");
-    size_t nul_escape = syntax == RDF_NTRIPLES || syntax == RDF_NQUADS ? rdf_nt_nul_escape_at(data, len) : len;
-    if (nul_escape < len)
-        return refuse_at(data, nul_escape, source_name, err, RDF_NUL_LITERAL_ERROR);
-    if (syntax != RDF_RDFXML)
-        return 0;
-    size_t encoding_len;
-    const char *encoding = xml_declared_encoding(data, len, &encoding_len);
-    if (encoding && !xml_encoding_keeps_ascii(encoding, encoding_len))
-        return refuse_at(data, (size_t)(encoding - data), source_name, err,
-                         "RDF/XML is accepted in UTF-8, US-ASCII or ISO-8859-1 only; this document declares "
-                         "another encoding");
-    const char *entity = memmem(data, len, "<!ENTITY", 8);
-    if (entity)
-        return refuse_at(data, (size_t)(entity - data), source_name, err,
-                         "RDF/XML with entity declarations is not accepted");
-    size_t too_deep = xml_too_deep_at(data, len);
-    if (too_deep < len)
-        return refuse_at(data, too_deep, source_name, err, "elements " NESTING_ERROR);
-    return 0;
-}
-
 int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_t len, const char *base,
                       const char *source_name, triple **out, size_t *count, rdf_error *err) {
     *out = NULL;
@@ -899,24 +485,13 @@ int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_
         snprintf(err->message, sizeof err->message, "%s: not an RDF syntax this reader parses", source_name);
         return -1;
     }
-    if (check_text(syntax, data, len, source_name, err) != 0)
+    if (rdf_check_text(syntax, data, len, source_name, err) != 0)
         return -1;
-    size_t limit = expansion_limit(len);
+    size_t limit = rdf_expansion_limit(len);
     bool turtle = syntax == RDF_TURTLE || syntax == RDF_TRIG;
     turtle_scan scan;
-    if (turtle) { /* before raptor2, which expands every name of the whole text before it parses */
-        turtle_scan_text(data, len, syntax == RDF_TRIG, strlen(base ? base : "file:///"), limit, &scan);
-        if (scan.limit_passed_at != SIZE_MAX) {
-            char what[200];
-            snprintf(what, sizeof what,
-                     "names written in full would add more than %zu bytes to the document (%d times its size "
-                     "and %d MiB): a namespace or base too long for how often it is used",
-                     limit, RDF_EXPANSION_FACTOR, RDF_EXPANSION_SLACK >> 20);
-            return refuse_at(data, scan.limit_passed_at, source_name, err, what);
-        }
-        if (scan.error_at != SIZE_MAX)
-            return refuse_scanned(data, len, &scan, source_name, err);
-    }
+    if (turtle && rdf_check_turtle(data, len, syntax == RDF_TRIG, base, limit, &scan, source_name, err) != 0)
+        return -1;
     parse_state ps = {.io = io, .source_name = source_name, .parser_name = name, .base = base,
                       .held_limit = limit > SIZE_MAX - len ? SIZE_MAX : limit + len, .count_repeats = !turtle,
                       .threaded = len >= THREADED_PARSE_BYTES};
@@ -926,7 +501,7 @@ int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_
     ps.part_count = 1;
     if (split) {
         if (!io->part_worlds[0])
-            io->part_worlds[0] = take_world();
+            io->part_worlds[0] = rdfio_world_take();
         ps.parts[1] = (parse_part){.ps = &ps, .world = io->part_worlds[0], .data = data + split,
                                    .len = len - split, .first_line = 1 + count_lines(data, split)};
         ps.part_count = 2;
@@ -955,7 +530,7 @@ int rdf_parse_triples(rdfio *io, enum rdf_syntax syntax, const char *data, size_
         if (ps.parts[i].failed) { /* the first error in document order */
             *err = ps.parts[i].err;
             if (turtle)
-                locate_error(data, len, &scan, &ps.parts[i], source_name, err);
+                rdf_locate_error(data, len, &scan, &ps.parts[i].err, ps.parts[i].text, source_name, err);
             else if (!err->message[0])
                 snprintf(err->message, sizeof err->message, "%s: syntax error", source_name);
             free(ps.triples);
@@ -1037,550 +612,4 @@ int rdf_parse_file(rdfio *io, store *st, const char *path, term_id g, rdf_error 
     free(base);
     free(data);
     return rc;
-}
-
-static bool is_hex_upper(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F'); }
-
-/* A variable's name as N3 can read it: a name of letters, digits and '_' as it is; any other (an
- * @forAll variable is named by its IRI) with each character but letters and digits written _XX. A name
- * holding `_XX` is escaped too, so two names never print the same. */
-static void write_variable_name(const char *name, size_t len, buf *out) {
-    bool escape = false;
-    for (size_t i = 0; i < len && !escape; i++) {
-        unsigned char c = (unsigned char)name[i];
-        escape = !(isalnum(c) || c == '_') ||
-                 (c == '_' && i + 2 < len && is_hex_upper(name[i + 1]) && is_hex_upper(name[i + 2]));
-    }
-    if (!escape) {
-        buf_append(out, name, len);
-        return;
-    }
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if (isalnum(c) && c < 0x80)
-            buf_putc(out, (char)c);
-        else
-            buf_printf(out, "_%02X", c);
-    }
-}
-
-/* N-Triples escaping: IRIs escape what IRIREF forbids; literals use ECHAR for the usual controls. */
-static bool iri_char_needs_escape(unsigned char c) {
-    return c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' ||
-           c == '`' || c == '\\';
-}
-
-static void write_iri(const char *s, size_t len, buf *out) {
-    buf_reserve(out, len + 2);
-    out->data[out->len++] = '<';
-    size_t start = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (!iri_char_needs_escape((unsigned char)s[i]))
-            continue;
-        buf_append(out, s + start, i - start);
-        buf_printf(out, "\\u%04X", (unsigned char)s[i]);
-        start = i + 1;
-    }
-    buf_append(out, s + start, len - start);
-    buf_putc(out, '>');
-}
-
-static void write_string(const char *s, size_t len, buf *out) {
-    buf_putc(out, '"');
-    size_t start = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        const char *escape = NULL;
-        switch (c) {
-        case '"': escape = "\\\""; break;
-        case '\\': escape = "\\\\"; break;
-        case '\n': escape = "\\n"; break;
-        case '\r': escape = "\\r"; break;
-        case '\t': escape = "\\t"; break;
-        case '\b': escape = "\\b"; break;
-        case '\f': escape = "\\f"; break;
-        default:
-            if (c < 0x20) {
-                buf_append(out, s + start, i - start);
-                buf_printf(out, "\\u%04X", c);
-                start = i + 1;
-            }
-            continue;
-        }
-        buf_append(out, s + start, i - start);
-        buf_puts(out, escape);
-        start = i + 1;
-    }
-    buf_append(out, s + start, len - start);
-    buf_putc(out, '"');
-}
-
-static void write_term(const terms *t, term_id id, bool quoted, buf *out);
-
-void rdf_write_term_nt(const terms *t, term_id id, buf *out) { write_term(t, id, false, out); }
-
-/* A term in N-Triples, or in N3 notation for formulas and what they hold (`quoted`): a list inside a
- * formula is written `( ... )`, as its items have no triples of their own there. */
-static void write_term(const terms *t, term_id id, bool quoted, buf *out) {
-    size_t len;
-    const char *lex = terms_lex(t, id, &len);
-    switch (terms_kind(t, id)) {
-    case TERM_IRI:
-        write_iri(lex, len, out);
-        break;
-    case TERM_BNODE:
-        buf_puts(out, "_:");
-        buf_append(out, lex, len);
-        break;
-    case TERM_LITERAL: {
-        write_string(lex, len, out);
-        const char *lang = terms_lang(t, id);
-        term_id datatype = terms_datatype(t, id);
-        if (lang) {
-            buf_putc(out, '@');
-            buf_puts(out, lang);
-        } else if (datatype) {
-            buf_puts(out, "^^");
-            size_t dlen;
-            const char *dt = terms_lex(t, datatype, &dlen);
-            write_iri(dt, dlen, out);
-        }
-        break;
-    }
-    case TERM_VAR:
-        buf_putc(out, '?');
-        write_variable_name(lex, len, out);
-        break;
-    case TERM_FORMULA: {
-        size_t n;
-        const triple *ts = terms_formula_triples(t, id, &n);
-        if (n == 0) { /* N3 reads `{}` and true as one */
-            buf_puts(out, "\"true\"^^<" NS_XSD "boolean>");
-            break;
-        }
-        buf_puts(out, "{ ");
-        for (size_t i = 0; i < n; i++) {
-            write_term(t, ts[i].s, true, out);
-            buf_putc(out, ' ');
-            write_term(t, ts[i].p, true, out);
-            buf_putc(out, ' ');
-            write_term(t, ts[i].o, true, out);
-            buf_puts(out, " . ");
-        }
-        buf_putc(out, '}');
-        break;
-    }
-    case TERM_LIST: {
-        size_t n;
-        const term_id *items = terms_list_items(t, id, &n);
-        if (quoted) {
-            buf_putc(out, '(');
-            for (size_t i = 0; i < n; i++) {
-                buf_putc(out, ' ');
-                write_term(t, items[i], true, out);
-            }
-            buf_puts(out, " )");
-        } else if (n == 0) {
-            write_iri(NS_RDF "nil", strlen(NS_RDF "nil"), out);
-        } else {
-            buf_printf(out, "_:list%u", id);
-        }
-        break;
-    }
-    default:
-        buf_puts(out, "<urn:ldgsm:none>");
-    }
-}
-
-/* The length of the scheme and authority of an IRI ("http://host:port"), 0 when it has none. */
-static size_t authority_length(const char *iri, size_t len) {
-    const char *colon = memchr(iri, ':', len);
-    if (!colon || (size_t)(colon - iri) + 3 > len || colon[1] != '/' || colon[2] != '/')
-        return 0;
-    const char *path = memchr(colon + 3, '/', len - (size_t)(colon + 3 - iri));
-    return path ? (size_t)(path - iri) : len;
-}
-
-/* Appends <iri> relative to base (a document IRI without fragment): the document itself and its
- * fragments as <> and <#f>, IRIs of the same host with ../ steps as needed, others absolute. */
-static void write_relative_iri(const char *iri, size_t len, const char *base, size_t base_len, buf *out) {
-    size_t auth = authority_length(base, base_len);
-    if (len >= base_len && memcmp(iri, base, base_len) == 0 && (len == base_len || iri[base_len] == '#')) {
-        write_iri(iri + base_len, len - base_len, out);
-        return;
-    }
-    if (!auth || authority_length(iri, len) != auth || memcmp(iri, base, auth) != 0 || memchr(iri, '?', len) ||
-        memchr(base, '?', base_len)) {
-        write_iri(iri, len, out);
-        return;
-    }
-    /* the longest common directory prefix, then one ../ per base directory below it */
-    size_t common = auth;
-    for (size_t i = auth; i < len && i < base_len && iri[i] == base[i]; i++)
-        if (iri[i] == '/')
-            common = i + 1;
-    buf rel = {0};
-    for (size_t i = common; i < base_len; i++)
-        if (base[i] == '/')
-            buf_puts(&rel, "../");
-    buf_append(&rel, iri + common, len > common ? len - common : 0); /* common <= len; said for LTO */
-    if (rel.len == 0 || rel.data[0] == '#')
-        buf_puts(&rel, "./"); /* never confuse a path with the document itself */
-    write_iri(rel.data, rel.len, out);
-    buf_free(&rel);
-}
-
-void rdf_write_relative_iri(const char *iri, const char *base, buf *out) {
-    write_relative_iri(iri, strlen(iri), base, strlen(base), out);
-}
-
-/* The namespaces a compact document abbreviates: those of status documents. */
-static const struct {
-    const char *prefix, *iri;
-    size_t iri_len;
-} compact_prefixes[] = {
-#define COMPACT_PREFIX(name, iri) {name, iri, sizeof iri - 1}
-    COMPACT_PREFIX("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
-    COMPACT_PREFIX("xsd", "http://www.w3.org/2001/XMLSchema#"),
-    COMPACT_PREFIX("gsm", "http://purl.org/gsm/vocab#"),
-    COMPACT_PREFIX("ldgsm", "https://w3id.org/ldgsm#"),
-    COMPACT_PREFIX("wsm", "https://w3id.org/ldgsm/wsm#"),
-#undef COMPACT_PREFIX
-};
-
-/* Writes iri as prefix:local when a compact prefix covers it and local is a plain name. */
-static bool write_prefixed(const char *iri, size_t len, buf *out) {
-    for (size_t k = 0; k < sizeof compact_prefixes / sizeof *compact_prefixes; k++) {
-        size_t ns = compact_prefixes[k].iri_len;
-        if (len <= ns || memcmp(iri, compact_prefixes[k].iri, ns) != 0)
-            continue;
-        const char *local = iri + ns;
-        size_t local_len = len - ns;
-        bool plain = isalpha((unsigned char)local[0]) || local[0] == '_';
-        for (size_t i = 1; i < local_len && plain; i++)
-            plain = isalnum((unsigned char)local[i]) || local[i] == '_' || local[i] == '-';
-        if (!plain)
-            return false;
-        buf_puts(out, compact_prefixes[k].prefix);
-        buf_putc(out, ':');
-        buf_append(out, local, local_len);
-        return true;
-    }
-    return false;
-}
-
-static bool all_digits(const char *s, size_t len) {
-    size_t i = len && (s[0] == '-' || s[0] == '+');
-    if (i == len)
-        return false;
-    for (; i < len; i++)
-        if (!isdigit((unsigned char)s[i]))
-            return false;
-    return true;
-}
-
-static void write_compact_term(const terms *t, term_id id, const char *base, size_t base_len, bool predicate,
-                               buf *out) {
-    size_t len;
-    const char *lex = terms_lex(t, id, &len);
-    switch (terms_kind(t, id)) {
-    case TERM_IRI:
-        if (predicate && id == T_RDF_TYPE)
-            buf_putc(out, 'a');
-        else if (!write_prefixed(lex, len, out))
-            write_relative_iri(lex, len, base, base_len, out);
-        return;
-    case TERM_LITERAL: {
-        term_id datatype = terms_datatype(t, id);
-        if (!terms_lang(t, id) && datatype == T_XSD_BOOLEAN && (strcmp(lex, "true") == 0 || strcmp(lex, "false") == 0)) {
-            buf_append(out, lex, len);
-            return;
-        }
-        if (!terms_lang(t, id) && datatype == T_XSD_INTEGER && all_digits(lex, len)) {
-            buf_append(out, lex, len);
-            return;
-        }
-        if (!terms_lang(t, id) && datatype && datatype != T_XSD_STRING) {
-            size_t dlen;
-            const char *dt = terms_lex(t, datatype, &dlen);
-            size_t mark = out->len;
-            write_string(lex, len, out);
-            buf_puts(out, "^^");
-            if (write_prefixed(dt, dlen, out))
-                return;
-            out->len = mark;
-        }
-        rdf_write_term_nt(t, id, out);
-        return;
-    }
-    default:
-        rdf_write_term_nt(t, id, out);
-    }
-}
-
-void rdf_write_compact_prefixes(buf *out) {
-    for (size_t k = 0; k < sizeof compact_prefixes / sizeof *compact_prefixes; k++)
-        buf_printf(out, "@prefix %s: <%s> .\n", compact_prefixes[k].prefix, compact_prefixes[k].iri);
-}
-
-void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const char *base, buf *out) {
-    rdf_write_compact_prefixes(out);
-    rdf_write_compact_statements(t, ts, n, base, out);
-}
-
-void rdf_write_compact_statements(const terms *t, const triple *ts, size_t n, const char *base, buf *out) {
-    size_t base_len = strlen(base);
-    for (size_t i = 0; i < n; i++) {
-        bool same_subject = i && ts[i].s == ts[i - 1].s;
-        bool same_predicate = same_subject && ts[i].p == ts[i - 1].p;
-        if (same_predicate) {
-            buf_puts(out, " ,\n        ");
-        } else if (same_subject) {
-            buf_puts(out, " ;\n    ");
-        } else {
-            if (i)
-                buf_puts(out, " .\n");
-            write_compact_term(t, ts[i].s, base, base_len, false, out);
-            buf_putc(out, ' ');
-        }
-        if (!same_predicate) {
-            write_compact_term(t, ts[i].p, base, base_len, true, out);
-            buf_putc(out, ' ');
-        }
-        write_compact_term(t, ts[i].o, base, base_len, false, out);
-    }
-    if (n)
-        buf_puts(out, " .\n");
-}
-
-static raptor_term *to_raptor_term(rdfio *io, term_id id) {
-    const terms *t = io->t;
-    size_t len;
-    const char *lex = terms_lex(t, id, &len);
-    switch (terms_kind(t, id)) {
-    case TERM_IRI:
-        return raptor_new_term_from_counted_uri_string(io->world, (const unsigned char *)lex, len);
-    case TERM_BNODE: {
-        /* named by the term's id: raptor2's Turtle writer spells a label that does not begin with a letter
-         * one way as a subject and another as an object (_g1: _:_g1 and _:zg1), which reads back as two nodes */
-        char label[32];
-        snprintf(label, sizeof label, "b%u", id);
-        return raptor_new_term_from_blank(io->world, (const unsigned char *)label);
-    }
-    case TERM_LITERAL: {
-        raptor_uri *datatype = NULL;
-        const char *lang = terms_lang(t, id);
-        if (!lang && terms_datatype(t, id)) {
-            size_t dlen;
-            const char *dt = terms_lex(t, terms_datatype(t, id), &dlen);
-            datatype = raptor_new_uri_from_counted_string(io->world, (const unsigned char *)dt, dlen);
-        }
-        raptor_term *rt = raptor_new_term_from_counted_literal(
-            io->world, (const unsigned char *)lex, len, datatype, (const unsigned char *)lang,
-            lang ? (unsigned char)strlen(lang) : 0);
-        if (datatype)
-            raptor_free_uri(datatype);
-        return rt;
-    }
-    case TERM_LIST: {
-        size_t n;
-        terms_list_items(t, id, &n);
-        if (n == 0)
-            return raptor_new_term_from_uri_string(io->world, (const unsigned char *)NS_RDF "nil");
-        char label[32];
-        snprintf(label, sizeof label, "list%u", id);
-        return raptor_new_term_from_blank(io->world, (const unsigned char *)label);
-    }
-    default:
-        return NULL;
-    }
-}
-
-static int serialize_triple(rdfio *io, raptor_serializer *ser, term_id s, term_id p, term_id o) {
-    raptor_statement st = {0};
-    st.world = io->world;
-    st.subject = to_raptor_term(io, s);
-    st.predicate = to_raptor_term(io, p);
-    st.object = to_raptor_term(io, o);
-    int rc = -1; /* formulas and variables are not RDF */
-    if (st.subject && st.predicate && st.object)
-        rc = raptor_serializer_serialize_statement(ser, &st);
-    raptor_free_term(st.subject);
-    raptor_free_term(st.predicate);
-    raptor_free_term(st.object);
-    return rc;
-}
-
-/* A list term becomes a chain of blank nodes; each cell is a list term of the remaining items, so
- * shared tails are written once. */
-static int serialize_list(rdfio *io, raptor_serializer *ser, term_id id, u64map *written) {
-    bool inserted;
-    u64map_put(written, id, 1, &inserted);
-    size_t n;
-    const term_id *items = terms_list_items(io->t, id, &n);
-    if (!inserted || n == 0)
-        return 0;
-    term_id rest = terms_list(io->t, items + 1, n - 1);
-    items = terms_list_items(io->t, id, &n); /* terms_list may have grown the table */
-    int rc = serialize_triple(io, ser, id, T_RDF_FIRST, items[0]);
-    if (rc == 0)
-        rc = serialize_triple(io, ser, id, T_RDF_REST, rest);
-    if (rc == 0 && terms_kind(io->t, items[0]) == TERM_LIST)
-        rc = serialize_list(io, ser, items[0], written);
-    if (rc == 0)
-        rc = serialize_list(io, ser, rest, written);
-    return rc;
-}
-
-/* Where a raptor2 serializer writes: out, until more than limit bytes were asked for; then nothing more is
- * kept (memory stays bounded) and the serialization is abandoned at the next statement. */
-typedef struct bounded_sink {
-    buf *out;
-    size_t start, limit;
-    bool over;
-} bounded_sink;
-
-static int sink_write_bytes(void *context, const void *ptr, size_t size, size_t nmemb) {
-    bounded_sink *sink = context;
-    size_t len = size * nmemb;
-    if (sink->over || len > sink->limit - (sink->out->len - sink->start)) {
-        sink->over = true;
-        return 1;
-    }
-    buf_append(sink->out, ptr, len);
-    return 0;
-}
-
-static int sink_write_byte(void *context, const int byte) {
-    unsigned char c = (unsigned char)byte;
-    return sink_write_bytes(context, &c, 1, 1);
-}
-
-/* One serialization path for every raptor2 serializer. Returns 0, -1 when a triple cannot be written or
- * the text would pass limit bytes (*over set, out back as it was). */
-/* The first error raptor2 logs while serializing. It logs, skips the statement and goes on (an RDF/XML
- * predicate it cannot split into a namespace and a name): the text written would lack a triple. */
-typedef struct serialize_error {
-    bool failed;
-    char text[200];
-} serialize_error;
-
-static void on_serialize_log(void *user, raptor_log_message *message) {
-    serialize_error *e = user;
-    if (message->level < RAPTOR_LOG_LEVEL_ERROR || e->failed)
-        return;
-    e->failed = true;
-    snprintf(e->text, sizeof e->text, "%s", message->text);
-}
-
-static int write_with_raptor(rdfio *io, const char *serializer, const triple *ts, size_t n, const char *base,
-                             const char *const *prefixes, size_t limit, buf *out, bool *over,
-                             serialize_error *error) {
-    static const raptor_iostream_handler sink_handler = {
-        .version = 2, .write_byte = sink_write_byte, .write_bytes = sink_write_bytes};
-    raptor_serializer *ser = raptor_new_serializer(io->world, serializer);
-    if (!ser)
-        return -1;
-    *error = (serialize_error){0};
-    raptor_world_set_log_handler(io->world, error, on_serialize_log);
-    /* No @base line: relative IRIs then resolve against wherever the text is stored, which is the base
-     * given here (the resource a PUT writes, the member a POST creates). */
-    raptor_serializer_set_option(ser, RAPTOR_OPTION_WRITE_BASE_URI, NULL, 0);
-    for (size_t i = 0; prefixes && prefixes[i]; i += 2) {
-        raptor_uri *ns = raptor_new_uri(io->world, (const unsigned char *)prefixes[i + 1]);
-        if (ns) {
-            raptor_serializer_set_namespace(ser, ns, (const unsigned char *)prefixes[i]);
-            raptor_free_uri(ns);
-        }
-    }
-    raptor_uri *base_uri = base ? raptor_new_uri(io->world, (const unsigned char *)base) : NULL;
-    bounded_sink sink = {.out = out, .start = out->len, .limit = limit};
-    raptor_iostream *stream = raptor_new_iostream_from_handler(io->world, &sink, &sink_handler);
-    int rc = stream ? raptor_serializer_start_to_iostream(ser, base_uri, stream) : -1;
-    u64map lists_written = {0};
-    for (size_t i = 0; rc == 0 && !sink.over && i < n; i++) {
-        triple tr = ts[i];
-        rc = serialize_triple(io, ser, tr.s, tr.p, tr.o);
-        if (rc == 0 && terms_kind(io->t, tr.s) == TERM_LIST)
-            rc = serialize_list(io, ser, tr.s, &lists_written);
-        if (rc == 0 && terms_kind(io->t, tr.o) == TERM_LIST)
-            rc = serialize_list(io, ser, tr.o, &lists_written);
-    }
-    u64map_free(&lists_written);
-    if (raptor_serializer_serialize_end(ser) != 0 || error->failed)
-        rc = -1;
-    raptor_free_serializer(ser);
-    raptor_world_set_log_handler(io->world, NULL, NULL);
-    if (stream)
-        raptor_free_iostream(stream);
-    if (base_uri)
-        raptor_free_uri(base_uri);
-    *over = sink.over;
-    if (rc != 0 || sink.over) {
-        out->len = sink.start;
-        return -1;
-    }
-    return 0;
-}
-
-int rdf_write_turtle(rdfio *io, const triple *ts, size_t n, const char *base, buf *out) {
-    return rdf_write_turtle_prefixed(io, ts, n, base, NULL, out);
-}
-
-int rdf_write_turtle_prefixed(rdfio *io, const triple *ts, size_t n, const char *base, const char *const *prefixes,
-                              buf *out) {
-    bool over;
-    serialize_error error;
-    return write_with_raptor(io, "turtle", ts, n, base, prefixes, SIZE_MAX, out, &over, &error);
-}
-
-/* The work raptor2's RDF/XML serializer may do per byte of its limit splitting predicates: a statement of
- * a common vocabulary costs a few hundred checks, 30 or so per byte of Turtle; at about 10^9 checks a
- * second, 16 MiB of Turtle allowed 32 times its size may take 4 s. */
-enum { RDFXML_CHECKS_PER_BYTE = 8 };
-
-/* What raptor2's RDF/XML serializer spends splitting an IRI into a namespace and a name, in characters
- * checked: from each start position in turn it checks the rest of the IRI as a name, up to the first
- * character that cannot be in one, until a whole rest passes; so every run of name characters but the
- * last costs about its length squared over two (bytes beyond ASCII count as name characters). */
-static uint64_t qname_split_cost(const terms *t, term_id iri) {
-    size_t len;
-    const char *s = terms_lex(t, iri, &len);
-    uint64_t cost = len, run = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x80 || isalnum(c) || c == '-' || c == '.' || c == '_' || c == ':') {
-            run++;
-        } else {
-            cost += run * (run + 1) / 2;
-            run = 0;
-        }
-    }
-    return cost;
-}
-
-int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, size_t limit, buf *out, char *why,
-                     size_t why_size) {
-    /* Split per statement, a long predicate IRI makes a small document take minutes (a 2,000-character
-     * name through a prefix, 20,000 times: 20 s): the work is bounded as the text is. */
-    u64map cost_by_predicate = {0};
-    uint64_t work = 0;
-    for (size_t i = 0; i < n && work <= (uint64_t)limit * RDFXML_CHECKS_PER_BYTE; i++) {
-        bool inserted;
-        uint32_t *cost = u64map_put(&cost_by_predicate, ts[i].p, 0, &inserted);
-        if (inserted) {
-            uint64_t split = qname_split_cost(io->t, ts[i].p);
-            *cost = split > UINT32_MAX ? UINT32_MAX : (uint32_t)split;
-        }
-        work += *cost;
-    }
-    u64map_free(&cost_by_predicate);
-    if (work > (uint64_t)limit * RDFXML_CHECKS_PER_BYTE)
-        return 1;
-    bool over;
-    serialize_error error;
-    int rc = write_with_raptor(io, "rdfxml", ts, n, base, NULL, limit, out, &over, &error);
-    if (rc == -1 && !over)
-        snprintf(why, why_size, "%s", error.failed ? error.text : "raptor2's serializer failed");
-    return over ? 1 : rc;
 }

@@ -9,7 +9,10 @@
  * A document is read from its text alone: no parser fetches a URL or opens a file (external entities and
  * DTDs are refused). Text that is not UTF-8 or holds a NUL byte, and RDF/XML that declares entities
  * (whose expansion nothing bounds) or names an encoding other than UTF-8, US-ASCII or ISO-8859-1, is a
- * syntax error. */
+ * syntax error.
+ *
+ * Where: the raptor2 worlds in raptor_pool.c, parsing in rdfio.c with the text's checks in rdf_checks.c,
+ * writing terms and compact Turtle in term_write.c, raptor2's serializers in rdf_serialize.c. */
 #ifndef LDGSM_RDF_RDFIO_H
 #define LDGSM_RDF_RDFIO_H
 
@@ -29,7 +32,7 @@ typedef struct rdf_error {
 typedef struct rdfio rdfio; /* owns the raptor world */
 
 /* An rdfio takes a raptor world from a process-wide pool and rdfio_free gives it back (worlds are never
- * freed: see rdfio.c). rdfios may be used on any number of threads at once, one thread per rdfio. */
+ * freed: see raptor_pool.c). rdfios may be used on any number of threads at once, one thread per rdfio. */
 rdfio *rdfio_new(terms *t);
 void rdfio_free(rdfio *io);
 /* A raptor world from the same pool, open, for raptor2 or rasqal work of a caller's own (the SPARQL text
@@ -60,7 +63,7 @@ enum { RDF_EXPANSION_FACTOR = 32, RDF_EXPANSION_SLACK = 16 << 20, RDF_STATEMENT_
 
 /* Parses data (len bytes) with base IRI base (may be NULL) into st, every triple recorded with source
  * graph g. On error returns -1, fills err (source_name names the document) and adds nothing. A Turtle or
- * TriG error always has a line and a column (raptor2 gives some neither, see locate_error in rdfio.c);
+ * TriG error always has a line and a column (raptor2 gives some neither, see rdf_locate_error in rdf_checks.c);
  * N-Triples and N-Quads errors have both, RDF/XML errors a line. */
 int rdf_parse(rdfio *io, store *st, enum rdf_syntax syntax, const char *data, size_t len, const char *base,
               term_id g, const char *source_name, rdf_error *err);
@@ -100,7 +103,7 @@ int rdf_write_turtle_prefixed(rdfio *io, const triple *ts, size_t n, const char 
  * nests blank nodes, and its indentation made a 4,000-item list a 160 MB text). Returns 0; 1 when the
  * text would pass limit bytes (out is then left as it was, and at most limit bytes were ever held) or
  * raptor2 would check more than 8 characters per byte of limit splitting predicate IRIs into XML names
- * (quadratic in a name's length, see rdfio.c); -1 when a triple cannot be written as RDF/XML (a predicate
+ * (quadratic in a name's length, see rdf_serialize.c); -1 when a triple cannot be written as RDF/XML (a predicate
  * with no XML name: raptor2 would skip it), with raptor2's words in why (why_size bytes). */
 int rdf_write_rdfxml(rdfio *io, const triple *ts, size_t n, const char *base, size_t limit, buf *out, char *why,
                      size_t why_size);

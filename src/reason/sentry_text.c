@@ -78,7 +78,7 @@ static void log_first_error(void *user, raptor_log_message *message) {
 sentry_text_parser *sentry_text_parser_new(terms *t) {
     sentry_text_parser *p = xcalloc(1, sizeof *p);
     p->t = t;
-    /* From rdfio's pool: freeing a raptor world cleans libxml2 up under every other thread (rdfio.c). */
+    /* From rdfio's pool: freeing a raptor world cleans libxml2 up under every other thread (raptor_pool.c). */
     p->raptor = rdfio_world_take();
     raptor_world_set_log_handler(p->raptor, p, log_first_error);
     p->rasqal = rasqal_new_world();

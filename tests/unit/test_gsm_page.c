@@ -112,7 +112,7 @@ static void escapes_what_documents_say(void **state) {
     buf_free(&html);
 }
 
-/* Freeing a raptor2 world cleans libxml2 up under every other thread (rdfio.c), so the page, SPARQL
+/* Freeing a raptor2 world cleans libxml2 up under every other thread (raptor_pool.c), so the page, SPARQL
  * parsers (rasqal) included, frees none: its worlds come from rdfio's pool. */
 static void frees_no_raptor_world(void **state) {
     (void)state;
