@@ -86,7 +86,7 @@ struct agent {
     unsigned long answers_made; /* names answer nodes */
     strmap waits;          /* "kind\tsubject\ttext" -> the iteration it was last said in (report_waits) */
     unsigned long iteration; /* iterations begun */
-    int ended_by_inspect;    /* the exit status the inspect callback asked for (0: none) */
+    int ended_by_inspect;    /* the exit status the inspect callback asked for (AGENT_GO_ON: none) */
     discovery *discovery;    /* --instances-from, or NULL */
     const char **instances;  /* agent_instances: --instance, then the discovered ones */
     size_t instance_count;
@@ -203,6 +203,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     agent *a = xcalloc(1, sizeof *a);
     a->opt = *options;
     a->log = log;
+    a->ended_by_inspect = AGENT_GO_ON;
     if (!a->opt.out)
         a->opt.out = stdout;
     a->t = terms_new();
@@ -939,28 +940,6 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     free(ok);
 }
 
-/* --until complete cannot end for an instance whose root model has no milestone (docs/DESIGN.md §5.2):
- * refused once the model is read. True when one was found (and reported). */
-static bool never_completes(agent *a) {
-    if (!a->opt.until_complete)
-        return false;
-    bool found = false;
-    for (size_t i = 0; i < a->instance_count; i++) {
-        term_id root = terms_iri_cstr(a->t, a->instances[i]);
-        store_iter it;
-        store_match(a->wm, root, a->v.is_instance_of, 0, 0, store_size(a->wm), &it);
-        uint32_t n;
-        const triple *tr = store_next(&it, &n);
-        if (!tr || store_find(a->wm, tr->o, T_RDF_TYPE, a->v.stage) == UINT32_MAX ||
-            store_estimate(a->wm, tr->o, a->v.has_milestone, 0) > 0)
-            continue;
-        found = true;
-        log_msg(a->log, LOG_ERROR, "--until complete: instance <%s> can never complete: its root model <%s> has no "
-                "milestone", a->instances[i], terms_lex(a->t, tr->o, NULL));
-    }
-    return found;
-}
-
 #define NS_DRAFT "http://tok450s.lan:8080/ldbbc/gsm-vocab.ttl#"
 
 /* An instance document in the authors' draft vocabulary is refused with what to write instead: only models
@@ -1091,8 +1070,15 @@ int agent_iterate(agent *a, iteration_stats *stats) {
         from = settled;
     }
     gather_instances(a);
-    if (rc == 0 && (draft_instance(a) || never_completes(a)))
+    if (rc == 0 && draft_instance(a))
         rc = -2;
+    if (rc == 0 && a->opt.inspect) {
+        int ended = a->opt.inspect(a->opt.inspect_user, a, AGENT_CRAWLED, stats);
+        if (ended != AGENT_GO_ON) {
+            a->ended_by_inspect = ended;
+            rc = -2;
+        }
+    }
     double crawled = now_ms();
     views_begin(a->views, a->wm, a->docs, a->doc_count);
     if (rc == 0 && sentry_table_evaluate(a->sentries, r) != 0)
@@ -1115,8 +1101,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     reasoner_free(r);
     /* before the waits are said: what the watcher holds (a model lint refuses) is said with them */
     if (rc == 0 && a->opt.inspect) {
-        int ended = a->opt.inspect(a->opt.inspect_user, a);
-        if (ended > 0)
+        int ended = a->opt.inspect(a->opt.inspect_user, a, AGENT_DERIVED, stats);
+        if (ended != AGENT_GO_ON)
             a->ended_by_inspect = ended;
     }
     if (rc == 0) {
@@ -1205,70 +1191,6 @@ static void pause_ms(agent *a, long ms) {
     }
 }
 
-/* An achieved "all alternatives failed" milestone (rules/gsm-alternatives.n3) of the instance, of its
- * root stage only when only_root. */
-static bool alternatives_failed(agent *a, term_id root, bool only_root) {
-    store_iter it;
-    store_match(a->wm, 0, a->v.in_artifact_instance, root, 0, store_size(a->wm), &it);
-    uint32_t n;
-    for (const triple *tr; (tr = store_next(&it, &n));) {
-        store_iter models;
-        store_match(a->wm, tr->s, a->v.is_instance_of, 0, 0, store_size(a->wm), &models);
-        uint32_t m;
-        const triple *mt = store_next(&models, &m);
-        term_id model = mt ? mt->o : 0;
-        if (model && store_find(a->wm, model, T_RDF_TYPE, a->v.all_alternatives_failed) != UINT32_MAX &&
-            store_find(a->wm, tr->s, a->v.is_achieved, T_TRUE) != UINT32_MAX &&
-            (!only_root || store_find(a->wm, tr->s, a->v.of_stage, root) != UINT32_MAX))
-            return true;
-    }
-    return false;
-}
-
-/* An exhausted call whose stage is still open, or a stage whose alternatives all failed: the instance's
- * failure. */
-static bool visibly_failed(agent *a, term_id root) {
-    if (alternatives_failed(a, root, false))
-        return true;
-    store_iter it;
-    store_match(a->wm, 0, a->v.call_state, a->v.exhausted, 0, store_size(a->wm), &it);
-    uint32_t n;
-    for (const triple *tr; (tr = store_next(&it, &n));) {
-        if (store_find(a->wm, tr->s, a->v.in_artifact_instance, root) == UINT32_MAX)
-            continue;
-        store_iter stages;
-        store_match(a->wm, tr->s, a->v.of_stage, 0, 0, store_size(a->wm), &stages);
-        uint32_t m;
-        for (const triple *st; (st = store_next(&stages, &m));)
-            if (store_find(a->wm, st->o, a->v.has_state, a->v.active) != UINT32_MAX)
-                return true;
-    }
-    return false;
-}
-
-/* --until complete: 0 when every instance's root stage is completed, as its document said in this
- * iteration; 5 when the others failed (visibly_failed; a root completed by its own "all alternatives
- * failed" milestone counts as failed) and nothing more is to be done (the iteration sent nothing and no
- * call is calling); -1 while the run goes on. */
-static int completion(agent *a, const iteration_stats *stats) {
-    if (!a->instance_count)
-        return -1; /* only --instances-from: none listed yet */
-    size_t failed = 0;
-    for (size_t i = 0; i < a->instance_count; i++) {
-        term_id root = terms_iri_cstr(a->t, a->instances[i]);
-        bool completed = store_find(a->wm, root, a->v.is_completed, T_TRUE) != UINT32_MAX;
-        if (completed && !alternatives_failed(a, root, true))
-            continue;
-        if (stats->unsafe || stats->calling || !(completed || visibly_failed(a, root)))
-            return -1;
-        failed++;
-        log_msg(a->log, LOG_ERROR, "--until complete: instance <%s> failed: %s", a->instances[i],
-                completed ? "all of its root's alternatives failed"
-                          : "a call is exhausted with its stage open, or a stage's alternatives all failed");
-    }
-    return failed ? 5 : 0;
-}
-
 int agent_run(agent *a) {
     unsigned long done = 0;
     iteration_stats stats = {0};
@@ -1278,8 +1200,8 @@ int agent_run(agent *a) {
             break;
         int rc = agent_iterate(a, &stats);
         if (rc == -2)
-            return 1;
-        if (a->ended_by_inspect)
+            return a->ended_by_inspect != AGENT_GO_ON ? a->ended_by_inspect : 1;
+        if (a->ended_by_inspect != AGENT_GO_ON)
             return a->ended_by_inspect;
         done++;
         bool held = rc != 0 || stats.withheld > 0 || stats.conflicts > 0;
@@ -1288,10 +1210,9 @@ int agent_run(agent *a) {
             report_stuck(a);
         if (a->opt.until_quiescent && rc == 0 && stats.unsafe == 0 && stats.calling == 0)
             return a->waiting ? 6 : 0;
-        int ended = a->opt.until_complete && rc == 0 ? completion(a, &stats) : -1;
-        if (ended == 0)
-            log_msg(a->log, LOG_INFO, "every workflow instance is complete");
-        if (ended >= 0)
+        int ended = rc == 0 && a->opt.inspect ? a->opt.inspect(a->opt.inspect_user, a, AGENT_ENDED, &stats)
+                                               : AGENT_GO_ON;
+        if (ended != AGENT_GO_ON)
             return ended;
         if ((a->opt.iterations && done >= a->opt.iterations) || (a->opt.stop && *a->opt.stop))
             break;
@@ -1323,6 +1244,10 @@ const char *const *agent_instances(agent *a, size_t *count) {
     return a->instances;
 }
 
+void agent_hold(agent *a, term_id group, const char *why) {
+    store_add(a->wm, group, a->v.held_because, terms_string(a->t, why), terms_iri_cstr(a->t, "urn:ldgsm:watch"));
+}
+
 bool agent_read_outcome(agent *a, const char *iri, agent_read *out) {
     char *identity = http_url_identity(iri);
     const doc_state *doc = identity ? find_doc(a, identity) : NULL;
@@ -1334,4 +1259,9 @@ bool agent_read_outcome(agent *a, const char *iri, agent_read *out) {
                         .failure = answered ? NULL : http_failure_name(doc->failure),
                         .unparsable = doc->unparsable, .parse_error = doc->parse_error, .etag = doc->etag};
     return true;
+}
+
+const char *agent_read_etag(void *agent, const char *iri) {
+    agent_read read;
+    return agent_read_outcome(agent, iri, &read) ? read.etag : NULL;
 }

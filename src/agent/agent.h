@@ -14,21 +14,22 @@
  *                in parallel (each waited for at most --read-wait);       discovery_scan)
  *                until a round adds nothing
  *   4 instances  the instances of this iteration; an instance in the     (gather_instances, draft_instance,
- *                draft vocabulary, or one that can never complete         never_completes)
- *                under --until complete, ends the run
+ *                draft vocabulary ends the run, and so may the caller     inspect at AGENT_CRAWLED)
+ *                (gsm/: one that can never complete under --until complete)
  *   5 sentries   each once per active instance, on the closed memory and (views_begin, sentry_table_evaluate,
  *                in that instance's view; then the argument queries'      arguments_bind)
  *                solutions become evaluated requests
  *   6 later      the rules after the sentries (AFTER_SENTRIES_STRATUM);  (reasoner_run, report_late_gets)
  *                a GET derived now is reported, not made
- *   7 inspect    the caller's look at working memory (ldgsm run: the     (agent_options.inspect)
- *                watchers of gsm/watch.h and wsm/wsm_watch.h)
+ *   7 inspect    the caller's look at working memory (ldgsm run: the     (inspect at AGENT_DERIVED,
+ *                watchers of gsm/watch.h and wsm/wsm_watch.h)             agent_hold)
  *   8 waits      held:, waiting:, incident: lines; answers taken in      (report_waits, drop_taken_answers)
  *   9 plan       conflicts, turns, updates composed, conditions, hold    (plan_make, plan.h)
  *  10 send       writes in parallel; then the tasks of writes that       (send_plan, record_answer)
  *                returned 2xx; the answers asked for kept for later
- *  11 complete   in agent_run: --until quiescent or complete,            (completion, report_stuck)
- *                --iterations, a stop signal, the stuck line, the pause
+ *  11 complete   in agent_run: --until quiescent, --iterations, a stop   (report_stuck, pause_ms; inspect
+ *                signal, the stuck line, the pause; the caller's end     at AGENT_ENDED: gsm/completion.h)
+ *                (gsm/: --until complete)
  * Iterations never overlap; state lives on the servers, so an agent killed at any point and restarted
  * continues from what the servers hold. */
 #ifndef LDGSM_AGENT_AGENT_H
@@ -43,6 +44,19 @@
 #include "rdf/store.h"
 
 struct agent;
+struct iteration_stats;
+
+/* When agent_options.inspect is called, and what its return does there. AGENT_GO_ON goes on; any other
+ * value (>= 0) is the exit status agent_run returns:
+ *   AGENT_CRAWLED  phase 4, the crawl closed and the instances known, before the sentries: the iteration
+ *                  stops there (nothing evaluated, planned or sent; agent_iterate returns -2)
+ *   AGENT_DERIVED  phase 7, working memory derived, before the writes are planned (agent_hold may hold a
+ *                  group's writes): the iteration runs to its end, then the run ends
+ *   AGENT_ENDED    phase 11, in agent_run after an iteration that ran to its end (stats: that iteration's):
+ *                  the run ends
+ * Not called for an iteration a cap held (agent_iterate returned -1). */
+typedef enum agent_phase { AGENT_CRAWLED, AGENT_DERIVED, AGENT_ENDED } agent_phase;
+enum { AGENT_GO_ON = -1 };
 
 typedef struct agent_header_option {
     char *origin; /* NULL: the default origins (the --allow-origin ones, else every origin of a GET's start) */
@@ -96,10 +110,12 @@ typedef struct agent_options {
     FILE *out;                 /* log lines and --dry-run output (default stderr / stdout) */
     const char *trace_path;    /* --trace: JSON Lines of every iteration and request (agent/trace.h); "-": stdout */
     const volatile sig_atomic_t *stop; /* set by a signal handler: finish this iteration, then exit */
-    /* Called in every iteration once working memory is derived, before the writes are planned (it may add
-     * `<group> ldgsm:heldBecause "why"` to hold a group's writes); returns 0, or an exit status > 0 that
-     * ends the run after this iteration. `ldgsm run` watches GSM instances with it (gsm/watch.h). */
-    int (*inspect)(void *user, struct agent *a);
+    /* The caller's look at working memory, at the moments agent_phase names (AGENT_CRAWLED, AGENT_DERIVED,
+     * AGENT_ENDED); returns AGENT_GO_ON, or the exit status the run ends with (see agent_phase). It reads
+     * through agent_terms, agent_memory, agent_instances and agent_read_outcome and writes only through
+     * agent_hold. `ldgsm run` installs the GSM layer's (gsm/inspect.h: the watcher and --until complete)
+     * and the state machines' watcher (wsm/wsm_watch.h). */
+    int (*inspect)(void *user, struct agent *a, enum agent_phase phase, const struct iteration_stats *stats);
     void *inspect_user;
 } agent_options;
 
@@ -138,6 +154,12 @@ store *agent_memory(agent *a);
  * the next agent_iterate or agent_free. */
 const char *const *agent_instances(agent *a, size_t *count);
 
+/* The one write into the agent's working memory from outside the agent, for the inspect hook at
+ * AGENT_DERIVED: `<group> ldgsm:heldBecause "why"` (in the graph <urn:ldgsm:watch>), which holds the
+ * group's writes in this iteration's plan (docs/DESIGN.md §2.6) and is said as a held: line. group is a
+ * term of agent_terms. */
+void agent_hold(agent *a, term_id group, const char *why);
+
 /* How the last iteration's GET of a document went. */
 typedef struct agent_read {
     long status;         /* the answer's status code; 0 when there was no answer */
@@ -150,5 +172,8 @@ typedef struct agent_read {
 /* The outcome of the GET of iri's document (its identity, without the fragment) in the last iteration;
  * false when the iteration did not GET it. */
 bool agent_read_outcome(agent *a, const char *iri, agent_read *out);
+/* The ETag the last iteration's GET of iri's document brought, or NULL; agent is the agent (the shape of
+ * gsm/lint_read.h's watch_etag_fn). */
+const char *agent_read_etag(void *agent, const char *iri);
 
 #endif

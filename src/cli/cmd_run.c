@@ -9,7 +9,7 @@
 #include "agent/shard.h"
 #include "cli/commands.h"
 #include "cli/shipped.h"
-#include "gsm/watch.h"
+#include "gsm/inspect.h"
 #include "wsm/wsm_watch.h"
 #include "rdf/buf.h"
 
@@ -146,30 +146,20 @@ static bool parse_header_option(const char *arg, agent_header_option *out) {
     return true;
 }
 
-static const char *etag_of_read(void *user, const char *iri) {
-    agent_read read;
-    return agent_read_outcome(user, iri, &read) ? read.etag : NULL;
-}
-
 typedef struct watchers {
-    gsm_watch *gsm;
+    gsm_inspect gsm; /* gsm.watch NULL: no GSM instances */
     wsm_watch *wsm;
 } watchers;
 
-/* Every iteration of a workflow run passes by the watchers: for GSM instances (gsm/watch.h: lint, cycling
- * stages, progress) and for state machines (wsm/wsm_watch.h: lint). The run ends when either finds every
- * instance of its kind refused. */
-static int watch_instances(void *user, agent *a) {
+/* The agent's inspect hook of a workflow run: GSM instances are the GSM layer's (gsm/inspect.h: the
+ * watcher's lint, cycling stages and progress; --until complete), state machines are linted by their
+ * watcher (wsm/wsm_watch.h). The run ends when either watcher finds every instance of its kind refused. */
+static int watch_instances(void *user, agent *a, agent_phase phase, const iteration_stats *stats) {
     watchers *w = user;
-    int stop = 0;
-    if (w->gsm) {
-        size_t count;
-        const char *const *instances = agent_instances(a, &count);
-        stop |= gsm_watch_iteration(w->gsm, agent_terms(a), agent_memory(a), instances, count, etag_of_read, a);
-    }
-    if (w->wsm)
-        stop |= wsm_watch_iteration(w->wsm, agent_terms(a), agent_memory(a), etag_of_read, a);
-    return stop;
+    int ended = w->gsm.watch ? gsm_inspect_phase(&w->gsm, a, phase, stats) : AGENT_GO_ON;
+    if (phase == AGENT_DERIVED && w->wsm && wsm_watch_iteration(w->wsm, a) && ended == AGENT_GO_ON)
+        ended = 1;
+    return ended;
 }
 
 static void log_to_stderr(void *user, enum log_level level, const char *message) {
@@ -406,12 +396,14 @@ int cmd_run(int argc, char **argv) {
     cli_catch_stop_signals();
     watchers watch = {0};
     if (runs_gsm)
-        watch.gsm = gsm_watch_new(&(gsm_watch_options){.open_ended = opt.instance_container_count > 0,
-                                                       .compat_authors_draft = opt.compat_authors_draft,
-                                                       .verbose = opt.verbose > 0, .log = &log});
+        watch.gsm = (gsm_inspect){
+            .watch = gsm_watch_new(&(gsm_watch_options){.open_ended = opt.instance_container_count > 0,
+                                                        .compat_authors_draft = opt.compat_authors_draft,
+                                                        .verbose = opt.verbose > 0, .log = &log}),
+            .until_complete = opt.until_complete, .log = &log};
     if (opt.machine_count)
         watch.wsm = wsm_watch_new((const char *const *)opt.machines, opt.machine_count, &log);
-    if (watch.gsm || watch.wsm) {
+    if (watch.gsm.watch || watch.wsm) {
         opt.inspect = watch_instances;
         opt.inspect_user = &watch;
     }
@@ -423,7 +415,7 @@ int cmd_run(int argc, char **argv) {
         fprintf(stderr, "ldgsm run: %s\n", error);
         status = 1;
     }
-    gsm_watch_free(watch.gsm);
+    gsm_watch_free(watch.gsm.watch);
     wsm_watch_free(watch.wsm);
 done:
     for (size_t i = 0; i < opt.header_count; i++) {

@@ -264,8 +264,13 @@ static unsigned watch_fragments(gsm_watch *w, terms *t, store *wm, term_id a, wa
     return changed;
 }
 
-int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, const char *const *instances, size_t instance_count,
-                        watch_etag_fn etag_of, void *user) {
+int gsm_watch_iteration(gsm_watch *w, agent *a) {
+    terms *t = agent_terms(a);
+    store *wm = agent_memory(a);
+    size_t instance_count;
+    const char *const *instances = agent_instances(a, &instance_count);
+    watch_etag_fn etag_of = agent_read_etag;
+    void *user = a;
     vocab_init(w, t);
     size_t refused = 0;
     lint_term_docs *term_docs = lint_term_docs_new();
@@ -282,7 +287,7 @@ int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, const char *const *in
             char why[160];
             snprintf(why, sizeof why, "its model is refused: ldgsm lint finds %u error%s in it (said when the "
                      "model was read)", errors, errors == 1 ? "" : "s");
-            store_add(wm, iri, w->v.held_because, terms_string(t, why), w->v.graph);
+            agent_hold(a, iri, why);
             continue;
         }
         buf changes = {0};

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "agent/agent.h"
 #include "gsm/lint_read.h"
 #include "rdf/log.h"
 #include "rdf/store.h"
@@ -39,9 +40,10 @@ typedef struct gsm_watch_options {
 gsm_watch *gsm_watch_new(const gsm_watch_options *options);
 void gsm_watch_free(gsm_watch *w);
 
-/* Checks one iteration's working memory (wm over terms t) for the instances the run has in it. Returns 0,
- * or 1 when every instance is refused and the run is not open-ended (the run ends). */
-int gsm_watch_iteration(gsm_watch *w, terms *t, store *wm, const char *const *instances, size_t instance_count,
-                        watch_etag_fn etag_of, void *user);
+/* Checks one iteration's working memory for the instances the run has in it (agent_instances), from the
+ * agent's inspect hook at AGENT_DERIVED (gsm/inspect.h); a refused model's instance is held through
+ * agent_hold. Returns 0, or 1 when every instance is refused and the run is not open-ended (the run
+ * ends). */
+int gsm_watch_iteration(gsm_watch *w, agent *a);
 
 #endif

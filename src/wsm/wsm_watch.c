@@ -29,21 +29,21 @@ void wsm_watch_free(wsm_watch *w) {
 
 static void check_schemas(gsm_lint *l) { wsm_lint_check(l); }
 
-int wsm_watch_iteration(wsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of, void *user) {
+int wsm_watch_iteration(wsm_watch *w, agent *a) {
+    terms *t = agent_terms(a);
+    store *wm = agent_memory(a);
     /* the schema is what rules/wsm.n3 serves the instance (wx:serves) */
     term_id serves = terms_iri_cstr(t, NS_WX "serves");
     term_id read_failure = terms_iri_cstr(t, NS_LDGSM "readFailure");
-    term_id held_because = terms_iri_cstr(t, NS_LDGSM "heldBecause");
-    term_id graph = terms_iri_cstr(t, "urn:ldgsm:watch");
     size_t refused = 0;
     lint_term_docs *term_docs = lint_term_docs_new();
     for (size_t i = 0; i < w->machine_count; i++) {
         term_id instance = terms_iri_cstr(t, w->machines[i]);
         term_id *docs;
         size_t doc_count = lint_read_documents(t, wm, term_docs, serves, read_failure, instance, &docs);
-        uint32_t errors = doc_count ? lint_memo_check(w->lint, &(lint_read){t, wm, etag_of, user, w->log}, docs,
-                                                      doc_count, instance, "schema", false, check_schemas)
-                                    : 0;
+        lint_read read = {t, wm, agent_read_etag, a, w->log};
+        uint32_t errors =
+            doc_count ? lint_memo_check(w->lint, &read, docs, doc_count, instance, "schema", false, check_schemas) : 0;
         free(docs);
         if (!errors)
             continue;
@@ -51,7 +51,7 @@ int wsm_watch_iteration(wsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of
         char why[160];
         snprintf(why, sizeof why, "its schema is refused: ldgsm lint finds %u error%s in it (said when the schema "
                  "was read)", errors, errors == 1 ? "" : "s");
-        store_add(wm, instance, held_because, terms_string(t, why), graph);
+        agent_hold(a, instance, why);
     }
     lint_term_docs_free(term_docs);
     if (refused && refused == w->machine_count) {

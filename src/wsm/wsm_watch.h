@@ -9,13 +9,15 @@
 
 #include <stddef.h>
 
+#include "agent/agent.h"
 #include "gsm/lint_read.h"
 
 typedef struct wsm_watch wsm_watch;
 
 wsm_watch *wsm_watch_new(const char *const *machines, size_t machine_count, const log_sink *log);
 void wsm_watch_free(wsm_watch *w);
-/* Checks one iteration's working memory. Returns 0, or 1 when every instance is refused. */
-int wsm_watch_iteration(wsm_watch *w, terms *t, store *wm, watch_etag_fn etag_of, void *user);
+/* Checks one iteration's working memory, from the agent's inspect hook at AGENT_DERIVED; a refused
+ * schema's instance is held through agent_hold. Returns 0, or 1 when every instance is refused. */
+int wsm_watch_iteration(wsm_watch *w, agent *a);
 
 #endif

@@ -1,0 +1,32 @@
+/* inspect.h: what the GSM layer does in an `ldgsm run` of GSM instances, through the agent's inspect hook
+ * (agent/agent.h, agent_options.inspect): the agent's loop knows nothing of GSM; this hook, installed by
+ * the command, brings it in at three moments of each iteration:
+ *
+ *   AGENT_CRAWLED  --until complete: an instance whose root model has no milestone ends the run with
+ *                  status 1 before anything is evaluated or sent (gsm_never_completes, gsm/completion.h)
+ *   AGENT_DERIVED  the watcher (gsm/watch.h): lint of the models as read, holding a refused model's
+ *                  instance through agent_hold; cycling stages; progress lines. Every instance refused:
+ *                  the run ends with status 1 after this iteration
+ *   AGENT_ENDED    --until complete: 0 when every instance is complete, 5 when the rest failed with
+ *                  nothing more to do (gsm_completion)
+ *
+ * It reads working memory through agent_terms, agent_memory and agent_instances and writes it only through
+ * agent_hold. */
+#ifndef LDGSM_GSM_INSPECT_H
+#define LDGSM_GSM_INSPECT_H
+
+#include <stdbool.h>
+
+#include "agent/agent.h"
+#include "gsm/watch.h"
+
+typedef struct gsm_inspect {
+    gsm_watch *watch;    /* the watcher (owned by the caller) */
+    bool until_complete; /* --until complete */
+    const log_sink *log;
+} gsm_inspect;
+
+/* The inspect hook's shape (agent_options.inspect), user a gsm_inspect: AGENT_GO_ON or an exit status. */
+int gsm_inspect_phase(void *user, agent *a, agent_phase phase, const iteration_stats *stats);
+
+#endif
