@@ -8,6 +8,8 @@
 #include "agent/vocab.h"
 #include "rdf/vocab_ns.h"
 
+const char *const body_prefixes[] = {"gsm", NS_GSM, "ldgsm", NS_LDGSM, "wsm", NS_WSM, NULL};
+
 /* The placeholder namespace without its '#': the document `this:` IRIs are fragments of. */
 static const char placeholder_document[] = NS_THIS_DOCUMENT;
 
@@ -40,7 +42,7 @@ int body_document(rdfio *io, terms *t, const triple *ts, size_t n, const char *t
                 terms_kind(t, parts[k]) == TERM_VAR)
                 return rdf_write_turtle(io, ts, n, target_url, out);
     }
-    rdf_write_turtle_compact(t, ts, n, target_url, out);
+    rdf_write_turtle_compact(t, ts, n, target_url, body_prefixes, out);
     return 0;
 }
 
@@ -102,7 +104,7 @@ static void clause(const terms *t, const char *name, const triple *ts, size_t n,
     if (!n)
         return;
     buf_printf(out, ";\n  solid:%s {\n", name);
-    rdf_write_compact_statements(t, ts, n, target_url, out);
+    rdf_write_compact_statements(t, ts, n, target_url, body_prefixes, out);
     buf_puts(out, "  }");
 }
 
@@ -114,7 +116,7 @@ int body_patch(const terms *t, const triple *before, size_t before_count, const 
     int rc = -1;
     if (only_in(t, before, before_count, after, after_count, deletes, &delete_count) &&
         only_in(t, after, after_count, before, before_count, inserts, &insert_count)) {
-        rdf_write_compact_prefixes(out);
+        rdf_write_compact_prefixes(body_prefixes, out);
         buf_puts(out, "@prefix solid: <http://www.w3.org/ns/solid/terms#> .\n_:patch a solid:InsertDeletePatch");
         clause(t, "deletes", deletes, delete_count, target_url, out);
         clause(t, "inserts", inserts, insert_count, target_url, out);

@@ -17,6 +17,11 @@
  * formulas). *is_rdf tells whether the body is Turtle (so the request wants Content-Type text/turtle). */
 int body_bytes(rdfio *io, terms *t, term_id body, const char *target_url, bool relative, buf *out, bool *is_rdf);
 
+/* The namespaces the documents the agent writes abbreviate beyond rdf: and xsd: (gsm:, ldgsm:, wsm:, the
+ * vocabularies of status documents), as rdf_write_turtle_compact takes them: pairs of name and namespace
+ * IRI, then NULL. The LDP server is given the same (cli/), so what it rewrites stays as short. */
+extern const char *const body_prefixes[];
+
 /* this:x -> target_url#x (this: alone -> target_url); any other term unchanged. */
 term_id body_resolve_placeholder(terms *t, term_id id, const char *target_url);
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
+#include "agent/body.h"
 #include "cli/commands.h"
 #include "cli/shipped.h"
 #include "demos/demo.h"
@@ -188,7 +189,8 @@ static int demo_server_start(demo_server *s, const char *fixtures, const log_sin
     rdfio_prepare_libxml(); /* before the server's threads parse (rdfio.h) */
     s->server = ldp_server_bind(&config, message, sizeof message);
     if (s->server) {
-        ldp_store_config store_config = {NULL, ldp_server_base_url(s->server), ldp_server_variant_free(), log};
+        ldp_store_config store_config = {NULL, ldp_server_base_url(s->server), ldp_server_variant_free(), log,
+                                         body_prefixes};
         s->store = ldp_store_open(&store_config, message, sizeof message);
     }
     ldp_fixtures_counts counts;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "agent/body.h"
 #include "cli/shipped.h"
 #include "gsm/page.h"
 #include "ldp/ldp_fixtures.h"
@@ -411,7 +412,7 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
     free(compat_rules);
     ldp_server_add_route(server, PAGE_PATH, serve_page, page);
     ldp_store_config store_config = {o->data_dir, ldp_server_base_url(server), ldp_server_variant_free(),
-                                     o->server.log};
+                                     o->server.log, body_prefixes};
     ldp_store *store = ldp_store_open(&store_config, message, sizeof message);
     int rc = 0;
     if (!store) {

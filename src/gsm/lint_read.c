@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/body.h"
 #include "rdf/buf.h"
 #include "rdf/hashmap.h"
 #include "rdf/rdfio.h"
@@ -139,7 +140,7 @@ uint32_t lint_memo_check(lint_memo *memo, const lint_read *read, const term_id *
         /* Turtle, not N-Triples: raptor2's N-Triples parser leaks the datatype of every typed literal */
         const char *doc = terms_lex(t, docs[i], NULL);
         buf text = {0};
-        rdf_write_turtle_compact(t, ts, count, doc, &text);
+        rdf_write_turtle_compact(t, ts, count, doc, body_prefixes, &text);
         gsm_lint_load_text(l, doc, doc, RDF_TURTLE, text.data ? text.data : "", text.len);
         buf_free(&text);
         free(ts);

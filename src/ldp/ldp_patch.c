@@ -301,7 +301,7 @@ done:
 }
 
 int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, size_t turtle_len,
-                    const char *base, buf *out, char *message, size_t size) {
+                    const char *base, const char *const *prefixes, buf *out, char *message, size_t size) {
     terms *t = terms_new();
     n3_doc doc = {0};
     n3_error err;
@@ -319,7 +319,7 @@ int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, siz
     else if (!(status = read_resource(t, turtle, turtle_len, base, &current, &current_count, message, size)) &&
              !(status = evaluate(t, &c, current, current_count, &result, &result_count, message, size))) {
         result_count = triples_canonical(result, result_count);
-        rdf_write_turtle_compact(t, result, result_count, base, out);
+        rdf_write_turtle_compact(t, result, result_count, base, prefixes, out);
     }
     free(result);
     free(current);
@@ -331,5 +331,5 @@ int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, siz
 int ldp_patch_edit(void *user, const char *turtle, size_t len, const char *base, buf *out, char *message,
                    size_t size) {
     const ldp_patch_request *request = user;
-    return ldp_patch_apply(request->text, request->len, turtle, len, base, out, message, size);
+    return ldp_patch_apply(request->text, request->len, turtle, len, base, request->prefixes, out, message, size);
 }

@@ -50,8 +50,8 @@ static bool reads_as_turtle(rdf_session *s, const char *data, size_t len, const 
 }
 
 enum ldp_rdf_result ldp_rdf_check_body(enum ldp_media media, const char *data, size_t len, const char *base,
-                                       const char *source_name, bool forbid_containment, buf *stored,
-                                       char *message, size_t size) {
+                                       const char *source_name, bool forbid_containment,
+                                       const char *const *prefixes, buf *stored, char *message, size_t size) {
     rdf_session s = session_open();
     triple *ts;
     size_t n;
@@ -78,7 +78,7 @@ enum ldp_rdf_result ldp_rdf_check_body(enum ldp_media media, const char *data, s
         /* Relative to base and without an @base line, so the stored text does not pin the server's
          * address (a restart may use another port). */
         size_t start = stored->len;
-        rdf_write_turtle_compact(s.t, ts, n, base, stored);
+        rdf_write_turtle_compact(s.t, ts, n, base, prefixes, stored);
         if (stored->len - start > size_bound(len)) {
             snprintf(message, size, "%s: its %zu triples would be %zu bytes of Turtle, more than %d times the body",
                      source_name, n, stored->len - start, LDP_RDF_SIZE_FACTOR);

@@ -31,11 +31,12 @@ enum { LDP_RDF_SIZE_FACTOR = 32, LDP_RDF_SIZE_SLACK = 1 << 20 };
 /* Checks a request body (len bytes in media, named source_name in errors), relative IRIs resolved
  * against base (the resource written), and appends the Turtle to store to *stored: Turtle and
  * N-Triples bodies as they are (an N-Triples document is Turtle), RDF/XML rewritten as flat Turtle
- * (rdf_write_turtle_compact) with IRIs relative to base. forbid_containment rejects ldp:contains
+ * (rdf_write_turtle_compact, abbreviating the namespaces of prefixes: pairs of name and IRI, then NULL;
+ * NULL for rdf: and xsd: only) with IRIs relative to base. forbid_containment rejects ldp:contains
  * triples. message (size bytes) says what is wrong. */
 enum ldp_rdf_result ldp_rdf_check_body(enum ldp_media media, const char *data, size_t len, const char *base,
-                                       const char *source_name, bool forbid_containment, buf *stored,
-                                       char *message, size_t size);
+                                       const char *source_name, bool forbid_containment,
+                                       const char *const *prefixes, buf *stored, char *message, size_t size);
 
 /* Serializes the stored Turtle (base: the resource's URI) in media `to`, a type other than Turtle.
  * Returns 0; 1 when the text would pass the size bound or cannot hold every triple (RDF/XML: a predicate

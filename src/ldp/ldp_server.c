@@ -555,7 +555,7 @@ static enum MHD_Result handle_patch(ldp_server *s, struct MHD_Connection *c, req
     if (!ldp_media_type_is(header(c, "Content-Type"), LDP_PATCH_MEDIA_TYPE))
         return respond_text(r, c, 415, "Unsupported Media Type: send an N3 Patch as " LDP_PATCH_MEDIA_TYPE,
                             "Accept-Patch", LDP_PATCH_MEDIA_TYPE);
-    ldp_patch_request patch = {r->body.data ? r->body.data : "", r->body.len};
+    ldp_patch_request patch = {r->body.data ? r->body.data : "", r->body.len, ldp_store_turtle_prefixes(s->store)};
     ldp_conditions cond = conditions_for(s, c, r->path);
     ldp_outcome outcome;
     ldp_store_edit(s->store, r->path, &cond, ldp_patch_edit, &patch, &outcome);

@@ -35,6 +35,7 @@ struct ldp_store {
     char *base_url;
     ldp_variant_free_fn variant_free;
     const log_sink *log;
+    const char *const *turtle_prefixes;
     pthread_mutex_t lock;       /* the tree and the snapshot pointers; held briefly */
     pthread_mutex_t write_lock; /* one writer at a time, across its disk I/O (design note 3) */
     node **buckets;
@@ -259,6 +260,7 @@ ldp_store *ldp_store_open(const ldp_store_config *config, char *message, size_t 
     s->base_url = xstrndup(config->base_url, strlen(config->base_url));
     s->variant_free = config->variant_free;
     s->log = config->log;
+    s->turtle_prefixes = config->turtle_prefixes;
     pthread_mutex_init(&s->lock, NULL);
     pthread_mutex_init(&s->write_lock, NULL);
     s->bucket_count = 64;
@@ -295,6 +297,8 @@ void ldp_store_free(ldp_store *s) {
 }
 
 const char *ldp_store_data_dir(const ldp_store *s) { return s->data_dir; }
+
+const char *const *ldp_store_turtle_prefixes(const ldp_store *s) { return s->turtle_prefixes; }
 
 ldp_doc *ldp_store_get(ldp_store *s, const char *path) {
     pthread_mutex_lock(&s->lock);
@@ -420,8 +424,8 @@ static int prepare_body(ldp_store *s, const char *path, const ldp_body *body, bu
     char *uri = uri_of(s, path);
     bool container = ldp_path_is_container(path, strlen(path));
     enum ldp_rdf_result r =
-        ldp_rdf_check_body(body->media, body->data, body->len, uri, body->source_name, container, stored,
-                           outcome->message, sizeof outcome->message);
+        ldp_rdf_check_body(body->media, body->data, body->len, uri, body->source_name, container,
+                           s->turtle_prefixes, stored, outcome->message, sizeof outcome->message);
     free(uri);
     if (r == LDP_RDF_OK)
         return 0;

@@ -38,6 +38,10 @@ typedef struct ldp_store_config {
     const char *base_url;  /* "http://host:port", no trailing '/' */
     ldp_variant_free_fn variant_free; /* how snapshots free the server's cached variants */
     const log_sink *log;
+    /* The namespaces the Turtle the store writes (RDF/XML bodies, patched resources) abbreviates beyond
+     * rdf: and xsd:, as rdf_write_turtle_compact takes them; NULL: none. The server knows no vocabulary:
+     * its caller names them, and the table must outlive the store. */
+    const char *const *turtle_prefixes;
 } ldp_store_config;
 
 /* Opens the store, reading the data directory back when there is one. NULL with message on failure. */
@@ -45,6 +49,8 @@ ldp_store *ldp_store_open(const ldp_store_config *config, char *message, size_t 
 void ldp_store_free(ldp_store *store);
 /* The data directory the store was opened with, or NULL when it keeps everything in memory. */
 const char *ldp_store_data_dir(const ldp_store *store);
+/* The config's turtle_prefixes. */
+const char *const *ldp_store_turtle_prefixes(const ldp_store *store);
 
 /* The current snapshot of path, retained for the caller (ldp_doc_release); NULL when absent. */
 ldp_doc *ldp_store_get(ldp_store *store, const char *path);

@@ -79,16 +79,20 @@ int rdf_parse_file(rdfio *io, store *st, const char *path, term_id g, rdf_error 
 /* Appends one term in N-Triples form (formulas as N3 { ... }; lists inside them as ( ... ); a list outside one must be expanded by the caller). */
 void rdf_write_term_nt(const terms *t, term_id id, buf *out);
 /* Writes triples as compact Turtle, with IRIs relative to base (a document IRI without fragment): what a
- * PUT body needs, without raptor2's serializer on the agent's hot path. The rdf, xsd, gsm and ldgsm
- * namespaces are written as prefixes, rdf:type as `a`, booleans and integers bare, and consecutive
- * triples of one subject (and predicate) grouped with ';' (and ','): sorted triples (canonical order) give
- * a status document about half the bytes, and half the parsing for every reader, of one full triple per
- * line. Lists and formulas are not expected (documents read from servers hold neither). */
-void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const char *base, buf *out);
+ * PUT body needs, without raptor2's serializer on the agent's hot path. The rdf and xsd namespaces, then
+ * those of `prefixes` (pairs of a name without ':' and a namespace IRI, then NULL; NULL for none: the
+ * caller's vocabularies, which this layer does not know), are written as prefixes, rdf:type as `a`,
+ * booleans and integers bare, and consecutive triples of one subject (and predicate) grouped with ';' (and
+ * ','): sorted triples (canonical order) give a status document about half the bytes, and half the
+ * parsing for every reader, of one full triple per line. Lists and formulas are not expected (documents
+ * read from servers hold neither). */
+void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const char *base,
+                              const char *const *prefixes, buf *out);
 /* rdf_write_turtle_compact in two parts, for a text that puts the statements elsewhere (inside an N3
  * formula, where no @prefix may stand): the prefix lines, and the statements that use them. */
-void rdf_write_compact_prefixes(buf *out);
-void rdf_write_compact_statements(const terms *t, const triple *ts, size_t n, const char *base, buf *out);
+void rdf_write_compact_prefixes(const char *const *prefixes, buf *out);
+void rdf_write_compact_statements(const terms *t, const triple *ts, size_t n, const char *base,
+                                  const char *const *prefixes, buf *out);
 /* Appends <iri> relative to base (a document IRI without fragment) as the compact writer does: <#f> for
  * the document's fragments, ../ steps on the same host, absolute otherwise. (Also a SPARQL IRIREF.) */
 void rdf_write_relative_iri(const char *iri, const char *base, buf *out);

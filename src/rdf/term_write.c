@@ -202,38 +202,33 @@ void rdf_write_relative_iri(const char *iri, const char *base, buf *out) {
     write_relative_iri(iri, strlen(iri), base, strlen(base), out);
 }
 
-/* The namespaces a compact document abbreviates: those of status documents. */
-static const struct {
-    const char *prefix, *iri;
-    size_t iri_len;
-} compact_prefixes[] = {
-#define COMPACT_PREFIX(name, iri) {name, iri, sizeof iri - 1}
-    COMPACT_PREFIX("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
-    COMPACT_PREFIX("xsd", "http://www.w3.org/2001/XMLSchema#"),
-    COMPACT_PREFIX("gsm", "http://purl.org/gsm/vocab#"),
-    COMPACT_PREFIX("ldgsm", "https://w3id.org/ldgsm#"),
-    COMPACT_PREFIX("wsm", "https://w3id.org/ldgsm/wsm#"),
-#undef COMPACT_PREFIX
-};
+/* The namespaces every compact document abbreviates, this layer's own (the terms it writes bare or as `a`
+ * are in them); the caller's table (pairs of name and namespace IRI, then NULL) follows: the vocabularies
+ * of the documents it writes, which this layer does not know. */
+static const char *const standard_prefixes[] = {"rdf", NS_RDF, "xsd", NS_XSD, NULL};
 
-/* Writes iri as prefix:local when a compact prefix covers it and local is a plain name. */
-static bool write_prefixed(const char *iri, size_t len, buf *out) {
-    for (size_t k = 0; k < sizeof compact_prefixes / sizeof *compact_prefixes; k++) {
-        size_t ns = compact_prefixes[k].iri_len;
-        if (len <= ns || memcmp(iri, compact_prefixes[k].iri, ns) != 0)
-            continue;
-        const char *local = iri + ns;
-        size_t local_len = len - ns;
-        bool plain = isalpha((unsigned char)local[0]) || local[0] == '_';
-        for (size_t i = 1; i < local_len && plain; i++)
-            plain = isalnum((unsigned char)local[i]) || local[i] == '_' || local[i] == '-';
-        if (!plain)
-            return false;
-        buf_puts(out, compact_prefixes[k].prefix);
-        buf_putc(out, ':');
-        buf_append(out, local, local_len);
-        return true;
-    }
+/* Writes iri as prefix:local when a compact prefix covers it and local is a plain name (the first
+ * namespace covering it decides). */
+static bool write_prefixed(const char *iri, size_t len, const char *const *prefixes, buf *out) {
+    const char *const *tables[] = {standard_prefixes, prefixes};
+    for (size_t table = 0; table < sizeof tables / sizeof *tables; table++)
+        for (size_t k = 0; tables[table] && tables[table][k]; k += 2) {
+            const char *name = tables[table][k], *namespace = tables[table][k + 1];
+            size_t ns = strlen(namespace);
+            if (len <= ns || memcmp(iri, namespace, ns) != 0)
+                continue;
+            const char *local = iri + ns;
+            size_t local_len = len - ns;
+            bool plain = isalpha((unsigned char)local[0]) || local[0] == '_';
+            for (size_t i = 1; i < local_len && plain; i++)
+                plain = isalnum((unsigned char)local[i]) || local[i] == '_' || local[i] == '-';
+            if (!plain)
+                return false;
+            buf_puts(out, name);
+            buf_putc(out, ':');
+            buf_append(out, local, local_len);
+            return true;
+        }
     return false;
 }
 
@@ -247,15 +242,15 @@ static bool all_digits(const char *s, size_t len) {
     return true;
 }
 
-static void write_compact_term(const terms *t, term_id id, const char *base, size_t base_len, bool predicate,
-                               buf *out) {
+static void write_compact_term(const terms *t, term_id id, const char *base, size_t base_len,
+                               const char *const *prefixes, bool predicate, buf *out) {
     size_t len;
     const char *lex = terms_lex(t, id, &len);
     switch (terms_kind(t, id)) {
     case TERM_IRI:
         if (predicate && id == T_RDF_TYPE)
             buf_putc(out, 'a');
-        else if (!write_prefixed(lex, len, out))
+        else if (!write_prefixed(lex, len, prefixes, out))
             write_relative_iri(lex, len, base, base_len, out);
         return;
     case TERM_LITERAL: {
@@ -274,7 +269,7 @@ static void write_compact_term(const terms *t, term_id id, const char *base, siz
             size_t mark = out->len;
             write_string(lex, len, out);
             buf_puts(out, "^^");
-            if (write_prefixed(dt, dlen, out))
+            if (write_prefixed(dt, dlen, prefixes, out))
                 return;
             out->len = mark;
         }
@@ -286,17 +281,21 @@ static void write_compact_term(const terms *t, term_id id, const char *base, siz
     }
 }
 
-void rdf_write_compact_prefixes(buf *out) {
-    for (size_t k = 0; k < sizeof compact_prefixes / sizeof *compact_prefixes; k++)
-        buf_printf(out, "@prefix %s: <%s> .\n", compact_prefixes[k].prefix, compact_prefixes[k].iri);
+void rdf_write_compact_prefixes(const char *const *prefixes, buf *out) {
+    const char *const *tables[] = {standard_prefixes, prefixes};
+    for (size_t table = 0; table < sizeof tables / sizeof *tables; table++)
+        for (size_t k = 0; tables[table] && tables[table][k]; k += 2)
+            buf_printf(out, "@prefix %s: <%s> .\n", tables[table][k], tables[table][k + 1]);
 }
 
-void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const char *base, buf *out) {
-    rdf_write_compact_prefixes(out);
-    rdf_write_compact_statements(t, ts, n, base, out);
+void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const char *base,
+                              const char *const *prefixes, buf *out) {
+    rdf_write_compact_prefixes(prefixes, out);
+    rdf_write_compact_statements(t, ts, n, base, prefixes, out);
 }
 
-void rdf_write_compact_statements(const terms *t, const triple *ts, size_t n, const char *base, buf *out) {
+void rdf_write_compact_statements(const terms *t, const triple *ts, size_t n, const char *base,
+                                  const char *const *prefixes, buf *out) {
     size_t base_len = strlen(base);
     for (size_t i = 0; i < n; i++) {
         bool same_subject = i && ts[i].s == ts[i - 1].s;
@@ -308,14 +307,14 @@ void rdf_write_compact_statements(const terms *t, const triple *ts, size_t n, co
         } else {
             if (i)
                 buf_puts(out, " .\n");
-            write_compact_term(t, ts[i].s, base, base_len, false, out);
+            write_compact_term(t, ts[i].s, base, base_len, prefixes, false, out);
             buf_putc(out, ' ');
         }
         if (!same_predicate) {
-            write_compact_term(t, ts[i].p, base, base_len, true, out);
+            write_compact_term(t, ts[i].p, base, base_len, prefixes, true, out);
             buf_putc(out, ' ');
         }
-        write_compact_term(t, ts[i].o, base, base_len, false, out);
+        write_compact_term(t, ts[i].o, base, base_len, prefixes, false, out);
     }
     if (n)
         buf_puts(out, " .\n");

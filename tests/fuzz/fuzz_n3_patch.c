@@ -19,14 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *base = "http://fuzz.example/dir/doc";
     buf out = {0};
     char message[600];
-    int status = ldp_patch_apply((const char *)data, size, resource, strlen(resource), base, &out, message,
+    int status = ldp_patch_apply((const char *)data, size, resource, strlen(resource), base, NULL, &out, message,
                                  sizeof message);
     if (status != 0 && status != 409 && status != 422)
         abort();
     if (status == 0) {
         buf stored = {0};
-        if (ldp_rdf_check_body(LDP_MEDIA_TURTLE, out.data ? out.data : "", out.len, base, "patched", false, &stored,
-                               message, sizeof message) != LDP_RDF_OK)
+        if (ldp_rdf_check_body(LDP_MEDIA_TURTLE, out.data ? out.data : "", out.len, base, "patched", false, NULL,
+                               &stored, message, sizeof message) != LDP_RDF_OK)
             abort();
         buf_free(&stored);
     }

@@ -46,7 +46,7 @@ static int teardown(void **state) {
 static int apply(fixture *f, const char *patch, const char *turtle) {
     buf_free(&f->out);
     f->message[0] = '\0';
-    return ldp_patch_apply(patch, strlen(patch), turtle, turtle ? strlen(turtle) : 0, DOC, &f->out,
+    return ldp_patch_apply(patch, strlen(patch), turtle, turtle ? strlen(turtle) : 0, DOC, NULL, &f->out,
                            f->message, sizeof f->message);
 }
 
@@ -235,7 +235,7 @@ static void costly_where_clauses_are_422(void **state) {
 
 static int edit(ldp_store *store, const char *path, const char *patch, const ldp_conditions *c,
                 char *etag) {
-    ldp_patch_request request = {patch, strlen(patch)};
+    ldp_patch_request request = {patch, strlen(patch), NULL};
     ldp_outcome o;
     ldp_store_edit(store, path, c, ldp_patch_edit, &request, &o);
     if (etag)
@@ -246,7 +246,7 @@ static int edit(ldp_store *store, const char *path, const char *patch, const ldp
 }
 
 static ldp_store *open_memory_store(void) {
-    ldp_store_config config = {NULL, BASE, free, NULL};
+    ldp_store_config config = {NULL, BASE, free, NULL, NULL};
     char message[512] = "";
     ldp_store *store = ldp_store_open(&config, message, sizeof message);
     assert_non_null(store);

@@ -29,7 +29,7 @@ typedef struct fixture {
 } fixture;
 
 static ldp_store *open_store(fixture *f, bool durable) {
-    ldp_store_config config = {durable ? f->data_dir : NULL, BASE, free, NULL};
+    ldp_store_config config = {durable ? f->data_dir : NULL, BASE, free, NULL, NULL};
     char message[512] = "";
     ldp_store *store = ldp_store_open(&config, message, sizeof message);
     if (!store)
@@ -417,7 +417,7 @@ static void unusable_data_directory_is_an_error(void **state) {
     fixture *f = *state;
     FILE *file = fopen(f->data_dir, "w"); /* a file where the directory should be */
     fclose(file);
-    ldp_store_config config = {f->data_dir, BASE, free, NULL};
+    ldp_store_config config = {f->data_dir, BASE, free, NULL, NULL};
     char message[512] = "";
     assert_null(ldp_store_open(&config, message, sizeof message));
     assert_non_null(strstr(message, "not a directory"));

@@ -310,7 +310,9 @@ static void compact_turtle_round_trips(void **state) {
         ts[i] = *store_triple(f->st, i);
     n = (uint32_t)triples_canonical(ts, n);
     buf compact = {0}, lines = {0};
-    rdf_write_turtle_compact(f->t, ts, n, "http://h/s/d", &compact);
+    static const char *const prefixes[] = {"gsm", "http://purl.org/gsm/vocab#", "ldgsm", "https://w3id.org/ldgsm#",
+                                           NULL};
+    rdf_write_turtle_compact(f->t, ts, n, "http://h/s/d", prefixes, &compact);
     assert_non_null(strstr(buf_cstr(&compact), "<#it> a gsm:"));
     assert_non_null(strstr(compact.data, "<../m/x#root>"));
     store *back = store_new();
