@@ -66,7 +66,7 @@ discovery *discovery_new(char *const *containers, size_t container_count, unsign
     d->container_count = container_count;
     d->shard_index = shard_index;
     d->shard_count = shard_count;
-    d->ldp_contains = terms_iri_cstr(t, NS_LDP "contains");
+    d->ldp_contains = terms_iri_cstr(t, LDP_contains);
     d->instances_from = terms_iri_cstr(t, NS_LDGSM "instancesFrom");
     d->instance_candidate = terms_iri_cstr(t, NS_LDGSM "instanceCandidate");
     d->current_stale = true;

@@ -359,7 +359,7 @@ int cmd_reason(int argc, char **argv) {
     double loaded = now_ms();
     rule_set_layer_negation(&rs);
     if (status == 0) {
-        ropt.derived_graph = terms_iri_cstr(t, "urn:ldgsm:derived");
+        ropt.derived_graph = terms_iri_cstr(t, LDGSM_DERIVED_GRAPH);
         ropt.log = &log;
         ropt.request_sink = collect_answer;
         ropt.request_sink_user = &query_answers;

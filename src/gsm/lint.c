@@ -102,35 +102,35 @@ struct gsm_lint {
 };
 
 static void vocab_init(lint_vocab *v, terms *t) {
-    v->stage = vocab_iri(t, NS_GSM, "Stage");
-    v->milestone = vocab_iri(t, NS_GSM, "Milestone");
-    v->has_child_stage = vocab_iri(t, NS_GSM, "hasChildStage");
-    v->has_guard = vocab_iri(t, NS_GSM, "hasGuard");
-    v->has_milestone = vocab_iri(t, NS_GSM, "hasMilestone");
-    v->has_condition = vocab_iri(t, NS_GSM, "hasCondition");
-    v->has_achieving = vocab_iri(t, NS_GSM, "hasAchievingSentry");
-    v->has_invalidating = vocab_iri(t, NS_GSM, "hasInvalidatingSentry");
-    v->has_http_request = vocab_iri(t, NS_GSM, "hasHttpRequest");
-    v->sp_ask = vocab_iri(t, NS_SP, "Ask");
-    v->sp_text = vocab_iri(t, NS_SP, "text");
-    v->mthd = vocab_iri(t, NS_HTTP, "mthd");
-    v->request_uri = vocab_iri(t, NS_HTTP, "requestURI");
-    v->headers = vocab_iri(t, NS_HTTP, "headers");
-    v->body = vocab_iri(t, NS_HTTP, "body");
-    v->field_name = vocab_iri(t, NS_HTTP, "fieldName");
-    v->call = vocab_iri(t, NS_LDGSM, "Call");
-    v->alternatives = vocab_iri(t, NS_LDGSM, "alternatives");
-    v->timeout = vocab_iri(t, NS_LDGSM, "timeout");
-    v->retries = vocab_iri(t, NS_LDGSM, "retries");
-    v->backoff = vocab_iri(t, NS_LDGSM, "backoff");
-    v->retry_delay = vocab_iri(t, NS_LDGSM, "retryDelay");
-    v->result_in = vocab_iri(t, NS_LDGSM, "resultIn");
-    v->alternative_stages = vocab_iri(t, NS_LDGSM, "alternativeStages");
-    v->xsd_duration = vocab_iri(t, NS_XSD, "duration");
-    v->xsd_day_time_duration = vocab_iri(t, NS_XSD, "dayTimeDuration");
-    v->xsd_year_month_duration = vocab_iri(t, NS_XSD, "yearMonthDuration");
-    v->draft_has_task = vocab_iri(t, NS_DRAFT, "hasTask");
-    v->draft_has_http_request = vocab_iri(t, NS_DRAFT, "hasHttpRequest");
+    v->stage = terms_iri_cstr(t, GSM_Stage);
+    v->milestone = terms_iri_cstr(t, GSM_Milestone);
+    v->has_child_stage = terms_iri_cstr(t, GSM_hasChildStage);
+    v->has_guard = terms_iri_cstr(t, GSM_hasGuard);
+    v->has_milestone = terms_iri_cstr(t, GSM_hasMilestone);
+    v->has_condition = terms_iri_cstr(t, GSM_hasCondition);
+    v->has_achieving = terms_iri_cstr(t, GSM_hasAchievingSentry);
+    v->has_invalidating = terms_iri_cstr(t, GSM_hasInvalidatingSentry);
+    v->has_http_request = terms_iri_cstr(t, GSM_hasHttpRequest);
+    v->sp_ask = terms_iri_cstr(t, SP_Ask);
+    v->sp_text = terms_iri_cstr(t, SP_text);
+    v->mthd = terms_iri_cstr(t, HTTP_mthd);
+    v->request_uri = terms_iri_cstr(t, HTTP_requestURI);
+    v->headers = terms_iri_cstr(t, HTTP_headers);
+    v->body = terms_iri_cstr(t, HTTP_body);
+    v->field_name = terms_iri_cstr(t, HTTP_fieldName);
+    v->call = terms_iri_cstr(t, NS_LDGSM "Call");
+    v->alternatives = terms_iri_cstr(t, LDGSM_alternatives);
+    v->timeout = terms_iri_cstr(t, NS_LDGSM "timeout");
+    v->retries = terms_iri_cstr(t, NS_LDGSM "retries");
+    v->backoff = terms_iri_cstr(t, NS_LDGSM "backoff");
+    v->retry_delay = terms_iri_cstr(t, NS_LDGSM "retryDelay");
+    v->result_in = terms_iri_cstr(t, NS_LDGSM "resultIn");
+    v->alternative_stages = terms_iri_cstr(t, LDGSM_alternativeStages);
+    v->xsd_duration = terms_iri_cstr(t, XSD_duration);
+    v->xsd_day_time_duration = terms_iri_cstr(t, XSD_dayTimeDuration);
+    v->xsd_year_month_duration = terms_iri_cstr(t, XSD_yearMonthDuration);
+    v->draft_has_task = terms_iri_cstr(t, NS_DRAFT "hasTask");
+    v->draft_has_http_request = terms_iri_cstr(t, NS_DRAFT "hasHttpRequest");
 }
 
 gsm_lint *gsm_lint_new(const lint_options *options) {

@@ -8,21 +8,21 @@
 
 void gsm_model_terms_init(gsm_model_terms *m, terms *t) {
     *m = (gsm_model_terms){
-        .stage = terms_iri_cstr(t, NS_GSM "Stage"),
+        .stage = terms_iri_cstr(t, GSM_Stage),
         .guard = terms_iri_cstr(t, NS_GSM "Guard"),
-        .milestone = terms_iri_cstr(t, NS_GSM "Milestone"),
-        .has_child = terms_iri_cstr(t, NS_GSM "hasChildStage"),
-        .has_guard = terms_iri_cstr(t, NS_GSM "hasGuard"),
-        .has_condition = terms_iri_cstr(t, NS_GSM "hasCondition"),
-        .has_milestone = terms_iri_cstr(t, NS_GSM "hasMilestone"),
-        .achieving = terms_iri_cstr(t, NS_GSM "hasAchievingSentry"),
-        .invalidating = terms_iri_cstr(t, NS_GSM "hasInvalidatingSentry"),
-        .has_request = terms_iri_cstr(t, NS_GSM "hasHttpRequest"),
-        .ask = terms_iri_cstr(t, NS_SP "Ask"),
-        .text = terms_iri_cstr(t, NS_SP "text"),
-        .type = terms_iri_cstr(t, NS_RDF "type"),
-        .label = terms_iri_cstr(t, NS_RDFS "label"),
-        .comment = terms_iri_cstr(t, NS_RDFS "comment"),
+        .milestone = terms_iri_cstr(t, GSM_Milestone),
+        .has_child = terms_iri_cstr(t, GSM_hasChildStage),
+        .has_guard = terms_iri_cstr(t, GSM_hasGuard),
+        .has_condition = terms_iri_cstr(t, GSM_hasCondition),
+        .has_milestone = terms_iri_cstr(t, GSM_hasMilestone),
+        .achieving = terms_iri_cstr(t, GSM_hasAchievingSentry),
+        .invalidating = terms_iri_cstr(t, GSM_hasInvalidatingSentry),
+        .has_request = terms_iri_cstr(t, GSM_hasHttpRequest),
+        .ask = terms_iri_cstr(t, SP_Ask),
+        .text = terms_iri_cstr(t, SP_text),
+        .type = terms_iri_cstr(t, RDF_type),
+        .label = terms_iri_cstr(t, RDFS_label),
+        .comment = terms_iri_cstr(t, RDFS_comment),
     };
 }
 

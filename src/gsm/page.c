@@ -130,10 +130,10 @@ static void find_in_document(terms *t, rdfio *io, const gsm_page_document *doc, 
     rdf_error err;
     if (rdf_parse(io, st, RDF_TURTLE, doc->turtle, doc->len, doc->uri, 0, doc->uri, &err) == 0) {
         term_id stage_instance = terms_iri_cstr(t, NS_GSM "StageInstance");
-        term_id in_artifact = terms_iri_cstr(t, NS_GSM "inArtifactInstance");
-        term_id has_state = terms_iri_cstr(t, NS_GSM "hasState");
-        term_id uninitialized = terms_iri_cstr(t, NS_GSM "uninitialized");
-        term_id is_instance_of = terms_iri_cstr(t, NS_GSM "isInstanceOf");
+        term_id in_artifact = terms_iri_cstr(t, GSM_inArtifactInstance);
+        term_id has_state = terms_iri_cstr(t, GSM_hasState);
+        term_id uninitialized = terms_iri_cstr(t, GSM_uninitialized);
+        term_id is_instance_of = terms_iri_cstr(t, GSM_isInstanceOf);
         store_iter it;
         uint32_t n;
         const triple *tr;

@@ -38,25 +38,25 @@ struct gsm_shape_rdf {
 };
 
 static void vocab_init(shape_vocab *v, terms *t) {
-    v->stage = terms_iri_cstr(t, NS_GSM "Stage");
-    v->has_child_stage = terms_iri_cstr(t, NS_GSM "hasChildStage");
-    v->has_guard = terms_iri_cstr(t, NS_GSM "hasGuard");
-    v->has_milestone = terms_iri_cstr(t, NS_GSM "hasMilestone");
-    v->has_http_request = terms_iri_cstr(t, NS_GSM "hasHttpRequest");
-    v->alternative_stages = terms_iri_cstr(t, NS_LDGSM "alternativeStages");
-    v->has_condition = terms_iri_cstr(t, NS_GSM "hasCondition");
-    v->is_instance_of = terms_iri_cstr(t, NS_GSM "isInstanceOf");
-    v->is_achieved = terms_iri_cstr(t, NS_GSM "isAchieved");
-    v->has_state = terms_iri_cstr(t, NS_GSM "hasState");
-    v->in_artifact_instance = terms_iri_cstr(t, NS_GSM "inArtifactInstance");
-    v->of_stage = terms_iri_cstr(t, NS_LDGSM "ofStage");
-    v->is_completed = terms_iri_cstr(t, NS_LDGSM "isCompleted");
-    v->active = terms_iri_cstr(t, NS_GSM "active");
-    v->inactive = terms_iri_cstr(t, NS_GSM "inactive");
-    v->uninitialized = terms_iri_cstr(t, NS_GSM "uninitialized");
-    v->label = terms_iri_cstr(t, NS_RDFS "label");
-    v->sp_text = terms_iri_cstr(t, NS_SP "text");
-    v->sp_where = terms_iri_cstr(t, NS_SP "where");
+    v->stage = terms_iri_cstr(t, GSM_Stage);
+    v->has_child_stage = terms_iri_cstr(t, GSM_hasChildStage);
+    v->has_guard = terms_iri_cstr(t, GSM_hasGuard);
+    v->has_milestone = terms_iri_cstr(t, GSM_hasMilestone);
+    v->has_http_request = terms_iri_cstr(t, GSM_hasHttpRequest);
+    v->alternative_stages = terms_iri_cstr(t, LDGSM_alternativeStages);
+    v->has_condition = terms_iri_cstr(t, GSM_hasCondition);
+    v->is_instance_of = terms_iri_cstr(t, GSM_isInstanceOf);
+    v->is_achieved = terms_iri_cstr(t, GSM_isAchieved);
+    v->has_state = terms_iri_cstr(t, GSM_hasState);
+    v->in_artifact_instance = terms_iri_cstr(t, GSM_inArtifactInstance);
+    v->of_stage = terms_iri_cstr(t, LDGSM_ofStage);
+    v->is_completed = terms_iri_cstr(t, LDGSM_isCompleted);
+    v->active = terms_iri_cstr(t, GSM_active);
+    v->inactive = terms_iri_cstr(t, GSM_inactive);
+    v->uninitialized = terms_iri_cstr(t, GSM_uninitialized);
+    v->label = terms_iri_cstr(t, RDFS_label);
+    v->sp_text = terms_iri_cstr(t, SP_text);
+    v->sp_where = terms_iri_cstr(t, SP_where);
 }
 
 const char *gsm_shape_state_name(enum gsm_shape_state state) {
@@ -261,7 +261,7 @@ static int apply_compat_rules(gsm_shape_rdf *r, char *error, size_t error_len) {
     log_sink quiet = {.threshold = LOG_ERROR};
     rule_set_add_program(&rules, r->t, &doc, r->compat_rules, &quiet);
     n3_doc_free(&doc);
-    reasoner_options options = {.derived_graph = terms_iri_cstr(r->t, "urn:ldgsm:derived"), .log = &quiet};
+    reasoner_options options = {.derived_graph = terms_iri_cstr(r->t, LDGSM_DERIVED_GRAPH), .log = &quiet};
     reasoner *engine = reasoner_new(r->t, r->st, &options);
     rc = reasoner_run(engine, &rules, 0);
     if (rc != 0)

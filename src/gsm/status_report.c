@@ -25,37 +25,37 @@ typedef struct vocab {
 
 static void vocab_init(vocab *v, terms *t) {
     *v = (vocab){
-        .label = terms_iri_cstr(t, NS_RDFS "label"), .comment = terms_iri_cstr(t, NS_RDFS "comment"),
-        .stage = terms_iri_cstr(t, NS_GSM "Stage"), .artifact_instance = terms_iri_cstr(t, NS_GSM "ArtifactInstance"),
-        .is_instance_of = terms_iri_cstr(t, NS_GSM "isInstanceOf"),
-        .in_artifact = terms_iri_cstr(t, NS_GSM "inArtifactInstance"),
-        .has_state = terms_iri_cstr(t, NS_GSM "hasState"), .active = terms_iri_cstr(t, NS_GSM "active"),
-        .uninitialized = terms_iri_cstr(t, NS_GSM "uninitialized"),
-        .has_child = terms_iri_cstr(t, NS_GSM "hasChildStage"), .has_guard = terms_iri_cstr(t, NS_GSM "hasGuard"),
-        .has_condition = terms_iri_cstr(t, NS_GSM "hasCondition"),
-        .has_milestone = terms_iri_cstr(t, NS_GSM "hasMilestone"),
-        .achieving = terms_iri_cstr(t, NS_GSM "hasAchievingSentry"), .of_stage = terms_iri_cstr(t, NS_LDGSM "ofStage"),
-        .is_achieved = terms_iri_cstr(t, NS_GSM "isAchieved"), .is_completed = terms_iri_cstr(t, NS_LDGSM "isCompleted"),
-        .holds_for = terms_iri_cstr(t, NS_LDGSM "holdsFor"), .reads = terms_iri_cstr(t, NS_LDGSM "reads"),
-        .reads_container = terms_iri_cstr(t, NS_LDGSM "readsContainer"),
-        .contains = terms_iri_cstr(t, NS_LDP "contains"), .sp_ask = terms_iri_cstr(t, NS_SP "Ask"),
-        .rule_condition = terms_iri_cstr(t, NS_LDGSM "RuleCondition"),
-        .held_because = terms_iri_cstr(t, NS_LDGSM "heldBecause"),
-        .waits_because = terms_iri_cstr(t, NS_LDGSM "waitsBecause"),
-        .call_record = terms_iri_cstr(t, NS_LDGSM "CallRecord"), .call_state = terms_iri_cstr(t, NS_LDGSM "callState"),
-        .alternative = terms_iri_cstr(t, NS_LDGSM "alternative"),
-        .alternatives = terms_iri_cstr(t, NS_LDGSM "alternatives"),
-        .retries_left = terms_iri_cstr(t, NS_LDGSM "retriesLeft"), .deadline = terms_iri_cstr(t, NS_LDGSM "deadline"),
-        .last_failure = terms_iri_cstr(t, NS_LDGSM "lastFailure"),
-        .answer_status = terms_iri_cstr(t, NS_LDGSM "answerStatus"),
+        .label = terms_iri_cstr(t, RDFS_label), .comment = terms_iri_cstr(t, RDFS_comment),
+        .stage = terms_iri_cstr(t, GSM_Stage), .artifact_instance = terms_iri_cstr(t, GSM_ArtifactInstance),
+        .is_instance_of = terms_iri_cstr(t, GSM_isInstanceOf),
+        .in_artifact = terms_iri_cstr(t, GSM_inArtifactInstance),
+        .has_state = terms_iri_cstr(t, GSM_hasState), .active = terms_iri_cstr(t, GSM_active),
+        .uninitialized = terms_iri_cstr(t, GSM_uninitialized),
+        .has_child = terms_iri_cstr(t, GSM_hasChildStage), .has_guard = terms_iri_cstr(t, GSM_hasGuard),
+        .has_condition = terms_iri_cstr(t, GSM_hasCondition),
+        .has_milestone = terms_iri_cstr(t, GSM_hasMilestone),
+        .achieving = terms_iri_cstr(t, GSM_hasAchievingSentry), .of_stage = terms_iri_cstr(t, LDGSM_ofStage),
+        .is_achieved = terms_iri_cstr(t, GSM_isAchieved), .is_completed = terms_iri_cstr(t, LDGSM_isCompleted),
+        .holds_for = terms_iri_cstr(t, LDGSM_holdsFor), .reads = terms_iri_cstr(t, LDGSM_reads),
+        .reads_container = terms_iri_cstr(t, LDGSM_readsContainer),
+        .contains = terms_iri_cstr(t, LDP_contains), .sp_ask = terms_iri_cstr(t, SP_Ask),
+        .rule_condition = terms_iri_cstr(t, LDGSM_RuleCondition),
+        .held_because = terms_iri_cstr(t, LDGSM_heldBecause),
+        .waits_because = terms_iri_cstr(t, LDGSM_waitsBecause),
+        .call_record = terms_iri_cstr(t, NS_LDGSM "CallRecord"), .call_state = terms_iri_cstr(t, LDGSM_callState),
+        .alternative = terms_iri_cstr(t, LDGSM_alternative),
+        .alternatives = terms_iri_cstr(t, LDGSM_alternatives),
+        .retries_left = terms_iri_cstr(t, LDGSM_retriesLeft), .deadline = terms_iri_cstr(t, LDGSM_deadline),
+        .last_failure = terms_iri_cstr(t, LDGSM_lastFailure),
+        .answer_status = terms_iri_cstr(t, LDGSM_answerStatus),
         .sent_method = terms_iri_cstr(t, NS_LDGSM "sentMethod"), .sent_uri = terms_iri_cstr(t, NS_LDGSM "sentURI"),
-        .results = terms_iri_cstr(t, NS_LDGSM "results"),
-        .has_http_request = terms_iri_cstr(t, NS_GSM "hasHttpRequest"), .mthd = terms_iri_cstr(t, NS_HTTP "mthd"),
-        .request_uri = terms_iri_cstr(t, NS_HTTP "requestURI"),
-        .sequence = terms_iri_cstr(t, NS_LDGSM "sequence"),
-        .at = terms_iri_cstr(t, NS_LDGSM "at"), .changed = terms_iri_cstr(t, NS_LDGSM "changed"),
-        .property = terms_iri_cstr(t, NS_LDGSM "property"), .from = terms_iri_cstr(t, NS_LDGSM "from"),
-        .to = terms_iri_cstr(t, NS_LDGSM "to"),
+        .results = terms_iri_cstr(t, LDGSM_results),
+        .has_http_request = terms_iri_cstr(t, GSM_hasHttpRequest), .mthd = terms_iri_cstr(t, HTTP_mthd),
+        .request_uri = terms_iri_cstr(t, HTTP_requestURI),
+        .sequence = terms_iri_cstr(t, LDGSM_sequence),
+        .at = terms_iri_cstr(t, LDGSM_at), .changed = terms_iri_cstr(t, LDGSM_changed),
+        .property = terms_iri_cstr(t, LDGSM_property), .from = terms_iri_cstr(t, LDGSM_from),
+        .to = terms_iri_cstr(t, LDGSM_to),
     };
 }
 
@@ -945,8 +945,8 @@ static void stage_text(const stage_view *s, int depth, buf *out) {
 static void transition_values(const transition_view *tv, char **values, size_t n, buf *out) {
     if (!n)
         buf_puts(out, "(none)");
-    bool achieved = tv->property && strcmp(tv->property, NS_GSM "isAchieved") == 0;
-    bool completed = tv->property && strcmp(tv->property, NS_LDGSM "isCompleted") == 0;
+    bool achieved = tv->property && strcmp(tv->property, GSM_isAchieved) == 0;
+    bool completed = tv->property && strcmp(tv->property, LDGSM_isCompleted) == 0;
     for (size_t i = 0; i < n; i++) {
         if (i)
             buf_puts(out, ", ");
@@ -983,8 +983,8 @@ void status_report_text(const status_report *r, buf *out) {
         const char *tee = tv->at ? strchr(tv->at, 'T') : NULL;
         size_t len = tee ? strcspn(tee + 1, "Z") : 0;
         buf_printf(out, "  %.*s %s", (int)len, tee ? tee + 1 : "", tv->name);
-        if (tv->property && strcmp(tv->property, NS_GSM "hasState") != 0 &&
-            strcmp(tv->property, NS_GSM "isAchieved") != 0 && strcmp(tv->property, NS_LDGSM "isCompleted") != 0) {
+        if (tv->property && strcmp(tv->property, GSM_hasState) != 0 &&
+            strcmp(tv->property, GSM_isAchieved) != 0 && strcmp(tv->property, LDGSM_isCompleted) != 0) {
             char *property = iri_short(tv->property);
             buf_printf(out, " %s", property);
             free(property);

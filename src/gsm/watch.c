@@ -64,23 +64,23 @@ void gsm_watch_free(gsm_watch *w) {
 
 static void vocab_init(gsm_watch *w, terms *t) {
     vocab *v = &w->v;
-    v->is_instance_of = terms_iri_cstr(t, NS_GSM "isInstanceOf");
-    v->in_artifact_instance = terms_iri_cstr(t, NS_GSM "inArtifactInstance");
-    v->has_state = terms_iri_cstr(t, NS_GSM "hasState");
-    v->active = terms_iri_cstr(t, NS_GSM "active");
-    v->is_achieved = terms_iri_cstr(t, NS_GSM "isAchieved");
-    v->has_guard = terms_iri_cstr(t, NS_GSM "hasGuard");
-    v->has_condition = terms_iri_cstr(t, NS_GSM "hasCondition");
-    v->has_milestone = terms_iri_cstr(t, NS_GSM "hasMilestone");
-    v->achieving = terms_iri_cstr(t, NS_GSM "hasAchievingSentry");
-    v->invalidating = terms_iri_cstr(t, NS_GSM "hasInvalidatingSentry");
-    v->label = terms_iri_cstr(t, NS_RDFS "label");
-    v->held_because = terms_iri_cstr(t, NS_LDGSM "heldBecause");
-    v->reads = terms_iri_cstr(t, NS_LDGSM "reads");
-    v->holds_for = terms_iri_cstr(t, NS_LDGSM "holdsFor");
+    v->is_instance_of = terms_iri_cstr(t, GSM_isInstanceOf);
+    v->in_artifact_instance = terms_iri_cstr(t, GSM_inArtifactInstance);
+    v->has_state = terms_iri_cstr(t, GSM_hasState);
+    v->active = terms_iri_cstr(t, GSM_active);
+    v->is_achieved = terms_iri_cstr(t, GSM_isAchieved);
+    v->has_guard = terms_iri_cstr(t, GSM_hasGuard);
+    v->has_condition = terms_iri_cstr(t, GSM_hasCondition);
+    v->has_milestone = terms_iri_cstr(t, GSM_hasMilestone);
+    v->achieving = terms_iri_cstr(t, GSM_hasAchievingSentry);
+    v->invalidating = terms_iri_cstr(t, GSM_hasInvalidatingSentry);
+    v->label = terms_iri_cstr(t, RDFS_label);
+    v->held_because = terms_iri_cstr(t, LDGSM_heldBecause);
+    v->reads = terms_iri_cstr(t, LDGSM_reads);
+    v->holds_for = terms_iri_cstr(t, LDGSM_holdsFor);
     v->serves = terms_iri_cstr(t, NS_GX "serves");
-    v->read_failure = terms_iri_cstr(t, NS_LDGSM "readFailure");
-    v->graph = terms_iri_cstr(t, "urn:ldgsm:watch");
+    v->read_failure = terms_iri_cstr(t, LDGSM_readFailure);
+    v->graph = terms_iri_cstr(t, LDGSM_WATCH_GRAPH);
 }
 
 /* "<iri> "label"" or "<iri>": how lines name a model term. */

@@ -67,7 +67,7 @@ enum ldp_rdf_result ldp_rdf_check_body(enum ldp_media media, const char *data, s
         session_close(&s);
         return LDP_RDF_SYNTAX_ERROR;
     }
-    term_id contains = forbid_containment ? terms_iri_cstr(s.t, NS_LDP "contains") : 0;
+    term_id contains = forbid_containment ? terms_iri_cstr(s.t, LDP_contains) : 0;
     for (size_t i = 0; contains && i < n; i++)
         if (ts[i].p == contains) {
             snprintf(message, size, "ldp:contains is managed by the server; a container's body cannot state it");

@@ -268,7 +268,7 @@ static void answer_now(sentry *s, const char *path, long last, bool refusal) {
 
 /* How many alternatives the task's call has: its ldgsm:alternatives list, or 1 for a plain request. */
 static long alternatives(compiler *c, term_id request) {
-    term_id head = store_first_object(c->names, request, iri(c, NS_LDGSM "alternatives"));
+    term_id head = store_first_object(c->names, request, iri(c, LDGSM_alternatives));
     term_id list = head ? rdf_list_read(c->t, c->names, head) : 0;
     size_t n = 0;
     if (list)
@@ -726,8 +726,8 @@ static void join_milestones(compiler *c, const pattern *p, const char *path, siz
 static void compile_task(compiler *c, const pattern *p, const char *path) {
     term_id stage = stage_iri(c, path);
     term_id request = terms_iri_cstr(c->t, p->name);
-    bool described = store_first_object(c->names, request, iri(c, NS_HTTP "mthd")) ||
-                     store_first_object(c->names, request, iri(c, NS_LDGSM "alternatives"));
+    bool described = store_first_object(c->names, request, iri(c, HTTP_mthd)) ||
+                     store_first_object(c->names, request, iri(c, LDGSM_alternatives));
     if (!described) {
         buf shown = {0};
         name_for_message(c, p->name, &shown);
@@ -1058,8 +1058,8 @@ static void copy_description(compiler *c, term_id node, term_id **seen, size_t *
             return;
     *seen = xrealloc(*seen, (*seen_count + 1) * sizeof **seen);
     (*seen)[(*seen_count)++] = node;
-    term_id alternatives = iri(c, NS_LDGSM "alternatives"), arguments = iri(c, NS_LDGSM "arguments"),
-            results = iri(c, NS_LDGSM "results");
+    term_id alternatives = iri(c, LDGSM_alternatives), arguments = iri(c, LDGSM_arguments),
+            results = iri(c, LDGSM_results);
     store_iter it;
     store_match(c->names, node, 0, 0, 0, store_size(c->names), &it);
     const triple *tr;
@@ -1132,11 +1132,11 @@ int pattern_compile_bounded(terms *t, store *names, const char *model_base, cons
         return -1;
     }
     compiler c = {.t = t, .names = names, .base = model_base, .err = err, .err_len = err_len};
-    c.rdf_type = iri(&c, NS_RDF "type");
-    c.rdf_first = iri(&c, NS_RDF "first");
-    c.rdf_rest = iri(&c, NS_RDF "rest");
-    c.rdfs_label = iri(&c, NS_RDFS "label");
-    c.rdfs_comment = iri(&c, NS_RDFS "comment");
+    c.rdf_type = iri(&c, RDF_type);
+    c.rdf_first = iri(&c, RDF_first);
+    c.rdf_rest = iri(&c, RDF_rest);
+    c.rdfs_label = iri(&c, RDFS_label);
+    c.rdfs_comment = iri(&c, RDFS_comment);
     gsm_model_terms_init(&c.g, t);
     compile_root(&c, p);
     term_id *seen = NULL;

@@ -102,7 +102,7 @@ static char *name_of(rdf_reader *r, term_id node, const char *local) {
 }
 
 static bool has_type(rdf_reader *r, term_id node, const char *local) {
-    return store_find(r->st, node, terms_iri_cstr(r->t, NS_RDF "type"), pat(r, local)) != UINT32_MAX;
+    return store_find(r->st, node, terms_iri_cstr(r->t, RDF_type), pat(r, local)) != UINT32_MAX;
 }
 
 /* The items of the list at (node, pat:local). */
@@ -306,7 +306,7 @@ static pattern *node_term(rdf_reader *r, term_id node, int depth) {
 
 pattern *pattern_read_rdf(terms *t, store *st, const char *base, char *err, size_t err_len) {
     rdf_reader r = {.t = t, .st = st, .base = base, .err = err, .err_len = err_len};
-    term_id type = terms_iri_cstr(t, NS_RDF "type");
+    term_id type = terms_iri_cstr(t, RDF_type);
     store_iter it;
     store_match(st, 0, type, pat(&r, "Workflow"), 0, store_size(st), &it);
     const triple *tr;

@@ -187,12 +187,12 @@ static term_id intern_items(terms *t, enum term_kind kind, const term_id *items,
 terms *terms_new(void) {
     terms *t = xcalloc(1, sizeof *t);
     static const char *const well_known[] = {
-        [T_RDF_TYPE] = NS_RDF "type",          [T_RDF_FIRST] = NS_RDF "first",
-        [T_RDF_REST] = NS_RDF "rest",          [T_RDF_NIL] = NS_RDF "nil",
+        [T_RDF_TYPE] = RDF_type,          [T_RDF_FIRST] = RDF_first,
+        [T_RDF_REST] = RDF_rest,          [T_RDF_NIL] = RDF_nil,
         [T_RDF_LANGSTRING] = NS_RDF "langString", [T_XSD_STRING] = NS_XSD "string",
         [T_XSD_INTEGER] = NS_XSD "integer",    [T_XSD_DECIMAL] = NS_XSD "decimal",
         [T_XSD_DOUBLE] = NS_XSD "double",      [T_XSD_BOOLEAN] = NS_XSD "boolean",
-        [T_XSD_DATETIME] = NS_XSD "dateTime",  [T_LOG_IMPLIES] = NS_LOG "implies",
+        [T_XSD_DATETIME] = XSD_dateTime,  [T_LOG_IMPLIES] = NS_LOG "implies",
     };
     for (int id = T_RDF_TYPE; id <= T_LOG_IMPLIES; id++)
         terms_iri_cstr(t, well_known[id]);

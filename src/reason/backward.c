@@ -67,10 +67,10 @@ static bool is_predicate(const terms *t, term_id p, const char *iri) {
 
 /* What an atom written as triple tr binds for the atoms after it. */
 static void add_bound_by(const terms *t, const triple *tr, var_set *v) {
-    if (is_predicate(t, tr->p, NS_LOG "notIncludes") || is_predicate(t, tr->p, NS_LOG "forAllIn"))
+    if (is_predicate(t, tr->p, LOG_notIncludes) || is_predicate(t, tr->p, LOG_forAllIn))
         return;
     size_t n;
-    if (is_predicate(t, tr->p, NS_LOG "collectAllIn") && terms_kind(t, tr->s) == TERM_LIST &&
+    if (is_predicate(t, tr->p, LOG_collectAllIn) && terms_kind(t, tr->s) == TERM_LIST &&
         terms_list_items(t, tr->s, &n) && n == 3) {
         add_vars(t, terms_list_items(t, tr->s, &n)[2], v);
         return;

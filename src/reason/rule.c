@@ -35,11 +35,11 @@ static bool is_iri(const terms *t, term_id id, const char *iri) {
  * patterns looked for in a scope; ATOM_COLLECT and ATOM_FORALL for log:collectAllIn and log:forAllIn,
  * whose subject lists such formulas; ATOM_MATCH for any other. */
 static enum atom_kind scope_kind(const terms *t, const triple *b) {
-    if (is_iri(t, b->p, NS_LOG "notIncludes"))
+    if (is_iri(t, b->p, LOG_notIncludes))
         return ATOM_NOT;
-    if (is_iri(t, b->p, NS_LOG "collectAllIn"))
+    if (is_iri(t, b->p, LOG_collectAllIn))
         return ATOM_COLLECT;
-    if (is_iri(t, b->p, NS_LOG "forAllIn"))
+    if (is_iri(t, b->p, LOG_forAllIn))
         return ATOM_FORALL;
     return is_iri(t, b->p, NS_LOG "includes") ? ATOM_INCLUDES : ATOM_MATCH;
 }

@@ -210,10 +210,10 @@ bool xsd_duration_parse(const char *text, size_t len, enum xsd_time_kind type, x
 }
 
 static const char *const KIND_DATATYPES[] = {
-    [XSD_DATETIME] = NS_XSD "dateTime",
-    [XSD_DAYTIME_DURATION] = NS_XSD "dayTimeDuration",
-    [XSD_YEARMONTH_DURATION] = NS_XSD "yearMonthDuration",
-    [XSD_DURATION] = NS_XSD "duration",
+    [XSD_DATETIME] = XSD_dateTime,
+    [XSD_DAYTIME_DURATION] = XSD_dayTimeDuration,
+    [XSD_YEARMONTH_DURATION] = XSD_yearMonthDuration,
+    [XSD_DURATION] = XSD_duration,
 };
 
 bool xsd_time_from_term(const terms *t, term_id id, xsd_time *out) {

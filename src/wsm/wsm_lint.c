@@ -35,22 +35,22 @@ typedef struct departure {
 } departure;
 
 static void vocab_init(wsm_vocab *v, terms *t) {
-    v->schema = terms_iri_cstr(t, NS_WSM "Schema");
+    v->schema = terms_iri_cstr(t, WSM_Schema);
     v->state = terms_iri_cstr(t, NS_WSM "State");
     v->event = terms_iri_cstr(t, NS_WSM "Event");
-    v->initial_state = terms_iri_cstr(t, NS_WSM "initialState");
-    v->transition = terms_iri_cstr(t, NS_WSM "transition");
-    v->variable = terms_iri_cstr(t, NS_WSM "variable");
-    v->initial_value = terms_iri_cstr(t, NS_WSM "initialValue");
-    v->from = terms_iri_cstr(t, NS_WSM "from");
-    v->on = terms_iri_cstr(t, NS_WSM "on");
-    v->to = terms_iri_cstr(t, NS_WSM "to");
-    v->condition = terms_iri_cstr(t, NS_WSM "condition");
-    v->assigns = terms_iri_cstr(t, NS_WSM "assigns");
-    v->value = terms_iri_cstr(t, NS_WSM "value");
+    v->initial_state = terms_iri_cstr(t, WSM_initialState);
+    v->transition = terms_iri_cstr(t, WSM_transition);
+    v->variable = terms_iri_cstr(t, WSM_variable);
+    v->initial_value = terms_iri_cstr(t, WSM_initialValue);
+    v->from = terms_iri_cstr(t, WSM_from);
+    v->on = terms_iri_cstr(t, WSM_on);
+    v->to = terms_iri_cstr(t, WSM_to);
+    v->condition = terms_iri_cstr(t, WSM_condition);
+    v->assigns = terms_iri_cstr(t, WSM_assigns);
+    v->value = terms_iri_cstr(t, WSM_value);
     v->actions = terms_iri_cstr(t, NS_WSM "actions");
-    v->mthd = terms_iri_cstr(t, NS_HTTP "mthd");
-    v->request_uri = terms_iri_cstr(t, NS_HTTP "requestURI");
+    v->mthd = terms_iri_cstr(t, HTTP_mthd);
+    v->request_uri = terms_iri_cstr(t, HTTP_requestURI);
 }
 
 /* ==== reading ==== */

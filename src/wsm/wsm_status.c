@@ -38,7 +38,7 @@ bool wsm_status_is_machine(const char *iri, long connect_timeout_ms, long timeou
         char *doc = xstrndup(iri, hash ? (size_t)(hash - iri) : strlen(iri));
         if (rdf_parse(io, st, syntax, result.body.data ? result.body.data : "", result.body.len,
                       result.final_url ? result.final_url : doc, 0, iri, &err) == 0)
-            machine = store_first_object(st, terms_iri_cstr(t, iri), terms_iri_cstr(t, NS_WSM "instanceOf")) != 0;
+            machine = store_first_object(st, terms_iri_cstr(t, iri), terms_iri_cstr(t, WSM_instanceOf)) != 0;
         free(doc);
         rdfio_free(io);
         store_free(st);
@@ -257,7 +257,7 @@ static void build(const wsm_status_input *in, report *r) {
     ctx c = {.t = in->t, .wm = in->wm};
     wsm_terms_init(&c.v, in->t);
     c.instance = terms_iri_cstr(in->t, in->instance);
-    c.read_failure = terms_iri_cstr(in->t, NS_LDGSM "readFailure");
+    c.read_failure = terms_iri_cstr(in->t, LDGSM_readFailure);
     c.wx_outcome = terms_iri_cstr(in->t, NS_WX "outcome");
     c.wx_reason = terms_iri_cstr(in->t, NS_WX "reason");
     c.wx_fires = terms_iri_cstr(in->t, NS_WX "fires");

@@ -34,7 +34,7 @@ int wsm_watch_iteration(wsm_watch *w, agent *a) {
     store *wm = agent_memory(a);
     /* the schema is what rules/wsm.n3 serves the instance (wx:serves) */
     term_id serves = terms_iri_cstr(t, NS_WX "serves");
-    term_id read_failure = terms_iri_cstr(t, NS_LDGSM "readFailure");
+    term_id read_failure = terms_iri_cstr(t, LDGSM_readFailure);
     size_t refused = 0;
     lint_term_docs *term_docs = lint_term_docs_new();
     for (size_t i = 0; i < w->machine_count; i++) {
