@@ -1,17 +1,21 @@
-/* agent.c: the iteration loop of agent.h's phase list (assert, crawl, sentries, later rules, inspect, plan,
- * send) and the run around it (completion, logging, the exit status). */
+/* agent.c: the loop of agent.h's phase list (assert, crawl, sentries, later rules, inspect, plan, send) and
+ * the run around it (logging, the exit status). What a GET's answer means is get_outcome.c's, the answers
+ * to calls answers.c's, the release of terms release.c's; a workflow's completion is the caller's, through
+ * the inspect hook (gsm/inspect.h for GSM). */
 #include "agent/agent.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
+#include "agent/answers.h"
 #include "agent/arguments.h"
 #include "agent/discover.h"
+#include "agent/get_outcome.h"
 #include "agent/history.h"
 #include "agent/plan.h"
+#include "agent/release.h"
 #include "agent/request.h"
 #include "agent/results.h"
 #include "agent/sentries.h"
@@ -19,43 +23,18 @@
 #include "agent/trace.h"
 #include "http/http_client.h"
 #include "http/http_url.h"
-#include "n3/iri_resolve.h"
 #include "n3/n3_reader.h"
-#include "rdf/nt_writer.h"
 #include "rdf/rdfio.h"
-#include "reason/numeric.h"
 #include "reason/backward.h"
 #include "reason/reasoner.h"
 #include "reason/strata.h"
 
-enum { STUCK_AFTER = 10, DEFAULT_REMIND = 100, IDENTITIES_KEPT = 1 << 16 };
-
-/* By default the terms iterations interned are released once they outnumber this and the lasting terms
- * (the rules, inputs and vocabulary); built with AddressSanitizer, once there are a few, so that the tests
- * run there release every few iterations and catch a term held across a release (rdf/term.h). */
-#if defined(__SANITIZE_ADDRESS__)
-enum { RELEASE_AFTER_TERMS = 1 << 13, RELEASE_SCALES_WITH_LASTING = 0 };
-#else
-enum { RELEASE_AFTER_TERMS = 1 << 16, RELEASE_SCALES_WITH_LASTING = 1 };
-#endif
+enum { STUCK_AFTER = 10, DEFAULT_REMIND = 100 };
 
 typedef struct base_fact {
     triple t;
     term_id graph;
 } base_fact;
-
-/* The answer to a request that asked for it (ldgsm:reportTo), as the rules see it: a node with
- * ldgsm:answerTo, answerKey, answerAttempt, answerStatus or answerFailure, answerLocation, answerBody.
- * It is asserted in every iteration until one that read everything finds no rule awaiting it
- * (`<answer> ldgsm:awaited true`): the write that takes an answer in may lose a race (412) and be made
- * again, and an agent must not forget an answer before its rules have recorded it. */
-typedef struct answer {
-    term_id node;
-    triple *ts;
-    size_t n;
-    char *doc;     /* the document of the node reported to (identity), whose reading decides its fate */
-    bool asserted; /* asserted in the iteration that just ran */
-} answer;
 
 struct agent {
     agent_options opt;
@@ -68,10 +47,7 @@ struct agent {
     base_fact *facts;
     size_t fact_count, fact_cap;
     http_client *http;
-    strmap reported; /* "resource outcome" -> the iteration it was last met in (report_once) */
-    /* GET identities whose read went unanswered past --read-wait -> the iteration that last met them so (0:
-     * answered since): their reads are not waited for again until one answers (fetch_new) */
-    strmap unanswered;
+    get_outcomes gets; /* what the reads brought, said once while it recurs; reads that hang (get_outcome.h) */
     unsigned held_streak;
     strmap warned_origins;
     strmap write_turns; /* plan_input.turns */
@@ -81,9 +57,7 @@ struct agent {
     sentry_table *sentries;
     views *views; /* what each instance's sentries see */
     argument_solutions *arguments; /* the argument queries' solutions of this iteration (arguments.h) */
-    answer *answers;       /* answers to requests with ldgsm:reportTo, asserted into later iterations */
-    size_t answer_count;
-    unsigned long answers_made; /* names answer nodes */
+    answers *answers;      /* answers to requests with ldgsm:reportTo, asserted into later iterations */
     strmap waits;          /* "kind\tsubject\ttext" -> the iteration it was last said in (report_waits) */
     unsigned long iteration; /* iterations begun */
     int ended_by_inspect;    /* the exit status the inspect callback asked for (AGENT_GO_ON: none) */
@@ -204,6 +178,8 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     a->opt = *options;
     a->log = log;
     a->ended_by_inspect = AGENT_GO_ON;
+    a->gets = (get_outcomes){.remind = options->remind_iterations ? options->remind_iterations : DEFAULT_REMIND,
+                             .log = log};
     if (!a->opt.out)
         a->opt.out = stdout;
     a->t = terms_new();
@@ -212,6 +188,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     a->sentries = sentry_table_new(a->t, &a->v, log);
     a->views = views_new();
     a->arguments = arguments_new();
+    a->answers = answers_new();
     for (size_t i = 0; i < options->program_count; i++)
         if (load_program(a, options->programs[i], error, error_len) != 0)
             goto fail;
@@ -301,8 +278,7 @@ void agent_free(agent *a) {
         return;
     clear_iteration(a);
     free(a->requests);
-    strmap_free(&a->reported);
-    strmap_free(&a->unanswered);
+    get_outcomes_free(&a->gets);
     strmap_free(&a->warned_origins);
     strmap_free(&a->write_turns);
     strmap_free(&a->patch_refused);
@@ -310,11 +286,7 @@ void agent_free(agent *a) {
     sentry_table_free(a->sentries);
     views_free(a->views);
     arguments_free(a->arguments);
-    for (size_t i = 0; i < a->answer_count; i++) {
-        free(a->answers[i].ts);
-        free(a->answers[i].doc);
-    }
-    free(a->answers);
+    answers_free(a->answers);
     strmap_free(&a->waits);
     discovery_free(a->discovery);
     free(a->instances);
@@ -351,136 +323,9 @@ static term_id assert_clock(agent *a) {
     return now;
 }
 
-static unsigned long remind_iterations(const agent *a) {
-    return a->opt.remind_iterations ? a->opt.remind_iterations : DEFAULT_REMIND;
-}
-
-/* Says what a GET brought once while it recurs, so a dead sensor is not logged every poll; an outcome
- * that comes back after more than --remind iterations without is said again. */
-static void report_once(agent *a, const char *resource, const char *what, const char *detail) {
-    buf key = {0};
-    buf_printf(&key, "%s %s", resource, what);
-    bool first;
-    uint32_t *last_met = strmap_put(&a->reported, key.data, 0, &first);
-    buf_free(&key);
-    if (first || (uint32_t)a->iteration - *last_met > remind_iterations(a))
-        log_msg(a->log, LOG_WARN, "GET %s: %s%s%s", resource, what, detail && *detail ? ": " : "",
-                detail ? detail : "");
-    *last_met = (uint32_t)a->iteration;
-}
-
-/* Every --remind iterations, report_once's table drops what it would say again anyway: it holds what
- * happened lately, not every resource that ever failed. */
-static void forget_old_reports(agent *a) {
-    unsigned long remind = remind_iterations(a);
-    if (a->iteration % remind != 0)
-        return;
-    strmap kept = {0};
-    for (uint32_t i = 0; i < a->reported.count; i++)
-        if ((uint32_t)a->iteration - a->reported.values[i] <= remind)
-            strmap_put(&kept, a->reported.keys[i], a->reported.values[i], NULL);
-    strmap_free(&a->reported);
-    a->reported = kept;
-    strmap still = {0};
-    for (uint32_t i = 0; i < a->unanswered.count; i++)
-        if (a->unanswered.values[i] && (uint32_t)a->iteration - a->unanswered.values[i] <= remind)
-            strmap_put(&still, a->unanswered.keys[i], a->unanswered.values[i], NULL);
-    strmap_free(&a->unanswered);
-    a->unanswered = still;
-}
-
-static term_id integer_term(terms *t, long value) {
-    number n = number_integer(value);
-    return number_to_term(t, &n);
-}
-
-/* `<X> ldgsm:readFailure "what"` for an IRI X a rule asked to GET whose document brought no data: it
- * answered 404 or another status that is not 2xx, or brought no answer (no connection, a timeout), or RDF
- * that does not parse. Rules then say why what they wait for is missing (rules/gsm-stalls.n3). */
-static void assert_read_failure(agent *a, const request *r, const doc_state *doc) {
-    if (doc->found || (doc->status == 0 && doc->failure == HTTP_FAIL_NONE))
-        return; /* read, or not answered yet */
-    char what[64];
-    if (doc->unparsable)
-        snprintf(what, sizeof what, "RDF that does not parse");
-    else if (doc->failure != HTTP_FAIL_NONE)
-        snprintf(what, sizeof what, "%s", http_failure_name(doc->failure));
-    else
-        snprintf(what, sizeof what, "answers %ld", doc->status);
-    store_add(a->wm, r->uri_term, a->v.read_failure, terms_string(a->t, what), a->v.derived_graph);
-}
-
-/* Classifies one GET result (docs/DESIGN.md §2.6) and adds what it brought to working memory. */
-static void take_get_result(agent *a, doc_state *doc, const http_result *res, iteration_stats *stats) {
-    doc->status = res->status;
-    doc->failure = res->failure;
-    if (res->failure == HTTP_FAIL_PENDING) {
-        /* failed for this iteration only: the next read of the document takes the answer when it came */
-        doc->failed = true;
-        *strmap_put(&a->unanswered, doc->resource, 0, NULL) = (uint32_t)a->iteration;
-        char what[64];
-        snprintf(what, sizeof what, "no answer within %ld ms; still waiting", a->opt.read_wait_ms);
-        report_once(a, doc->resource, what, NULL);
-        return;
-    }
-    /* answered, or failed without hanging: waited for again; after a timeout it is not (it hung to the end) */
-    uint32_t *unanswered = res->failure == HTTP_FAIL_TIMEOUT ? NULL : strmap_get(&a->unanswered, doc->resource);
-    if (unanswered)
-        *unanswered = 0;
-    if (res->failure != HTTP_FAIL_NONE) {
-        doc->failed = true;
-        /* keyed by the kind of failure: libcurl's message varies (it counts milliseconds) */
-        report_once(a, doc->resource, http_failure_name(res->failure), res->message);
-        return;
-    }
-    long s = res->status;
-    if ((s >= 200 && s < 300) || s == 304) {
-        doc->read = doc->found = true;
-        /* the rules see every answer's status (a 304 brings the representation a 200 brought) */
-        store_add(a->wm, doc->graph, a->v.http_status, integer_term(a->t, s == 304 ? 200 : s), a->v.derived_graph);
-        if (res->etag) {
-            doc->etag = xstrndup(res->etag, strlen(res->etag));
-            doc->etag_kind = res->etag_kind;
-        }
-        doc->takes_n3_patch = a->opt.patch && http_result_accepts_patch(res, "text/n3") &&
-                              !strmap_get(&a->patch_refused, doc->resource);
-        stats->bytes += res->body.len;
-        enum rdf_syntax syntax = rdf_syntax_from_media_type(res->content_type);
-        if (syntax == RDF_SYNTAX_UNKNOWN) {
-            report_once(a, doc->resource, "a media type this agent does not parse; it adds nothing", res->content_type);
-            return;
-        }
-        rdf_error err;
-        uint32_t before = store_size(a->wm);
-        const char *base = res->final_url ? res->final_url : doc->resource;
-        if (rdf_parse(a->io, a->wm, syntax, res->body.data ? res->body.data : "", res->body.len, base, doc->graph,
-                      doc->resource, &err) != 0) {
-            doc->unparsable = true;
-            doc->parse_error = xstrndup(err.message, strlen(err.message));
-            doc->failed = doc->strict;
-            doc->read = doc->found = false;
-            report_once(a, doc->resource,
-                        doc->strict ? "RDF that does not parse" : "RDF that does not parse; it adds nothing",
-                        err.message);
-            return;
-        }
-        stats->triples_read += store_size(a->wm) - before;
-        return;
-    }
-    if (s == 404 || s == 410) {
-        doc->read = true;
-        store_add(a->wm, doc->graph, a->v.http_status, integer_term(a->t, s), a->v.derived_graph);
-        return;
-    }
-    if (s == 406 || s == 415) {
-        report_once(a, doc->resource, s == 406 ? "406: no representation this agent parses; it adds nothing"
-                                                : "415; it adds nothing", NULL);
-        return;
-    }
-    doc->failed = true;
-    char what[64];
-    snprintf(what, sizeof what, "status %ld", s);
-    report_once(a, doc->resource, what, NULL);
+static get_env get_env_of(agent *a) {
+    return (get_env){.t = a->t, .v = &a->v, .wm = a->wm, .io = a->io, .iteration = a->iteration,
+                     .read_wait_ms = a->opt.read_wait_ms, .patch = a->opt.patch, .patch_refused = &a->patch_refused};
 }
 
 static doc_state *find_doc(agent *a, const char *resource) {
@@ -502,26 +347,6 @@ static void log_request(agent *a, const char *method, const char *url, const htt
         log_msg(a->log, LOG_INFO, "%s %s %s %.1f ms", method, url, outcome, res->elapsed_us / 1000.0);
 }
 
-/* Records who asked for a document: its failure holds back every group that did (docs/DESIGN.md §2.6,
- * no write on a partial view). Returns true when this asker makes an unparsable body a failure. */
-static bool note_asker(doc_state *doc, const request *r) {
-    bool fails_now = !r->lenient && doc->unparsable && !doc->failed;
-    if (!r->lenient) {
-        doc->strict = true;
-        doc->failed |= doc->unparsable;
-    }
-    if (!r->group) {
-        doc->asked_ungrouped = true;
-        return fails_now;
-    }
-    for (size_t g = 0; g < doc->group_count; g++)
-        if (doc->groups[g] == r->group)
-            return fails_now;
-    doc->groups = xrealloc(doc->groups, (doc->group_count + 1) * sizeof *doc->groups);
-    doc->groups[doc->group_count++] = r->group;
-    return fails_now;
-}
-
 static const char *etag_of(void *user, term_id graph) {
     agent *a = user;
     const doc_state *doc = graph ? find_doc(a, terms_lex(a->t, graph, NULL)) : NULL;
@@ -534,8 +359,9 @@ static void report_late_gets(agent *a, size_t scanned) {
     for (size_t i = scanned; i < a->request_count; i++) {
         const request *r = &a->requests[i];
         if (r->kind == REQUEST_SAFE && !find_doc(a, r->resource))
-            report_once(a, r->resource, "asked for by a rule that reads sentry results (a stratification error): not "
-                        "fetched", r->rule ? r->rule->name : NULL);
+            get_report_once(&a->gets, a->iteration, r->resource,
+                            "asked for by a rule that reads sentry results (a stratification error): not fetched",
+                            r->rule ? r->rule->name : NULL);
     }
 }
 
@@ -543,14 +369,15 @@ static void report_late_gets(agent *a, size_t scanned) {
  * many were made. */
 static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     size_t first_doc = a->doc_count, first_request = *scanned;
+    const get_env env = get_env_of(a);
     for (; *scanned < a->request_count; (*scanned)++) {
         const request *r = &a->requests[*scanned];
         if (r->kind != REQUEST_SAFE || strcmp(r->method, "GET") != 0)
             continue;
         doc_state *known = find_doc(a, r->resource);
         if (known) {
-            stats->gets_failed += note_asker(known, r);
-            assert_read_failure(a, r, known);
+            stats->gets_failed += get_note_asker(known, r);
+            get_assert_read_failure(&env, r, known);
             continue;
         }
         strmap_put(&a->doc_index, r->resource, (uint32_t)a->doc_count, NULL);
@@ -561,7 +388,7 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
         a->docs[a->doc_count++] = (doc_state){.resource = xstrndup(r->resource, strlen(r->resource)),
                                               .graph = terms_iri_cstr(a->t, r->resource),
                                               .asked_by = r->rule ? r->rule->name : NULL};
-        note_asker(&a->docs[a->doc_count - 1], r);
+        get_note_asker(&a->docs[a->doc_count - 1], r);
     }
     size_t count = a->doc_count - first_doc;
     if (!count)
@@ -571,17 +398,17 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     http_result *results = xcalloc(count, sizeof *results);
     for (size_t i = 0; i < count; i++) {
         /* a read that went unanswered is not waited for again: the healthy ones do not pay for a hang */
-        const uint32_t *unanswered = strmap_get(&a->unanswered, a->docs[first_doc + i].resource);
+        bool unanswered = get_unanswered(&a->gets, a->docs[first_doc + i].resource);
         reqs[i] = (http_request){.method = "GET", .url = a->docs[first_doc + i].resource, .headers = &accept,
                                  .header_count = 1,
                                  .wait_ms = !a->opt.read_wait_ms       ? 0
-                                            : unanswered && *unanswered ? HTTP_NO_WAIT
+                                            : unanswered                ? HTTP_NO_WAIT
                                                                         : a->opt.read_wait_ms};
     }
     http_run(a->http, reqs, count, results);
     for (size_t i = 0; i < count; i++) {
         log_request(a, "GET", reqs[i].url, &results[i], a->docs[first_doc + i].asked_by);
-        take_get_result(a, &a->docs[first_doc + i], &results[i], stats);
+        get_take_result(&a->gets, &env, &a->docs[first_doc + i], &results[i], stats);
         trace_get(a->trace, &a->docs[first_doc + i], &results[i]);
         if (a->docs[first_doc + i].failed)
             stats->gets_failed++;
@@ -591,7 +418,7 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
         const request *r = &a->requests[i];
         const doc_state *doc = r->kind == REQUEST_SAFE ? find_doc(a, r->resource) : NULL;
         if (doc && doc >= &a->docs[first_doc])
-            assert_read_failure(a, r, doc);
+            get_assert_read_failure(&env, r, doc);
     }
     stats->gets += (unsigned)count;
     free(reqs);
@@ -610,187 +437,8 @@ static void print_write(FILE *out, const planned_write *w) {
     fputs("\n", out);
 }
 
-enum { ANSWER_MAX_TRIPLES = 1000 }; /* kept of one answer: it goes into the status document */
-
-/* True when an answer's triple may be kept beside its call record: its subject is a blank node or a
- * resource of the answering service's own documents (`own`: the request's and the Location's, as
- * identities), and it says nothing about the document the record is in (prefix: that document's IRI and
- * '#') and uses no gsm: or ldgsm: term. So a service can neither change a workflow's state nor vouch for
- * other resources (which sentries would read) by what it answers. */
-static bool answer_triple_allowed(const agent *a, const triple *tr, const char *prefix, size_t prefix_len,
-                                  char *const own[2]) {
-    if (terms_kind(a->t, tr->s) != TERM_BNODE) {
-        char *subject = http_url_identity(terms_lex(a->t, tr->s, NULL));
-        bool mine = subject && ((own[0] && strcmp(subject, own[0]) == 0) || (own[1] && strcmp(subject, own[1]) == 0));
-        free(subject);
-        if (!mine)
-            return false;
-    }
-    const term_id parts[3] = {tr->s, tr->p, tr->o};
-    for (int k = 0; k < 3; k++) {
-        if (terms_kind(a->t, parts[k]) != TERM_IRI)
-            continue;
-        const char *iri = terms_lex(a->t, parts[k], NULL);
-        if (strncmp(iri, prefix, prefix_len) == 0 || strncmp(iri, NS_GSM, strlen(NS_GSM)) == 0 ||
-            strncmp(iri, NS_LDGSM, strlen(NS_LDGSM)) == 0)
-            return false;
-    }
-    return true;
-}
-
-/* The triples of an RDF answer body, as one formula (the empty formula when there is none or it is not
- * RDF this agent parses; one that does not parse is reported). Triples answer_triple_allowed refuses, and
- * those past ANSWER_MAX_TRIPLES, are dropped and reported. */
-static term_id answer_body(agent *a, const planned_write *w, const http_result *res, store **parsed) {
-    enum rdf_syntax syntax = res->content_type ? rdf_syntax_from_media_type(res->content_type) : RDF_SYNTAX_UNKNOWN;
-    *parsed = NULL;
-    /* only a success's body is the answer: an error page is not data */
-    if (!res->body.len || syntax == RDF_SYNTAX_UNKNOWN || res->status < 200 || res->status >= 300)
-        return terms_formula(a->t, NULL, 0);
-    store *tmp = store_new();
-    rdf_error err;
-    const char *base = res->final_url ? res->final_url : w->url;
-    term_id graph = terms_iri_cstr(a->t, base);
-    term_id body;
-    if (rdf_parse(a->io, tmp, syntax, res->body.data, res->body.len, base, graph, base, &err) != 0) {
-        log_msg(a->log, LOG_WARN, "%s %s: the answer's RDF does not parse, so it is kept without a body: %s",
-                w->method, w->url, err.message);
-        body = terms_formula(a->t, NULL, 0);
-    } else {
-        char *doc = http_url_without_fragment(terms_lex(a->t, w->report_to, NULL));
-        buf prefix = {0}, location = {0};
-        buf_printf(&prefix, "%s#", doc ? doc : "");
-        if (res->location)
-            iri_resolve(base, strlen(base), res->location, strlen(res->location), &location);
-        char *own[2] = {http_url_identity(base), location.len ? http_url_identity(buf_cstr(&location)) : NULL};
-        uint32_t n = store_size(tmp), kept = 0;
-        triple *ts = xmalloc((n ? n : 1) * sizeof *ts);
-        for (uint32_t i = 0; i < n && kept < ANSWER_MAX_TRIPLES; i++)
-            if (answer_triple_allowed(a, store_triple(tmp, i), prefix.data, prefix.len, own))
-                ts[kept++] = *store_triple(tmp, i);
-        if (kept < n)
-            log_msg(a->log, LOG_WARN, "%s %s: %u triples of the answer are not kept (beyond %d, or not about the "
-                    "service's own resources, or about the workflow's status)", w->method, w->url, n - kept,
-                    ANSWER_MAX_TRIPLES);
-        body = terms_formula(a->t, ts, kept);
-        free(ts);
-        buf_free(&prefix);
-        buf_free(&location);
-        free(own[0]);
-        free(own[1]);
-        free(doc);
-        *parsed = tmp; /* all of it, for the results' queries */
-        return body;
-    }
-    store_free(tmp);
-    return body;
-}
-
-/* The results the request asked for (results.h), as `ans ldgsm:answerResult [ ldgsm:property p ;
- * ldgsm:value v ]`; parsed holds the answer's RDF (NULL: none). */
-static void answer_results(agent *a, answer *ans, const planned_write *w, const http_result *res, const store *parsed,
-                           const char *location) {
-    if (!w->results || res->failure != HTTP_FAIL_NONE || res->status < 200 || res->status >= 300)
-        return;
-    uint32_t n = parsed ? store_size(parsed) : 0;
-    triple *body = xmalloc((n ? n : 1) * sizeof *body);
-    for (uint32_t i = 0; i < n; i++)
-        body[i] = *store_triple(parsed, i);
-    char request[256];
-    snprintf(request, sizeof request, "%s %s", w->method, w->url);
-    result_value *values;
-    size_t count = results_evaluate(a->t, a->wm, &a->v, sentry_table_text_parser(a->sentries), w->results, res,
-                                    location, body, n, request, a->log, &values);
-    ans->ts = xrealloc(ans->ts, (ans->n + 3 * count + 1) * sizeof *ans->ts);
-    for (size_t i = 0; i < count; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "%s:result:%zu", terms_lex(a->t, ans->node, NULL), i + 1);
-        term_id node = terms_iri_cstr(a->t, name);
-        ans->ts[ans->n++] = (triple){ans->node, a->v.answer_result, node};
-        ans->ts[ans->n++] = (triple){node, a->v.property, values[i].property};
-        ans->ts[ans->n++] = (triple){node, a->v.value, values[i].value};
-    }
-    free(values);
-    free(body);
-}
-
-/* Keeps the answer to a request that asked for one (ldgsm:reportTo), to be asserted from the next
- * iteration on. A request that was not sent because the agent is stopping has no answer. */
-static void record_answer(agent *a, const planned_write *w, const http_result *res) {
-    if (!w->report_to || res->failure == HTTP_FAIL_STOPPED)
-        return;
-    char name[48];
-    snprintf(name, sizeof name, "urn:ldgsm:answer:%lu", ++a->answers_made);
-    answer ans = {.node = terms_iri_cstr(a->t, name), .ts = xmalloc(8 * sizeof(triple)),
-                  .doc = http_url_identity(terms_lex(a->t, w->report_to, NULL))};
-    ans.ts[ans.n++] = (triple){ans.node, a->v.answer_to, w->report_to};
-    for (size_t h = 0; h < w->header_count; h++)
-        if (strcasecmp(w->headers[h].name, "Idempotency-Key") == 0) {
-            /* the key as the rules wrote it: the header's sf-string without its quotes */
-            const char *v = w->headers[h].value;
-            size_t len = strlen(v);
-            bool quoted = len >= 2 && v[0] == '"' && v[len - 1] == '"';
-            ans.ts[ans.n++] = (triple){ans.node, a->v.answer_key,
-                                       terms_literal(a->t, v + quoted, len - 2 * quoted, 0, NULL, 0)};
-            break; /* the first: rules may write the header more than once, an answer has one key */
-        }
-    if (w->called_at)
-        ans.ts[ans.n++] = (triple){ans.node, a->v.answer_attempt, w->called_at};
-    buf location = {0};
-    if (res->failure == HTTP_FAIL_NONE) {
-        ans.ts[ans.n++] = (triple){ans.node, a->v.answer_status, integer_term(a->t, res->status)};
-        if (res->location) {
-            const char *base = res->final_url ? res->final_url : w->url;
-            iri_resolve(base, strlen(base), res->location, strlen(res->location), &location);
-            ans.ts[ans.n++] = (triple){ans.node, a->v.answer_location, terms_iri(a->t, location.data, location.len)};
-        }
-    } else {
-        ans.ts[ans.n++] = (triple){ans.node, a->v.answer_failure, terms_string(a->t, http_failure_name(res->failure))};
-    }
-    store *parsed;
-    term_id body = answer_body(a, w, res, &parsed);
-    ans.ts[ans.n++] = (triple){ans.node, a->v.answer_body, body};
-    size_t kept;
-    const triple *kept_triples = terms_formula_triples(a->t, body, &kept);
-    if (kept) { /* kept under the call record as text: no instance's sentry matches it (docs/DESIGN.md §8.4) */
-        buf text = {0};
-        rdf_write_ntriples(a->t, kept_triples, kept, &text);
-        ans.ts[ans.n++] = (triple){ans.node, a->v.answer_data, terms_literal(a->t, text.data, text.len, 0, NULL, 0)};
-        buf_free(&text);
-    }
-    answer_results(a, &ans, w, res, parsed, location.len ? buf_cstr(&location) : NULL);
-    buf_free(&location);
-    store_free(parsed);
-    log_msg(a->log, LOG_DEBUG, "answer <%s> to <%s> kept for the rules (%zu facts)", name,
-            terms_lex(a->t, w->report_to, NULL), ans.n);
-    a->answers = xrealloc(a->answers, (a->answer_count + 1) * sizeof *a->answers);
-    a->answers[a->answer_count++] = ans;
-}
-
-static void assert_answers(agent *a) {
-    for (size_t i = 0; i < a->answer_count; i++) {
-        for (size_t k = 0; k < a->answers[i].n; k++)
-            store_add(a->wm, a->answers[i].ts[k].s, a->answers[i].ts[k].p, a->answers[i].ts[k].o, a->v.derived_graph);
-        a->answers[i].asserted = true;
-    }
-}
-
-/* An answer no rule awaits, in an iteration that read the document it is reported to, was taken in (or
- * belongs to nothing that waits) and is forgotten; one whose document was not read is kept. */
-static void drop_taken_answers(agent *a) {
-    size_t kept = 0;
-    for (size_t i = 0; i < a->answer_count; i++) {
-        answer *ans = &a->answers[i];
-        const doc_state *doc = ans->doc ? find_doc(a, ans->doc) : NULL;
-        bool read = !ans->doc || (doc && doc->found); /* a node in no document: read whenever rules run */
-        if (ans->asserted && read && store_find(a->wm, ans->node, a->v.awaited, T_TRUE) == UINT32_MAX) {
-            free(ans->ts);
-            free(ans->doc);
-            continue;
-        }
-        a->answers[kept++] = *ans;
-    }
-    a->answer_count = kept;
+static answer_env answer_env_of(agent *a) {
+    return (answer_env){.t = a->t, .v = &a->v, .wm = a->wm, .io = a->io, .log = a->log, .sentries = a->sentries};
 }
 
 /* Says what the rules say an instance waits for or suffered, one line per subject and cause: when it
@@ -800,7 +448,7 @@ static void drop_taken_answers(agent *a) {
 static void report_waits(agent *a) {
     static const char *const kinds[] = {"held", "waiting", "incident"};
     const term_id predicates[] = {a->v.held_because, a->v.waits_because, a->v.incident};
-    unsigned long remind = remind_iterations(a);
+    unsigned long remind = a->gets.remind;
     strmap now = {0};
     unsigned waiting = 0;
     for (int k = 0; k < 3; k++) {
@@ -864,12 +512,13 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
                                  .timeout_ms = ws[i].timeout_ms, .keep_headers = keep[i], .keep_header_count = kept};
     }
     http_run(a->http, reqs, n, results);
+    const answer_env env = answer_env_of(a);
     unsigned failed = 0;
     for (size_t i = 0; i < n; i++) {
         const http_result *res = &results[i];
         log_request(a, ws[i].method, ws[i].url, res, ws[i].why);
         ok[i] = res->failure == HTTP_FAIL_NONE && res->status >= 200 && res->status < 300;
-        record_answer(a, &ws[i], res);
+        answers_record(a->answers, &env, &ws[i], res);
         if (res->failure != HTTP_FAIL_STOPPED && res->failure != HTTP_FAIL_INVALID)
             (*sent)++;
         if (ok[i]) {
@@ -991,57 +640,19 @@ static void gather_instances(agent *a) {
         a->instances[a->opt.instance_count + i] = discovered[i];
 }
 
-/* Every poll parses its documents again (with fresh blank nodes) and the rules make new terms: an agent
- * that runs for months must not keep them. Between iterations, what outlives one holds its terms as text
- * (discovery, the watchers) or is kept through the release (the answers still to be taken in); the
- * compiled sentries and the request identities, made of released terms, are compiled again. */
-static void release_terms(agent *a) {
-    size_t lasting = a->lasting.count, scratch = terms_live(a->t) - lasting;
-    size_t after = a->opt.release_terms ? a->opt.release_terms
-                   : RELEASE_SCALES_WITH_LASTING && lasting > RELEASE_AFTER_TERMS ? lasting
-                                                                                 : RELEASE_AFTER_TERMS;
-    if (scratch <= after)
-        return;
-    /* the answers' terms: where each is held, and its id through the release */
-    size_t count = 0;
-    for (size_t i = 0; i < a->answer_count; i++)
-        count += 1 + 3 * a->answers[i].n;
-    term_id **held = xmalloc((count ? count : 1) * sizeof *held), **at = held;
-    for (size_t i = 0; i < a->answer_count; i++) {
-        *at++ = &a->answers[i].node;
-        for (size_t k = 0; k < a->answers[i].n; k++) {
-            *at++ = &a->answers[i].ts[k].s;
-            *at++ = &a->answers[i].ts[k].p;
-            *at++ = &a->answers[i].ts[k].o;
-        }
-    }
-    term_id *keep = xmalloc((count ? count : 1) * sizeof *keep);
-    for (size_t i = 0; i < count; i++)
-        keep[i] = *held[i];
-    sentry_table_forget(a->sentries);
-    if (a->identities.count > IDENTITIES_KEPT)
-        identity_cache_free(&a->identities);
-    size_t released = terms_release(a->t, &a->lasting, keep, count);
-    for (size_t i = 0; i < count; i++)
-        *held[i] = keep[i];
-    free(held);
-    free(keep);
-    log_msg(a->log, LOG_DEBUG, "terms: %zu released, %zu kept", released, terms_live(a->t));
-}
-
 int agent_iterate(agent *a, iteration_stats *stats) {
     double start = now_ms();
     *stats = (iteration_stats){0};
     a->iteration++;
     clear_iteration(a);
-    release_terms(a);
-    forget_old_reports(a);
+    release_terms(a->t, &a->lasting, a->opt.release_terms, a->answers, a->sentries, &a->identities, a->log);
+    get_forget_old(&a->gets, a->iteration);
     a->wm = store_new();
     for (size_t i = 0; i < a->fact_count; i++)
         store_add(a->wm, a->facts[i].t.s, a->facts[i].t.p, a->facts[i].t.o, a->facts[i].graph);
     trace_begin_iteration(a->trace, terms_lex(a->t, assert_clock(a), NULL));
     store_add(a->wm, a->v.agent, a->v.default_timeout, a->default_timeout, a->v.clock_graph);
-    assert_answers(a);
+    answers_assert(a->answers, a->wm, a->v.derived_graph);
     if (a->discovery)
         discovery_begin(a->discovery, a->wm);
 
@@ -1108,7 +719,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     if (rc == 0) {
         stats->calling = count_calling(a);
         report_waits(a);
-        drop_taken_answers(a);
+        const answer_env env = answer_env_of(a);
+        answers_drop_taken(a->answers, &env, a->docs, &a->doc_index);
     }
     if (rc == 0 && !a->opt.observe) {
         char **origins = xcalloc(a->opt.allow_origin_count + 1, sizeof *origins);

@@ -2,16 +2,17 @@
  * crawls and derives to a fixpoint, evaluates the sentries, runs the rules that read them, then plans and
  * sends the unsafe requests its rules derived.
  *
- * ITERATION PHASES (agent_iterate in agent.c; docs/DESIGN.md §1.1 gives the file of each function)
- *   0 reset      drop the last iteration's memory, requests and reads;   (clear_iteration, release_terms)
- *                release the terms iterations interned once too many
+ * ITERATION PHASES (agent_iterate in agent.c; docs/DESIGN.md §1.1 gives the file of each function: agent.c
+ * is the loop; GET outcomes are get_outcome.h's, call answers answers.h's, the term release release.h's)
+ *   0 reset      drop the last iteration's memory, requests and reads;   (clear_iteration, release_terms,
+ *                release the terms iterations interned once too many      get_forget_old)
  *   1 assert     the base facts agent_new loaded: rule-file facts, -i    (load_program, load_input,
  *                inputs, ldgsm:instance and ldgsm:machine                 assert_workflows)
- *   2 clock      ldgsm:now, ldgsm:defaultTimeout, the answers to earlier  (assert_clock, assert_answers,
+ *   2 clock      ldgsm:now, ldgsm:defaultTimeout, the answers to earlier  (assert_clock, answers_assert,
  *                calls, the containers instances come from                discovery_begin)
  *   3 crawl      derive (stratum 0); take in the sentries and argument   (reasoner_run_from,
  *                queries met; GET what was derived and not yet fetched,   sentry_table_scan, fetch_new,
- *                in parallel (each waited for at most --read-wait);       discovery_scan)
+ *                in parallel (each waited for at most --read-wait);       get_take_result, discovery_scan)
  *                until a round adds nothing
  *   4 instances  the instances of this iteration; an instance in the     (gather_instances, draft_instance,
  *                draft vocabulary ends the run, and so may the caller     inspect at AGENT_CRAWLED)
@@ -23,9 +24,9 @@
  *                a GET derived now is reported, not made
  *   7 inspect    the caller's look at working memory (ldgsm run: the     (inspect at AGENT_DERIVED,
  *                watchers of gsm/watch.h and wsm/wsm_watch.h)             agent_hold)
- *   8 waits      held:, waiting:, incident: lines; answers taken in      (report_waits, drop_taken_answers)
+ *   8 waits      held:, waiting:, incident: lines; answers taken in      (report_waits, answers_drop_taken)
  *   9 plan       conflicts, turns, updates composed, conditions, hold    (plan_make, plan.h)
- *  10 send       writes in parallel; then the tasks of writes that       (send_plan, record_answer)
+ *  10 send       writes in parallel; then the tasks of writes that       (send_plan, answers_record)
  *                returned 2xx; the answers asked for kept for later
  *  11 complete   in agent_run: --until quiescent, --iterations, a stop   (report_stuck, pause_ms; inspect
  *                signal, the stuck line, the pause; the caller's end     at AGENT_ENDED: gsm/completion.h)

@@ -30,7 +30,7 @@ void trace_close(trace *tr);
 
 /* Starts the next iteration's records; now is the clock it asserts. */
 void trace_begin_iteration(trace *tr, const char *now);
-/* A GET made and what the agent made of it (doc as take_get_result left it). */
+/* A GET made and what the agent made of it (doc as get_take_result left it, get_outcome.h). */
 void trace_get(trace *tr, const doc_state *doc, const http_result *res);
 /* The requests the plan made from in did not send, with its reasons; remembers in's requests (by
  * identity, to name every rule that asked for one) for trace_sent and trace_unsent until the iteration

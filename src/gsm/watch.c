@@ -13,8 +13,7 @@ enum { PROGRESS_EVERY = 10 };
 
 typedef struct vocab {
     term_id is_instance_of, in_artifact_instance, has_state, active, is_achieved, has_guard, has_condition,
-        has_milestone, achieving, invalidating, label, held_because, reads, holds_for, serves, read_failure;
-    term_id graph; /* of the triples the watcher adds */
+        has_milestone, achieving, invalidating, label, reads, holds_for, serves, read_failure;
 } vocab;
 
 /* What the watcher remembers of one stage or milestone fragment between iterations. */
@@ -75,12 +74,10 @@ static void vocab_init(gsm_watch *w, terms *t) {
     v->achieving = terms_iri_cstr(t, GSM_hasAchievingSentry);
     v->invalidating = terms_iri_cstr(t, GSM_hasInvalidatingSentry);
     v->label = terms_iri_cstr(t, RDFS_label);
-    v->held_because = terms_iri_cstr(t, LDGSM_heldBecause);
     v->reads = terms_iri_cstr(t, LDGSM_reads);
     v->holds_for = terms_iri_cstr(t, LDGSM_holdsFor);
     v->serves = terms_iri_cstr(t, NS_GX "serves");
     v->read_failure = terms_iri_cstr(t, LDGSM_readFailure);
-    v->graph = terms_iri_cstr(t, LDGSM_WATCH_GRAPH);
 }
 
 /* "<iri> "label"" or "<iri>": how lines name a model term. */

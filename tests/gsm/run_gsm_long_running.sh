@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A long-running agent does not grow (issue 17: agents run for months under systemd): every poll parses
 # its documents again, with fresh blank nodes, and the terms an iteration interns are released between
-# iterations (rdf/term.h, release_terms in agent/agent.c). Each iteration line ends with the live term
+# iterations (rdf/term.h, release_terms in agent/release.c). Each iteration line ends with the live term
 # count ("; N terms"). Checked here:
 #   - an agent polling complete instances: its terms over the last third of its iterations peak within
 #     5/4 of their peak over the middle third (a release comes when the iterations' terms pass a bound,

@@ -1,0 +1,170 @@
+/* get_outcome.c: what a GET's answer means (docs/DESIGN.md §2.6): data, an answer with no data, nothing, or
+ * a failure that holds back the writes of the groups that asked (get_outcome.h). */
+#include "agent/get_outcome.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdf/buf.h"
+#include "reason/numeric.h"
+
+void get_outcomes_free(get_outcomes *g) {
+    strmap_free(&g->reported);
+    strmap_free(&g->unanswered);
+}
+
+bool get_unanswered(const get_outcomes *g, const char *resource) {
+    const uint32_t *unanswered = strmap_get(&g->unanswered, resource);
+    return unanswered && *unanswered;
+}
+
+/* Says what a GET brought once while it recurs, so a dead sensor is not logged every poll; an outcome
+ * that comes back after more than --remind iterations without is said again. */
+void get_report_once(get_outcomes *g, unsigned long iteration, const char *resource, const char *what,
+                     const char *detail) {
+    buf key = {0};
+    buf_printf(&key, "%s %s", resource, what);
+    bool first;
+    uint32_t *last_met = strmap_put(&g->reported, key.data, 0, &first);
+    buf_free(&key);
+    if (first || (uint32_t)iteration - *last_met > g->remind)
+        log_msg(g->log, LOG_WARN, "GET %s: %s%s%s", resource, what, detail && *detail ? ": " : "",
+                detail ? detail : "");
+    *last_met = (uint32_t)iteration;
+}
+
+/* Every --remind iterations, report_once's table drops what it would say again anyway: it holds what
+ * happened lately, not every resource that ever failed. */
+void get_forget_old(get_outcomes *g, unsigned long iteration) {
+    unsigned long remind = g->remind;
+    if (iteration % remind != 0)
+        return;
+    strmap kept = {0};
+    for (uint32_t i = 0; i < g->reported.count; i++)
+        if ((uint32_t)iteration - g->reported.values[i] <= remind)
+            strmap_put(&kept, g->reported.keys[i], g->reported.values[i], NULL);
+    strmap_free(&g->reported);
+    g->reported = kept;
+    strmap still = {0};
+    for (uint32_t i = 0; i < g->unanswered.count; i++)
+        if (g->unanswered.values[i] && (uint32_t)iteration - g->unanswered.values[i] <= remind)
+            strmap_put(&still, g->unanswered.keys[i], g->unanswered.values[i], NULL);
+    strmap_free(&g->unanswered);
+    g->unanswered = still;
+}
+
+static term_id integer_term(terms *t, long value) {
+    number n = number_integer(value);
+    return number_to_term(t, &n);
+}
+
+/* `<X> ldgsm:readFailure "what"` for an IRI X a rule asked to GET whose document brought no data: it
+ * answered 404 or another status that is not 2xx, or brought no answer (no connection, a timeout), or RDF
+ * that does not parse. Rules then say why what they wait for is missing (rules/gsm-stalls.n3). */
+void get_assert_read_failure(const get_env *e, const request *r, const doc_state *doc) {
+    if (doc->found || (doc->status == 0 && doc->failure == HTTP_FAIL_NONE))
+        return; /* read, or not answered yet */
+    char what[64];
+    if (doc->unparsable)
+        snprintf(what, sizeof what, "RDF that does not parse");
+    else if (doc->failure != HTTP_FAIL_NONE)
+        snprintf(what, sizeof what, "%s", http_failure_name(doc->failure));
+    else
+        snprintf(what, sizeof what, "answers %ld", doc->status);
+    store_add(e->wm, r->uri_term, e->v->read_failure, terms_string(e->t, what), e->v->derived_graph);
+}
+
+/* Classifies one GET result (docs/DESIGN.md §2.6) and adds what it brought to working memory. */
+void get_take_result(get_outcomes *g, const get_env *e, doc_state *doc, const http_result *res,
+                     iteration_stats *stats) {
+    doc->status = res->status;
+    doc->failure = res->failure;
+    if (res->failure == HTTP_FAIL_PENDING) {
+        /* failed for this iteration only: the next read of the document takes the answer when it came */
+        doc->failed = true;
+        *strmap_put(&g->unanswered, doc->resource, 0, NULL) = (uint32_t)e->iteration;
+        char what[64];
+        snprintf(what, sizeof what, "no answer within %ld ms; still waiting", e->read_wait_ms);
+        get_report_once(g, e->iteration, doc->resource, what, NULL);
+        return;
+    }
+    /* answered, or failed without hanging: waited for again; after a timeout it is not (it hung to the end) */
+    uint32_t *unanswered = res->failure == HTTP_FAIL_TIMEOUT ? NULL : strmap_get(&g->unanswered, doc->resource);
+    if (unanswered)
+        *unanswered = 0;
+    if (res->failure != HTTP_FAIL_NONE) {
+        doc->failed = true;
+        /* keyed by the kind of failure: libcurl's message varies (it counts milliseconds) */
+        get_report_once(g, e->iteration, doc->resource, http_failure_name(res->failure), res->message);
+        return;
+    }
+    long s = res->status;
+    if ((s >= 200 && s < 300) || s == 304) {
+        doc->read = doc->found = true;
+        /* the rules see every answer's status (a 304 brings the representation a 200 brought) */
+        store_add(e->wm, doc->graph, e->v->http_status, integer_term(e->t, s == 304 ? 200 : s), e->v->derived_graph);
+        if (res->etag) {
+            doc->etag = xstrndup(res->etag, strlen(res->etag));
+            doc->etag_kind = res->etag_kind;
+        }
+        doc->takes_n3_patch = e->patch && http_result_accepts_patch(res, "text/n3") &&
+                              !strmap_get(e->patch_refused, doc->resource);
+        stats->bytes += res->body.len;
+        enum rdf_syntax syntax = rdf_syntax_from_media_type(res->content_type);
+        if (syntax == RDF_SYNTAX_UNKNOWN) {
+            get_report_once(g, e->iteration, doc->resource, "a media type this agent does not parse; it adds nothing", res->content_type);
+            return;
+        }
+        rdf_error err;
+        uint32_t before = store_size(e->wm);
+        const char *base = res->final_url ? res->final_url : doc->resource;
+        if (rdf_parse(e->io, e->wm, syntax, res->body.data ? res->body.data : "", res->body.len, base, doc->graph,
+                      doc->resource, &err) != 0) {
+            doc->unparsable = true;
+            doc->parse_error = xstrndup(err.message, strlen(err.message));
+            doc->failed = doc->strict;
+            doc->read = doc->found = false;
+            get_report_once(g, e->iteration, doc->resource,
+                        doc->strict ? "RDF that does not parse" : "RDF that does not parse; it adds nothing",
+                        err.message);
+            return;
+        }
+        stats->triples_read += store_size(e->wm) - before;
+        return;
+    }
+    if (s == 404 || s == 410) {
+        doc->read = true;
+        store_add(e->wm, doc->graph, e->v->http_status, integer_term(e->t, s), e->v->derived_graph);
+        return;
+    }
+    if (s == 406 || s == 415) {
+        get_report_once(g, e->iteration, doc->resource, s == 406 ? "406: no representation this agent parses; it adds nothing"
+                                                : "415; it adds nothing", NULL);
+        return;
+    }
+    doc->failed = true;
+    char what[64];
+    snprintf(what, sizeof what, "status %ld", s);
+    get_report_once(g, e->iteration, doc->resource, what, NULL);
+}
+
+/* Records who asked for a document: its failure holds back every group that did (docs/DESIGN.md §2.6,
+ * no write on a partial view). Returns true when this asker makes an unparsable body a failure. */
+bool get_note_asker(doc_state *doc, const request *r) {
+    bool fails_now = !r->lenient && doc->unparsable && !doc->failed;
+    if (!r->lenient) {
+        doc->strict = true;
+        doc->failed |= doc->unparsable;
+    }
+    if (!r->group) {
+        doc->asked_ungrouped = true;
+        return fails_now;
+    }
+    for (size_t g = 0; g < doc->group_count; g++)
+        if (doc->groups[g] == r->group)
+            return fails_now;
+    doc->groups = xrealloc(doc->groups, (doc->group_count + 1) * sizeof *doc->groups);
+    doc->groups[doc->group_count++] = r->group;
+    return fails_now;
+}

@@ -1,0 +1,40 @@
+/* release.c: releasing the terms iterations interned, keeping what outlives an iteration (release.h). */
+#include "agent/release.h"
+
+#include <stdlib.h>
+
+enum { IDENTITIES_KEPT = 1 << 16 };
+
+/* By default the terms iterations interned are released once they outnumber this and the lasting terms
+ * (the rules, inputs and vocabulary); built with AddressSanitizer, once there are a few, so that the tests
+ * run there release every few iterations and catch a term held across a release (rdf/term.h). */
+#if defined(__SANITIZE_ADDRESS__)
+enum { RELEASE_AFTER_TERMS = 1 << 13, RELEASE_SCALES_WITH_LASTING = 0 };
+#else
+enum { RELEASE_AFTER_TERMS = 1 << 16, RELEASE_SCALES_WITH_LASTING = 1 };
+#endif
+
+void release_terms(terms *t, terms_mark *lasting, size_t after, answers *kept, sentry_table *sentries,
+                   identity_cache *identities, const log_sink *log) {
+    size_t lasting_count = lasting->count, scratch = terms_live(t) - lasting_count;
+    if (!after)
+        after = RELEASE_SCALES_WITH_LASTING && lasting_count > RELEASE_AFTER_TERMS ? lasting_count
+                                                                                  : RELEASE_AFTER_TERMS;
+    if (scratch <= after)
+        return;
+    /* the answers' terms: where each is held, and its id through the release */
+    term_id **held;
+    size_t count = answers_held_terms(kept, &held);
+    term_id *keep = xmalloc((count ? count : 1) * sizeof *keep);
+    for (size_t i = 0; i < count; i++)
+        keep[i] = *held[i];
+    sentry_table_forget(sentries);
+    if (identities->count > IDENTITIES_KEPT)
+        identity_cache_free(identities);
+    size_t released = terms_release(t, lasting, keep, count);
+    for (size_t i = 0; i < count; i++)
+        *held[i] = keep[i];
+    free(held);
+    free(keep);
+    log_msg(log, LOG_DEBUG, "terms: %zu released, %zu kept", released, terms_live(t));
+}
