@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NS_GSM "http://purl.org/gsm/vocab#"
-#define NS_LDGSM "https://w3id.org/ldgsm#"
 #define NS_DEV "https://example.org/devices#"
 #define MODEL_PATH "models/fire-alarm"
 #define SMOKE_PATH "devices/smoke-detector"
@@ -158,13 +156,13 @@ demo *demo_new(const demo_options *options, const demo_io *io) {
         d->model[p] = terms_iri(d->t, b.data, b.len);
         buf_free(&b);
     }
-    d->is_instance_of = demo_iri(d->t, NS_GSM, "isInstanceOf");
-    d->in_artifact_instance = demo_iri(d->t, NS_GSM, "inArtifactInstance");
-    d->has_state = demo_iri(d->t, NS_GSM, "hasState");
-    d->active = demo_iri(d->t, NS_GSM, "active");
-    d->inactive = demo_iri(d->t, NS_GSM, "inactive");
-    d->is_achieved = demo_iri(d->t, NS_GSM, "isAchieved");
-    d->is_completed = demo_iri(d->t, NS_LDGSM, "isCompleted");
+    d->is_instance_of = terms_iri_cstr(d->t, GSM_isInstanceOf);
+    d->in_artifact_instance = terms_iri_cstr(d->t, GSM_inArtifactInstance);
+    d->has_state = terms_iri_cstr(d->t, GSM_hasState);
+    d->active = terms_iri_cstr(d->t, GSM_active);
+    d->inactive = terms_iri_cstr(d->t, GSM_inactive);
+    d->is_achieved = terms_iri_cstr(d->t, GSM_isAchieved);
+    d->is_completed = terms_iri_cstr(d->t, LDGSM_isCompleted);
     d->obscuration = demo_iri(d->t, NS_DEV, "obscuration");
     d->ringing = demo_iri(d->t, NS_DEV, "ringing");
     d->door_state = demo_iri(d->t, NS_DEV, "state");

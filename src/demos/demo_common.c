@@ -36,8 +36,8 @@ store *demo_read(const demo_io *io, rdfio *rdf, const char *base, const char *pa
 }
 
 term_id demo_instance_node(terms *t, store *st, term_id instance, term_id model) {
-    term_id is_instance_of = demo_iri(t, NS_GSM, "isInstanceOf");
-    term_id in_artifact_instance = demo_iri(t, NS_GSM, "inArtifactInstance");
+    term_id is_instance_of = terms_iri_cstr(t, GSM_isInstanceOf);
+    term_id in_artifact_instance = terms_iri_cstr(t, GSM_inArtifactInstance);
     store_iter it;
     store_match(st, 0, is_instance_of, model, 0, store_size(st), &it);
     uint32_t n;

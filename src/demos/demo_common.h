@@ -16,6 +16,9 @@
 #include "rdf/store.h"
 #include "rdf/term.h"
 
+/* The data of the orders and suppliers demos' shop (not a vocabulary ldgsm reads). */
+#define NS_SHOP "https://example.org/shop#"
+
 /* The environment's requests; paths are relative to the server's base ("devices/alarm"). */
 typedef struct demo_io {
     /* GETs path as Turtle, appending its body to *turtle: 0; 1 with message when the server answers 404

@@ -10,8 +10,6 @@
 
 #include "agent/vocab.h"
 
-#define NS_LDP "http://www.w3.org/ns/ldp#"
-#define NS_SHOP "https://example.org/shop#"
 #define MODEL_PATH "models/order"
 #define APPROVALS_PATH "approvals/"
 #define NOTIFICATIONS_PATH "notifications/"
@@ -69,12 +67,12 @@ orders_demo *orders_demo_new(const orders_options *options, const demo_io *io) {
     }
     buf_free(&b);
     d->approved_model = demo_iri(t, options->base, MODEL_PATH "#approved");
-    d->v.has_state = demo_iri(t, NS_GSM, "hasState");
-    d->v.active = demo_iri(t, NS_GSM, "active");
-    d->v.inactive = demo_iri(t, NS_GSM, "inactive");
-    d->v.is_achieved = demo_iri(t, NS_GSM, "isAchieved");
-    d->v.is_completed = demo_iri(t, NS_LDGSM, "isCompleted");
-    d->v.contains = demo_iri(t, NS_LDP, "contains");
+    d->v.has_state = terms_iri_cstr(t, GSM_hasState);
+    d->v.active = terms_iri_cstr(t, GSM_active);
+    d->v.inactive = terms_iri_cstr(t, GSM_inactive);
+    d->v.is_achieved = terms_iri_cstr(t, GSM_isAchieved);
+    d->v.is_completed = terms_iri_cstr(t, LDGSM_isCompleted);
+    d->v.contains = terms_iri_cstr(t, LDP_contains);
     d->v.order = demo_iri(t, NS_SHOP, "order");
     d->v.price = demo_iri(t, NS_SHOP, "price");
     d->v.shipment = demo_iri(t, NS_SHOP, "shipment");

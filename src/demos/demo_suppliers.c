@@ -15,8 +15,6 @@
 #include "agent/vocab.h"
 #include "reason/xsd_time.h"
 
-#define NS_LDP "http://www.w3.org/ns/ldp#"
-#define NS_SHOP "https://example.org/shop#"
 #define MODEL_PATH "models/procurement"
 #define EXPECTED_PATH "warehouse/expected"
 #define DELIVERY_PATH "warehouse/delivery"
@@ -144,30 +142,30 @@ suppliers_demo *suppliers_demo_new(const suppliers_options *options, const demo_
         d->stage_model[s] = terms_iri(t, b.data, b.len);
         buf_free(&b);
     }
-    d->v.label = demo_iri(t, NS_RDFS, "label");
-    d->v.is_instance_of = demo_iri(t, NS_GSM, "isInstanceOf");
-    d->v.in_artifact_instance = demo_iri(t, NS_GSM, "inArtifactInstance");
-    d->v.has_state = demo_iri(t, NS_GSM, "hasState");
-    d->v.active = demo_iri(t, NS_GSM, "active");
-    d->v.inactive = demo_iri(t, NS_GSM, "inactive");
-    d->v.is_achieved = demo_iri(t, NS_GSM, "isAchieved");
-    d->v.has_http_request = demo_iri(t, NS_GSM, "hasHttpRequest");
-    d->v.is_completed = demo_iri(t, NS_LDGSM, "isCompleted");
-    d->v.of_stage = demo_iri(t, NS_LDGSM, "ofStage");
-    d->v.alternatives = demo_iri(t, NS_LDGSM, "alternatives");
-    d->v.call_state = demo_iri(t, NS_LDGSM, "callState");
-    d->v.calling = demo_iri(t, NS_LDGSM, "calling");
-    d->v.answered = demo_iri(t, NS_LDGSM, "answered");
-    d->v.exhausted = demo_iri(t, NS_LDGSM, "exhausted");
-    d->v.cancelled = demo_iri(t, NS_LDGSM, "cancelled");
-    d->v.alternative = demo_iri(t, NS_LDGSM, "alternative");
-    d->v.retries_left = demo_iri(t, NS_LDGSM, "retriesLeft");
-    d->v.called_at = demo_iri(t, NS_LDGSM, "calledAt");
-    d->v.deadline = demo_iri(t, NS_LDGSM, "deadline");
-    d->v.failed_attempt = demo_iri(t, NS_LDGSM, "failedAttempt");
-    d->v.last_failure = demo_iri(t, NS_LDGSM, "lastFailure");
-    d->v.answer_status = demo_iri(t, NS_LDGSM, "answerStatus");
-    d->v.contains = demo_iri(t, NS_LDP, "contains");
+    d->v.label = terms_iri_cstr(t, RDFS_label);
+    d->v.is_instance_of = terms_iri_cstr(t, GSM_isInstanceOf);
+    d->v.in_artifact_instance = terms_iri_cstr(t, GSM_inArtifactInstance);
+    d->v.has_state = terms_iri_cstr(t, GSM_hasState);
+    d->v.active = terms_iri_cstr(t, GSM_active);
+    d->v.inactive = terms_iri_cstr(t, GSM_inactive);
+    d->v.is_achieved = terms_iri_cstr(t, GSM_isAchieved);
+    d->v.has_http_request = terms_iri_cstr(t, GSM_hasHttpRequest);
+    d->v.is_completed = terms_iri_cstr(t, LDGSM_isCompleted);
+    d->v.of_stage = terms_iri_cstr(t, LDGSM_ofStage);
+    d->v.alternatives = terms_iri_cstr(t, LDGSM_alternatives);
+    d->v.call_state = terms_iri_cstr(t, LDGSM_callState);
+    d->v.calling = terms_iri_cstr(t, LDGSM_calling);
+    d->v.answered = terms_iri_cstr(t, NS_LDGSM "answered");
+    d->v.exhausted = terms_iri_cstr(t, LDGSM_exhausted);
+    d->v.cancelled = terms_iri_cstr(t, NS_LDGSM "cancelled");
+    d->v.alternative = terms_iri_cstr(t, LDGSM_alternative);
+    d->v.retries_left = terms_iri_cstr(t, LDGSM_retriesLeft);
+    d->v.called_at = terms_iri_cstr(t, LDGSM_calledAt);
+    d->v.deadline = terms_iri_cstr(t, LDGSM_deadline);
+    d->v.failed_attempt = terms_iri_cstr(t, NS_LDGSM "failedAttempt");
+    d->v.last_failure = terms_iri_cstr(t, LDGSM_lastFailure);
+    d->v.answer_status = terms_iri_cstr(t, LDGSM_answerStatus);
+    d->v.contains = terms_iri_cstr(t, LDP_contains);
     d->v.expecting = demo_iri(t, NS_SHOP, "expecting");
     d->v.expected_it = demo_iri(t, options->base, EXPECTED_PATH "#it");
     d->v.confirmation = demo_iri(t, options->base, CONFIRMATION_PATH);
