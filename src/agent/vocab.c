@@ -70,7 +70,7 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->in_artifact_instance = terms_iri_cstr(t, GSM_inArtifactInstance);
     v->of_stage = terms_iri_cstr(t, LDGSM_ofStage);
     v->is_achieved = terms_iri_cstr(t, GSM_isAchieved);
-    v->all_alternatives_failed = terms_iri_cstr(t, NS_LDGSM "AllAlternativesFailed");
+    v->all_alternatives_failed = terms_iri_cstr(t, LDGSM_AllAlternativesFailed);
     v->this_artifact = terms_iri_cstr(t, NS_GSM "thisArtifactInstance");
     v->derived_graph = terms_iri_cstr(t, LDGSM_DERIVED_GRAPH);
     v->clock_graph = terms_iri_cstr(t, "urn:ldgsm:clock");

@@ -11,18 +11,18 @@ typedef struct vocab {
 } vocab;
 
 static vocab vocab_of(terms *t) {
-    return (vocab){.in_artifact_instance = terms_iri_cstr(t, NS_GSM "inArtifactInstance"),
-                   .is_instance_of = terms_iri_cstr(t, NS_GSM "isInstanceOf"),
-                   .all_alternatives_failed = terms_iri_cstr(t, NS_LDGSM "AllAlternativesFailed"),
-                   .is_achieved = terms_iri_cstr(t, NS_GSM "isAchieved"),
-                   .of_stage = terms_iri_cstr(t, NS_LDGSM "ofStage"),
-                   .call_state = terms_iri_cstr(t, NS_LDGSM "callState"),
-                   .exhausted = terms_iri_cstr(t, NS_LDGSM "exhausted"),
-                   .has_state = terms_iri_cstr(t, NS_GSM "hasState"),
-                   .active = terms_iri_cstr(t, NS_GSM "active"),
-                   .is_completed = terms_iri_cstr(t, NS_LDGSM "isCompleted"),
-                   .stage = terms_iri_cstr(t, NS_GSM "Stage"),
-                   .has_milestone = terms_iri_cstr(t, NS_GSM "hasMilestone")};
+    return (vocab){.in_artifact_instance = terms_iri_cstr(t, GSM_inArtifactInstance),
+                   .is_instance_of = terms_iri_cstr(t, GSM_isInstanceOf),
+                   .all_alternatives_failed = terms_iri_cstr(t, LDGSM_AllAlternativesFailed),
+                   .is_achieved = terms_iri_cstr(t, GSM_isAchieved),
+                   .of_stage = terms_iri_cstr(t, LDGSM_ofStage),
+                   .call_state = terms_iri_cstr(t, LDGSM_callState),
+                   .exhausted = terms_iri_cstr(t, LDGSM_exhausted),
+                   .has_state = terms_iri_cstr(t, GSM_hasState),
+                   .active = terms_iri_cstr(t, GSM_active),
+                   .is_completed = terms_iri_cstr(t, LDGSM_isCompleted),
+                   .stage = terms_iri_cstr(t, GSM_Stage),
+                   .has_milestone = terms_iri_cstr(t, GSM_hasMilestone)};
 }
 
 bool gsm_never_completes(terms *t, store *wm, const char *const *instances, size_t instance_count,
