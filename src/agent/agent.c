@@ -857,7 +857,7 @@ const char *const *agent_instances(agent *a, size_t *count) {
 }
 
 void agent_hold(agent *a, term_id group, const char *why) {
-    store_add(a->wm, group, a->v.held_because, terms_string(a->t, why), terms_iri_cstr(a->t, "urn:ldgsm:watch"));
+    store_add(a->wm, group, a->v.held_because, terms_string(a->t, why), terms_iri_cstr(a->t, LDGSM_WATCH_GRAPH));
 }
 
 bool agent_read_outcome(agent *a, const char *iri, agent_read *out) {
