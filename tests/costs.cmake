@@ -4,12 +4,13 @@
 set(LDGSM_TEST_COSTS_PLAIN
   reason_run_peer_agreement 145
   deps_run_property 87
-  patterns_run_rules 74
   gsm_run_gsm_fleet 70
   patterns_run_property 63
   wsm_run_rules 59
+  patterns_run_rules 51
   gsm_run_draw 49
   ldp_run_ldp_slowloris 46
+  patterns_run_rules_loops 45
   gsm_run_call_chaos 43
   wsm_run_property 41
   gsm_run_call_rules 39
@@ -17,6 +18,7 @@ set(LDGSM_TEST_COSTS_PLAIN
   gsm_run_evaluation 38
   wsm_run_exactly_once 37
   gsm_run_data_flow 36
+  patterns_run_rules_mi 36
   gsm_run_gsm_long_running 29
   gsm_run_orders 28
   n3suite_run_n3suite 28
@@ -63,73 +65,88 @@ set(LDGSM_TEST_COSTS_PLAIN
   gsm_run_gsm_yield 5
 )
 set(LDGSM_TEST_COSTS_SANITIZE
-  patterns_run_rules 216
-  wsm_run_exactly_once 126
-  gsm_run_call_chaos 91
-  gsm_run_gsm_property 74
-  wsm_run_rules 72
-  deps_run_policy_property 71
-  patterns_run_order 71
-  gsm_run_draw 70
-  gsm_run_gsm_long_running 68
-  n3suite_run_n3suite 66
-  ldp_run_ldp_bombs 62
-  gsm_run_status 56
-  gsm_run_gsm_fleet 50
-  gsm_run_gsm_instances_from 49
-  gsm_run_call_rules 48
-  gsm_run_fire_alarm 47
-  ldp_run_ldp_slowloris 44
-  rdf_run_nt_roundtrip 39
-  patterns_run_property 34
-  gsm_run_call_subworkflow 32
-  test_patterns 31
-  gsm_run_demo 28
-  patterns_run_fixtures 28
-  wsm_run_property 28
-  deps_run_property 27
-  agent_run_trace 25
-  deps_run_paper 25
-  gsm_run_gsm_shards 25
-  reason_run_cases 23
-  ldp_run_ldp_limits 21
+  patterns_run_rules 155
+  deps_run_policy_property 114
+  wsm_run_rules 81
+  gsm_run_call_chaos 63
+  n3suite_run_n3suite 60
+  gsm_run_data_flow 57
+  gsm_run_draw 56
+  patterns_run_rules_loops 49
+  wsm_run_exactly_once 49
+  deps_run_paper 47
+  test_patterns 45
+  ldp_run_ldp_slowloris 43
+  patterns_run_order 43
+  deps_run_property 40
+  patterns_run_rules_mi 37
+  gsm_run_status 36
+  gsm_run_call_rules 35
+  gsm_run_orders 34
+  agent_run_trace 33
+  gsm_run_gsm_long_running 31
+  gsm_run_gsm_isolation 30
+  test_sentry_differential 30
+  gsm_run_fire_alarm 25
+  ldp_run_ldp_limits 25
+  rdf_run_nt_roundtrip 25
+  reason_run_cases 25
+  gsm_run_gsm_shards 23
+  patterns_run_fixtures 23
+  gsm_run_gsm_property 22
+  ldp_run_ldp_attacks 22
+  gsm_run_call_subworkflow 21
+  ldp_run_ldp_bombs 21
   ldp_run_ldp_solid 21
-  gsm_run_demo_suppliers 20
-  ldp_run_ldp_attacks 20
-  deps_run_gsm 19
-  wsm_run_draw 18
+  ldp_run_ldp_durability 19
+  deps_run_gsm 18
+  test_rdf_errors 18
+  wsm_run_property 17
+  gsm_run_demo_suppliers 15
   gsm_run_draft_vocab 15
-  agent_run_turing 14
-  gsm_run_gsm_restart 14
-  gsm_run_page 14
-  test_sentry_differential 14
-  gsm_run_gsm_two_agents 13
-  test_rdf_errors 13
-  gsm_run_suppliers 12
-  wsm_run_lint 11
-  gsm_run_gsm_hanging_sensor 10
-  gsm_run_lint 10
-  http_run_tls_verification 10
+  gsm_run_gsm_yield 15
+  gsm_run_lint 15
+  ldp_run_ldp_idempotency 15
+  test_rdfio 15
+  wsm_run_lint 15
+  gsm_run_gsm_fleet 14
+  gsm_run_gsm_instances_from 14
+  agent_run_turing 13
+  gsm_run_gsm_restart 13
+  ldp_run_ldp_patch 13
+  gsm_run_page 12
+  gsm_run_readme_walkthrough 12
+  ldp_run_ldp_conformance 12
+  agent_run_requests 11
+  cli_run_install 10
+  gsm_run_suppliers 10
   ldp_run_ldp_http 10
-  test_rdfio 10
-  gsm_run_gsm_nested_sensor 9
-  gsm_run_stalls 9
+  gsm_run_demo 9
+  patterns_run_compile_cli 9
+  reason_run_caps 9
   test_http_background 9
-  wsm_run_status 9
-  ldp_run_ldp_idempotency 8
-  cli_run_install 7
+  agent_run_patch_writes 8
+  agent_run_sentries 8
+  gsm_run_gsm_hanging_sensor 8
+  gsm_run_gsm_nested 8
+  gsm_run_gsm_rerun 8
+  gsm_run_gsm_two_agents 8
+  gsm_run_sentry_cap 8
+  wsm_run_draw 8
+  gsm_run_gsm_failing_sensor 7
   gsm_run_gsm_finished 7
-  gsm_run_gsm_nested 7
+  gsm_run_history 7
+  gsm_run_stalls 7
+  http_run_tls_verification 7
+  patterns_run_compile_cap 7
+  agent_run_conditions 6
+  deps_run_oracle 6
   fuzz_replay_sentry_text 6
-  gsm_run_gsm_failing_sensor 6
-  gsm_run_history 6
-  ldp_run_ldp_conformance 6
-  patterns_run_compile_cap 6
-  reason_run_caps 6
+  gsm_run_demo_orders 6
+  gsm_run_gsm_repair 6
+  patterns_run_property 6
+  test_builtins_string 6
   test_gsm_page 6
-  agent_run_requests 5
-  gsm_run_gsm_rerun 5
-  gsm_run_gsm_yield 5
-  ldp_run_ldp_durability 5
-  ldp_run_ldp_patch 5
+  test_http_client 6
+  wsm_run_status 6
 )
