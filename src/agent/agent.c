@@ -25,6 +25,7 @@
 #include "http/http_url.h"
 #include "n3/n3_reader.h"
 #include "rdf/rdfio.h"
+#include "rdf/vocab_ns.h"
 #include "reason/backward.h"
 #include "reason/reasoner.h"
 #include "reason/strata.h"
@@ -588,8 +589,6 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     free(ready);
     free(ok);
 }
-
-#define NS_DRAFT "http://tok450s.lan:8080/ldbbc/gsm-vocab.ttl#"
 
 /* An instance document in the authors' draft vocabulary is refused with what to write instead: only models
  * are read through compat-authors-draft.n3 (docs/DESIGN.md §5.2). True when one was found (and reported). */
