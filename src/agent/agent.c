@@ -837,7 +837,12 @@ int agent_run(agent *a) {
     if (a->opt.until_quiescent && stats.calling)
         return 4;
     bool stopped = a->opt.stop && *a->opt.stop;
-    if ((a->opt.until_quiescent || a->opt.until_complete) && !stopped && a->waiting)
+    if (a->opt.until_complete && !stopped) {
+        /* the loop ended by --iterations (or the end of --step's input): not every instance is complete */
+        int ended = a->opt.inspect ? a->opt.inspect(a->opt.inspect_user, a, AGENT_CUT_SHORT, &stats) : AGENT_GO_ON;
+        return ended != AGENT_GO_ON ? ended : 6;
+    }
+    if (a->opt.until_quiescent && !stopped && a->waiting)
         return 6;
     return 0;
 }

@@ -29,8 +29,8 @@
  *  10 send       writes in parallel; then the tasks of writes that       (send_plan, answers_record)
  *                returned 2xx; the answers asked for kept for later
  *  11 complete   in agent_run: --until quiescent, --iterations, a stop   (report_stuck, pause_ms; inspect
- *                signal, the stuck line, the pause; the caller's end     at AGENT_ENDED: gsm/completion.h)
- *                (gsm/: --until complete)
+ *                signal, the stuck line, the pause; the caller's end     at AGENT_ENDED and AGENT_CUT_SHORT:
+ *                (gsm/: --until complete)                                 gsm/completion.h)
  * Iterations never overlap; state lives on the servers, so an agent killed at any point and restarted
  * continues from what the servers hold. */
 #ifndef LDGSM_AGENT_AGENT_H
@@ -55,8 +55,12 @@ struct iteration_stats;
  *                  group's writes): the iteration runs to its end, then the run ends
  *   AGENT_ENDED    phase 11, in agent_run after an iteration that ran to its end (stats: that iteration's):
  *                  the run ends
- * Not called for an iteration a cap held (agent_iterate returned -1). */
-typedef enum agent_phase { AGENT_CRAWLED, AGENT_DERIVED, AGENT_ENDED } agent_phase;
+ *   AGENT_CUT_SHORT  phase 11, in agent_run when --iterations ended an --until complete run that nothing
+ *                  ended before (stats: the last iteration's; not after a stop signal): the caller says
+ *                  what is not complete; AGENT_GO_ON ends it with 6 all the same, as an --until run that
+ *                  did not reach its goal
+ * Not called for an iteration a cap held (agent_iterate returned -1), except AGENT_CUT_SHORT. */
+typedef enum agent_phase { AGENT_CRAWLED, AGENT_DERIVED, AGENT_ENDED, AGENT_CUT_SHORT } agent_phase;
 enum { AGENT_GO_ON = -1 };
 
 typedef struct agent_header_option {
@@ -112,7 +116,7 @@ typedef struct agent_options {
     const char *trace_path;    /* --trace: JSON Lines of every iteration and request (agent/trace.h); "-": stdout */
     const volatile sig_atomic_t *stop; /* set by a signal handler: finish this iteration, then exit */
     /* The caller's look at working memory, at the moments agent_phase names (AGENT_CRAWLED, AGENT_DERIVED,
-     * AGENT_ENDED); returns AGENT_GO_ON, or the exit status the run ends with (see agent_phase). It reads
+     * AGENT_ENDED, AGENT_CUT_SHORT); returns AGENT_GO_ON, or the exit status the run ends with (see agent_phase). It reads
      * through agent_terms, agent_memory, agent_instances and agent_read_outcome and writes only through
      * agent_hold. `ldgsm run` installs the GSM layer's (gsm/inspect.h: the watcher and --until complete)
      * and the state machines' watcher (wsm/wsm_watch.h). */

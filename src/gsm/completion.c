@@ -108,3 +108,14 @@ int gsm_completion(terms *t, store *wm, const char *const *instances, size_t ins
         log_msg(log, LOG_INFO, "every workflow instance is complete");
     return failed ? 5 : 0;
 }
+
+int gsm_cut_short(terms *t, store *wm, const char *const *instances, size_t instance_count, const log_sink *log) {
+    vocab v = vocab_of(t);
+    if (!instance_count)
+        log_msg(log, LOG_ERROR, "--until complete: --iterations ended the run before any instance was listed");
+    for (size_t i = 0; i < instance_count; i++)
+        if (store_find(wm, terms_iri_cstr(t, instances[i]), v.is_completed, T_TRUE) == UINT32_MAX)
+            log_msg(log, LOG_ERROR, "--until complete: --iterations ended the run with instance <%s> not complete",
+                    instances[i]);
+    return 6;
+}

@@ -5,7 +5,8 @@
  *   1. An instance whose root model is a stage with no milestone can never complete: the run is refused
  *      once the model is read (gsm_never_completes), before anything is evaluated or sent.
  *   2. The run ends with 0 when every instance's root stage is completed as its document says, and with 5
- *      when the others failed and nothing more is to be done (gsm_completion). */
+ *      when the others failed and nothing more is to be done (gsm_completion).
+ *   3. A run --iterations ended before either ends with 6, each instance not complete named (gsm_cut_short). */
 #ifndef LDGSM_GSM_COMPLETION_H
 #define LDGSM_GSM_COMPLETION_H
 
@@ -27,5 +28,8 @@ bool gsm_never_completes(terms *t, store *wm, const char *const *instances, size
  * run goes on, and when there are no instances yet (only --instances-from). */
 int gsm_completion(terms *t, store *wm, const char *const *instances, size_t instance_count, bool busy,
                    const log_sink *log);
+
+/* 6, after saying which instances are not complete (or that none was listed yet: only --instances-from). */
+int gsm_cut_short(terms *t, store *wm, const char *const *instances, size_t instance_count, const log_sink *log);
 
 #endif

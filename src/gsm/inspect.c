@@ -21,6 +21,9 @@ int gsm_inspect_phase(void *user, agent *a, agent_phase phase, const iteration_s
         int ended = gsm_completion(agent_terms(a), agent_memory(a), instances, count,
                                    stats->unsafe || stats->calling, g->log);
         return ended >= 0 ? ended : AGENT_GO_ON;
+    case AGENT_CUT_SHORT:
+        return g->until_complete ? gsm_cut_short(agent_terms(a), agent_memory(a), instances, count, g->log)
+                                 : AGENT_GO_ON;
     }
     return AGENT_GO_ON;
 }

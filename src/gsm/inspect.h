@@ -1,6 +1,6 @@
 /* inspect.h: what the GSM layer does in an `ldgsm run` of GSM instances, through the agent's inspect hook
  * (agent/agent.h, agent_options.inspect): the agent's loop knows nothing of GSM; this hook, installed by
- * the command, brings it in at three moments of each iteration:
+ * the command, brings it in at three moments of each iteration, and at the end of a run cut short:
  *
  *   AGENT_CRAWLED  --until complete: an instance whose root model has no milestone ends the run with
  *                  status 1 before anything is evaluated or sent (gsm_never_completes, gsm/completion.h)
@@ -9,6 +9,8 @@
  *                  the run ends with status 1 after this iteration
  *   AGENT_ENDED    --until complete: 0 when every instance is complete, 5 when the rest failed with
  *                  nothing more to do (gsm_completion)
+ *   AGENT_CUT_SHORT  --until complete ended by --iterations: 6, naming the instances not complete
+ *                  (gsm_cut_short)
  *
  * It reads working memory through agent_terms, agent_memory and agent_instances and writes it only through
  * agent_hold. */
