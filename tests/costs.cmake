@@ -40,6 +40,7 @@ set(LDGSM_TEST_COSTS_PLAIN
   gsm_run_demo_suppliers 12
   gsm_run_gsm_property 11
   agent_run_turing 10
+  wsm_run_not_exactly_defined 10
   gsm_run_gsm_instances_from 9
   gsm_run_suppliers 9
   reason_run_cases 9
@@ -63,6 +64,7 @@ set(LDGSM_TEST_COSTS_PLAIN
   rdf_run_nt_roundtrip 6
   gsm_run_gsm_failing_sensor 5
   gsm_run_gsm_yield 5
+  gsm_run_incident_lines 2
 )
 set(LDGSM_TEST_COSTS_SANITIZE
   patterns_run_rules 155
@@ -91,6 +93,7 @@ set(LDGSM_TEST_COSTS_SANITIZE
   ldp_run_ldp_limits 25
   rdf_run_nt_roundtrip 25
   reason_run_cases 25
+  wsm_run_not_exactly_defined 25
   gsm_run_gsm_shards 23
   patterns_run_fixtures 23
   gsm_run_gsm_property 22
@@ -149,4 +152,5 @@ set(LDGSM_TEST_COSTS_SANITIZE
   test_gsm_page 6
   test_http_client 6
   wsm_run_status 6
+  gsm_run_incident_lines 6
 )

@@ -113,7 +113,7 @@ int cmd_lint(int argc, char **argv) {
     gsm_lint *l = gsm_lint_new(&lopt);
     for (int i = optind; i < argc; i++)
         gsm_lint_load_file(l, argv[i]);
-    wsm_lint_check(l);
+    wsm_lint_check(l, LINT_ERROR);
     gsm_lint_check(l);
     for (size_t i = 0; i < gsm_lint_message_count(l); i++)
         printf("%s\n", gsm_lint_message(l, i)->line);

@@ -9,8 +9,7 @@
 #include "agent/shard.h"
 #include "cli/commands.h"
 #include "cli/shipped.h"
-#include "gsm/inspect.h"
-#include "wsm/wsm_watch.h"
+#include "cli/watchers.h"
 #include "rdf/buf.h"
 
 static const char run_usage[] =
@@ -40,6 +39,9 @@ static const char run_usage[] =
     "consumed yet and writes its outcome (fired, rejected, set aside), the new state, the assignments and a\n"
     "history entry in one conditional write of the instance document; then it deletes the event resource.\n"
     "Each schema is checked by `ldgsm lint` as it is read; an instance whose schema has an error is held.\n"
+    "Two transitions from one state on one event are a warning there: the instance whose next event meets\n"
+    "them is held (held: names the state and the event), the others go on, and it resumes once the schema\n"
+    "is fixed.\n"
     "--instance and --machine may be given together.\n"
     "\n"
     "options:\n"
@@ -55,7 +57,7 @@ static const char run_usage[] =
     "                          --machine IRI as given, of a container member's IRI, so growing the fleet\n"
     "                          to N+1 moves about 1/(N+1) of them\n"
     "      --until complete    exit 0 once every instance's workflow is complete (with --instances-from:\n"
-    "                          every one listed, once there is one)\n"
+    "                          every one listed, once there is one); ended by --iterations before, exit 6\n"
     "      --compat authors-draft\n"
     "                          also read models in the GSM paper authors' draft vocabulary\n"
     "                          (rules/compat-authors-draft.n3); instances stay in ours\n"
@@ -107,7 +109,8 @@ static const char run_usage[] =
     "exit status: 0 done; 1 bad input, or every instance's model rejected by lint; 2 usage error;\n"
     "             3 --until quiescent ended with requests withheld; 4 ... with a call still calling;\n"
     "             5 --until complete: an instance failed; 6 an --until run ended with an instance held or\n"
-    "             waiting (its held: or waiting: line says why)\n";
+    "             waiting (its held: or waiting: line says why), or not complete (--until complete ended by\n"
+    "             --iterations: a line names it)\n";
 
 /* Keeps the instances of the list that belong to shard index of count (agent/shard.h), in order. */
 static void take_shard(char **list, size_t *count, unsigned index, unsigned shard_count) {
@@ -144,22 +147,6 @@ static bool parse_header_option(const char *arg, agent_header_option *out) {
     out->name = xstrndup(name, (size_t)(colon - name));
     out->value = xstrndup(value, strlen(value));
     return true;
-}
-
-typedef struct watchers {
-    gsm_inspect gsm; /* gsm.watch NULL: no GSM instances */
-    wsm_watch *wsm;
-} watchers;
-
-/* The agent's inspect hook of a workflow run: GSM instances are the GSM layer's (gsm/inspect.h: the
- * watcher's lint, cycling stages and progress; --until complete), state machines are linted by their
- * watcher (wsm/wsm_watch.h). The run ends when either watcher finds every instance of its kind refused. */
-static int watch_instances(void *user, agent *a, agent_phase phase, const iteration_stats *stats) {
-    watchers *w = user;
-    int ended = w->gsm.watch ? gsm_inspect_phase(&w->gsm, a, phase, stats) : AGENT_GO_ON;
-    if (phase == AGENT_DERIVED && w->wsm && wsm_watch_iteration(w->wsm, a) && ended == AGENT_GO_ON)
-        ended = 1;
-    return ended;
 }
 
 static void log_to_stderr(void *user, enum log_level level, const char *message) {
@@ -402,9 +389,9 @@ int cmd_run(int argc, char **argv) {
                                                         .verbose = opt.verbose > 0, .log = &log}),
             .until_complete = opt.until_complete, .log = &log};
     if (opt.machine_count)
-        watch.wsm = wsm_watch_new((const char *const *)opt.machines, opt.machine_count, &log);
+        watch.wsm = wsm_watch_new((const char *const *)opt.machines, opt.machine_count, false, &log);
     if (watch.gsm.watch || watch.wsm) {
-        opt.inspect = watch_instances;
+        opt.inspect = watchers_inspect;
         opt.inspect_user = &watch;
     }
     agent *a = agent_new(&opt, &log, error, sizeof error);

@@ -12,6 +12,7 @@
 #include "agent/agent.h"
 #include "cli/commands.h"
 #include "cli/shipped.h"
+#include "cli/watchers.h"
 #include "gsm/status_report.h"
 #include "rdf/buf.h"
 #include "wsm/wsm_status.h"
@@ -26,15 +27,17 @@ static const char status_usage[] =
     "    not active, it is completed, or, for each guard, whether its sentry holds for this instance and\n"
     "    what each resource the sentry reads answered;\n"
     "  - for an active stage, likewise the sentries of the milestones that would close it;\n"
-    "  - 'held:' lines when the instance's writes are held back (a read failed, set-up waits), and\n"
-    "    'waiting:' lines when it cannot go on (a stage's arguments have no solution yet);\n"
+    "  - 'held:' lines when the instance's writes are held back (a read failed, set-up waits, its model is\n"
+    "    refused by `ldgsm lint`, with every error lint finds, as `ldgsm run` lints it), and 'waiting:'\n"
+    "    lines when it cannot go on (a stage's arguments have no solution yet);\n"
     "  - the last transitions of the status document's history.\n"
     "It only reads (GET), with the agent's own crawl and the shipped GSM rules, so it works on any LDP\n"
     "server, beside running agents.\n"
     "\n"
     "A state machine instance (its document says wsm:instanceOf, e.g. http://host/documents/doc1#it) is\n"
     "read with the shipped machine rules, as `ldgsm run --machine` reads it, and shown as: its schema, its\n"
-    "current state, each variable's value, 'waits:' and 'held:' lines when the rules say why it waits, the\n"
+    "current state, each variable's value, 'waits:' and 'held:' lines when the rules say why it waits or\n"
+    "its schema is refused by `ldgsm lint` or is not exactly defined at its state for its next event, the\n"
     "events waiting in its inbox in the order they will be taken (the event each names; for the first,\n"
     "what taking it will do), and the last events taken from its history (sequence, time, event, from ->\n"
     "to, outcome, reason, the conditions that did not hold).\n"
@@ -89,7 +92,8 @@ static const char status_usage[] =
     "   \"conditionName\"}]}]}\n"
     "\n"
     "exit status: 0 shown; 1 an instance or its model (schema) could not be read (the reason is shown); 2 usage\n"
-    "error\n";
+    "             error; 6 an instance is held or waiting (its held:, waiting: or waits: line says why), as\n"
+    "             an `ldgsm run --until` ending then exits\n";
 
 static void push(char ***list, size_t *count, char *item) {
     *list = xrealloc(*list, (*count + 1) * sizeof **list);
@@ -119,7 +123,7 @@ static bool is_machine(const agent_options *opt, const char *uri) {
 }
 
 /* One read of every instance (uris, in the order given), rendered into out. Returns the exit status it
- * calls for (0 or 1). */
+ * calls for: 1 when an instance cannot be shown, else 6 when one is held or waiting, else 0. */
 static int observe(agent *a, const agent_options *opt, char **uris, size_t uri_count, unsigned history, bool json,
                    buf *out) {
     iteration_stats stats;
@@ -131,8 +135,9 @@ static int observe(agent *a, const agent_options *opt, char **uris, size_t uri_c
         if (is_machine(opt, uris[i])) {
             wsm_status_input in = {.t = agent_terms(a), .wm = agent_memory(a), .instance = uris[i],
                                    .history = history};
-            if ((json ? wsm_status_json : wsm_status_text)(&in, out) != 0)
-                status = 1;
+            int shown = (json ? wsm_status_json : wsm_status_text)(&in, out);
+            if (shown && status != 1)
+                status = shown;
             continue;
         }
         status_input in = {.t = agent_terms(a), .wm = agent_memory(a), .instance = uris[i],
@@ -140,6 +145,8 @@ static int observe(agent *a, const agent_options *opt, char **uris, size_t uri_c
         status_report *r = status_report_build(&in);
         if (status_report_error(r))
             status = 1;
+        else if (status_report_waits(r) && status == 0)
+            status = 6;
         if (json)
             status_report_json(r, out);
         else
@@ -252,12 +259,23 @@ int cmd_status(int argc, char **argv) {
     log_sink log = {.write = log_to_stderr, .threshold = opt.verbose ? LOG_DEBUG : LOG_ERROR};
     if (watch)
         cli_catch_stop_signals();
+    /* the models and schemas linted as `ldgsm run` lints them, so that a refused one shows as held */
+    watchers watchers_of = {0};
+    if (opt.instance_count)
+        watchers_of.gsm = (gsm_inspect){.watch = gsm_watch_new(&(gsm_watch_options){
+                                      .open_ended = true, .compat_authors_draft = opt.compat_authors_draft,
+                                      .log = &log}),
+                                  .log = &log};
+    if (opt.machine_count)
+        watchers_of.wsm = wsm_watch_new((const char *const *)opt.machines, opt.machine_count, true, &log);
+    opt.inspect = watchers_inspect;
+    opt.inspect_user = &watchers_of;
     char error[1024];
     agent *a = agent_new(&opt, &log, error, sizeof error);
     if (!a) {
         fprintf(stderr, "ldgsm status: %s\n", error);
         status = 1;
-        goto done;
+        goto unwatch;
     }
     bool terminal = isatty(STDOUT_FILENO);
     buf shown = {0};
@@ -290,6 +308,9 @@ int cmd_status(int argc, char **argv) {
     }
     buf_free(&shown);
     agent_free(a);
+unwatch:
+    gsm_watch_free(watchers_of.gsm.watch);
+    wsm_watch_free(watchers_of.wsm);
 done:
     free(opt.programs);
     free(opt.inputs);

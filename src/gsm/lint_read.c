@@ -13,15 +13,26 @@
 enum { LINT_MEMO_MAX = 1000 };
 
 struct lint_memo {
-    strmap results; /* a version ("graph etag" lines) -> its lint error count */
+    strmap results;  /* a version ("graph etag" lines) -> 0 (no error), or 1 + its index in refusals */
+    char **refusals; /* why a version is refused (lint_memo_check) */
+    size_t refusal_count;
 };
 
 lint_memo *lint_memo_new(void) { return xcalloc(1, sizeof(lint_memo)); }
 
+static void forget(lint_memo *m) {
+    strmap_free(&m->results);
+    for (size_t i = 0; i < m->refusal_count; i++)
+        free(m->refusals[i]);
+    free(m->refusals);
+    m->refusals = NULL;
+    m->refusal_count = 0;
+}
+
 void lint_memo_free(lint_memo *m) {
     if (!m)
         return;
-    strmap_free(&m->results);
+    forget(m);
     free(m);
 }
 
@@ -105,9 +116,9 @@ size_t lint_read_documents(terms *t, store *wm, lint_term_docs *memo, term_id se
     return count;
 }
 
-uint32_t lint_memo_check(lint_memo *memo, const lint_read *read, const term_id *docs, size_t doc_count,
-                         term_id instance, const char *noun, bool compat_authors_draft,
-                         void (*before_check)(gsm_lint *l)) {
+const char *lint_memo_check(lint_memo *memo, const lint_read *read, const term_id *docs, size_t doc_count,
+                            term_id instance, const char *noun, bool compat_authors_draft,
+                            void (*before_check)(gsm_lint *l)) {
     terms *t = read->t;
     store *wm = read->wm;
     buf version = {0};
@@ -128,7 +139,7 @@ uint32_t lint_memo_check(lint_memo *memo, const lint_read *read, const term_id *
     const uint32_t *known = strmap_get(&memo->results, buf_cstr(&version));
     if (known) {
         buf_free(&version);
-        return *known;
+        return *known ? memo->refusals[*known - 1] : NULL;
     }
     gsm_lint *l = gsm_lint_new(&(lint_options){.compat_authors_draft = compat_authors_draft});
     for (size_t i = 0; i < doc_count; i++) {
@@ -148,17 +159,29 @@ uint32_t lint_memo_check(lint_memo *memo, const lint_read *read, const term_id *
     if (before_check)
         before_check(l);
     gsm_lint_check(l);
-    uint32_t errors = (uint32_t)gsm_lint_count(l, LINT_ERROR);
+    size_t errors = gsm_lint_count(l, LINT_ERROR);
+    /* the refusal names every error, so that a held: line (and `ldgsm status`) says what to fix */
+    buf refusal = {0};
+    if (errors)
+        buf_printf(&refusal, "ldgsm lint finds %zu error%s in it:", errors, errors == 1 ? "" : "s");
     for (size_t i = 0; i < gsm_lint_message_count(l); i++) {
         const lint_message *m = gsm_lint_message(l, i);
         log_msg(read->log, m->severity == LINT_ERROR ? LOG_ERROR : LOG_WARN, "lint: <%s>'s %s: %s",
                 terms_lex(t, instance, NULL), noun, m->line);
+        if (m->severity == LINT_ERROR)
+            buf_printf(&refusal, " %s%s", m->line, --errors ? ";" : "");
     }
     gsm_lint_free(l);
     if (memo->results.count >= LINT_MEMO_MAX)
-        strmap_free(&memo->results);
-    strmap_put(&memo->results, buf_cstr(&version), errors, NULL);
+        forget(memo);
+    uint32_t verdict = 0;
+    if (refusal.len) {
+        memo->refusals = xrealloc(memo->refusals, (memo->refusal_count + 1) * sizeof *memo->refusals);
+        memo->refusals[memo->refusal_count++] = buf_cstr(&refusal);
+        verdict = (uint32_t)memo->refusal_count;
+    }
+    strmap_put(&memo->results, buf_cstr(&version), verdict, NULL);
     buf_free(&version);
-    return errors;
+    return verdict ? memo->refusals[verdict - 1] : NULL;
 }
 

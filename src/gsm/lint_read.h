@@ -43,11 +43,12 @@ void lint_term_docs_free(lint_term_docs *m);
 size_t lint_read_documents(terms *t, store *wm, lint_term_docs *memo, term_id serves, term_id read_failure,
                            term_id instance, term_id **out);
 
-/* Lints docs as read (once per version: the memo keeps the error count) with `before_check` (may be NULL)
- * run before gsm_lint_check; prints each finding as "lint: <instance>'s NOUN: ..." and returns the error
- * count. */
-uint32_t lint_memo_check(lint_memo *m, const lint_read *read, const term_id *docs, size_t doc_count,
-                         term_id instance, const char *noun, bool compat_authors_draft,
-                         void (*before_check)(gsm_lint *l));
+/* Lints docs as read (once per version: the memo keeps the verdict) with `before_check` (may be NULL)
+ * run before gsm_lint_check; prints each finding as "lint: <instance>'s NOUN: ..." and returns NULL when
+ * lint finds no error, else why it refuses them: "ldgsm lint finds N errors in it: FILE: error: ...; ..."
+ * (every error; valid until the next check). */
+const char *lint_memo_check(lint_memo *m, const lint_read *read, const term_id *docs, size_t doc_count,
+                            term_id instance, const char *noun, bool compat_authors_draft,
+                            void (*before_check)(gsm_lint *l));
 
 #endif

@@ -736,6 +736,10 @@ const char *status_report_error(const status_report *r) {
     return r->error;
 }
 
+bool status_report_waits(const status_report *r) {
+    return r->held_count || r->waits_count;
+}
+
 /* --- freeing ---------------------------------------------------------------------------------------- */
 
 static void sentry_free(sentry_view *s) {
@@ -887,13 +891,17 @@ static bool a_guard_holds(const stage_view *s) {
     return false;
 }
 
-static void why_text(const stage_view *s, int depth, buf *out) {
+/* held: the instance's writes are held (its held: lines), so no agent sets it up until that is fixed. */
+static void why_text(const stage_view *s, int depth, bool held, buf *out) {
     if (s->why == WHY_NONE)
         return;
     indent(out, depth);
     switch (s->why) {
     case WHY_NONE: break;
-    case WHY_NOT_SET_UP: buf_puts(out, "not set up yet: an agent's next iteration sets the workflow up\n"); break;
+    case WHY_NOT_SET_UP:
+        buf_puts(out, held ? "not set up yet: no agent sets the workflow up while it is held (held: above)\n"
+                           : "not set up yet: an agent's next iteration sets the workflow up\n");
+        break;
     case WHY_WORKFLOW_COMPLETE: buf_puts(out, "the workflow is complete\n"); break;
     case WHY_PARENT: buf_printf(out, "does not open: its parent \"%s\" is not active\n", s->parent_name); break;
     case WHY_COMPLETED:
@@ -921,7 +929,7 @@ static void why_text(const stage_view *s, int depth, buf *out) {
     }
 }
 
-static void stage_text(const stage_view *s, int depth, buf *out) {
+static void stage_text(const stage_view *s, int depth, bool held, buf *out) {
     indent(out, depth);
     buf_printf(out, "stage \"%s\": %s%s\n", s->name, s->state, s->completed ? ", completed" : "");
     for (size_t i = 0; i < s->milestone_count; i++) {
@@ -936,9 +944,9 @@ static void stage_text(const stage_view *s, int depth, buf *out) {
     }
     for (size_t i = 0; i < s->call_count; i++)
         call_text(&s->calls[i], depth + 1, out);
-    why_text(s, depth + 1, out);
+    why_text(s, depth + 1, held, out);
     for (size_t i = 0; i < s->child_count; i++)
-        stage_text(&s->children[i], depth + 1, out);
+        stage_text(&s->children[i], depth + 1, held, out);
 }
 
 /* A value of a transition: achieved/completed flags in words, other values as they are. */
@@ -971,7 +979,7 @@ void status_report_text(const status_report *r, buf *out) {
         buf_printf(out, "  held: %s\n", r->held[i]);
     for (size_t i = 0; i < r->waits_count; i++)
         buf_printf(out, "  waiting: %s\n", r->waits[i]);
-    stage_text(&r->root, 0, out);
+    stage_text(&r->root, 0, r->held_count > 0, out);
     if (!r->transitions_recorded) {
         buf_puts(out, "last transitions: no history recorded\n");
         return;

@@ -47,6 +47,9 @@ status_report *status_report_build(const status_input *in);
 void status_report_free(status_report *r);
 /* NULL when the instance and its model were read; else why not (the instance cannot be shown). */
 const char *status_report_error(const status_report *r);
+/* True when the instance is held (its writes held back: a read failed, set-up waits, its model is refused
+ * by lint) or waiting (it cannot go on): the report's held: and waiting: lines say why. */
+bool status_report_waits(const status_report *r);
 /* The report as indented text (only the error line when there is an error). */
 void status_report_text(const status_report *r, buf *out);
 /* The report as one JSON object on one line (schema: `ldgsm status --help`). */

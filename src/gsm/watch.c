@@ -275,16 +275,17 @@ int gsm_watch_iteration(gsm_watch *w, agent *a) {
         term_id iri = terms_iri_cstr(t, instances[i]);
         term_id *docs;
         size_t doc_count = lint_read_documents(t, wm, term_docs, w->v.serves, w->v.read_failure, iri, &docs);
-        uint32_t errors = doc_count ? lint_memo_check(w->lint, &(lint_read){t, wm, etag_of, user, w->opt.log}, docs,
-                                                      doc_count, iri, "model", w->opt.compat_authors_draft, NULL)
-                                    : 0;
+        const char *refusal = doc_count ? lint_memo_check(w->lint, &(lint_read){t, wm, etag_of, user, w->opt.log},
+                                                          docs, doc_count, iri, "model", w->opt.compat_authors_draft,
+                                                          NULL)
+                                        : NULL;
         free(docs);
-        if (errors) {
+        if (refusal) {
             refused++;
-            char why[160];
-            snprintf(why, sizeof why, "its model is refused: ldgsm lint finds %u error%s in it (said when the "
-                     "model was read)", errors, errors == 1 ? "" : "s");
-            agent_hold(a, iri, why);
+            buf why = {0};
+            buf_printf(&why, "its model is refused: %s", refusal);
+            agent_hold(a, iri, buf_cstr(&why));
+            buf_free(&why);
             continue;
         }
         buf changes = {0};

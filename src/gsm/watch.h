@@ -30,8 +30,8 @@
 typedef struct gsm_watch gsm_watch;
 
 typedef struct gsm_watch_options {
-    bool open_ended;              /* instances come and go (--instances-from): the run goes on when every
-                                     instance it has is refused */
+    bool open_ended;              /* the run goes on when every instance it has is refused: instances come
+                                     and go (--instances-from), or the command only looks (ldgsm status) */
     bool compat_authors_draft;    /* lint reads the authors' draft vocabulary */
     bool verbose;                 /* progress lines */
     const log_sink *log;

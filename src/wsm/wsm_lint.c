@@ -25,6 +25,7 @@ typedef struct wsm_linter {
     u64map checked_transitions; /* a transition several schemas list is checked once */
     u64map checked_actions;     /* and a request several actions name */
     u64map condition_index;     /* condition node -> index in queries */
+    enum lint_severity ambiguity; /* of two transitions from one state on one event (wsm_lint.h) */
     char **queries;             /* each condition's query printed, NULL when it is invalid */
     size_t condition_count;
 } wsm_linter;
@@ -384,7 +385,7 @@ static void check_ambiguity(wsm_linter *w, term_id schema, size_t file, const u3
             continue;
         char *names = show_all(w, &same, file);
         char *state = gsm_lint_show(w->l, d[k].state, file), *event = gsm_lint_show(w->l, d[k].event, file);
-        gsm_lint_report(w->l, file, LINT_ERROR, schema,
+        gsm_lint_report(w->l, file, w->ambiguity, schema,
                         "transitions %s both leave state %s on event %s: which one fires is not defined (the "
                         "seed's \"if t is not exactly defined, an exception is thrown\"; the agent holds an "
                         "instance that meets them)",
@@ -592,10 +593,10 @@ static void check_unused(wsm_linter *w, const u64map *schema_graphs) {
     u64map_free(&reported);
 }
 
-size_t wsm_lint_check(gsm_lint *l) {
+size_t wsm_lint_check(gsm_lint *l, enum lint_severity ambiguity) {
     if (!gsm_lint_loaded(l))
         return 0;
-    wsm_linter w = {.l = l, .t = gsm_lint_terms(l), .st = gsm_lint_store(l)};
+    wsm_linter w = {.l = l, .t = gsm_lint_terms(l), .st = gsm_lint_store(l), .ambiguity = ambiguity};
     vocab_init(&w.v, w.t);
     u32vec schemas = {0};
     u64map is_schema = {0}, schema_graphs = {0};

@@ -5,7 +5,9 @@
  * The checks and their severities:
  *
  *   error    two or more transitions of a schema from one state on one event (the seed's "if t is not
- *            exactly defined, an exception is thrown"; the agent holds an instance that meets them)
+ *            exactly defined, an exception is thrown"); a warning where the agent reads the schema, since
+ *            the exception is its instance's: the agent holds an instance only where it meets them (that
+ *            state, that event), and the others of the schema go on
  *   error    a schema without exactly one wsm:initialState, or whose initial state is a literal
  *   error    a wsm:transition that is a literal or is described in no document; a transition without
  *            exactly one wsm:from, wsm:on and wsm:to, or with a literal there
@@ -33,7 +35,9 @@
 
 /* Runs the checks over every schema among the documents l has loaded (none when a load failed), adding
  * their messages to l's; tells l when there is a schema, so that a file set without a GSM model is no
- * error. Call before gsm_lint_check. Returns how many schemas it found. */
-size_t wsm_lint_check(gsm_lint *l);
+ * error. `ambiguity` is the severity of two transitions from one state on one event: LINT_ERROR for
+ * `ldgsm lint`, LINT_WARNING for the agent's lint of what it read (above). Call before gsm_lint_check.
+ * Returns how many schemas it found. */
+size_t wsm_lint_check(gsm_lint *l, enum lint_severity ambiguity);
 
 #endif

@@ -218,7 +218,9 @@ static void read_inbox(const ctx *c, report *r, term_id inbox) {
     if (r->waiting_count) {
         qsort(r->waiting, r->waiting_count, sizeof *r->waiting, by_iri);
         term_id head = terms_iri_cstr(c->t, r->waiting[0].resource);
-        r->waiting[0].next = next_step(c, head);
+        /* a held instance's writes are held: whatever the rules derived for its head, it is not taken */
+        r->waiting[0].next = r->held_count ? dup_str("not taken while the instance is held (held: above)")
+                                           : next_step(c, head);
     }
     u32vec_free(&members);
 }
@@ -350,6 +352,11 @@ static void report_free(report *r) {
     free(r->history);
 }
 
+/* As wsm_status.h says: 1 not shown, 6 held or waiting, else 0. */
+static int exit_status(const report *r) {
+    return r->error ? 1 : r->held_count || r->wait_count ? 6 : 0;
+}
+
 /* --- text ----------------------------------------------------------------------------------------- */
 
 static void text_named(buf *out, const named *n) {
@@ -433,8 +440,9 @@ int wsm_status_text(const wsm_status_input *in, buf *out) {
         buf_printf(out, "last events taken (%zu of %zu):\n", r.history_count - r.shown_from, r.history_count);
     for (size_t i = r.shown_from; i < r.history_count; i++)
         text_entry(out, &r.history[i]);
+    int rc = exit_status(&r);
     report_free(&r);
-    return 0;
+    return rc;
 }
 
 /* --- JSON ----------------------------------------------------------------------------------------- */
@@ -515,7 +523,7 @@ int wsm_status_json(const wsm_status_input *in, buf *out) {
     json_object_set_new(o, "entriesRecorded", json_out_count((long)r.history_count));
     json_object_set_new(o, "history", history);
     json_out_line(o, out);
-    int rc = r.error ? 1 : 0;
+    int rc = exit_status(&r);
     report_free(&r);
     return rc;
 }

@@ -27,7 +27,9 @@ typedef struct wsm_status_input {
 bool wsm_status_is_machine(const char *iri, long connect_timeout_ms, long timeout_ms);
 
 /* Appends the report as indented text, or as one JSON object on one line (schema: `ldgsm status --help`).
- * Returns 0, or 1 when the instance or its schema could not be read (the report says why). */
+ * Returns 0; 1 when the instance or its schema could not be read; 6 when it is held (its writes held back:
+ * its schema is refused by lint or not exactly defined where its next event is, ...) or waits (it cannot
+ * go on): the report says why. */
 int wsm_status_text(const wsm_status_input *in, buf *out);
 int wsm_status_json(const wsm_status_input *in, buf *out);
 

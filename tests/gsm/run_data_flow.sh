@@ -197,14 +197,14 @@ check "c3 (no solution) does not open" [ "$(state c3 Send)" = Send=inactive ]
 check "and sent nothing" [ "$(requests /send/3)" = 0 ]
 check "the log says c3 waits, naming the query" grep -qF "waiting: <$(iri c3)>: $no_solution" "$work/agent.log"
 "$ldgsm" status "$(iri c3)" > "$work/status-c3.txt" 2>&1
-check "ldgsm status shows c3 (exit 0)" [ $? = 0 ]
+check "ldgsm status shows c3, waiting (exit 6)" [ $? = 6 ]
 check "ldgsm status says so" grep -qF "$no_solution" "$work/status-c3.txt"
 two="stage <$(stage Send)> cannot open: the arguments $send_query of <$(stage send)> have 2 solutions; exactly one is needed"
 check "c4 (two solutions) does not open" [ "$(state c4 Send)" = Send=inactive ]
 check "and sent nothing" [ "$(requests /send/4)" = 0 ]
 check "the log says c4 is held, naming the query" grep -qF "held: <$(iri c4)>: $two" "$work/agent.log"
 "$ldgsm" status "$(iri c4)" > "$work/status-c4.txt" 2>&1
-check "ldgsm status shows c4 (exit 0)" [ $? = 0 ]
+check "ldgsm status shows c4, held (exit 6)" [ $? = 6 ]
 check "ldgsm status says so" grep -qF "$two" "$work/status-c4.txt"
 order o3 'shop:id "3" ; shop:name "Carol"'
 order o4 'shop:id "4b" ; shop:name "Dan"'

@@ -213,6 +213,7 @@ check "one run without the other waits for it, saying so" grep -q "waits for the
 check "and takes nothing" ! sync_has en "entry 5 0005 stop running idle fired"
 
 # --- two transitions from one state on one event: refused by lint, held at run time --------------------------
+# (tests/wsm/run_not_exactly_defined.sh: under a running agent, with instances beside it, and fixed again)
 sed 's|wsm:transition <#t-arm>,|wsm:transition <#t-arm>, <#t-go2>,|' "$wsm_tests/schemas/switches" > "$work/ambiguous"
 printf '<#t-go2> <https://w3id.org/ldgsm/wsm#from> <#idle> ; <https://w3id.org/ldgsm/wsm#on> <#go> ; <https://w3id.org/ldgsm/wsm#to> <#idle> .\n' >> "$work/ambiguous"
 "$ldgsm" lint "$work/ambiguous" > "$work/lint.out" 2>&1
@@ -222,11 +223,10 @@ put "schemas/ambiguous" "$(sed 's|<#switches>|<#ambiguous>|' "$work/ambiguous")"
 machine amb ambiguous
 curl -s -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-raw "@prefix wsm: <https://w3id.org/ldgsm/wsm#> . <> wsm:event <${base}schemas/ambiguous#go> ." "${base}inbox/amb/0001"
 run amb --iterations 5; run_status=$?
-check "at run time lint refuses the schema as it is read, naming the transitions" grep -qE "lint: <${base}documents/amb#it>'s schema: .*transitions <#t-go2?> and <#t-go2?> both leave state <#idle> on event <#go>" "$work/run.log"
-check "a run whose every machine is refused ends with status 1" test "$run_status" = 1
-check "saying so" grep -q "every state machine instance of this run has a schema that ldgsm lint rejects" "$work/run.log"
-run amb --machine "${base}documents/setup#it" --iterations 3
-check "beside another machine, the refused one is held, saying why" grep -q "held: <${base}documents/amb#it>: its schema is refused: ldgsm lint finds 1 error" "$work/run.log"
+check "at run time lint says so as the schema is read, naming the transitions" grep -qE "lint: <${base}documents/amb#it>'s schema: .*transitions <#t-go2?> and <#t-go2?> both leave state <#idle> on event <#go>" "$work/run.log"
+check "the instance is held where it meets them, the line naming the state and the event" \
+  grep -qF "held: <${base}documents/amb#it>: its schema has more than one transition from <${base}schemas/ambiguous#idle> on <${base}schemas/ambiguous#go>" "$work/run.log"
+check "a run that ends with it held exits 6" test "$run_status" = 6
 check "and the event is not taken" test "$(summary amb | grep -c '^entry')" = 0
 
 # --- why an instance waits ------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 # fired) and two more were POSTed: its state, its variable, the waiting events in the order they will be
 # taken (the first with what taking it will do), the history entries (sequence, time, event, from -> to,
 # outcome, reason, failed condition), --history N, --json; why an instance waits (no inbox) or is held (two
-# transitions on one event), from the rules; an instance whose schema is not there: exit 1; a GSM
+# transitions on one event), from the rules: exit 6; an instance whose schema is not there: exit 1; a GSM
 # instance beside a machine instance, each shown as its kind.
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
@@ -94,7 +94,7 @@ assert d['history'][2]['firedTransition'] == 'BASE/schemas/publishing#t-publish-
 put_quietly documents/doc3 '@prefix wsm: <https://w3id.org/ldgsm/wsm#> .
 <#it> a wsm:MachineInstance ; wsm:instanceOf <../schemas/publishing#publishing> .'
 show noinbox "${base}documents/doc3#it"
-check "no inbox: exit 0" [ "$(cat "$work/noinbox.rc")" = 0 ]
+check "no inbox: exit 6, as for an instance that waits" [ "$(cat "$work/noinbox.rc")" = 6 ]
 check "no inbox: the rules' reason ($(cat "$work/noinbox.out"))" grep -qE '^  waits: .*inbox' "$work/noinbox.out"
 put_quietly schemas/twice '@prefix wsm: <https://w3id.org/ldgsm/wsm#> .
 <#w> a wsm:Schema ; wsm:initialState <#a> ; wsm:transition <#t1>, <#t2> .
@@ -110,6 +110,7 @@ curl -s -o /dev/null -X POST -H 'Content-Type: text/turtle' -H 'Slug: 0001' \
 show held "${base}documents/doc4#it"
 check "two transitions on one event: held, naming the state and the event ($(cat "$work/held.out"))" \
   grep -qE '^  held: .*<BASE/schemas/twice#a>.*<BASE/schemas/twice#go>' "$work/held.out"
+check "two transitions on one event: exit 6, as for a held instance" [ "$(cat "$work/held.rc")" = 6 ]
 
 # ---- an instance whose schema is not there; a GSM instance beside a machine instance
 put_quietly documents/doc5 '@prefix wsm: <https://w3id.org/ldgsm/wsm#> .

@@ -1,0 +1,21 @@
+/* watchers.h: the agent's inspect hook (agent/agent.h, agent_options.inspect) of a command over workflow
+ * instances: GSM instances go to the GSM layer (gsm/inspect.h: the watcher's lint, cycling stages and
+ * progress; --until complete), state machines to their watcher (wsm/wsm_watch.h: the lint of their
+ * schemas). `ldgsm run` ends when either watcher finds every instance of its kind refused; `ldgsm status`
+ * installs the same hook, so that it shows an instance held as a run would hold it. */
+#ifndef LDGSM_CLI_WATCHERS_H
+#define LDGSM_CLI_WATCHERS_H
+
+#include "agent/agent.h"
+#include "gsm/inspect.h"
+#include "wsm/wsm_watch.h"
+
+typedef struct watchers {
+    gsm_inspect gsm; /* gsm.watch NULL: no GSM instances */
+    wsm_watch *wsm;  /* NULL: no state machines */
+} watchers;
+
+/* The hook itself, user a watchers: AGENT_GO_ON or the exit status the run ends with. */
+int watchers_inspect(void *user, agent *a, agent_phase phase, const iteration_stats *stats);
+
+#endif
