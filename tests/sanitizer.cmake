@@ -68,7 +68,8 @@ foreach(test_name ${LDGSM_ALL_TESTS})
   endif()
 endforeach()
 
-# Two tests run in the plain build only: the agreement with the peer reasoners (its time there is EYE's and
-# N3.js's) and the evaluation workflow's run (the fleet, shard and --instances-from tests run that workflow
-# here).
-set_tests_properties(reason_run_peer_agreement gsm_run_evaluation PROPERTIES DISABLED TRUE)
+# Four tests run in the plain build only: the agreement with the peer reasoners (its time there is EYE's and
+# N3.js's), the evaluation workflow's run (the fleet, shard and --instances-from tests run that workflow
+# here) and the two runs against Community Solid Server (their time is the server's).
+set_tests_properties(reason_run_peer_agreement gsm_run_evaluation gsm_css_gsm ldp_css_interop
+  PROPERTIES DISABLED TRUE)

@@ -8,7 +8,7 @@
 # no authorization, on 127.0.0.1 (tests/ldp/css.sh starts it, once). The two scripts run from a scratch
 # tree beside the real one in which tests/agent/lib.sh is property/css_agent_lib.sh: its start_server
 # PUTs the fixture resources into CSS (which resets them), so each run starts where `ldgsm serve
-# --fixtures` would. Not a ctest test (CSS takes 15-40 s to start); scripts/test.sh runs it.
+# --fixtures` would. ctest runs it as gsm_css_gsm in the plain build, first (CSS takes 15-40 s to start).
 # Usage: css_gsm.sh PATH/TO/ldgsm. Exit 77 when CSS is not installed (node_modules missing).
 set -u
 ldgsm=${1:?usage: css_gsm.sh path/to/ldgsm}

@@ -5,8 +5,8 @@
 # either server knowingly. tests/ldp/CSS-DIFFERENCES.md explains the differences and lists, in its
 # expected-differences comment, the rows that differ; the run fails when a row differs that is not
 # listed, or a listed row no longer differs or no longer gives the answers the table there records.
-# Not a ctest test (CSS takes 5-40 s to start and needs
-# node_modules): scripts/test.sh runs it. Exit 77 when CSS is not installed.
+# ctest runs it as ldp_css_interop in the plain build (CSS takes 5-40 s to start and needs node_modules).
+# Exit 77 when CSS is not installed.
 # Usage: css_interop.sh PATH/TO/ldgsm [OUTPUT.md]; `css_interop.sh build/ldgsm tests/ldp/CSS-DIFFERENCES.md`
 # writes the run's table into it.
 set -uo pipefail
