@@ -19,11 +19,11 @@ cmake --build build -j"$jobs"
 # The campaigns run at about half their ctest defaults here (the suite must stay within CI's limit; the
 # defaults and scripts/chaos.sh, patterns-property.sh, deps-property.sh run them longer): the call campaign
 # 10 and 5 kills (20 and 10), the pattern property 12 terms (25), the dependency property 30 sets (60), the
-# state machine's exactly-once test 12 kills (20).
+# compiled dependency policy 100 sets (200), the state machine's exactly-once test 12 kills (20).
 # Most shell tests wait (on servers, deadlines, killed agents, other processes) more than they compute, so
 # ctest runs twice as many tests as there are cores; tests/costs.cmake starts the longest first.
-(cd build && CHAOS_KILLS=10 CHAOS_KILLS2=5 PATTERN_PROPERTY_TERMS=12 DEPS_PROPERTY_CASES=30 WSM_CHAOS_KILLS=12 \
-  ctest --output-on-failure -j"$((jobs * 2))")
+(cd build && CHAOS_KILLS=10 CHAOS_KILLS2=5 PATTERN_PROPERTY_TERMS=12 DEPS_PROPERTY_CASES=30 DEPS_POLICY_CASES=100 \
+  WSM_CHAOS_KILLS=12 ctest --output-on-failure -j"$((jobs * 2))")
 
 # Against Community Solid Server 7.2.0, side by side (each starts its own server; 77: the npm peers are not
 # installed): the GSM workflows again, and the same LDP, CORS and N3 Patch interactions against both
