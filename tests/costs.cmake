@@ -30,7 +30,7 @@ set(LDGSM_TEST_COSTS_PLAIN
   deps_run_paper 21
   deps_run_policy_property 20
   gsm_run_call_subworkflow 19
-  deps_run_gsm 16
+  deps_run_gsm 22
   gsm_run_gsm_restart 16
   gsm_run_page 15
   ldp_run_ldp_solid 15
@@ -102,7 +102,7 @@ set(LDGSM_TEST_COSTS_SANITIZE
   ldp_run_ldp_bombs 21
   ldp_run_ldp_solid 21
   ldp_run_ldp_durability 19
-  deps_run_gsm 18
+  deps_run_gsm 25
   test_rdf_errors 18
   wsm_run_property 17
   gsm_run_demo_suppliers 15

@@ -39,6 +39,8 @@ set(LDGSM_SANITIZER_SHELL_ENV
   "WSM_CHAOS_TIMEOUT=3000"
   # the dependency property test: 30 random sets (60; scripts/deps-property.sh 1000)
   "DEPS_PROPERTY_CASES=30"
+  # the compiled dependency policy: 50 random sets (200; each runs the scheduler's --trace three times too)
+  "DEPS_POLICY_CASES=50"
   # the fleet: 12 instances (100)
   "FLEET_INSTANCES=12"
   # the GSM property test: 3 models (14)

@@ -21,7 +21,7 @@
 
 static const char deps_usage[] =
     "usage: ldgsm deps [--basic] [--trace 'EVENTS'] FILE...\n"
-    "       ldgsm deps --gsm MODEL [--base IRI] [-o OUT] FILE...\n"
+    "       ldgsm deps --gsm MODEL [--order delay|first-come] [--base IRI] [-o OUT] FILE...\n"
     "\n"
     "Reads intertask dependencies (Singh 1997; DESIGN.md 6.4) and prints, for every dependency, alpha: the\n"
     "dependency strengthened by the events' attributes (Definition 21), 0 when it is unenforceable; and for\n"
@@ -50,6 +50,9 @@ static const char deps_usage[] =
     "                    sentries) wait for the events the dependencies need; a triggerable event is\n"
     "                    made to happen when the instance needs it; the root's milestones wait until\n"
     "                    every dependency would hold (ontology/README.md, \"Intertask dependencies\")\n"
+    "  --order delay     with --gsm (the default): the paper's reading of an order (Example 4, as --trace\n"
+    "                    does): of D<: ~e | ~f | e . f, f asked for first waits for e and follows it\n"
+    "  --order first-come  with --gsm: whichever comes first goes; f first refuses e for good\n"
     "  --base IRI        where MODEL will be published (default: its file); the output is relative to it\n"
     "  -o OUT            with --gsm: the file to write\n"
     "  -h, --help        this text\n"
@@ -344,11 +347,12 @@ static int run_trace(dep_set *set, dep_scheduler *s, const char *events) {
 }
 
 /* --gsm: the policy of the set compiled into the model, linted, written. */
-static int compile_into_model(dep_set *set, const char *model_path, const char *base_option, const char *output) {
+static int compile_into_model(dep_set *set, dep_order order, const char *model_path, const char *base_option,
+                              const char *output) {
     int status = 1;
     char err[700];
     dep_policy policy;
-    if (dep_policy_compute(set, &policy, err, sizeof err) != 0) {
+    if (dep_policy_compute(set, order, &policy, err, sizeof err) != 0) {
         fprintf(stderr, "ldgsm deps: %s\n", err);
         return 1;
     }
@@ -405,8 +409,9 @@ int cmd_deps(int argc, char **argv) {
     static const struct option options[] = {
         {"trace", required_argument, NULL, 't'}, {"basic", no_argument, NULL, 'b'},
         {"gsm", required_argument, NULL, 'g'},   {"base", required_argument, NULL, 'B'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-    const char *trace = NULL, *model = NULL, *base = NULL, *output = NULL;
+        {"order", required_argument, NULL, 'O'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *trace = NULL, *model = NULL, *base = NULL, *output = NULL, *order = NULL;
     bool basic = false;
     int c;
     optind = 1;
@@ -417,14 +422,18 @@ int cmd_deps(int argc, char **argv) {
         case 'g': model = optarg; break;
         case 'B': base = optarg; break;
         case 'o': output = optarg; break;
+        case 'O': order = optarg; break;
         case 'h': fputs(deps_usage, stdout); return 0;
         default: fputs(deps_usage, stderr); return 2;
         }
     }
-    if (optind >= argc || (model && (trace || basic)) || (!model && (base || output)) || (base && strchr(base, '#'))) {
+    bool order_known = !order || strcmp(order, "delay") == 0 || strcmp(order, "first-come") == 0;
+    if (optind >= argc || (model && (trace || basic)) || (!model && (base || output || order)) ||
+        (base && strchr(base, '#')) || !order_known) {
         fputs(optind >= argc                ? "ldgsm deps: give a dependency FILE\n"
               : model && (trace || basic)   ? "ldgsm deps: --gsm does not take --trace or --basic\n"
-              : !model                      ? "ldgsm deps: --base and -o go with --gsm\n"
+              : !model                      ? "ldgsm deps: --base, -o and --order go with --gsm\n"
+              : !order_known                ? "ldgsm deps: --order is delay or first-come\n"
                                             : "ldgsm deps: --base is a document IRI, without '#'\n",
               stderr);
         fputs(deps_usage, stderr);
@@ -451,11 +460,17 @@ int cmd_deps(int argc, char **argv) {
             goto done;
         }
     }
-    if (model) {
-        status = compile_into_model(&set, model, base, output);
+    char err[512];
+    if (dep_set_check(&set, err, sizeof err) != 0) {
+        fprintf(stderr, "ldgsm deps: %s\n", err);
+        status = 1;
         goto done;
     }
-    char err[512];
+    if (model) {
+        status = compile_into_model(&set, order && strcmp(order, "first-come") == 0 ? DEP_ORDER_FIRST_COME : DEP_ORDER_DELAY,
+                                    model, base, output);
+        goto done;
+    }
     s = dep_scheduler_new(&set, err, sizeof err);
     if (!s) {
         fprintf(stderr, "ldgsm deps: %s\n", err);

@@ -296,7 +296,10 @@ void dep_set_free(dep_set *set) {
         free(set->deps[i].path);
     }
     free(set->deps);
+    for (size_t l = 0; l < set->attributes_len; l++)
+        free(set->attribute_places[l].path);
     free(set->attributes);
+    free(set->attribute_places);
     dep_events_free(&set->ev);
     memset(set, 0, sizeof *set);
 }
@@ -305,17 +308,50 @@ unsigned dep_attributes(const dep_set *set, int lit) {
     return (size_t)lit < set->attributes_len ? set->attributes[lit] : 0;
 }
 
-int dep_set_attribute(dep_set *set, int lit, unsigned attribute) {
+/* Gives lit the attribute, remembering where it first got one. -1 on out of memory. */
+static int set_attribute(dep_set *set, int lit, unsigned attribute, const char *path, int line, int col) {
     if ((size_t)lit >= set->attributes_len) {
         size_t len = 2 * set->ev.count > (size_t)lit + 1 ? 2 * set->ev.count : (size_t)lit + 1;
         unsigned char *grown = realloc(set->attributes, len);
         if (!grown)
             return -1;
-        memset(grown + set->attributes_len, 0, len - set->attributes_len);
         set->attributes = grown;
+        dep_place *places = realloc(set->attribute_places, len * sizeof *places);
+        if (!places)
+            return -1;
+        set->attribute_places = places;
+        memset(grown + set->attributes_len, 0, len - set->attributes_len);
+        memset(places + set->attributes_len, 0, (len - set->attributes_len) * sizeof *places);
         set->attributes_len = len;
     }
+    if (!set->attribute_places[lit].path) {
+        if (!(set->attribute_places[lit].path = strdup(path ? path : "")))
+            return -1;
+        set->attribute_places[lit].line = line;
+        set->attribute_places[lit].col = col;
+    }
     set->attributes[lit] |= (unsigned char)attribute;
+    return 0;
+}
+
+int dep_set_check(const dep_set *set, char *err, size_t err_len) {
+    for (size_t lit = 0; lit < set->attributes_len; lit++) {
+        if (!set->attribute_places[lit].path)
+            continue;
+        int symbol = DEP_SYMBOL((int)lit), mentioned[DEP_SYMBOLS_MAX];
+        bool found = false;
+        for (size_t d = 0; d < set->count && !found; d++) {
+            size_t k = dep_symbols(set->deps[d].expr, mentioned, DEP_SYMBOLS_MAX);
+            for (size_t i = 0; i < k && !found; i++)
+                found = mentioned[i] == symbol;
+        }
+        if (found)
+            continue;
+        const dep_place *at = &set->attribute_places[lit];
+        snprintf(err, err_len, "%s:%d:%d: %s%s has an attribute but no dependency mentions it (a misspelt name?)",
+                 at->path, at->line, at->col, lit % 2 ? "~" : "", set->ev.names[symbol]);
+        return -1;
+    }
     return 0;
 }
 
@@ -357,7 +393,10 @@ static bool attribute_statement(reader *r, dep_set *set) {
                 return true;
             }
             int symbol = dep_events_symbol(r->ev, r->text + r->at, len);
-            if (symbol < 0 || dep_set_attribute(set, 2 * symbol + complement, attribute_words[w].attribute) != 0) {
+            place name_at = here(r);
+            name_at.at -= complement;
+            if (symbol < 0 || set_attribute(set, 2 * symbol + complement, attribute_words[w].attribute, r->path,
+                                            r->line, column(r->text, name_at)) != 0) {
                 fail(r, "%s", "out of memory");
                 return true;
             }
@@ -376,14 +415,25 @@ static bool attribute_statement(reader *r, dep_set *set) {
 int dep_set_read(dep_set *set, const char *path, const char *text, size_t len, char *err, size_t err_len) {
     reader r = {.ev = &set->ev, .text = text, .len = len, .line = 1, .err = err, .err_len = err_len, .path = path};
     r.operator_end.at = r.first_guard_sign.at = r.len;
-    if (memchr(text, '\0', len)) {
-        snprintf(err, err_len, "%s: a NUL byte: not a text file", path);
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        for (; r.at < (size_t)(nul - text); r.at++)
+            if (text[r.at] == '\n') {
+                r.line++;
+                r.line_start = r.at + 1;
+            }
+        fail(&r, "%s", "a NUL byte: not a text file");
         return -1;
     }
-    for (;;) {
+    for (bool any = false;; any = true) {
         skip(&r, true);
-        if (r.at == r.len)
+        if (r.at == r.len) {
+            if (!any) {
+                fail(&r, "%s", "no dependency or attribute: the file is empty or only comments");
+                return -1;
+            }
             break;
+        }
         if (attribute_statement(&r, set)) {
             if (r.failed)
                 return -1;

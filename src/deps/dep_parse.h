@@ -29,23 +29,33 @@ typedef struct {
     char *path; /* the file it was read from */
 } dep_dependency;
 
+/* Where a literal was first given an attribute, for the message when no dependency mentions it. */
+typedef struct {
+    char *path;
+    int line, col;
+} dep_place;
+
 typedef struct {
     dep_events ev;
     dep_dependency *deps;
     size_t count;
     size_t capacity;
     unsigned char *attributes; /* by literal */
+    dep_place *attribute_places; /* by literal: path NULL when it has none */
     size_t attributes_len;
 } dep_set;
 
 void dep_set_init(dep_set *set);
 void dep_set_free(dep_set *set);
 /* Reads statements into set (several files may be read into one set). 0, or -1 with
- * "PATH:LINE:COL: what" in err. */
+ * "PATH:LINE:COL: what" in err; a text with no statement (empty, or only comments) is refused. */
 int dep_set_read(dep_set *set, const char *path, const char *text, size_t len, char *err, size_t err_len);
+/* Once every file is read: every attribute names an event some dependency mentions. The paper's attributes
+ * act only through the dependencies that mention their event (alpha, Definition 21; a guard is T by
+ * Theorem 22 otherwise), so one on an event no dependency mentions changes nothing: a misspelt name. 0, or
+ * -1 with "PATH:LINE:COL: what" (the attribute's place) in err. */
+int dep_set_check(const dep_set *set, char *err, size_t err_len);
 unsigned dep_attributes(const dep_set *set, int lit);
-/* -1 on out of memory */
-int dep_set_attribute(dep_set *set, int lit, unsigned attribute);
 
 /* One expression (a dependency or a guard) over set's events, new names added: NULL with "COL: what"
  * in err. */

@@ -15,7 +15,11 @@ typedef struct {
     uint32_t may_happen;  /* inevitable or triggerable: a completion may hold them */
     uint32_t must_happen; /* inevitable */
     uint32_t triggerable;
+    dep_order order;
+    uint32_t *possible; /* DEP_ORDER_DELAY: possible_after() by history (history_code), 0 not yet known */
 } completion_ctx;
+
+#define POSSIBLE_KNOWN (1u << 31)
 
 static bool satisfies_all(const completion_ctx *c, const dep_trace *u) {
     for (size_t d = 0; d < c->g->dep_count; d++)
@@ -24,8 +28,84 @@ static bool satisfies_all(const completion_ctx *c, const dep_trace *u) {
     return true;
 }
 
+/* The group's index of an event literal's symbol. */
+static size_t index_of(const dep_group *g, int lit) {
+    size_t i = 0;
+    while (g->symbols[i] != DEP_SYMBOL(lit))
+        i++;
+    return i;
+}
+
+/* A history (u, events only) as a number below (n+1)^n: the memo's index. */
+static size_t history_code(const dep_group *g, const dep_trace *u) {
+    size_t code = 0;
+    for (size_t i = u->n; i-- > 0;)
+        code = code * (g->n + 1) + index_of(g, u->lits[i]) + 1;
+    return code;
+}
+
+/* The events (bits) that happen on some way on from u satisfying every dependency, any of the rest
+ * happening in any order (every inevitable one among them), then the complements of the others; `found`
+ * collects them, POSSIBLE_KNOWN marks that some way exists. */
+static uint32_t ways_on(const completion_ctx *c, dep_trace *u, uint32_t used, uint32_t happened, bool positive) {
+    uint32_t all = (1u << c->g->n) - 1, found = 0;
+    if (used == all)
+        return satisfies_all(c, u) ? happened | POSSIBLE_KNOWN : 0;
+    for (size_t i = 0; i < c->g->n && positive; i++) {
+        uint32_t bit = 1u << i;
+        if (used & bit)
+            continue;
+        u->lits[u->n++] = 2 * c->g->symbols[i];
+        found |= ways_on(c, u, used | bit, happened | bit, true);
+        u->n--;
+    }
+    if (c->must_happen & ~used)
+        return found;
+    for (size_t i = 0; i < c->g->n; i++) {
+        uint32_t bit = 1u << i;
+        if (used & bit)
+            continue;
+        u->lits[u->n++] = 2 * c->g->symbols[i] + 1;
+        found |= ways_on(c, u, used | bit, happened, false);
+        u->n--;
+    }
+    return found;
+}
+
+/* The events that can still happen after history u (events `used`), whatever the policy: the paper's
+ * "possible" (a safe path continues the history with it), over the group. */
+static uint32_t possible_after(const completion_ctx *c, dep_trace *u, uint32_t used) {
+    uint32_t *memo = &c->possible[history_code(c->g, u)];
+    if (!*memo)
+        *memo = ways_on(c, u, used, 0, true) | POSSIBLE_KNOWN;
+    return *memo & ~POSSIBLE_KNOWN;
+}
+
+/* Does event e wait for another after history u (events `used`)? It does when some y could still happen,
+ * would not after e, and e could after y: Example 4's f, which comes after e if both do, waits for e
+ * rather than take e's way to happen. Two events that each take the other's way (mutual exclusion) do not
+ * wait: the first goes and the other is refused (Heuristic 4's prohibition). */
+static bool waits(const completion_ctx *c, dep_trace *u, uint32_t used, size_t e) {
+    uint32_t now = possible_after(c, u, used);
+    u->lits[u->n++] = 2 * c->g->symbols[e];
+    uint32_t after_e = possible_after(c, u, used | (1u << e));
+    u->n--;
+    for (size_t y = 0; y < c->g->n; y++) {
+        uint32_t bit = 1u << y;
+        if (y == e || (used & bit) || !(now & bit) || (after_e & bit))
+            continue;
+        u->lits[u->n++] = 2 * c->g->symbols[y];
+        bool e_after_y = possible_after(c, u, used | bit) & (1u << e);
+        u->n--;
+        if (e_after_y)
+            return true;
+    }
+    return false;
+}
+
 /* Can trace u (events in `used`) go on to a maximal trace over the group satisfying every dependency?
- * While `positive`, a may-happen event may come next; then the complements of the rest, in any order. */
+ * While `positive`, a may-happen event may come next (by DEP_ORDER_DELAY, one that does not wait); then
+ * the complements of the rest, in any order. */
 static bool completes(const completion_ctx *c, dep_trace *u, uint32_t used, bool positive) {
     uint32_t all = (1u << c->g->n) - 1;
     if (used == all)
@@ -33,6 +113,8 @@ static bool completes(const completion_ctx *c, dep_trace *u, uint32_t used, bool
     for (size_t i = 0; i < c->g->n; i++) {
         uint32_t bit = 1u << i;
         if ((used & bit) || !positive || !(c->may_happen & bit))
+            continue;
+        if (c->order == DEP_ORDER_DELAY && waits(c, u, used, i))
             continue;
         u->lits[u->n++] = 2 * c->g->symbols[i];
         bool ok = completes(c, u, used | bit, true);
@@ -181,9 +263,11 @@ static void group_free(dep_group *g) {
 
 
 /* The functions of one group, by its histories in order of length. */
-static int group_compute(const dep_set *set, dep_group *g, char *err, size_t err_len) {
-    size_t n = g->n, points = (size_t)1 << n;
-    completion_ctx c = {set, g, 0, 0, 0};
+static int group_compute(const dep_set *set, dep_order order, dep_group *g, char *err, size_t err_len) {
+    size_t n = g->n, points = (size_t)1 << n, codes = 1;
+    for (size_t i = 0; i < n; i++)
+        codes *= n + 1;
+    completion_ctx c = {set, g, 0, 0, 0, order, NULL};
     for (size_t i = 0; i < n; i++) {
         unsigned attributes = dep_attributes(set, 2 * g->symbols[i]);
         if (attributes & (DEP_INEVITABLE | DEP_TRIGGERABLE))
@@ -198,15 +282,20 @@ static int group_compute(const dep_set *set, dep_group *g, char *err, size_t err
     g->final = calloc(points, 1);
     g->reachable = calloc(points, 1);
     history_list *reach = calloc(points, sizeof *reach);
-    if (!g->allowed || !g->trigger || !g->final || !g->reachable || !reach) {
+    c.possible = order == DEP_ORDER_DELAY ? calloc(codes, sizeof *c.possible) : NULL;
+    if (!g->allowed || !g->trigger || !g->final || !g->reachable || !reach || (order == DEP_ORDER_DELAY && !c.possible)) {
         free(reach);
+        free(c.possible);
         snprintf(err, err_len, "out of memory");
         return -1;
     }
     int rc = 0;
     dep_trace u;
     u.n = 0;
-    if (!completes(&c, &u, 0, true)) {
+    /* refused only where no run at all satisfies the group: waiting may leave a run that waits for ever */
+    completion_ctx any_order = c;
+    any_order.order = DEP_ORDER_FIRST_COME;
+    if (!completes(&any_order, &u, 0, true)) {
         buf names = {0};
         for (size_t d = 0; d < g->dep_count; d++)
             buf_printf(&names, "%s%s", d ? ", " : "", set->deps[g->deps[d]].name);
@@ -230,12 +319,16 @@ static int group_compute(const dep_set *set, dep_group *g, char *err, size_t err
             for (size_t h = 0; h < reach[s].count; h++) {
                 const uint8_t *seq = reach[s].seqs + h * size;
                 trace_of(g, seq, size, &u);
-                completion_ctx at_end = {set, g, 0, 0, 0};
+                completion_ctx at_end = {set, g, 0, 0, 0, DEP_ORDER_FIRST_COME, NULL};
                 if (g->final[s] && !completes(&at_end, &u, s, false))
                     g->final[s] = 0;
                 for (size_t e = 0; e < n; e++) {
                     if (!g->allowed[e * points + s])
                         continue;
+                    if (order == DEP_ORDER_DELAY && waits(&c, &u, s, e)) {
+                        g->allowed[e * points + s] = 0;
+                        continue;
+                    }
                     u.lits[u.n++] = 2 * g->symbols[e];
                     if (!completes(&c, &u, s | (1u << e), true))
                         g->allowed[e * points + s] = 0;
@@ -259,6 +352,7 @@ static int group_compute(const dep_set *set, dep_group *g, char *err, size_t err
     for (size_t s = 0; s < points; s++)
         free(reach[s].seqs);
     free(reach);
+    free(c.possible);
     if (rc != 0)
         return rc;
     /* the covers: unreachable sets are free, a set holding the event itself is false (once each) */
@@ -295,8 +389,8 @@ static int group_compute(const dep_set *set, dep_group *g, char *err, size_t err
 }
 
 /* What has no meaning on a GSM model, and what no enumeration sees: a dependency over no event (T holds,
- * 0 never does), an attribute of an event no dependency mentions (a misspelt name, most likely). */
-static int check_set(const dep_set *set, const bool *mentioned, char *err, size_t err_len) {
+ * 0 never does). */
+static int check_set(const dep_set *set, char *err, size_t err_len) {
     for (size_t d = 0; d < set->count; d++) {
         int symbol;
         dep_trace empty = {.n = 0};
@@ -307,10 +401,6 @@ static int check_set(const dep_set *set, const bool *mentioned, char *err, size_
         }
     }
     for (size_t s = 0; s < set->ev.count; s++) {
-        if (!mentioned[s] && (dep_attributes(set, 2 * (int)s) || dep_attributes(set, 2 * (int)s + 1))) {
-            snprintf(err, err_len, "%s has an attribute but no dependency mentions it", set->ev.names[s]);
-            return -1;
-        }
         for (int complement = 0; complement < 2; complement++) {
             int lit = 2 * (int)s + complement;
             unsigned a = dep_attributes(set, lit);
@@ -331,8 +421,8 @@ static int check_set(const dep_set *set, const bool *mentioned, char *err, size_
 
 /* A group over the given events: every dependency mentioning one of them, or only `only` (>= 0: a
  * split group). */
-static int add_group(const dep_set *set, dep_policy *out, const int *symbols, size_t n, int only, char *err,
-                     size_t err_len) {
+static int add_group(const dep_set *set, dep_order order, dep_policy *out, const int *symbols, size_t n, int only,
+                     char *err, size_t err_len) {
     dep_group *grown = realloc(out->groups, (out->count + 1) * sizeof *grown);
     if (!grown) {
         snprintf(err, err_len, "out of memory");
@@ -359,10 +449,10 @@ static int add_group(const dep_set *set, dep_policy *out, const int *symbols, si
         if (in)
             g->deps[g->dep_count++] = d;
     }
-    return group_compute(set, g, err, err_len);
+    return group_compute(set, order, g, err, err_len);
 }
 
-int dep_policy_compute(const dep_set *set, dep_policy *out, char *err, size_t err_len) {
+int dep_policy_compute(const dep_set *set, dep_order order, dep_policy *out, char *err, size_t err_len) {
     out->groups = NULL;
     out->count = 0;
     size_t symbol_count = set->ev.count;
@@ -390,7 +480,7 @@ int dep_policy_compute(const dep_set *set, dep_policy *out, char *err, size_t er
             root[b] = a;
         }
     }
-    int rc = check_set(set, mentioned, err, err_len);
+    int rc = check_set(set, err, err_len);
     int component[DEP_POLICY_EVENTS_MAX + 1];
     for (size_t s = 0; s < symbol_count && rc == 0; s++) {
         int r = (int)s;
@@ -408,7 +498,7 @@ int dep_policy_compute(const dep_set *set, dep_policy *out, char *err, size_t er
         }
         bool split = n > DEP_POLICY_EVENTS_MAX;
         if (!split) {
-            rc = add_group(set, out, component, n, -1, err, err_len);
+            rc = add_group(set, order, out, component, n, -1, err, err_len);
             continue;
         }
         for (size_t d = 0; d < set->count && rc == 0; d++) {
@@ -420,7 +510,7 @@ int dep_policy_compute(const dep_set *set, dep_policy *out, char *err, size_t er
             while (root[q] != q)
                 q = root[q];
             if (q == r)
-                rc = add_group(set, out, symbols, k, (int)d, err, err_len);
+                rc = add_group(set, order, out, symbols, k, (int)d, err, err_len);
         }
     }
     free(root);

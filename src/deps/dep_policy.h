@@ -5,12 +5,22 @@
  * its events, in every order this very policy lets them happen):
  *   allowed[e](S)  e may happen now, having occurred set S: on every history reaching S, some way to go on
  *                  satisfies every dependency, where inevitable events still happen, triggerable ones may
- *                  (the agent makes them happen) and the others happen no more;
+ *                  (the agent makes them happen) and the others happen no more; and, by DEP_ORDER_DELAY,
+ *                  e does not wait (below), nor does any inevitable or triggerable event on that way;
  *   trigger[e](S)  a triggerable e is made to happen: it is allowed and the instance may not complete yet;
  *   final(S)       the instance may complete: every history reaching S, followed by the complements of
  *                  the rest, satisfies every dependency.
  * Each is a boolean function of the other events' occurrence, written as a small disjunction of cubes
- * (sets the instance cannot reach are free). */
+ * (sets the instance cannot reach are free).
+ *
+ * Two readings of an order between events that may both happen (D< = ~e | ~f | e . f):
+ *   DEP_ORDER_DELAY       the paper's (Example 4; the scheduler of dep_schedule.h): e waits after
+ *                         history h when some other event y could still happen after h, could not after
+ *                         h e, and e could still happen after h y: f, asked for first, waits for e and
+ *                         happens after it. "Could happen" is over any way on that satisfies the group,
+ *                         whatever the policy (the paper's possible paths). Events that exclude each other
+ *                         both ways (~e | ~f) do not wait: the first goes (Heuristic 4's prohibition);
+ *   DEP_ORDER_FIRST_COME  whichever comes first goes; f first refuses e for good. */
 #ifndef LDGSM_DEPS_DEP_POLICY_H
 #define LDGSM_DEPS_DEP_POLICY_H
 
@@ -57,11 +67,13 @@ typedef struct {
     size_t count;
 } dep_policy;
 
-/* Computes the policy of every group of set's dependencies. 0, or -1 with why in err: a group no history
- * satisfies (named with its dependencies; a dependency over no event that is 0), an attribute of an event no
- * dependency mentions, an attribute with no meaning here (immediate: a GSM event waits
- * for its guard; any attribute of a complement: complements happen at completion), out of memory. */
-int dep_policy_compute(const dep_set *set, dep_policy *out, char *err, size_t err_len);
+typedef enum { DEP_ORDER_DELAY, DEP_ORDER_FIRST_COME } dep_order;
+
+/* Computes the policy of every group of set's dependencies (set checked by dep_set_check). 0, or -1 with
+ * why in err: a group no history satisfies, in any order (named with its dependencies; a dependency over
+ * no event that is 0), an attribute with no meaning here (immediate: a GSM event waits for its guard; any
+ * attribute of a complement: complements happen at completion), out of memory. */
+int dep_policy_compute(const dep_set *set, dep_order order, dep_policy *out, char *err, size_t err_len);
 void dep_policy_free(dep_policy *p);
 
 /* The groups holding symbol, from group number *from on: the next one (its number into *from, the

@@ -648,17 +648,22 @@ static bool required(const dep_scheduler *s, int t) {
     return false;
 }
 
-/* `from` promises to happen: to's guards assimilate <>from (Table 1), and every decision counts on it. */
+/* `from` promises to happen: to's guards (to -1: every other event's, as an attempted inevitable event
+ * sends <>from to all, section 4.3) assimilate <>from (Table 1), and every decision counts on it. */
 static int promise(dep_scheduler *s, int from, int to, const char *why, dep_step_fn fn, void *ctx) {
     s->promised[from] = true;
     mark_stale_around(s, from);
-    for (size_t c = 0; c < s->conjunct_count[to]; c++) {
-        const dep_expr *g = dep_residuate(&s->set->ev, s->conjuncts[to][c], (dep_message){DEP_DIA, from, -1});
-        if (!g)
-            return -1;
-        if (g != s->conjuncts[to][c])
-            s->changed[to] = true;
-        s->conjuncts[to][c] = g;
+    for (size_t l = 0; l < s->lits; l++) {
+        if (to >= 0 ? (int)l != to : DEP_SYMBOL((int)l) == DEP_SYMBOL(from))
+            continue;
+        for (size_t c = 0; c < s->conjunct_count[l]; c++) {
+            const dep_expr *g = dep_residuate(&s->set->ev, s->conjuncts[l][c], (dep_message){DEP_DIA, from, -1});
+            if (!g)
+                return -1;
+            if (g != s->conjuncts[l][c])
+                s->changed[l] = true;
+            s->conjuncts[l][c] = g;
+        }
     }
     report(fn, ctx, DEP_PROMISE, from, to, why);
     return 0;
@@ -787,9 +792,14 @@ int dep_scheduler_attempt(dep_scheduler *s, int lit, dep_step_fn fn, void *ctx, 
         s->waiting[s->waiting_len++] = lit;
         mark_stale_around(s, lit);
         dep_decision d = decide(s, lit, -1);
-        if (d == DEP_DELAY || (d == DEP_REJECT && (dep_attributes(s->set, lit) & DEP_INEVITABLE)))
+        bool inevitable = dep_attributes(s->set, lit) & DEP_INEVITABLE;
+        if (d == DEP_DELAY || (d == DEP_REJECT && inevitable))
             report(fn, ctx, DEP_DELAY, lit, -1,
                    d == DEP_DELAY ? "its guard may yet hold" : "it is inevitable: it waits where it would be rejected");
+        /* section 4.3: an inevitable event that waits will happen, and says so, so that the others' guards
+         * can no longer count on its complement (D6: ship, whose guard is []~pay, is rejected) */
+        if (d != DEP_ACCEPT && inevitable && promise(s, lit, -1, "it is inevitable: it will happen (section 4.3)", fn, ctx) != 0)
+            goto oom;
     }
     int rc;
     while ((rc = progress(s, fn, ctx)) > 0)

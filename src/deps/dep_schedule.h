@@ -6,7 +6,8 @@
  *              every promised event occurs); an immediate event always is (Definition 24);
  *   rejected   when it holds on none (an inevitable event waits instead: it cannot be rejected);
  *   delayed    otherwise, until an occurrence or a promise decides it.
- * A delayed event is helped by promises and triggers: a triggerable event whose promise would let it go
+ * An inevitable event that waits promises to happen, to every event (section 4.3: <>e is communicated so
+ * that spurious traces are prevented). A delayed event is helped by promises and triggers: a triggerable event whose promise would let it go
  * is triggered (Example 12), or promises back and follows it (Example 13); two waiting events promise
  * each other as Heuristic 2 and Example 6 have it; a triggerable event that some dependency now
  * requires on every remaining path is triggered (Example 15's s_cancel). An accepted event whose guard
@@ -25,7 +26,7 @@ typedef enum { DEP_ACCEPT, DEP_REJECT, DEP_DELAY, DEP_TRIGGER, DEP_PROMISE, DEP_
 typedef struct {
     dep_decision decision;
     int lit;   /* the event decided, triggered, promising or prohibiting */
-    int other; /* PROMISE: to whom; PROHIBIT: whom; -1 otherwise */
+    int other; /* PROMISE: to whom (-1: to every event, an inevitable one's); PROHIBIT: whom; -1 otherwise */
     const char *why;
 } dep_step;
 

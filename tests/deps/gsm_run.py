@@ -6,14 +6,16 @@
 Round K runs the instance /status/tripK of the model /models/tripK, whose sentries read /env/tripK#it
 (tests/deps/run_gsm.sh publishes them). The rounds run at once: in a random order each round's environment
 asks for stages (env:wantX true), sometimes several in one write, and says stages are done (env:XDone true),
-then ends the trip (env:finish true). Every odd round asks for cancel and ship in one write once the
-ticket is paid for (the two would open in one step but for the event slot, rules/gsm-events.n3); every
-round 2 modulo 4 ships and, once ship is recorded, ends the trip: the agent must open notify (never
-asked for) before the trip may end. Once every instance is complete, the verdict reads each status
+then ends the trip (env:finish true). Every odd round asks for buy before book (Example 4: buy waits for
+book and follows it; the round waits for buy before it goes on) and for cancel and ship in one write once
+the ticket is paid for (the two would open in one step but for the event slot, rules/gsm-events.n3);
+every round 2 modulo 4 books, ships and, once ship is recorded, ends the trip: the agent must open notify
+(never asked for) before the trip may end. Once every instance is complete, the verdict reads each status
 document: the events it recorded (ldgsm:occurred) and their order (the history of ldgsm:lastEvent, one event
 a write); each event happened at most once, and the trace (the events in order, then the complements of the
-others) satisfies every dependency of DEPS (tests/deps/oracle.py). EVENT names the events (stage or
-milestone fragments). Exit 1 with the round, its trace and the dependency broken on a violation.
+others) satisfies every dependency of DEPS (tests/deps/oracle.py), and in every odd round book and buy
+both happened. EVENT names the events (stage or milestone fragments). Exit 1 with the round, its trace and
+the dependency broken (or the event missing) on a violation.
 """
 import os
 import random
@@ -65,13 +67,13 @@ def drive(base, rounds, rng):
         flags["finish"] = False
         envs[k] = flags
         put("%senv/trip%d" % (base, k), environment(flags))
-        if k % 4 in (1, 3):  # a race: paid for, then cancel and ship asked for in one write
-            steps = [["wantBuy"], ["buyDone"], ["wantCancel", "wantShip"], ["wantBook"]]
+        if k % 4 in (1, 3):  # buy waits for book; then a race: paid for, cancel and ship asked for in one write
+            steps = [["wantBuy"], ["buyDone"], ["wantBook"], ["await buy"], ["wantCancel", "wantShip"]]
             dones = ["bookDone", "cancelDone", "shipDone"]
             for done in dones:
                 steps.insert(rng.randint(3, len(steps)), [done])
         elif k % 4 == 2:  # shipped, and the trip ends at once: it must wait for the agent to open notify
-            steps = [["wantBuy"], ["buyDone"], ["wantShip"], ["await ship"], ["finish"]]
+            steps = [["wantBook"], ["wantBuy"], ["buyDone"], ["wantShip"], ["await ship"], ["finish"]]
         else:
             asks = [s for s in STAGES if rng.random() < 0.85]
             rng.shuffle(asks)
@@ -113,6 +115,7 @@ def complete(base, k):
 
 
 def verdict(base, k, deps, events):
+    """The events round k's instance recorded, in order, and what is wrong with them."""
     doc = "%sstatus/trip%d" % (base, k)
     triples = get_triples(doc)
     instance = doc + "#it"
@@ -135,6 +138,8 @@ def verdict(base, k, deps, events):
     for name, dep in deps:
         if not oracle.satisfies(trace, dep):
             problems.append("dependency %s broken by %s" % (name, oracle.trace_str(trace)))
+    if k % 2 and not {"book", "buy"} <= set(happened):
+        problems.append("buy, asked for before book, should wait for book and follow it: %s" % happened)
     return happened, problems
 
 

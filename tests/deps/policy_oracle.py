@@ -6,13 +6,20 @@ src/deps/dep_policy.h alone (not from its implementation), by brute-force enumer
 Dependencies are tests/deps/oracle.py expressions. Events related by dependencies form a group; a
 group's history is a sequence of its distinct positive events, one a step; complements happen only
 when the instance completes. For a group, over the sets S of events it can reach:
-  allowed[e](S)  every reachable history h with set S has a viable h + e;
+  allowed[e](S)  every reachable history h with set S has a viable h + e, and (order "delay", the
+                 default) e does not wait after h;
   trigger[e](S)  e is triggerable, allowed[e](S) and not final(S);
   final(S)       every reachable history with set S, followed by the complements of the rest (in
                  some order), satisfies every dependency of the group.
 A history h is viable when some completion satisfies every dependency of the group: h, then every
-remaining inevitable event and some of the remaining triggerable ones (in some order), then the
-complements of the rest (in some order). Sets are bit masks over the group's events (bit i: events[i]).
+remaining inevitable event and some of the remaining triggerable ones (in some order; by order "delay",
+none of them waiting where it comes), then the complements of the rest (in some order). Sets are bit
+masks over the group's events (bit i: events[i]).
+The order "delay" is the paper's (Example 4): e waits after h when some other event y is possible after h,
+not after h + e, and e is possible after h + y; possible after h are the events that happen on some
+completion of h satisfying every dependency where any remaining events happen, in any order (every
+inevitable one among them), before the complements of the rest. The order "first-come" never waits. A
+group is refused only when no history is viable in any order (the first-come viability of the empty one).
 Related events beyond EVENTS_MAX are split: a group per dependency, over its own events; an event in
 several groups is allowed where all of them allow it, triggered where all allow it and one of them may not
 complete yet, and the instance completes where every group may.
@@ -70,7 +77,7 @@ def groups_of(deps):
             for m in sorted(members.values(), key=min)]
 
 
-def _compute(group, inevitable, triggerable):
+def _compute(group, inevitable, triggerable, order):
     # the same maximal trace is reached from many histories: judge it once
     good = functools.lru_cache(maxsize=None)(lambda trace: oracle.satisfies_all(trace, group.deps))
 
@@ -79,8 +86,28 @@ def _compute(group, inevitable, triggerable):
         return any(good(prefix + tuple((e, False) for e in order)) for order in itertools.permutations(rest))
 
     @functools.lru_cache(maxsize=None)
-    def viable(h):
-        """Some completion of the history h (event names) satisfies every dependency."""
+    def possible(h):
+        """The events not in h that happen on some satisfying completion of h, whatever the policy."""
+        rest = [e for e in group.events if e not in h]
+        must = {e for e in rest if e in inevitable}
+        found = set()
+        for k in range(len(rest) + 1):
+            for chosen in itertools.permutations(rest, k):
+                if must <= set(chosen) and not set(chosen) <= found and \
+                        closes(_positive(h + chosen), [e for e in rest if e not in chosen]):
+                    found |= set(chosen)
+        return frozenset(found)
+
+    @functools.lru_cache(maxsize=None)
+    def waits(h, e):
+        return order == "delay" and any(
+            y in possible(h) and y not in possible(h + (e,)) and e in possible(h + (y,))
+            for y in group.events if y != e and y not in h)
+
+    @functools.lru_cache(maxsize=None)
+    def viable(h, in_order=True):
+        """Some completion of the history h (event names) satisfies every dependency (in_order: none of
+        its inevitable or triggerable events waiting where it comes)."""
         rest = [e for e in group.events if e not in h]
         must = [e for e in rest if e in inevitable]
         may = [e for e in rest if e in triggerable and e not in inevitable]
@@ -88,11 +115,14 @@ def _compute(group, inevitable, triggerable):
             for extra in itertools.combinations(may, k):
                 chosen = must + list(extra)
                 others = [e for e in rest if e not in chosen]
-                if any(closes(_positive(h + order), others) for order in itertools.permutations(chosen)):
-                    return True
+                for ordering in itertools.permutations(chosen):
+                    if in_order and any(waits(h + ordering[:i], ordering[i]) for i in range(len(ordering))):
+                        continue
+                    if closes(_positive(h + ordering), others):
+                        return True
         return False
 
-    if not viable(()):
+    if not viable((), in_order=False):
         raise Refused('%s: no run of the instance satisfies them' % ' '.join(group.events))
     # Level by level: allowed at a set needs every reachable history reaching it, and those are
     # exactly the extensions, by allowed events, of the histories one level down.
@@ -108,7 +138,7 @@ def _compute(group, inevitable, triggerable):
             rest = [e for e in group.events if e not in histories[0]]
             group.final[s] = all(closes(_positive(h), rest) for h in histories)
             for i, e in enumerate(group.events):
-                ok = not s >> i & 1 and all(viable(h + (e,)) for h in histories)
+                ok = not s >> i & 1 and all(viable(h + (e,)) and not waits(h, e) for h in histories)
                 group.allowed[e][s] = ok
                 if e in triggerable:
                     group.trigger[e][s] = ok and not group.final[s]
@@ -123,8 +153,8 @@ def _positive(names):
     return tuple((e, True) for e in names)
 
 
-def policy(wf):
-    """The groups of an oracle.Workflow with their functions, or Refused."""
+def policy(wf, order="delay"):
+    """The groups of an oracle.Workflow with their functions (order "delay" or "first-come"), or Refused."""
     if wf.immediate:
         raise Refused('%s is immediate' % oracle.lit_str(min(wf.immediate)))
     for word in ('inevitable', 'triggerable'):
@@ -143,4 +173,4 @@ def policy(wf):
             groups.append(g)
         else:  # one group per dependency: each kept on its own
             groups += [Group(sorted(oracle.symbols(d)), [d]) for d in g.deps]
-    return [_compute(g, inevitable, triggerable) for g in groups]
+    return [_compute(g, inevitable, triggerable, order) for g in groups]

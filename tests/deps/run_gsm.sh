@@ -26,6 +26,8 @@ check "ldgsm deps --gsm compiles the model (exit $rc: $(cat "$work/compile.err")
 check "ldgsm lint accepts the compiled model" "$ldgsm" lint "$work/trip.ttl"
 check "the summary says ship waits for paid and for neither cancel nor ship" \
   grep -qF 'ship (stage <'"${base}"'models/trip#ship>) happens when: !cancel & !ship & []paid' "$work/summary.txt"
+check "the summary says buy waits for book (Example 4: the later of an order waits)" \
+  grep -qF 'buy (stage <'"${base}"'models/trip#buy>) happens when: []book & !buy' "$work/summary.txt"
 check "the summary says notify is triggered after ship" grep -qF 'notify is triggered when: []ship & !notify' "$work/summary.txt"
 check "the summary says the instance completes once notify follows ship" \
   grep -qF 'the instance completes when: (!ship | []notify)' "$work/summary.txt"
@@ -81,18 +83,24 @@ recorded() { # the events status/DOC records, sorted
 }
 completed() { get "status/$1" | grep -qF "<${base}status/$1#it> <https://w3id.org/ldgsm#isCompleted> \"true\""; }
 
-# Stepped, so that the trip ends in the very step after ship: the instance must wait for the agent to
-# open notify (a trigger), and only then complete.
+# Stepped. Example 4 on book_first: buy, asked for first, waits for book, and opens once book has (the
+# first-come reading opened buy at once and refused book for good). Then the trip ends in the very step
+# after ship: the instance must wait for the agent to open notify (a trigger), and only then complete.
 publish 0
 env0() { put env/trip0 "@prefix env: <https://example.org/env#> .
-<#it> env:wantBuy true ; env:buyDone $1 ; env:wantShip $2 ; env:finish $3 ." > /dev/null; }
+<#it> env:wantBuy true ; env:wantBook $1 ; env:buyDone $2 ; env:wantShip $3 ; env:finish $4 ." > /dev/null; }
 stepped_start "${base}status/trip0#it"
-env0 false false false; step; step        # set-up; buy opens
-env0 true false false; step; step        # paid
-env0 true true false; step               # ship opens
-check "stepped: ship has happened, after buy and paid ($(recorded trip0))" [ "$(recorded trip0)" = "buy paid ship " ]
-env0 true true true; step                # the trip may end: but notify must come first
-check "stepped: the agent opened notify, and the trip waits ($(recorded trip0))" [ "$(recorded trip0)" = "buy notify paid ship " ]
+env0 false false false false; step; step; step   # set-up; buy is asked for, and waits
+check "stepped: buy, asked for before book, waits ($(recorded trip0))" [ "$(recorded trip0)" = "" ]
+env0 true false false false; step          # book opens
+check "stepped: book opens ($(recorded trip0))" [ "$(recorded trip0)" = "book " ]
+step                                       # and then buy
+check "stepped: buy follows book ($(recorded trip0))" [ "$(recorded trip0)" = "book buy " ]
+env0 true true false false; step; step     # paid
+env0 true true true false; step            # ship opens
+check "stepped: ship has happened, after buy and paid ($(recorded trip0))" [ "$(recorded trip0)" = "book buy paid ship " ]
+env0 true true true true; step             # the trip may end: but notify must come first
+check "stepped: the agent opened notify, and the trip waits ($(recorded trip0))" [ "$(recorded trip0)" = "book buy notify paid ship " ]
 check "stepped: not completed before notify" ! completed trip0
 step
 check "stepped: then the trip completes" completed trip0
@@ -130,7 +138,7 @@ done
 python3 "$deps_dir/gsm_run.py" "$base" "$rounds" "$seed" "$deps_dir/gsm/travel.deps" book buy cancel ship paid notify > "$work/verdict.txt" 2>&1
 rc=$?
 cat "$work/verdict.txt"
-check "every instance completes, each event once, every dependency holds (seed $seed)" [ $rc = 0 ]
+check "every instance completes, each event once, every dependency holds, buy asked before book follows it (seed $seed)" [ $rc = 0 ]
 check "the agent triggered notify where ship happened" grep -Eq '^events seen .*notify [1-9]' "$work/verdict.txt"
 stop_agent A
 stop_agent B

@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,6 +45,22 @@ def steps(out):
 
 def history(out):
     return re.search(r"^history:(.*)$", out, re.M).group(1).split()
+
+
+def gsm(name, *args):
+    """`ldgsm deps --gsm` of a paper file on a model with a stage per event: (exit, summary, stderr)"""
+    from policy_property import model  # noqa: E402 - the property test's model: a stage per event
+    wf = oracle.load_workflow(os.path.join(HERE, "paper", name))
+    with tempfile.TemporaryDirectory() as work:
+        path = os.path.join(work, "model.ttl")
+        with open(path, "w") as f:
+            f.write(model(sorted(oracle.workflow_symbols(wf))))
+        return run(name, "--gsm", path, "-o", os.path.join(work, "out.ttl"), *args)
+
+
+def happens_when(summary):
+    """{event: its printed cover}"""
+    return dict(re.findall(r"^(\w+) \(stage <[^>]*>\) happens when: (.*)$", summary, re.M))
 
 
 def paths_of(text, over):
@@ -114,6 +131,52 @@ class Paper(unittest.TestCase):
         rc, out, err = run("d_lt.deps", "--trace", "f ~e")
         self.assertEqual(steps(out)[0], "delay f")
         self.assertEqual(sorted(history(out)), ["f", "~e"], "with ~e attempted, f no longer waits")
+
+    def test_example_4_on_a_gsm_model(self):
+        """`--gsm` reads D< as Example 4's scheduler does (by default): f, asked for first, waits for e and
+        happens once e has; e is never refused for f's sake. `--order first-come` keeps the other reading:
+        f first refuses e for good."""
+        rc, out, err = gsm("d_lt.deps")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(happens_when(out), {"e": "!e", "f": "[]e & !f"}, out)
+        rc, out, err = gsm("d_lt.deps", "--order", "first-come")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(happens_when(out), {"e": "!e & !f", "f": "!f"}, out)
+
+    def test_section_4_3_inevitable_event_promises(self):
+        """pay (inevitable) waits for []~ship and, attempted, sends <>pay (section 4.3); Table 1 makes
+        ship's guard []~pay 0: ship is rejected, pay waits for ~ship and then happens."""
+        rc, out, err = run("section_4_3_d6.deps", "--trace", "pay ship")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(steps(out), ["delay pay", "promise pay", "reject ship"])
+        self.assertRegex(out, r"promise pay: .*\n    G\(ship\) = 0\n")
+        self.assertEqual(history(out), [])
+        self.assertRegex(out, r"\nwaiting: pay\n")
+        rc, out, err = run("section_4_3_d6.deps", "--trace", "pay ship ~ship")
+        self.assertEqual(history(out), ["~ship", "pay"])
+
+    def test_definition_21_attribute_of_no_dependency(self):
+        """Attributes act through the dependencies that mention their event (alpha, Definition 21; a guard
+        is T otherwise, Theorem 22): one on an event no dependency mentions is a misspelt name, refused
+        where it stands, by plain `deps` and `--gsm` alike."""
+        done = subprocess.run([LDGSM, "deps", "/dev/stdin"], input="D6: ~pay | ~ship . pay\ninevitable shipp\n",
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 1)
+        self.assertEqual(done.stderr, "ldgsm deps: /dev/stdin:2:12: shipp has an attribute but no dependency "
+                                      "mentions it (a misspelt name?)\n")
+
+    def test_empty_file_is_no_workflow(self):
+        for text in ("", "# nothing but a comment\n"):
+            done = subprocess.run([LDGSM, "deps", "/dev/stdin"], input=text, capture_output=True, text=True,
+                                  timeout=60)
+            self.assertEqual(done.returncode, 1, "%r: exit %d" % (text, done.returncode))
+            self.assertRegex(done.stderr, r"^ldgsm deps: /dev/stdin:\d+:\d+: no dependency or attribute")
+
+    def test_nul_byte_names_line_column(self):
+        done = subprocess.run([LDGSM, "deps", "/dev/stdin"], input=b"D: ~e | f\nE: ~f |\0 e\n",
+                              capture_output=True, timeout=60)
+        self.assertEqual(done.returncode, 1)
+        self.assertEqual(done.stderr, b"ldgsm deps: /dev/stdin:2:8: a NUL byte: not a text file\n")
 
     def test_example_6_execution_with_promises(self):
         rc, out, err = run("w1.deps", "--trace", "e f")

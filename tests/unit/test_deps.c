@@ -123,8 +123,44 @@ static void test_syntax_errors(void **state) {
     }
     dep_set set;
     dep_set_init(&set);
-    assert_int_equal(dep_set_read(&set, "x.deps", "D\0: e", 5, err, sizeof err), -1);
-    assert_string_equal(err, "x.deps: a NUL byte: not a text file");
+    assert_int_equal(dep_set_read(&set, "x.deps", "D: e\nE:\0 f", 10, err, sizeof err), -1);
+    assert_string_equal(err, "x.deps:2:3: a NUL byte: not a text file");
+    dep_set_free(&set);
+    /* nothing to read is a mistake (a wrong path, a cut file), not an empty workflow */
+    static const char *const empty[] = {"", "\n  \n", "# only\n# comments\n"};
+    for (size_t i = 0; i < sizeof empty / sizeof *empty; i++) {
+        dep_set_init(&set);
+        assert_int_equal(dep_set_read(&set, "x.deps", empty[i], strlen(empty[i]), err, sizeof err), -1);
+        assert_non_null(strstr(err, ": no dependency or attribute: the file is empty or only comments"));
+        assert_memory_equal(err, "x.deps:", 7);
+        dep_set_free(&set);
+    }
+}
+
+/* An attribute whose event no dependency mentions (in any of the files) is a misspelt name, named where
+ * it stands; one in another file than its dependency is fine. */
+static void test_attribute_of_no_dependency(void **state) {
+    (void)state;
+    dep_set set;
+    dep_set_init(&set);
+    char err[200];
+    const char *deps = "D6: ~pay | ~ship . pay\n", *attributes = "# attributes\ninevitable pay shipp\n";
+    assert_int_equal(dep_set_read(&set, "a.deps", attributes, strlen(attributes), err, sizeof err), 0);
+    assert_int_equal(dep_set_read(&set, "b.deps", deps, strlen(deps), err, sizeof err), 0);
+    assert_int_equal(dep_set_check(&set, err, sizeof err), -1);
+    assert_string_equal(err, "a.deps:2:16: shipp has an attribute but no dependency mentions it (a misspelt name?)");
+    dep_set_free(&set);
+    dep_set_init(&set);
+    const char *complement = "D: ~a | b\ntriggerable  b ~bb\n";
+    assert_int_equal(dep_set_read(&set, "c.deps", complement, strlen(complement), err, sizeof err), 0);
+    assert_int_equal(dep_set_check(&set, err, sizeof err), -1);
+    assert_string_equal(err, "c.deps:2:16: ~bb has an attribute but no dependency mentions it (a misspelt name?)");
+    dep_set_free(&set);
+    dep_set_init(&set);
+    const char *good = "inevitable pay\n";
+    assert_int_equal(dep_set_read(&set, "a.deps", good, strlen(good), err, sizeof err), 0);
+    assert_int_equal(dep_set_read(&set, "b.deps", deps, strlen(deps), err, sizeof err), 0);
+    assert_int_equal(dep_set_check(&set, err, sizeof err), 0);
     dep_set_free(&set);
 }
 
@@ -304,11 +340,16 @@ static void test_paths(void **state) {
     dep_set_free(&set);
 }
 
-/* The policy of a dependency file's text: 0 and the covers, or -1 with the error in err. */
-static int policy_of(const char *text, dep_set *set, dep_policy *p, char *err, size_t err_len) {
+/* The policy of a dependency file's text (the paper's delaying order): 0 and the covers, or -1 with the
+ * error in err. */
+static int policy_in(dep_order order, const char *text, dep_set *set, dep_policy *p, char *err, size_t err_len) {
     dep_set_init(set);
     assert_int_equal(dep_set_read(set, "t.deps", text, strlen(text), err, err_len), 0);
-    return dep_policy_compute(set, p, err, err_len);
+    return dep_policy_compute(set, order, p, err, err_len);
+}
+
+static int policy_of(const char *text, dep_set *set, dep_policy *p, char *err, size_t err_len) {
+    return policy_in(DEP_ORDER_DELAY, text, set, p, err, err_len);
 }
 
 static void assert_cover(const dep_set *set, const dep_policy *p, const char *event, int which, const char *want) {
@@ -329,11 +370,23 @@ static void test_policy(void **state) {
     dep_set set;
     dep_policy p;
     char err[300];
-    /* Example 2's D<: after buy, book never; buy any time; both may stay away */
+    /* Example 4 on Example 2's D<: buy waits for book (never before it), book any time; both may stay away */
     assert_int_equal(policy_of("D: ~book | ~buy | book . buy\n", &set, &p, err, sizeof err), 0);
+    assert_cover(&set, &p, "book", 0, "!book");
+    assert_cover(&set, &p, "buy", 0, "[]book & !buy");
+    assert_cover(&set, &p, "buy", 2, "T");
+    dep_policy_free(&p);
+    dep_set_free(&set);
+    /* first come: after buy, book never; buy any time */
+    assert_int_equal(policy_in(DEP_ORDER_FIRST_COME, "D: ~book | ~buy | book . buy\n", &set, &p, err, sizeof err), 0);
     assert_cover(&set, &p, "book", 0, "!book & !buy");
     assert_cover(&set, &p, "buy", 0, "!buy");
-    assert_cover(&set, &p, "buy", 2, "T");
+    dep_policy_free(&p);
+    dep_set_free(&set);
+    /* a triggerable event that would wait for a normal one is no way on: x (which needs t) waits for a too */
+    assert_int_equal(policy_of("D1: ~a | ~t | a . t\nD2: ~x | t\ntriggerable t\n", &set, &p, err, sizeof err), 0);
+    assert_cover(&set, &p, "x", 0, "[]a & !x");
+    assert_cover(&set, &p, "t", 1, "!t & []x");
     dep_policy_free(&p);
     dep_set_free(&set);
     /* mutual exclusion: whichever comes first */
@@ -358,16 +411,13 @@ static void test_policy(void **state) {
     assert_int_equal(policy_of("N: e . f\n", &set, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "t.deps:1: N: no run of the instance satisfies it"));
     dep_set_free(&set);
-    /* a dependency over no event: 0 is refused, T changes nothing; an attribute of no dependency's event */
+    /* a dependency over no event: 0 is refused, T changes nothing */
     assert_int_equal(policy_of("D: ~a | b\nZ: 0\n", &set, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "t.deps:2: Z: no run of the instance satisfies it"));
     dep_set_free(&set);
     assert_int_equal(policy_of("D: ~a | b\nZ: T\n", &set, &p, err, sizeof err), 0);
     assert_int_equal(p.count, 1);
     dep_policy_free(&p);
-    dep_set_free(&set);
-    assert_int_equal(policy_of("D: ~a | b\ntriggerable bb\n", &set, &p, err, sizeof err), -1);
-    assert_non_null(strstr(err, "bb has an attribute but no dependency mentions it"));
     dep_set_free(&set);
     assert_int_equal(policy_of("N: ~e | f\nimmediate f\n", &set, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "f is immediate"));
@@ -398,6 +448,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_syntax, setup, teardown),
         cmocka_unit_test_setup_teardown(test_syntax_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_attribute_of_no_dependency, setup, teardown),
         cmocka_unit_test_setup_teardown(test_example_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_observations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_table_1, setup, teardown),
