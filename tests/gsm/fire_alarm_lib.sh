@@ -51,7 +51,8 @@ play() {
   local agent=$!
   exec 7> "$work/steps.fifo"
   follow_log "$work/agent.log"
-  local deadline=$((SECONDS + 60))
+  # the scenario's 80 iterations at most, bounded like every wait of the tests (twice: 60 s by default)
+  local deadline=$((SECONDS + 2 * wait_limit))
   while [ $SECONDS -lt $deadline ] && [ $seen -lt 80 ] && running $agent; do
     echo >&7
     seen=$((seen + 1))
@@ -86,7 +87,7 @@ play() {
       step=$((step + 1))
     fi
   done
-  [ $SECONDS -lt $deadline ] || echo "the scenario did not end within 60 s"
+  [ $SECONDS -lt $deadline ] || echo "the scenario did not end within $((2 * wait_limit)) s"
   exec 7>&-
   await_pid $agent
 }
