@@ -257,7 +257,12 @@ static term_id code_value(join *j, pos_code code, bool structured) {
     return holds_variable(j, value) ? 0 : value;
 }
 
-static term_id position_value(join *j, const rule_atom *a, int k) { return code_value(j, a->pos[k], a->structured[k]); }
+/* The value at position k of an atom; a quoted formula with the bound variables put in, its own left. */
+static term_id position_value(join *j, const rule_atom *a, int k) {
+    if (a->quoted[k])
+        return instantiate(j, (term_id)a->pos[k], NULL, SCOPE_HEAD);
+    return code_value(j, a->pos[k], a->structured[k]);
+}
 
 static bool unify_triples(join *j, const triple *ps, const triple *vs, size_t n, uint64_t used, size_t i,
                           unsigned *trail, unsigned *trail_len);
@@ -337,6 +342,8 @@ static inline __attribute__((always_inline)) bool unify_code(join *j, const rule
     }
     if (!a->structured[k])
         return (term_id)code == value;
+    if (a->quoted[k]) /* a builtin's answer for a quoted formula is that formula, not a pattern to bind */
+        return position_value(j, a, k) == value;
     return unify(j, (term_id)code, value, trail, trail_len);
 }
 
@@ -739,21 +746,24 @@ static term_id open_argument(join *j, term_id id) {
     return result;
 }
 
+/* True when the slots the atom needs bound before it runs (rule_atom.needs) are. */
+static bool needs_met(const join *j, const rule_atom *a) {
+    for (uint64_t needs = a->needs; needs; needs &= needs - 1)
+        if (!j->binding[__builtin_ctzll(needs)])
+            return false;
+    return true;
+}
+
 static bool builtin_can_run(join *j, const rule_atom *a) {
-    bool s = position_value(j, a, 0) != 0, o = position_value(j, a, 2) != 0;
+    if (!needs_met(j, a)) /* a quoted formula waits for the variables the body binds in it */
+        return false;
+    bool s = a->quoted[0] || position_value(j, a, 0) != 0, o = a->quoted[2] || position_value(j, a, 2) != 0;
     switch (a->builtin->mode) {
     case BUILTIN_SUBJECT_IN: return s;
     case BUILTIN_OBJECT_IN: return o;
     case BUILTIN_BOTH_IN: return s && o;
     default: return s || o;
     }
-}
-
-static bool negation_can_run(const join *j, const rule_atom *a) {
-    for (uint64_t needs = a->needs; needs; needs &= needs - 1)
-        if (!j->binding[__builtin_ctzll(needs)])
-            return false;
-    return true;
 }
 
 /* The next body atom of an N3 rule under the current bindings: a builtin as soon as it can run, else
@@ -780,7 +790,7 @@ static unsigned next_adaptive(join *j, const cont *c) {
             return i;
         if (a->kind == ATOM_NOT || a->kind == ATOM_INCLUDES || a->kind == ATOM_COLLECT ||
             a->kind == ATOM_FORALL) { /* over what is bound: as soon as it can run */
-            if (negation_can_run(j, a))
+            if (needs_met(j, a))
                 return i;
             continue;
         }

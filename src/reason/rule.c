@@ -47,6 +47,22 @@ static enum atom_kind scope_kind(const terms *t, const triple *b) {
 /* Atoms that bind nothing outside them: a negation, a test over all matches. */
 static bool binds_nothing(enum atom_kind kind) { return kind == ATOM_NOT || kind == ATOM_FORALL; }
 
+/* True when position k of body triple b is a formula written where a builtin reads one: a builtin's
+ * argument, or the scope of log:includes, log:notIncludes, log:collectAllIn or log:forAllIn. Such a
+ * formula is quoted: the rule's bindings of its variables are put into it before it is read (`{ ?x :q :z }`
+ * with ?x bound to :a is the formula `{ :a :q :z }`, as EYE reads it), and it binds nothing; its variables
+ * bound nowhere else in the body are its own. */
+static bool quoted_at(const terms *t, const triple *b, int k) {
+    if (k == 1 || terms_kind(t, k == 0 ? b->s : b->o) != TERM_FORMULA)
+        return false;
+    enum atom_kind kind = scope_kind(t, b);
+    if (kind == ATOM_NOT || kind == ATOM_INCLUDES)
+        return k == 0; /* the object is the patterns looked for */
+    if (kind == ATOM_COLLECT || kind == ATOM_FORALL)
+        return k == 2;
+    return terms_kind(t, b->p) == TERM_IRI && builtin_lookup(terms_lex(t, b->p, NULL));
+}
+
 /* The formulas an ATOM_COLLECT or ATOM_FORALL statement looks for matches of: in its subject list. */
 static void quantified_formulas(const terms *t, const triple *b, term_id formulas[2], size_t *count) {
     *count = 0;
@@ -180,17 +196,17 @@ static bool plan_order(compile_ctx *cc, int first, unsigned *order, unsigned *st
             if (placed[i])
                 continue;
             const triple *b = &cc->body[i];
-            /* a formula written as a builtin's argument is quoted (its variables are its own) */
-            bool quoted_s = r->body[i].builtin && terms_kind(cc->t, b->s) == TERM_FORMULA,
-                 quoted_o = r->body[i].builtin && terms_kind(cc->t, b->o) == TERM_FORMULA;
-            bool sb = quoted_s || vars_bound(r, cc->t, b->s, bound), pb = vars_bound(r, cc->t, b->p, bound),
-                 ob = quoted_o || vars_bound(r, cc->t, b->o, bound);
+            /* a quoted formula is given once the variables the rest of the body binds in it are (needs) */
+            bool sb = r->body[i].quoted[0] || vars_bound(r, cc->t, b->s, bound),
+                 pb = vars_bound(r, cc->t, b->p, bound),
+                 ob = r->body[i].quoted[2] || vars_bound(r, cc->t, b->o, bound);
+            bool needs_met = (r->body[i].needs & ~bound) == 0;
             int score;
             enum atom_kind kind = r->body[i].kind;
             if (kind == ATOM_NOT || kind == ATOM_INCLUDES || kind == ATOM_COLLECT || kind == ATOM_FORALL)
-                score = (r->body[i].needs & ~bound) == 0 ? 101 : -1; /* as early as it can run */
+                score = needs_met ? 101 : -1; /* as early as it can run */
             else if (r->body[i].builtin)
-                score = builtin_ready(&r->body[i], sb, ob) ? 100 : -1;
+                score = needs_met && builtin_ready(&r->body[i], sb, ob) ? 100 : -1;
             else
                 score = sb * 3 + ob * 2 + pb; /* subjects and objects are more selective than predicates */
             if (score > best_score) {
@@ -317,11 +333,8 @@ static void compile_scoped(rule *r, terms *t, const triple *b, rule_atom *a, enu
     a->group_count = 1;
     compile_group(r, t, b->o, &a->groups[0], log);
     a->scoped = formula_scope;
-    /* a formula written as the scope is quoted: its variables are its own, not the rule's */
-    bool written_scope = terms_kind(t, b->s) == TERM_FORMULA;
-    a->structured[0] &= !written_scope;
-    a->needs = (kind == ATOM_NOT ? vars_in(r, t, b->o) & bound_elsewhere : 0) |
-               (formula_scope && !written_scope ? vars_in(r, t, b->s) : 0);
+    /* the scope's variables the body binds (a variable scope is one) go in first, into a quoted one too */
+    a->needs = ((kind == ATOM_NOT ? vars_in(r, t, b->o) : 0) | vars_in(r, t, b->s)) & bound_elsewhere;
     if (kind == ATOM_NOT && !formula_scope) {
         r->has_negation = true;
         r->layer = 1;
@@ -359,14 +372,12 @@ static void compile_quantified(rule *r, terms *t, const triple *b, rule_atom *a,
         a->result = encode(r, t, items[2], &a->result_structured);
     }
     a->scoped = formula_scope;
-    bool written_scope = terms_kind(t, b->o) == TERM_FORMULA; /* quoted: its variables are its own */
-    a->structured[2] &= !written_scope;
     uint64_t own = vars_in(r, t, b->s);
     if (kind == ATOM_COLLECT) {
         size_t n;
         own &= ~vars_in(r, t, terms_list_items(t, b->s, &n)[2]);
     }
-    a->needs = (own & bound_elsewhere) | (formula_scope && !written_scope ? vars_in(r, t, b->o) : 0);
+    a->needs = (own | vars_in(r, t, b->o)) & bound_elsewhere; /* the scope's too, quoted or a variable */
     if (!formula_scope) {
         r->has_negation = true;
         r->layer = 1;
@@ -374,15 +385,17 @@ static void compile_quantified(rule *r, terms *t, const triple *b, rule_atom *a,
 }
 
 /* The variables body atom b binds for the rest of the body: none for a negation or log:forAllIn, the
- * list (and scope) for log:collectAllIn, all of its own for the others. */
+ * list (and scope) for log:collectAllIn, all of its own for the others, save those only inside a quoted
+ * formula (quoted_at). */
 static uint64_t vars_bound_by(const rule *r, const terms *t, const triple *b) {
     enum atom_kind kind = scope_kind(t, b);
     if (binds_nothing(kind))
         return 0;
+    uint64_t scope = quoted_at(t, b, 2) ? 0 : vars_in(r, t, b->o);
     size_t n;
     if (kind == ATOM_COLLECT && terms_kind(t, b->s) == TERM_LIST && terms_list_items(t, b->s, &n) && n == 3)
-        return vars_in(r, t, terms_list_items(t, b->s, &n)[2]) | vars_in(r, t, b->o);
-    return vars_in(r, t, b->s) | vars_in(r, t, b->p) | vars_in(r, t, b->o);
+        return vars_in(r, t, terms_list_items(t, b->s, &n)[2]) | scope;
+    return (quoted_at(t, b, 0) ? 0 : vars_in(r, t, b->s)) | vars_in(r, t, b->p) | scope;
 }
 
 /* True when term id is, or holds, `var`. */
@@ -471,14 +484,16 @@ static void compile_body_and_head(rule *r, terms *t, term_id head_formula, const
     for (size_t i = 0; i < body_n; i++) {
         rule_atom *a = &r->body[i];
         term_id parts[3] = {body[i].s, body[i].p, body[i].o};
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             a->pos[k] = encode(r, t, parts[k], &a->structured[k]);
+            a->quoted[k] = a->structured[k] && quoted_at(t, &body[i], k);
+        }
+        uint64_t bound_elsewhere = 0;
+        for (size_t k = 0; k < body_n; k++)
+            if (k != i)
+                bound_elsewhere |= vars_bound_by(r, t, &body[k]);
         enum atom_kind scoped = scope_kind(t, &body[i]);
         if (scoped != ATOM_MATCH) {
-            uint64_t bound_elsewhere = 0;
-            for (size_t k = 0; k < body_n; k++)
-                if (k != i)
-                    bound_elsewhere |= vars_bound_by(r, t, &body[k]);
             if (scoped == ATOM_COLLECT || scoped == ATOM_FORALL)
                 compile_quantified(r, t, &body[i], a, scoped, bound_elsewhere, log);
             else
@@ -488,8 +503,8 @@ static void compile_body_and_head(rule *r, terms *t, term_id head_formula, const
         classify_atom(r, t, body[i].p, a, log);
         if (!a->builtin)
             r->matched_count++;
-        for (int k = 0; k < 3 && a->builtin; k += 2) /* a formula written as an argument is quoted */
-            a->structured[k] &= terms_kind(t, parts[k]) != TERM_FORMULA;
+        for (int k = 0; k < 3; k += 2) /* a quoted argument's variables the body binds go in first */
+            a->needs |= a->quoted[k] ? vars_in(r, t, parts[k]) & bound_elsewhere : 0;
     }
 
     r->head_count = (unsigned)head_n;
@@ -506,7 +521,7 @@ static void compile_body_and_head(rule *r, terms *t, term_id head_formula, const
             if (kind == TERM_VAR && (slot < 0 || !(bound_outside_negation >> slot & 1))) {
                 buf msg = {0};
                 buf_printf(&msg, "head variable ?%s is not bound by the body%s", terms_lex(t, id, NULL),
-                           slot >= 0 ? " (only inside a log:notIncludes formula)" : "");
+                           slot >= 0 ? " (only inside a log:notIncludes formula or a quoted formula)" : "");
                 disable(r, log, buf_cstr(&msg));
                 buf_free(&msg);
                 return;

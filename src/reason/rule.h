@@ -44,12 +44,15 @@ typedef struct rule_atom {
     enum atom_kind kind;
     pos_code pos[3];       /* s, p, o */
     bool structured[3];    /* position is a list/formula containing variables: match by unification */
+    bool quoted[3];        /* position is a formula written where a builtin reads one (a builtin's argument, a
+                            * log:includes scope ...): the rule's bindings are put into it, its other variables
+                            * stay its own, and it is compared, not unified */
     const builtin *builtin; /* ATOM_BUILTIN */
     struct sq_expr *filter; /* ATOM_FILTER (owned by the rule) */
     struct rule_seq *groups; /* ATOM_OPTIONAL, ATOM_UNION (owned by the rule) */
     unsigned group_count;
-    uint64_t needs;         /* ATOM_NOT, ATOM_INCLUDES: the slots bound elsewhere in the body, bound before it
-                             * runs */
+    uint64_t needs;         /* the slots bound elsewhere in the body that must be bound before it runs: a
+                             * negation's or collection's shared variables, a scope's, a quoted formula's */
     bool scoped;            /* ATOM_NOT: pos[0] is the formula to look in (always so for ATOM_INCLUDES);
                              * ATOM_COLLECT, ATOM_FORALL: pos[2] is, else the working memory is the scope */
     pos_code template, result; /* ATOM_COLLECT: the template and the list (structured if lists or formulas) */
