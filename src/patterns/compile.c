@@ -52,8 +52,10 @@ typedef struct {
     const char *within_copy; /* the path of the mi copy the stages being compiled are nested in (NULL: none) */
     const char **fails_up; /* paths of the stages a failure of the stage being compiled fails at once (nearest last) */
     size_t fails_up_count;
-    struct extra_failure { char *path; term_id sentry; } *extras; /* more achieving sentries of <#sPATH-failed> */
+    struct extra_sentry { char *path; const char *part; term_id sentry; } *extras; /* more of <#sPATH-PART>'s */
     size_t extra_count;
+    char **counted; /* paths of the terms a join short of its K counts as ended in the poll they end */
+    size_t counted_count;
 } compiler;
 
 static void fail(compiler *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -594,6 +596,9 @@ static void milestone_node(compiler *c, term_id stage, term_id m, const char *la
 static void milestone(compiler *c, const char *path, const char *part, const char *label, sentry_list *achieving,
                       sentry_list *invalidating) {
     term_id stage = stage_iri(c, path), m = part_iri(c, path, part);
+    for (size_t i = 0; i < c->extra_count; i++)
+        if (strcmp(c->extras[i].part, part) == 0 && strcmp(c->extras[i].path, path) == 0)
+            sentry_list_add(c, achieving, c->extras[i].sentry);
     bool written = achieving->n > 0;
     milestone_node(c, stage, m, label, achieving, invalidating);
     if (written && strcmp(part, "done") == 0)
@@ -964,9 +969,6 @@ static void failures(compiler *c, const char *path, sentry_list *l) {
     sentry_begin(c, &s);
     task_failing_below(&s, ref, true);
     add_sentry(&s, l, path, "failed-if", 3, "a task below that fails it: its last alternative refused it in this poll");
-    for (size_t i = 0; i < c->extra_count; i++)
-        if (strcmp(c->extras[i].path, path) == 0)
-            sentry_list_add(c, l, c->extras[i].sentry);
 }
 
 typedef struct {
@@ -1350,6 +1352,19 @@ static void compile_term(compiler *c, const pattern *p, const char *path, const 
         return;
     stage_header(c, stage_iri(c, path), "", p, label_suffix ? label_suffix : "");
     fail_chain outer = fails_up_enter(c, path, fails_with_any_part(p));
+    size_t k = 0;
+    while (k < c->counted_count && strcmp(c->counted[k], path) != 0)
+        k++;
+    if (k < c->counted_count) {
+        sentry s;
+        sentry_begin(c, &s);
+        ended_now(&s, p, path);
+        char id[ID_SIZE];
+        sentry_id(id, sizeof id, path, "ends-now", 0);
+        term_id node = sentry_end(&s, id, "it ends in this poll, which a join around it counts");
+        c->extras = xrealloc(c->extras, (c->extra_count + 1) * sizeof *c->extras);
+        c->extras[c->extra_count++] = (struct extra_sentry){xstrndup(path, strlen(path)), "done", node};
+    }
     switch (p->kind) {
     case PAT_TASK: compile_task(c, p, path); break;
     case PAT_SEQ: sequence(c, p, path, p->n, NULL); break;
@@ -1387,7 +1402,28 @@ static void compile_term(compiler *c, const pattern *p, const char *path, const 
         term_id node = sentry_end(&s, id, "it fails in this poll, and so do the terms around it that fail with it");
         c->extras = xrealloc(c->extras, (c->extra_count + outer.count) * sizeof *c->extras);
         for (size_t i = 0; i < outer.count; i++)
-            c->extras[c->extra_count++] = (struct extra_failure){xstrndup(outer.paths[i], strlen(outer.paths[i])), node};
+            c->extras[c->extra_count++] =
+                (struct extra_sentry){xstrndup(outer.paths[i], strlen(outer.paths[i])), "failed", node};
+    }
+}
+
+/* The terms whose end a join short of its K reads in the poll it happens (ended_now's descent): its parts,
+ * and below them what ends with them (a seq's last part, every part of a join, the branches of a xor or
+ * defer, a loop's or cancel's body). Their done milestones are achieved in that poll too, so that the
+ * status shows what the join counted. */
+static void mark_counted(compiler *c, const pattern *p, const char *path, bool counted) {
+    bool joins_some = (p->kind == PAT_JOIN || p->kind == PAT_MI) && parts_needed(p) < part_count(p);
+    if (counted && p->kind != PAT_TASK && !joins_some) {
+        c->counted = xrealloc(c->counted, (c->counted_count + 1) * sizeof *c->counted);
+        c->counted[c->counted_count++] = xstrndup(path, strlen(path));
+    }
+    bool dynamic_all = p->kind == PAT_MI && p->mi_dynamic && !joins_some;
+    size_t n = part_count(p);
+    for (size_t i = 0; i < n; i++) {
+        char child[PATH_SIZE];
+        const pattern *term = part(p, i, path, child, sizeof child);
+        bool ends_with_it = !dynamic_all && !((p->kind == PAT_SEQ || p->kind == PAT_LOOP) && i + 1 < n);
+        mark_counted(c, term, child, joins_some || (counted && ends_with_it));
     }
 }
 
@@ -1397,6 +1433,7 @@ static void compile_root(compiler *c, const pattern *p) {
     term_id root = iri(c, "%s#root", c->base);
     stage_header(c, root, "workflow ", p, "");
     emit(c, root, c->g.has_child, stage_iri(c, "1"));
+    mark_counted(c, p, "1", false);
     compile_term(c, p, "1", NULL);
     guard_always(c, "1");
     if (c->failed)
@@ -1531,6 +1568,9 @@ int pattern_compile_bounded(terms *t, store *names, const char *model_base, cons
     for (size_t i = 0; i < c.extra_count; i++)
         free(c.extras[i].path);
     free(c.extras);
+    for (size_t i = 0; i < c.counted_count; i++)
+        free(c.counted[i]);
+    free(c.counted);
     if (c.failed) {
         free(c.out);
         return -1;
