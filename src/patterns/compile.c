@@ -804,14 +804,25 @@ static void part_subset_alternative(compiler *c, const size_t *chosen, size_t k,
     (void)c;
     part_subset *x = ctxp;
     union_next(x->s, x->union_of);
+    /* each part's formula negated twice, so that its variables are unbound after it and the next part
+     * reuses their numbers: only the probes, two a part, add up over the parts */
+    int probes = x->s->vars, formulas = probes + 2 * (int)k, top = formulas;
     for (size_t i = 0; i < k; i++) {
         char child[PATH_SIZE];
         const pattern *term = part(x->p, chosen[i], x->path, child, sizeof child);
+        int outer = probes + 2 * (int)i + 1, inner = outer + 1;
+        buf_printf(&x->s->body, "  OPTIONAL { gsm:thisArtifactInstance gsm:hasState ?n%d .\n"
+                                "  OPTIONAL { gsm:thisArtifactInstance gsm:hasState ?n%d .\n", outer, inner);
+        x->s->vars = formulas;
         if (x->failing)
             failed_now(x->s, term, child);
         else
             ended_now(x->s, term, child);
+        if (x->s->vars > top)
+            top = x->s->vars;
+        buf_printf(&x->s->body, "  } FILTER(!bound(?n%d))\n  } FILTER(!bound(?n%d))\n", inner, outer);
     }
+    x->s->vars = top;
     if (x->spawned) {
         char copy[PATH_SIZE];
         child_path(copy, sizeof copy, x->path, (size_t)x->spawned - 1);
@@ -836,8 +847,8 @@ static void ended_now(sentry *s, const pattern *p, const char *path) {
     size_t n = part_count(p), k = parts_needed(p);
     switch (p->kind) {
     case PAT_TASK:
-        union_next(s, &a);
-        call_state(s, stage_ref(ref, sizeof ref, path), "answered", false);
+        union_next(s, &a); /* its stage open: a call of an earlier activation may be answered */
+        call_state(s, stage_ref(ref, sizeof ref, path), "answered", true);
         union_next(s, &a);
         answer_now(s, ref, NULL, false);
         break;
