@@ -141,11 +141,15 @@ static void sentry_free(sentry *s) {
     buf_free(&s->body);
 }
 
-/* The triples that make a milestone instance of <#sP-part> achieved, the variable ?mN bound to it. */
+/* Every variable is ?vN, N counted by the sentry: one name a number, so that the alternatives of a union,
+ * which start numbering where it started, reuse each other's names (union_begin). */
+static int fresh(sentry *s) { return ++s->vars; }
+
+/* The triples that make a milestone instance of <#sP-part> achieved, the variable ?vN bound to it. */
 static int put_achieved(sentry *s, const char *path, const char *part) {
-    int v = ++s->vars;
+    int v = fresh(s);
     buf_printf(&s->body,
-               "?m%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#s%s-%s> ; "
+               "?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#s%s-%s> ; "
                "gsm:isAchieved true .\n",
                v, path, part);
     return v;
@@ -159,13 +163,13 @@ static void achieved(sentry *s, const char *path, const char *part) {
 static void not_achieved(sentry *s, const char *path, const char *part) {
     buf_puts(&s->body, "  OPTIONAL { ");
     int v = put_achieved(s, path, part);
-    buf_printf(&s->body, "  } FILTER(!bound(?m%d))\n", v);
+    buf_printf(&s->body, "  } FILTER(!bound(?v%d))\n", v);
 }
 
 /* The stage instance of <#sP> in state `state` (gsm:active) or completed (state NULL). */
 static int put_stage(sentry *s, const char *path, const char *state) {
-    int v = ++s->vars;
-    buf_printf(&s->body, "?s%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#s%s> ; ", v,
+    int v = fresh(s);
+    buf_printf(&s->body, "?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#s%s> ; ", v,
                path);
     if (state)
         buf_printf(&s->body, "gsm:hasState %s .\n", state);
@@ -182,20 +186,20 @@ static void stage_active(sentry *s, const char *path) {
 static void stage_not(sentry *s, const char *path, const char *state) {
     buf_puts(&s->body, "  OPTIONAL { ");
     int v = put_stage(s, path, state);
-    buf_printf(&s->body, "  } FILTER(!bound(?s%d))\n", v);
+    buf_printf(&s->body, "  } FILTER(!bound(?v%d))\n", v);
 }
 
 /* No child of <#sP> other than <#sP.except> (0: none excepted) is in `state` ("gsm:hasState gsm:active",
  * "ldgsm:isCompleted true"). Read through the model's hasChildStage, so that the query has the same few
  * variables however many children there are. */
 static void no_child_except(sentry *s, const char *path, size_t except, const char *state) {
-    int v = ++s->vars;
-    buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?S%d . ", path, v);
+    int S = fresh(s), v = fresh(s);
+    buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?v%d . ", path, S);
     if (except)
-        buf_printf(&s->body, "FILTER(?S%d != <#s%s.%zu>) ", v, path, except);
-    buf_printf(&s->body, "?s%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?S%d ; %s .\n", v, v,
+        buf_printf(&s->body, "FILTER(?v%d != <#s%s.%zu>) ", S, path, except);
+    buf_printf(&s->body, "?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?v%d ; %s .\n", v, S,
                state);
-    buf_printf(&s->body, "  } FILTER(!bound(?s%d))\n", v);
+    buf_printf(&s->body, "  } FILTER(!bound(?v%d))\n", v);
 }
 
 static void no_child_in(sentry *s, const char *path, const char *state) { no_child_except(s, path, 0, state); }
@@ -219,13 +223,13 @@ static void started(sentry *s, const char *path) {
 /* A child of <#sP> has an achieved milestone of those the model marks `property` (pat:endedBy,
  * pat:failedBy), or (negated) none has. */
 static void child_milestone(sentry *s, const char *path, const char *property, bool exists) {
-    int v = ++s->vars;
+    int S = fresh(s), M = fresh(s), m = fresh(s);
     buf_printf(&s->body,
-               "  %s<#s%s> gsm:hasChildStage ?S%d . ?S%d %s ?M%d .\n"
-               "  ?m%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?M%d ; gsm:isAchieved true .\n",
-               exists ? "" : "OPTIONAL { ", path, v, v, property, v, v, v);
+               "  %s<#s%s> gsm:hasChildStage ?v%d . ?v%d %s ?v%d .\n"
+               "  ?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?v%d ; gsm:isAchieved true .\n",
+               exists ? "" : "OPTIONAL { ", path, S, S, property, M, m, M);
     if (!exists)
-        buf_printf(&s->body, "  } FILTER(!bound(?m%d))\n", v);
+        buf_printf(&s->body, "  } FILTER(!bound(?v%d))\n", m);
 }
 
 static void some_child_ended(sentry *s, const char *path) { child_milestone(s, path, "pat:endedBy", true); }
@@ -234,45 +238,47 @@ static void no_child_failed(sentry *s, const char *path) { child_milestone(s, pa
 /* Every child of <#sP> has ended: no child lacks an achieved milestone of those the model marks
  * pat:endedBy. Few variables for any number of children. */
 static void every_child_ended(sentry *s, const char *path) {
-    int v = ++s->vars;
-    buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?S%d .\n", path, v);
+    int S = fresh(s), M = fresh(s), m = fresh(s);
+    buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?v%d .\n", path, S);
     buf_printf(&s->body,
-               "    OPTIONAL { ?S%d pat:endedBy ?M%d . ?m%d gsm:inArtifactInstance gsm:thisArtifactInstance ; "
-               "gsm:isInstanceOf ?M%d ; gsm:isAchieved true . }\n"
-               "    FILTER(!bound(?m%d))\n  } FILTER(!bound(?S%d))\n",
-               v, v, v, v, v, v);
+               "    OPTIONAL { ?v%d pat:endedBy ?v%d . ?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; "
+               "gsm:isInstanceOf ?v%d ; gsm:isAchieved true . }\n"
+               "    FILTER(!bound(?v%d))\n  } FILTER(!bound(?v%d))\n",
+               S, M, m, M, m, S);
 }
 
 /* The call of the task stage `stage` (<#sP>, or a variable bound to one) is in call state `state`
  * (answered, exhausted); `active`: and the stage instance is open, so that an exhausted call of an
  * earlier activation is not read as this one's. */
 static void call_state(sentry *s, const char *stage, const char *state, bool active) {
-    int v = ++s->vars;
+    int call = fresh(s), instance = fresh(s);
     buf_printf(&s->body,
-               "  ?c%d ldgsm:callState ldgsm:%s ; ldgsm:ofStage ?cs%d .\n"
-               "  ?cs%d gsm:isInstanceOf %s ; gsm:inArtifactInstance gsm:thisArtifactInstance%s .\n",
-               v, state, v, v, stage, active ? " ; gsm:hasState gsm:active" : "");
+               "  ?v%d ldgsm:callState ldgsm:%s ; ldgsm:ofStage ?v%d .\n"
+               "  ?v%d gsm:isInstanceOf %s ; gsm:inArtifactInstance gsm:thisArtifactInstance%s .\n",
+               call, state, instance, instance, stage, active ? " ; gsm:hasState gsm:active" : "");
 }
 
 /* The answer to the call of the task stage `stage` the agent reports in this iteration: a success (2xx
  * but 202, to any attempt of the current alternative), or a refusal (a 4xx but 408, 409 and 429, to the
  * current attempt of alternative number `last`, a number or a variable), as the call rules read them. */
 static void answer_now(sentry *s, const char *stage, const char *last, bool refusal) {
-    int v = ++s->vars;
-    buf_printf(&s->body, "  ?c%d ldgsm:callState ldgsm:calling ; ldgsm:idempotencyKey ?k%d ; ldgsm:ofStage ?cs%d", v, v, v);
+    int call = fresh(s), key = fresh(s), instance = fresh(s), answer = fresh(s), code = fresh(s);
+    buf_printf(&s->body, "  ?v%d ldgsm:callState ldgsm:calling ; ldgsm:idempotencyKey ?v%d ; ldgsm:ofStage ?v%d", call,
+               key, instance);
+    int at = refusal ? fresh(s) : 0;
     if (refusal)
-        buf_printf(&s->body, " ; ldgsm:calledAt ?t%d ; ldgsm:alternative %s", v, last);
+        buf_printf(&s->body, " ; ldgsm:calledAt ?v%d ; ldgsm:alternative %s", at, last);
     buf_printf(&s->body,
-               " .\n  ?cs%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf %s .\n"
-               "  ?x%d ldgsm:answerTo ?c%d ; ldgsm:answerKey ?k%d ; ldgsm:answerStatus ?code%d",
-               v, stage, v, v, v, v);
+               " .\n  ?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf %s .\n"
+               "  ?v%d ldgsm:answerTo ?v%d ; ldgsm:answerKey ?v%d ; ldgsm:answerStatus ?v%d",
+               instance, stage, answer, call, key, code);
     if (refusal)
         buf_printf(&s->body,
-                   " ; ldgsm:answerAttempt ?t%d .\n  FILTER(?code%d >= 400 && ?code%d < 500 && ?code%d != 408 && "
-                   "?code%d != 409 && ?code%d != 429)\n",
-                   v, v, v, v, v, v);
+                   " ; ldgsm:answerAttempt ?v%d .\n  FILTER(?v%d >= 400 && ?v%d < 500 && ?v%d != 408 && "
+                   "?v%d != 409 && ?v%d != 429)\n",
+                   at, code, code, code, code, code);
     else
-        buf_printf(&s->body, " .\n  FILTER(?code%d >= 200 && ?code%d < 300 && ?code%d != 202)\n", v, v, v);
+        buf_printf(&s->body, " .\n  FILTER(?v%d >= 200 && ?v%d < 300 && ?v%d != 202)\n", code, code, code);
 }
 
 /* <#sP> as the text of a sentry. */
@@ -414,8 +420,8 @@ static void does_not_hold(sentry *s, const char *name) {
     condition_text q;
     if (condition(s, name, &q) != 0)
         return;
-    int v = ++s->vars;
-    buf_printf(&s->body, "  OPTIONAL { gsm:thisArtifactInstance gsm:hasState ?n%d . %s } FILTER(!bound(?n%d))\n", v,
+    int v = fresh(s);
+    buf_printf(&s->body, "  OPTIONAL { gsm:thisArtifactInstance gsm:hasState ?v%d . %s } FILTER(!bound(?v%d))\n", v,
                q.group, v);
     condition_text_free(&q);
 }
@@ -761,20 +767,19 @@ static size_t parts_needed(const pattern *p) {
 
 /* "A stage whose failure fails <stage> at once has failed": through the model's pat:failsUpTo. */
 static void failed_below(sentry *s, const char *stage) {
-    int v = ++s->vars;
+    int X = fresh(s), M = fresh(s), m = fresh(s);
     buf_printf(&s->body,
-               "  ?X%d pat:failsUpTo %s ; pat:failedBy ?M%d .\n"
-               "  ?m%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?M%d ; gsm:isAchieved true .\n",
-               v, stage, v, v, v);
+               "  ?v%d pat:failsUpTo %s ; pat:failedBy ?v%d .\n"
+               "  ?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?v%d ; gsm:isAchieved true .\n",
+               X, stage, M, m, M);
 }
 
 /* "A task whose failure fails <stage> at once fails in this poll": its call, open, is exhausted, or its
  * last alternative refused it in this poll (the task's own failed sentries, read through pat:failsUpTo). */
 static void task_failing_below(sentry *s, const char *stage, bool refused) {
-    int v = ++s->vars;
     char task[24], last[24];
-    snprintf(task, sizeof task, "?T%d", v);
-    snprintf(last, sizeof last, "?last%d", v);
+    snprintf(task, sizeof task, "?v%d", fresh(s));
+    snprintf(last, sizeof last, "?v%d", fresh(s));
     buf_printf(&s->body, "  %s pat:failsUpTo %s", task, stage);
     if (refused)
         buf_printf(&s->body, " ; pat:lastAlternative %s", last);
@@ -804,25 +809,14 @@ static void part_subset_alternative(compiler *c, const size_t *chosen, size_t k,
     (void)c;
     part_subset *x = ctxp;
     union_next(x->s, x->union_of);
-    /* each part's formula negated twice, so that its variables are unbound after it and the next part
-     * reuses their numbers: only the probes, two a part, add up over the parts */
-    int probes = x->s->vars, formulas = probes + 2 * (int)k, top = formulas;
     for (size_t i = 0; i < k; i++) {
         char child[PATH_SIZE];
         const pattern *term = part(x->p, chosen[i], x->path, child, sizeof child);
-        int outer = probes + 2 * (int)i + 1, inner = outer + 1;
-        buf_printf(&x->s->body, "  OPTIONAL { gsm:thisArtifactInstance gsm:hasState ?n%d .\n"
-                                "  OPTIONAL { gsm:thisArtifactInstance gsm:hasState ?n%d .\n", outer, inner);
-        x->s->vars = formulas;
         if (x->failing)
             failed_now(x->s, term, child);
         else
             ended_now(x->s, term, child);
-        if (x->s->vars > top)
-            top = x->s->vars;
-        buf_printf(&x->s->body, "  } FILTER(!bound(?n%d))\n  } FILTER(!bound(?n%d))\n", inner, outer);
     }
-    x->s->vars = top;
     if (x->spawned) {
         char copy[PATH_SIZE];
         child_path(copy, sizeof copy, x->path, (size_t)x->spawned - 1);
