@@ -141,8 +141,8 @@ static void sentry_free(sentry *s) {
     buf_free(&s->body);
 }
 
-/* Every variable is ?vN, N counted by the sentry: one name a number, so that the alternatives of a union,
- * which start numbering where it started, reuse each other's names (union_begin). */
+/* Every variable is ?vN (a negation's probe ?nN), N counted by the sentry: one name a number, so that the
+ * alternatives of a union, which start numbering where it started, reuse each other's names (union_begin). */
 static int fresh(sentry *s) { return ++s->vars; }
 
 /* The triples that make a milestone instance of <#sP-part> achieved, the variable ?vN bound to it. */
@@ -420,8 +420,9 @@ static void does_not_hold(sentry *s, const char *name) {
     condition_text q;
     if (condition(s, name, &q) != 0)
         return;
-    int v = fresh(s);
-    buf_printf(&s->body, "  OPTIONAL { gsm:thisArtifactInstance gsm:hasState ?v%d . %s } FILTER(!bound(?v%d))\n", v,
+    int v = fresh(s); /* ?nN, never ?vN: a variable the instance reaches is a link the crawl follows where it
+                       * is a subject, and another alternative's ?vN may be one */
+    buf_printf(&s->body, "  OPTIONAL { gsm:thisArtifactInstance gsm:hasState ?n%d . %s } FILTER(!bound(?n%d))\n", v,
                q.group, v);
     condition_text_free(&q);
 }
