@@ -19,6 +19,7 @@ set(LDGSM_TEST_COSTS_PLAIN
   wsm_run_exactly_once 37
   gsm_run_data_flow 36
   patterns_run_rules_mi 36
+  patterns_run_rules_failure 21
   gsm_run_gsm_long_running 29
   gsm_run_orders 28
   n3suite_run_n3suite 28
@@ -82,6 +83,7 @@ set(LDGSM_TEST_COSTS_SANITIZE
   patterns_run_order 43
   deps_run_property 40
   patterns_run_rules_mi 37
+  patterns_run_rules_failure 60
   gsm_run_status 36
   gsm_run_call_rules 35
   gsm_run_orders 34

@@ -23,6 +23,7 @@
 #include "rdf/rdf_list.h"
 #include "rdf/rdfio.h"
 #include "rdf/vocab_ns.h"
+#include "reason/rule.h"
 
 /* A milestone takes at most this many achieving sentries: a join of K out of M branches needs one per
  * K-subset, and past this the model is too big to read or to evaluate every poll. */
@@ -49,6 +50,12 @@ typedef struct {
     char **tasks; /* task IRIs used, each once */
     size_t task_count;
     const char *within_copy; /* the path of the mi copy the stages being compiled are nested in (NULL: none) */
+    const char **fails_up; /* paths of the stages a failure of the stage being compiled fails at once (nearest last) */
+    size_t fails_up_count;
+    struct extra_sentry { char *path; const char *part; term_id sentry; } *extras; /* more of <#sPATH-PART>'s */
+    size_t extra_count;
+    char **counted; /* paths of the terms a join short of its K counts as ended in the poll they end */
+    size_t counted_count;
 } compiler;
 
 static void fail(compiler *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -134,11 +141,15 @@ static void sentry_free(sentry *s) {
     buf_free(&s->body);
 }
 
-/* The triples that make a milestone instance of <#sP-part> achieved, the variable ?mN bound to it. */
+/* Every variable is ?vN (a negation's probe ?nN), N counted by the sentry: one name a number, so that the
+ * alternatives of a union, which start numbering where it started, reuse each other's names (union_begin). */
+static int fresh(sentry *s) { return ++s->vars; }
+
+/* The triples that make a milestone instance of <#sP-part> achieved, the variable ?vN bound to it. */
 static int put_achieved(sentry *s, const char *path, const char *part) {
-    int v = ++s->vars;
+    int v = fresh(s);
     buf_printf(&s->body,
-               "?m%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#s%s-%s> ; "
+               "?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#s%s-%s> ; "
                "gsm:isAchieved true .\n",
                v, path, part);
     return v;
@@ -152,13 +163,13 @@ static void achieved(sentry *s, const char *path, const char *part) {
 static void not_achieved(sentry *s, const char *path, const char *part) {
     buf_puts(&s->body, "  OPTIONAL { ");
     int v = put_achieved(s, path, part);
-    buf_printf(&s->body, "  } FILTER(!bound(?m%d))\n", v);
+    buf_printf(&s->body, "  } FILTER(!bound(?v%d))\n", v);
 }
 
 /* The stage instance of <#sP> in state `state` (gsm:active) or completed (state NULL). */
 static int put_stage(sentry *s, const char *path, const char *state) {
-    int v = ++s->vars;
-    buf_printf(&s->body, "?s%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#s%s> ; ", v,
+    int v = fresh(s);
+    buf_printf(&s->body, "?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#s%s> ; ", v,
                path);
     if (state)
         buf_printf(&s->body, "gsm:hasState %s .\n", state);
@@ -175,20 +186,20 @@ static void stage_active(sentry *s, const char *path) {
 static void stage_not(sentry *s, const char *path, const char *state) {
     buf_puts(&s->body, "  OPTIONAL { ");
     int v = put_stage(s, path, state);
-    buf_printf(&s->body, "  } FILTER(!bound(?s%d))\n", v);
+    buf_printf(&s->body, "  } FILTER(!bound(?v%d))\n", v);
 }
 
 /* No child of <#sP> other than <#sP.except> (0: none excepted) is in `state` ("gsm:hasState gsm:active",
  * "ldgsm:isCompleted true"). Read through the model's hasChildStage, so that the query has the same few
  * variables however many children there are. */
 static void no_child_except(sentry *s, const char *path, size_t except, const char *state) {
-    int v = ++s->vars;
-    buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?S%d . ", path, v);
+    int S = fresh(s), v = fresh(s);
+    buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?v%d . ", path, S);
     if (except)
-        buf_printf(&s->body, "FILTER(?S%d != <#s%s.%zu>) ", v, path, except);
-    buf_printf(&s->body, "?s%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?S%d ; %s .\n", v, v,
+        buf_printf(&s->body, "FILTER(?v%d != <#s%s.%zu>) ", S, path, except);
+    buf_printf(&s->body, "?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?v%d ; %s .\n", v, S,
                state);
-    buf_printf(&s->body, "  } FILTER(!bound(?s%d))\n", v);
+    buf_printf(&s->body, "  } FILTER(!bound(?v%d))\n", v);
 }
 
 static void no_child_in(sentry *s, const char *path, const char *state) { no_child_except(s, path, 0, state); }
@@ -212,13 +223,13 @@ static void started(sentry *s, const char *path) {
 /* A child of <#sP> has an achieved milestone of those the model marks `property` (pat:endedBy,
  * pat:failedBy), or (negated) none has. */
 static void child_milestone(sentry *s, const char *path, const char *property, bool exists) {
-    int v = ++s->vars;
+    int S = fresh(s), M = fresh(s), m = fresh(s);
     buf_printf(&s->body,
-               "  %s<#s%s> gsm:hasChildStage ?S%d . ?S%d %s ?M%d .\n"
-               "  ?m%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?M%d ; gsm:isAchieved true .\n",
-               exists ? "" : "OPTIONAL { ", path, v, v, property, v, v, v);
+               "  %s<#s%s> gsm:hasChildStage ?v%d . ?v%d %s ?v%d .\n"
+               "  ?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?v%d ; gsm:isAchieved true .\n",
+               exists ? "" : "OPTIONAL { ", path, S, S, property, M, m, M);
     if (!exists)
-        buf_printf(&s->body, "  } FILTER(!bound(?m%d))\n", v);
+        buf_printf(&s->body, "  } FILTER(!bound(?v%d))\n", m);
 }
 
 static void some_child_ended(sentry *s, const char *path) { child_milestone(s, path, "pat:endedBy", true); }
@@ -227,43 +238,76 @@ static void no_child_failed(sentry *s, const char *path) { child_milestone(s, pa
 /* Every child of <#sP> has ended: no child lacks an achieved milestone of those the model marks
  * pat:endedBy. Few variables for any number of children. */
 static void every_child_ended(sentry *s, const char *path) {
-    int v = ++s->vars;
-    buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?S%d .\n", path, v);
+    int S = fresh(s), M = fresh(s), m = fresh(s);
+    buf_printf(&s->body, "  OPTIONAL { <#s%s> gsm:hasChildStage ?v%d .\n", path, S);
     buf_printf(&s->body,
-               "    OPTIONAL { ?S%d pat:endedBy ?M%d . ?m%d gsm:inArtifactInstance gsm:thisArtifactInstance ; "
-               "gsm:isInstanceOf ?M%d ; gsm:isAchieved true . }\n"
-               "    FILTER(!bound(?m%d))\n  } FILTER(!bound(?S%d))\n",
-               v, v, v, v, v, v);
+               "    OPTIONAL { ?v%d pat:endedBy ?v%d . ?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; "
+               "gsm:isInstanceOf ?v%d ; gsm:isAchieved true . }\n"
+               "    FILTER(!bound(?v%d))\n  } FILTER(!bound(?v%d))\n",
+               S, M, m, M, m, S);
 }
 
-/* The call of the task stage <#sP> is in call state `state` (answered, exhausted). */
-static void call_state(sentry *s, const char *path, const char *state) {
-    int v = ++s->vars;
+/* The call of the task stage `stage` (<#sP>, or a variable bound to one) is in call state `state`
+ * (answered, exhausted); `active`: and the stage instance is open, so that an exhausted call of an
+ * earlier activation is not read as this one's. */
+static void call_state(sentry *s, const char *stage, const char *state, bool active) {
+    int call = fresh(s), instance = fresh(s);
     buf_printf(&s->body,
-               "  ?c%d ldgsm:callState ldgsm:%s ; ldgsm:ofStage ?cs%d .\n"
-               "  ?cs%d gsm:isInstanceOf <#s%s> ; gsm:inArtifactInstance gsm:thisArtifactInstance .\n",
-               v, state, v, v, path);
+               "  ?v%d ldgsm:callState ldgsm:%s ; ldgsm:ofStage ?v%d .\n"
+               "  ?v%d gsm:isInstanceOf %s ; gsm:inArtifactInstance gsm:thisArtifactInstance%s .\n",
+               call, state, instance, instance, stage, active ? " ; gsm:hasState gsm:active" : "");
 }
 
-/* The answer to the call of the task stage <#sP> the agent reports in this iteration: a success (2xx
+/* The answer to the call of the task stage `stage` the agent reports in this iteration: a success (2xx
  * but 202, to any attempt of the current alternative), or a refusal (a 4xx but 408, 409 and 429, to the
- * current attempt of alternative number `last`), as the call rules read them. */
-static void answer_now(sentry *s, const char *path, long last, bool refusal) {
-    int v = ++s->vars;
-    buf_printf(&s->body, "  ?c%d ldgsm:callState ldgsm:calling ; ldgsm:idempotencyKey ?k%d ; ldgsm:ofStage ?cs%d", v, v, v);
+ * current attempt of alternative number `last`, a number or a variable), as the call rules read them. */
+static void answer_now(sentry *s, const char *stage, const char *last, bool refusal) {
+    int call = fresh(s), key = fresh(s), instance = fresh(s), answer = fresh(s), code = fresh(s);
+    buf_printf(&s->body, "  ?v%d ldgsm:callState ldgsm:calling ; ldgsm:idempotencyKey ?v%d ; ldgsm:ofStage ?v%d", call,
+               key, instance);
+    int at = refusal ? fresh(s) : 0;
     if (refusal)
-        buf_printf(&s->body, " ; ldgsm:calledAt ?t%d ; ldgsm:alternative %ld", v, last);
+        buf_printf(&s->body, " ; ldgsm:calledAt ?v%d ; ldgsm:alternative %s", at, last);
     buf_printf(&s->body,
-               " .\n  ?cs%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf <#s%s> .\n"
-               "  ?x%d ldgsm:answerTo ?c%d ; ldgsm:answerKey ?k%d ; ldgsm:answerStatus ?code%d",
-               v, path, v, v, v, v);
+               " .\n  ?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf %s .\n"
+               "  ?v%d ldgsm:answerTo ?v%d ; ldgsm:answerKey ?v%d ; ldgsm:answerStatus ?v%d",
+               instance, stage, answer, call, key, code);
     if (refusal)
         buf_printf(&s->body,
-                   " ; ldgsm:answerAttempt ?t%d .\n  FILTER(?code%d >= 400 && ?code%d < 500 && ?code%d != 408 && "
-                   "?code%d != 409 && ?code%d != 429)\n",
-                   v, v, v, v, v, v);
+                   " ; ldgsm:answerAttempt ?v%d .\n  FILTER(?v%d >= 400 && ?v%d < 500 && ?v%d != 408 && "
+                   "?v%d != 409 && ?v%d != 429)\n",
+                   at, code, code, code, code, code);
     else
-        buf_printf(&s->body, " .\n  FILTER(?code%d >= 200 && ?code%d < 300 && ?code%d != 202)\n", v, v, v);
+        buf_printf(&s->body, " .\n  FILTER(?v%d >= 200 && ?v%d < 300 && ?v%d != 202)\n", code, code, code);
+}
+
+/* <#sP> as the text of a sentry. */
+static const char *stage_ref(char *out, size_t size, const char *path) {
+    snprintf(out, size, "<#s%s>", path);
+    return out;
+}
+
+/* Disjunctions inside a sentry: `{ A } UNION { B } ...`. An alternative's variables are its own, so each
+ * starts numbering where the union started and the union needs only its widest alternative's numbers:
+ * a formula's variables do not add up over its alternatives (a sentry holds at most RULE_MAX_VARS). */
+typedef struct {
+    int base, top, count;
+} alternatives_of;
+
+static void union_begin(sentry *s, alternatives_of *a) { *a = (alternatives_of){.base = s->vars, .top = s->vars}; }
+
+static void union_next(sentry *s, alternatives_of *a) {
+    if (s->vars > a->top)
+        a->top = s->vars;
+    buf_puts(&s->body, a->count++ ? "  } UNION {\n" : "  {\n");
+    s->vars = a->base;
+}
+
+static void union_end(sentry *s, alternatives_of *a) {
+    if (s->vars > a->top)
+        a->top = s->vars;
+    s->vars = a->top;
+    buf_puts(&s->body, "  }\n");
 }
 
 /* How many alternatives the task's call has: its ldgsm:alternatives list, or 1 for a plain request. */
@@ -376,7 +420,8 @@ static void does_not_hold(sentry *s, const char *name) {
     condition_text q;
     if (condition(s, name, &q) != 0)
         return;
-    int v = ++s->vars;
+    int v = fresh(s); /* ?nN, never ?vN: a variable the instance reaches is a link the crawl follows where it
+                       * is a subject, and another alternative's ?vN may be one */
     buf_printf(&s->body, "  OPTIONAL { gsm:thisArtifactInstance gsm:hasState ?n%d . %s } FILTER(!bound(?n%d))\n", v,
                q.group, v);
     condition_text_free(&q);
@@ -457,9 +502,36 @@ static void carry_conditions(sentry *s, term_id node) {
     }
 }
 
+/* How many distinct variables (?name) the text holds. */
+static size_t variable_count(const char *text) {
+    const char **names = NULL;
+    size_t *lengths = NULL, count = 0;
+    for (const char *q = strchr(text, '?'); q; q = strchr(q + 1, '?')) {
+        size_t len = 1;
+        while (q[len] == '_' || (q[len] >= '0' && q[len] <= '9') || ((q[len] | 32) >= 'a' && (q[len] | 32) <= 'z'))
+            len++;
+        size_t i = 0;
+        while (i < count && !(lengths[i] == len && strncmp(names[i], q, len) == 0))
+            i++;
+        if (i == count && len > 1) {
+            names = xrealloc(names, (count + 1) * sizeof *names);
+            lengths = xrealloc(lengths, (count + 1) * sizeof *lengths);
+            names[count] = q;
+            lengths[count++] = len;
+        }
+    }
+    free(names);
+    free(lengths);
+    return count;
+}
+
 /* Writes the sentry <#id> (an sp:Ask with its text), comment, and returns its IRI. */
 static term_id sentry_end(sentry *s, const char *id, const char *comment) {
     compiler *c = s->c;
+    size_t variables = variable_count(buf_cstr(&s->body));
+    if (variables > RULE_MAX_VARS)
+        fail(c, "the sentry <#%s> would need %zu variables, and a sentry holds at most %d: nest smaller joins, "
+                "or fewer joins of joins", id, variables, RULE_MAX_VARS);
     buf text = {0};
     buf_puts(&text, "PREFIX gsm: <" NS_GSM ">\nPREFIX ldgsm: <" NS_LDGSM ">\nPREFIX rdf: <" NS_RDF ">\n"
                     "PREFIX pat: <" NS_PAT ">\n");
@@ -531,6 +603,9 @@ static void milestone_node(compiler *c, term_id stage, term_id m, const char *la
 static void milestone(compiler *c, const char *path, const char *part, const char *label, sentry_list *achieving,
                       sentry_list *invalidating) {
     term_id stage = stage_iri(c, path), m = part_iri(c, path, part);
+    for (size_t i = 0; i < c->extra_count; i++)
+        if (strcmp(c->extras[i].part, part) == 0 && strcmp(c->extras[i].path, path) == 0)
+            sentry_list_add(c, achieving, c->extras[i].sentry);
     bool written = achieving->n > 0;
     milestone_node(c, stage, m, label, achieving, invalidating);
     if (written && strcmp(part, "done") == 0)
@@ -562,6 +637,38 @@ static void guard_always(compiler *c, const char *path) {
 
 static void compile_term(compiler *c, const pattern *p, const char *path, const char *label_suffix);
 
+/* The stages a failure fails at once, outermost first, as compile_term descends. */
+typedef struct {
+    const char **paths;
+    size_t count;
+} fail_chain;
+
+/* Says that <#sPATH> fails every stage of the chain at once (pat:failsUpTo), and makes the chain its
+ * parts': the chain and itself when a failed part fails it (`with_parts`), else none. Returns the chain
+ * to give back to fails_up_leave. */
+static fail_chain fails_up_enter(compiler *c, const char *path, bool with_parts) {
+    fail_chain outer = {c->fails_up, c->fails_up_count};
+    term_id stage = stage_iri(c, path), fails_up = iri(c, NS_PAT "failsUpTo");
+    for (size_t i = 0; i < outer.count; i++)
+        emit(c, stage, fails_up, stage_iri(c, outer.paths[i]));
+    c->fails_up = NULL;
+    c->fails_up_count = 0;
+    if (with_parts) {
+        c->fails_up = xmalloc((outer.count + 1) * sizeof *c->fails_up);
+        for (size_t i = 0; i < outer.count; i++)
+            c->fails_up[i] = outer.paths[i];
+        c->fails_up[outer.count] = path;
+        c->fails_up_count = outer.count + 1;
+    }
+    return outer;
+}
+
+static void fails_up_leave(compiler *c, fail_chain outer) {
+    free(c->fails_up);
+    c->fails_up = outer.paths;
+    c->fails_up_count = outer.count;
+}
+
 /* `stage a gsm:Stage` labelled with its term: prefix, the term (cut at 60 bytes), suffix. */
 static void stage_header(compiler *c, term_id stage, const char *prefix, const pattern *p, const char *suffix) {
     emit(c, stage, c->rdf_type, c->g.stage);
@@ -582,14 +689,6 @@ static void add_child(compiler *c, const char *path, const char *child) {
 }
 
 /* ---- failure and joins, shared by several kernels ---- */
-
-/* "a child of <#sP> failed": one sentry, through the model's pat:failedBy. */
-static void any_failed(compiler *c, const char *path, sentry_list *l) {
-    sentry s;
-    sentry_begin(c, &s);
-    child_milestone(&s, path, "pat:failedBy", true);
-    add_sentry(&s, l, path, "failed-if", 0, "a part failed");
-}
 
 /* The K-subsets of {0..n-1} in lexicographic order: calls visit(c, chosen, k, ctx) for each. */
 static void subsets(compiler *c, size_t n, size_t k, void (*visit)(compiler *, const size_t *, size_t, void *),
@@ -613,6 +712,271 @@ static void subsets(compiler *c, size_t n, size_t k, void (*visit)(compiler *, c
     free(chosen);
 }
 
+/* ---- what ends or fails a term in the poll it happens (seed 004 5.4: a failure, or a join that has its
+ * K, stops every token it ends in that step) ---- */
+
+/* Whether a failure of one part fails p whatever else holds: p needs all its parts (seq, loops, par and
+ * every join or mi that needs all) or runs one (xor, defer). Not a join that can still reach its K, nor a
+ * cancel, whose event, holding, cancels it instead. */
+static bool fails_with_any_part(const pattern *p) {
+    switch (p->kind) {
+    case PAT_SEQ:
+    case PAT_XOR:
+    case PAT_DEFER:
+    case PAT_LOOP: return true;
+    case PAT_JOIN:
+    case PAT_MI: {
+        long parts = p->kind == PAT_JOIN ? (long)p->n : p->mi_dynamic ? p->max : p->count;
+        return p->policy == JOIN_ALL || p->policy == JOIN_SYNC_MERGE || (!p->mi_dynamic && p->k == parts);
+    }
+    case PAT_TASK:
+    case PAT_CANCEL: return false;
+    }
+    return false;
+}
+
+/* A term whose failure needs more than one part's (a join short of its K) or a condition (a cancel). */
+static bool barrier(const pattern *p) { return p->kind != PAT_TASK && !fails_with_any_part(p); }
+
+/* How many parts p has as compiled, the term of part i and its path (a while or until loop's body sits
+ * in its iteration stage, P.1.1). */
+static size_t part_count(const pattern *p) {
+    if (p->kind == PAT_LOOP)
+        return p->loop == LOOP_COUNT ? (size_t)p->count : 1;
+    if (p->kind == PAT_MI)
+        return (size_t)(p->mi_dynamic ? p->max : p->count);
+    return p->kind == PAT_TASK ? 0 : p->n;
+}
+
+static const pattern *part(const pattern *p, size_t i, const char *path, char *out, size_t size) {
+    if (p->kind == PAT_LOOP && p->loop != LOOP_COUNT) {
+        char iteration[PATH_SIZE];
+        child_path(iteration, sizeof iteration, path, 0);
+        child_path(out, size, iteration, 0);
+    } else {
+        child_path(out, size, path, i);
+    }
+    return p->kind == PAT_JOIN || p->kind == PAT_SEQ || p->kind == PAT_XOR || p->kind == PAT_DEFER ? p->children[i]
+                                                                                                      : p->children[0];
+}
+
+/* How many of p's parts must end for it to end (a join's or mi's K; all for the others). */
+static size_t parts_needed(const pattern *p) {
+    bool all = p->policy == JOIN_ALL || p->policy == JOIN_SYNC_MERGE;
+    return (p->kind == PAT_JOIN || p->kind == PAT_MI) && !all ? (size_t)p->k : part_count(p);
+}
+
+/* "A stage whose failure fails <stage> at once has failed": through the model's pat:failsUpTo. */
+static void failed_below(sentry *s, const char *stage) {
+    int X = fresh(s), M = fresh(s), m = fresh(s);
+    buf_printf(&s->body,
+               "  ?v%d pat:failsUpTo %s ; pat:failedBy ?v%d .\n"
+               "  ?v%d gsm:inArtifactInstance gsm:thisArtifactInstance ; gsm:isInstanceOf ?v%d ; gsm:isAchieved true .\n",
+               X, stage, M, m, M);
+}
+
+/* "A task whose failure fails <stage> at once fails in this poll": its call, open, is exhausted, or its
+ * last alternative refused it in this poll (the task's own failed sentries, read through pat:failsUpTo). */
+static void task_failing_below(sentry *s, const char *stage, bool refused) {
+    char task[24], last[24];
+    snprintf(task, sizeof task, "?v%d", fresh(s));
+    snprintf(last, sizeof last, "?v%d", fresh(s));
+    buf_printf(&s->body, "  %s pat:failsUpTo %s", task, stage);
+    if (refused)
+        buf_printf(&s->body, " ; pat:lastAlternative %s", last);
+    buf_puts(&s->body, " .\n");
+    if (refused)
+        answer_now(s, task, last, true);
+    else
+        call_state(s, task, "exhausted", true);
+}
+
+static void ended_now(sentry *s, const pattern *p, const char *path);
+static void failed_now(sentry *s, const pattern *p, const char *path);
+static void failing(sentry *s, const pattern *p, const char *path);
+
+/* One alternative of a union: a K-subset of p's parts, each ended (or failed) in this poll; for a
+ * dynamic mi's failure, of the first `spawned` copies, exactly that many having spawned. */
+typedef struct {
+    sentry *s;
+    alternatives_of *union_of;
+    const pattern *p;
+    const char *path;
+    bool failing;
+    long spawned; /* 0: any */
+} part_subset;
+
+static void part_subset_alternative(compiler *c, const size_t *chosen, size_t k, void *ctxp) {
+    (void)c;
+    part_subset *x = ctxp;
+    union_next(x->s, x->union_of);
+    for (size_t i = 0; i < k; i++) {
+        char child[PATH_SIZE];
+        const pattern *term = part(x->p, chosen[i], x->path, child, sizeof child);
+        if (x->failing)
+            failed_now(x->s, term, child);
+        else
+            ended_now(x->s, term, child);
+    }
+    if (x->spawned) {
+        char copy[PATH_SIZE];
+        child_path(copy, sizeof copy, x->path, (size_t)x->spawned - 1);
+        started(x->s, copy);
+        if (x->spawned < x->p->max) {
+            child_path(copy, sizeof copy, x->path, (size_t)x->spawned);
+            stage_not(x->s, copy, "gsm:active");
+            stage_not(x->s, copy, NULL);
+        }
+    }
+}
+
+/* ended(T), or T ends in this poll by what the agent reads in it (a task's answer), through every term
+ * that ends with it: what a join short of its K counts, so that the poll recording its K-th part's end
+ * closes the rest. */
+static void ended_now(sentry *s, const pattern *p, const char *path) {
+    char ref[PATH_SIZE + 8], child[PATH_SIZE];
+    alternatives_of a;
+    union_begin(s, &a);
+    union_next(s, &a);
+    ended(s, p, path);
+    size_t n = part_count(p), k = parts_needed(p);
+    switch (p->kind) {
+    case PAT_TASK:
+        union_next(s, &a); /* its stage open: a call of an earlier activation may be answered */
+        call_state(s, stage_ref(ref, sizeof ref, path), "answered", true);
+        union_next(s, &a);
+        answer_now(s, ref, NULL, false);
+        break;
+    case PAT_SEQ:
+    case PAT_LOOP:
+        if (p->kind == PAT_LOOP && p->loop != LOOP_COUNT) {
+            union_next(s, &a);
+            if (p->loop == LOOP_WHILE)
+                does_not_hold(s, p->name);
+            else
+                holds(s, p->name);
+            ended_now(s, part(p, 0, path, child, sizeof child), child);
+        } else if (n) {
+            union_next(s, &a);
+            ended_now(s, part(p, n - 1, path, child, sizeof child), child);
+        }
+        break;
+    case PAT_JOIN:
+    case PAT_MI:
+        if (k < n || !p->mi_dynamic) { /* a dynamic mi over all: its copies spawned are known a poll later */
+            part_subset x = {.s = s, .union_of = &a, .p = p, .path = path};
+            subsets(s->c, n, k, part_subset_alternative, &x);
+        }
+        break;
+    case PAT_XOR:
+    case PAT_DEFER:
+        for (size_t i = 0; i < n; i++) {
+            union_next(s, &a);
+            ended_now(s, part(p, i, path, child, sizeof child), child);
+        }
+        break;
+    case PAT_CANCEL:
+        union_next(s, &a);
+        ended_now(s, part(p, 0, path, child, sizeof child), child);
+        if (p->scope != CANCEL_CASE) {
+            union_next(s, &a);
+            holds(s, p->name);
+            stage_active(s, path);
+        }
+        break;
+    }
+    union_end(s, &a);
+}
+
+/* The barriers below p whose failure fails p at once: those reached through parts that fail with any
+ * of theirs. */
+static void barriers_below(sentry *s, alternatives_of *a, const pattern *p, const char *path) {
+    for (size_t i = 0; i < part_count(p) && !s->c->failed; i++) {
+        char child[PATH_SIZE];
+        const pattern *term = part(p, i, path, child, sizeof child);
+        if (barrier(term)) {
+            union_next(s, a);
+            stage_active(s, child);
+            failing(s, term, child);
+        } else if (term->kind != PAT_TASK) {
+            barriers_below(s, a, term, child);
+        }
+    }
+}
+
+/* T's failed milestone is achieved, or T fails in this poll: a task's call refused or exhausted, read
+ * through every term that fails with it (pat:failsUpTo), and every barrier below whose count or
+ * condition is met in this poll. */
+static void failed_now(sentry *s, const pattern *p, const char *path) {
+    char ref[PATH_SIZE + 8];
+    stage_ref(ref, sizeof ref, path);
+    alternatives_of a;
+    union_begin(s, &a);
+    union_next(s, &a);
+    achieved(s, path, "failed");
+    if (p->kind == PAT_TASK) {
+        union_next(s, &a);
+        call_state(s, ref, "exhausted", true);
+        union_next(s, &a);
+        char last[24];
+        snprintf(last, sizeof last, "%ld", alternatives(s->c, terms_iri_cstr(s->c->t, p->name)));
+        answer_now(s, ref, last, true);
+    } else if (fails_with_any_part(p)) {
+        union_next(s, &a);
+        failed_below(s, ref);
+        union_next(s, &a);
+        task_failing_below(s, ref, false);
+        union_next(s, &a);
+        task_failing_below(s, ref, true);
+        barriers_below(s, &a, p, path);
+    } else {
+        union_next(s, &a);
+        stage_active(s, path);
+        failing(s, p, path);
+    }
+    union_end(s, &a);
+}
+
+/* A barrier's own failure, its parts read as failed in this poll: a cancel's body failed and its event
+ * does not hold; N - K + 1 of a join's N parts failed (of a dynamic mi's spawned copies). */
+static void failing(sentry *s, const pattern *p, const char *path) {
+    char child[PATH_SIZE];
+    if (p->kind == PAT_CANCEL) {
+        failed_now(s, part(p, 0, path, child, sizeof child), child);
+        does_not_hold(s, p->name);
+        return;
+    }
+    alternatives_of a;
+    union_begin(s, &a);
+    part_subset x = {.s = s, .union_of = &a, .p = p, .path = path, .failing = true};
+    size_t k = parts_needed(p);
+    if (!p->mi_dynamic) {
+        subsets(s->c, part_count(p), part_count(p) - k + 1, part_subset_alternative, &x);
+    } else {
+        for (x.spawned = (long)k; x.spawned <= p->max && !s->c->failed; x.spawned++)
+            subsets(s->c, (size_t)x.spawned, (size_t)x.spawned - k + 1, part_subset_alternative, &x);
+    }
+    union_end(s, &a);
+}
+
+/* The failed milestone's sentries of a term that fails with any of its parts: a stage below whose failure
+ * fails it failed, or a task so below fails in this poll (read through pat:failsUpTo: the same three
+ * sentries however big the term), or a barrier so below does (its sentry, given by compile_term). */
+static void failures(compiler *c, const char *path, sentry_list *l) {
+    char ref[PATH_SIZE + 8];
+    stage_ref(ref, sizeof ref, path);
+    sentry s;
+    sentry_begin(c, &s);
+    failed_below(&s, ref);
+    add_sentry(&s, l, path, "failed-if", 0, "a part failed, or a term below that fails it");
+    sentry_begin(c, &s);
+    task_failing_below(&s, ref, false);
+    add_sentry(&s, l, path, "failed-if", 2, "a task below that fails it: its call is exhausted (TASK-ERROR)");
+    sentry_begin(c, &s);
+    task_failing_below(&s, ref, true);
+    add_sentry(&s, l, path, "failed-if", 3, "a task below that fails it: its last alternative refused it in this poll");
+}
+
 typedef struct {
     const pattern *body; /* the child's term when all children are copies of one (mi, count); else NULL */
     const pattern *parent;
@@ -634,9 +998,9 @@ static void subset_sentry(compiler *c, const size_t *chosen, size_t k, void *ctx
         child_path(child, sizeof child, x->path, chosen[i]);
         const pattern *term = x->body ? x->body : x->parent->children[chosen[i]];
         if (x->failing)
-            achieved(&s, child, "failed");
+            failed_now(&s, term, child);
         else
-            ended(&s, term, child);
+            ended_now(&s, term, child);
     }
     if (x->spawned) {
         char copy[PATH_SIZE];
@@ -667,7 +1031,7 @@ static void join_milestones(compiler *c, const pattern *p, const char *path, siz
         sentry_begin(c, &s);
         every_child_ended(&s, path);
         add_sentry(&s, &done, path, "done-if", 0, "every part ended");
-        any_failed(c, path, &failed);
+        failures(c, path, &failed);
     } else if (all) {
         /* the copies spawned (all at once) ended: some ended, none runs, none failed; or there were none */
         sentry s;
@@ -682,7 +1046,7 @@ static void join_milestones(compiler *c, const pattern *p, const char *path, siz
             no_child_started(&s, path, 0);
             add_sentry(&s, &done, path, "done-if", 2, "the item list is empty at the spawn");
         }
-        any_failed(c, path, &failed);
+        failures(c, path, &failed);
     } else {
         subset_ctx x = {.body = body, .parent = p, .path = path, .what = "done-if", .into = &done};
         subsets(c, n, k, subset_sentry, &x);
@@ -738,6 +1102,9 @@ static void compile_task(compiler *c, const pattern *p, const char *path) {
         return;
     }
     emit(c, stage, c->g.has_request, request);
+    char last[24]; /* the alternative whose refusal fails the task, for the sentries above it */
+    snprintf(last, sizeof last, "%ld", alternatives(c, request));
+    emit(c, stage, iri(c, NS_PAT "lastAlternative"), terms_literal(c->t, last, strlen(last), T_XSD_INTEGER, NULL, 0));
     size_t i = 0;
     while (i < c->task_count && strcmp(c->tasks[i], p->name) != 0)
         i++;
@@ -748,20 +1115,21 @@ static void compile_task(compiler *c, const pattern *p, const char *path) {
     sentry_list done = {0}, failed = {0};
     sentry s;
     sentry_begin(c, &s);
-    call_state(&s, path, "answered");
+    char ref[PATH_SIZE + 8];
+    call_state(&s, stage_ref(ref, sizeof ref, path), "answered", false);
     add_sentry(&s, &done, path, "done-if", 0, "the task's call was answered (2xx)");
     /* The answer the agent reports into the iteration after the send ends the task in the same write
      * that records it on the call, a poll sooner than reading the record back: a 2xx (202 aside) under
      * the call's current key is Response (Success) of rules/calls.n3; a 4xx it does not retry (all
      * but 408, 409, 429) to the current attempt of the last alternative exhausts the call. */
     sentry_begin(c, &s);
-    answer_now(&s, path, 0, false);
+    answer_now(&s, ref, NULL, false);
     add_sentry(&s, &done, path, "done-if", 2, "a 2xx answer to the task's call came in this poll");
     sentry_begin(c, &s);
-    call_state(&s, path, "exhausted");
+    call_state(&s, ref, "exhausted", false);
     add_sentry(&s, &failed, path, "failed-if", 0, "the task's call is exhausted (TASK-ERROR)");
     sentry_begin(c, &s);
-    answer_now(&s, path, alternatives(c, request), true);
+    answer_now(&s, ref, last, true);
     add_sentry(&s, &failed, path, "failed-if", 2, "its last alternative refused the task in this poll (TASK-ERROR)");
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
@@ -798,7 +1166,7 @@ static void sequence(compiler *c, const pattern *p, const char *path, size_t n, 
         ended(&s, body ? body : p->children[n - 1], last);
     }
     add_sentry(&s, &done, path, "done-if", 0, n ? "the last part ended" : "nothing to do");
-    any_failed(c, path, &failed);
+    failures(c, path, &failed);
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
 }
@@ -879,7 +1247,7 @@ static void choice(compiler *c, const pattern *p, const char *path) {
     sentry_begin(c, &s);
     some_child_ended(&s, path);
     add_sentry(&s, &done, path, "done-if", 0, "the chosen branch ended");
-    any_failed(c, path, &failed);
+    failures(c, path, &failed);
     bool has_else = p->kind == PAT_XOR && !p->guards[p->n - 1];
     if (p->kind == PAT_XOR && !has_else && !c->failed) {
         sentry_begin(c, &s);
@@ -912,7 +1280,9 @@ static void loop_conditional(compiler *c, const pattern *p, const char *path) {
         guard_always(c, iteration);
     }
     add_child(c, iteration, body);
+    fail_chain outer = fails_up_enter(c, iteration, true);
     compile_term(c, p->children[0], body, " (loop body)");
+    fails_up_leave(c, outer);
     guard_always(c, body);
     sentry_list done = {0}, again = {0}, failed = {0};
     sentry s;
@@ -928,7 +1298,7 @@ static void loop_conditional(compiler *c, const pattern *p, const char *path) {
     add_sentry(&s, &again, iteration, "again-if", 0,
                is_while ? "the condition still holds: run the body again"
                         : "the condition does not hold yet: run the body again");
-    any_failed(c, iteration, &failed);
+    failures(c, iteration, &failed);
     milestone(c, iteration, "done", "done", &done, &again);
     milestone(c, iteration, "failed", "failed", &failed, NULL);
 
@@ -945,7 +1315,7 @@ static void loop_conditional(compiler *c, const pattern *p, const char *path) {
     add_sentry(&s, &loop_done, path, "done-if", 0,
                is_while ? "the condition does not hold and no iteration runs"
                         : "an iteration ended and the condition holds");
-    any_failed(c, path, &loop_failed);
+    failures(c, path, &loop_failed);
     milestone(c, path, "done", "done", &loop_done, NULL);
     milestone(c, path, "failed", "failed", &loop_failed, NULL);
 }
@@ -969,9 +1339,9 @@ static void cancel(compiler *c, const pattern *p, const char *path) {
     sentry_begin(c, &s);
     char child[PATH_SIZE];
     child_path(child, sizeof child, path, 0);
-    achieved(&s, child, "failed");
+    failed_now(&s, p->children[0], child);
     does_not_hold(&s, p->name);
-    add_sentry(&s, &failed, path, "failed-if", 0, "the body failed");
+    add_sentry(&s, &failed, path, "failed-if", 0, "the body failed (in this poll, or before)");
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "cancelled", "cancelled", &cancelled, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
@@ -987,6 +1357,20 @@ static void compile_term(compiler *c, const pattern *p, const char *path, const 
     if (c->failed)
         return;
     stage_header(c, stage_iri(c, path), "", p, label_suffix ? label_suffix : "");
+    fail_chain outer = fails_up_enter(c, path, fails_with_any_part(p));
+    size_t k = 0;
+    while (k < c->counted_count && strcmp(c->counted[k], path) != 0)
+        k++;
+    if (k < c->counted_count) {
+        sentry s;
+        sentry_begin(c, &s);
+        ended_now(&s, p, path);
+        char id[ID_SIZE];
+        sentry_id(id, sizeof id, path, "ends-now", 0);
+        term_id node = sentry_end(&s, id, "it ends in this poll, which a join around it counts");
+        c->extras = xrealloc(c->extras, (c->extra_count + 1) * sizeof *c->extras);
+        c->extras[c->extra_count++] = (struct extra_sentry){xstrndup(path, strlen(path)), "done", node};
+    }
     switch (p->kind) {
     case PAT_TASK: compile_task(c, p, path); break;
     case PAT_SEQ: sequence(c, p, path, p->n, NULL); break;
@@ -1011,6 +1395,42 @@ static void compile_term(compiler *c, const pattern *p, const char *path, const 
         break;
     }
     }
+    fails_up_leave(c, outer);
+    if (barrier(p) && outer.count && !c->failed) {
+        /* its failure in this poll fails at once the stages its own failure does: their failed
+         * milestones take this sentry too (failures) */
+        sentry s;
+        sentry_begin(c, &s);
+        stage_active(&s, path);
+        failing(&s, p, path);
+        char id[ID_SIZE];
+        sentry_id(id, sizeof id, path, "failing", 0);
+        term_id node = sentry_end(&s, id, "it fails in this poll, and so do the terms around it that fail with it");
+        c->extras = xrealloc(c->extras, (c->extra_count + outer.count) * sizeof *c->extras);
+        for (size_t i = 0; i < outer.count; i++)
+            c->extras[c->extra_count++] =
+                (struct extra_sentry){xstrndup(outer.paths[i], strlen(outer.paths[i])), "failed", node};
+    }
+}
+
+/* The terms whose end a join short of its K reads in the poll it happens (ended_now's descent): its parts,
+ * and below them what ends with them (a seq's last part, every part of a join, the branches of a xor or
+ * defer, a loop's or cancel's body). Their done milestones are achieved in that poll too, so that the
+ * status shows what the join counted. */
+static void mark_counted(compiler *c, const pattern *p, const char *path, bool counted) {
+    bool joins_some = (p->kind == PAT_JOIN || p->kind == PAT_MI) && parts_needed(p) < part_count(p);
+    if (counted && p->kind != PAT_TASK && !joins_some) {
+        c->counted = xrealloc(c->counted, (c->counted_count + 1) * sizeof *c->counted);
+        c->counted[c->counted_count++] = xstrndup(path, strlen(path));
+    }
+    bool dynamic_all = p->kind == PAT_MI && p->mi_dynamic && !joins_some;
+    size_t n = part_count(p);
+    for (size_t i = 0; i < n; i++) {
+        char child[PATH_SIZE];
+        const pattern *term = part(p, i, path, child, sizeof child);
+        bool ends_with_it = !dynamic_all && !((p->kind == PAT_SEQ || p->kind == PAT_LOOP) && i + 1 < n);
+        mark_counted(c, term, child, joins_some || (counted && ends_with_it));
+    }
 }
 
 /* The root: one child, the term's stage <#s1>; done when it ended, failed when it failed, cancelled
@@ -1019,6 +1439,7 @@ static void compile_root(compiler *c, const pattern *p) {
     term_id root = iri(c, "%s#root", c->base);
     stage_header(c, root, "workflow ", p, "");
     emit(c, root, c->g.has_child, stage_iri(c, "1"));
+    mark_counted(c, p, "1", false);
     compile_term(c, p, "1", NULL);
     guard_always(c, "1");
     if (c->failed)
@@ -1150,6 +1571,12 @@ int pattern_compile_bounded(terms *t, store *names, const char *model_base, cons
     for (size_t i = 0; i < c.case_cancel_count; i++)
         free(c.case_cancels[i]);
     free(c.case_cancels);
+    for (size_t i = 0; i < c.extra_count; i++)
+        free(c.extras[i].path);
+    free(c.extras);
+    for (size_t i = 0; i < c.counted_count; i++)
+        free(c.counted[i]);
+    free(c.counted);
     if (c.failed) {
         free(c.out);
         return -1;

@@ -362,7 +362,7 @@ class Run:
                                os.path.join(self.work, "model.ttl"), os.path.join(self.work, "names.ttl")],
                               capture_output=True, text=True)
         if comp.returncode != 0:
-            raise RuntimeError("ldgsm compile exits %d: %s" % (comp.returncode, comp.stderr + comp.stdout))
+            raise RuntimeError("ldgsm compile of %s exits %d: %s" % (self.text, comp.returncode, comp.stderr + comp.stdout))
         with open(os.path.join(self.work, "model.ttl")) as f:
             if self.server.put("models/m%d" % self.idx, f.read()) != 201:
                 raise RuntimeError("cannot PUT the model")
