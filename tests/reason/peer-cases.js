@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every case under tests/reason/cases/ through `ldgsm reason --pass-only-new` and through EYE (the
-// eyereasoner package, via tests/n3suite/eye-run.js) and compares the two outputs as N3 graphs
+// eyereasoner package, run as tests/n3suite/eye-run.js runs it, in one worker thread for all the cases:
+// eye-worker.js) and compares the two outputs as N3 graphs
 // (tests/n3suite/n3iso.js: blank nodes, lists, formulas and variables compared by structure).
 //
 // A case agrees when the graphs are equal, or when every difference is declared by files in its directory:
@@ -34,10 +35,13 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
+const { Worker } = require('worker_threads');
 
 const root = path.resolve(__dirname, '../..');
 const iso = require(path.join(root, 'tests/n3suite/n3iso'));
-const eyeRun = path.join(root, 'tests/n3suite/eye-run.js');
+// SWI-Prolog's default stack limit is 1 GB, which EYE takes some 12 s of CPU to fill on a case it
+// overflows (backward-rules); every case passes with 1 MB.
+const EYE_STACK_LIMIT = 8 << 20;
 const CASE_IRI = 'file:///CASE/';
 // A sanitizer build reports memory errors and undefined behaviour on standard error, maybe with exit 0.
 const SANITIZER_REPORT = /ERROR: (AddressSanitizer|LeakSanitizer)|runtime error: /;
@@ -139,7 +143,43 @@ function declared(caseDir, name) {
   return statementsOf(text, `${CASE_IRI}program.n3`, (iri) => iri).texts;
 }
 
-function judge(ldgsm, caseDir, timeoutSeconds) {
+// Runs EYE in a worker thread kept from run to run: a fresh node process per case cost some 2 s of CPU,
+// most of it compiling EYE's WebAssembly. A run over the timeout is stopped by terminating the worker; the
+// next run starts another. run() answers {status, stdout, stderr} or {timedOut}.
+function eyeRunner() {
+  let worker = null;
+  return {
+    run(treeRoot, eyeArgs, timeoutSeconds) {
+      if (!worker) worker = new Worker(path.join(__dirname, 'eye-worker.js'));
+      const w = worker;
+      return new Promise((resolve) => {
+        const failed = (err) => lost(`failed: ${err && err.message ? err.message : err}`);
+        const exited = (code) => lost(`exited (${code})`);
+        const finish = (result) => {
+          clearTimeout(timer);
+          w.off('message', finish).off('error', failed).off('exit', exited);
+          resolve(result);
+        };
+        const lost = (why) => {
+          worker = null;
+          finish({ status: 1, stdout: '', stderr: `EYE's worker thread ${why}\n` });
+        };
+        const timer = setTimeout(() => {
+          worker = null;
+          w.terminate();
+          finish({ timedOut: true });
+        }, timeoutSeconds * 1000);
+        w.on('message', finish).on('error', failed).on('exit', exited);
+        w.postMessage({ treeRoot, eyeArgs, stackLimit: EYE_STACK_LIMIT });
+      });
+    },
+    close() {
+      if (worker) worker.terminate();
+    },
+  };
+}
+
+async function judge(ldgsm, eyeRun, caseDir, timeoutSeconds) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ldgsm-peer-case.'));
   try {
     const inputs = copyInputs(caseDir, dir);
@@ -153,10 +193,9 @@ function judge(ldgsm, caseDir, timeoutSeconds) {
 
     const eyeArgs = ['--nope', '--quiet', '--pass-only-new'];
     for (const i of inputs) eyeArgs.push(...(i.turtle ? ['--turtle', i.file] : [i.file]));
-    const eye = spawnSync(process.execPath, [eyeRun, dir, ...eyeArgs],
-      { encoding: 'utf8', maxBuffer: 64 << 20, timeout: timeoutSeconds * 1000, killSignal: 'SIGKILL', stdio: ['ignore', 'pipe', 'pipe'] });
+    const eye = await eyeRun.run(dir, eyeArgs, timeoutSeconds);
     const eyeFailsFile = path.join(caseDir, 'eye-fails');
-    if (eye.error && eye.error.code === 'ETIMEDOUT') return { pass: false, reason: `EYE took over ${timeoutSeconds} s` };
+    if (eye.timedOut) return { pass: false, reason: `EYE took over ${timeoutSeconds} s` };
     const eyeError = eye.status !== 0 || /\*\* ERROR \*\*/.test(eye.stderr);
     if (fs.existsSync(eyeFailsFile)) {
       const declaration = fs.readFileSync(eyeFailsFile, 'utf8');
@@ -172,7 +211,7 @@ function judge(ldgsm, caseDir, timeoutSeconds) {
       }
       return { pass: true, kind: 'eye-fails', reason: `EYE fails as declared: ${expectedError}` };
     }
-    if (eyeError) return { pass: false, reason: `EYE failed (exit ${eye.status ?? eye.signal}): ${firstLines(eye.stderr)}` };
+    if (eyeError) return { pass: false, reason: `EYE failed (exit ${eye.status}): ${firstLines(eye.stderr)}` };
 
     let ourStatements;
     let eyeStatements;
@@ -217,7 +256,7 @@ function judge(ldgsm, caseDir, timeoutSeconds) {
   }
 }
 
-function main() {
+async function main() {
   const args = process.argv.slice(2);
   let eyeTimeout = 60;
   const t = args.indexOf('--eye-timeout');
@@ -231,12 +270,14 @@ function main() {
   const dirs = caseDirs.length ? caseDirs
     : fs.readdirSync(casesRoot, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(casesRoot, e.name)).sort();
   const tally = { equal: 0, declared: 0, 'eye-fails': 0, failed: 0 };
+  const eyeRun = eyeRunner();
   for (const caseDir of dirs) {
     const name = path.basename(path.resolve(caseDir));
-    const r = judge(path.resolve(ldgsm), path.resolve(caseDir), eyeTimeout);
+    const r = await judge(path.resolve(ldgsm), eyeRun, path.resolve(caseDir), eyeTimeout);
     tally[r.pass ? r.kind : 'failed']++;
     process.stdout.write(`${r.pass ? 'ok  ' : 'FAIL'} ${name}: ${r.reason}\n`);
   }
+  eyeRun.close();
   process.stdout.write(`peer cases: ${tally.equal} equal, ${tally.declared} with declared differences, ` +
     `${tally['eye-fails']} where EYE fails as declared, ${tally.failed} failed\n`);
   process.exitCode = tally.failed ? 1 : 0;
