@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/sentries.h"
+#include "agent/vocab.h"
 #include "gsm/condition_text.h"
 #include "gsm/model_terms.h"
 #include "rdf/buf.h"
@@ -24,6 +26,7 @@
 #include "rdf/rdfio.h"
 #include "rdf/vocab_ns.h"
 #include "reason/rule.h"
+#include "reason/sentry_ast.h"
 
 /* A milestone takes at most this many achieving sentries: a join of K out of M branches needs one per
  * K-subset, and past this the model is too big to read or to evaluate every poll. */
@@ -56,6 +59,8 @@ typedef struct {
     size_t extra_count;
     char **counted; /* paths of the terms a join short of its K counts as ended in the poll they end */
     size_t counted_count;
+    agent_vocab agent;          /* what the agent compiles a sentry with, to know that it will */
+    sentry_text_parser *parser; /* made on the first sentry */
 } compiler;
 
 static void fail(compiler *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -122,10 +127,15 @@ typedef struct {
     compiler *c;
     buf body;
     int vars;
+    int named; /* variables fresh made, alternatives of a union counted as its widest: at most as many as it has */
     char **prefix_names, **prefix_iris;
     size_t prefix_count;
     term_id *conditions; /* the names document's conditions its text holds or negates, each once */
     size_t condition_count;
+    /* The unions a sentry too big for a rule is split at (split_sentry): the alternative taken at each of
+     * the first `chosen` sites met, all of them at the others; `open` is how many the site after those has. */
+    const size_t *choice;
+    size_t chosen, sites, open;
 } sentry;
 
 static void sentry_begin(compiler *c, sentry *s) { *s = (sentry){.c = c}; }
@@ -143,7 +153,21 @@ static void sentry_free(sentry *s) {
 
 /* Every variable is ?vN (a negation's probe ?nN), N counted by the sentry: one name a number, so that the
  * alternatives of a union, which start numbering where it started, reuse each other's names (union_begin). */
-static int fresh(sentry *s) { return ++s->vars; }
+static int fresh(sentry *s) {
+    s->named++;
+    return ++s->vars;
+}
+
+/* Which alternative of the next union that split_sentry may split the sentry at (a site, of that many
+ * alternatives) it takes: SIZE_MAX for all of them. */
+static size_t site(sentry *s, size_t alternatives) {
+    size_t i = s->sites++;
+    if (i < s->chosen)
+        return s->choice[i];
+    if (i == s->chosen)
+        s->open = alternatives;
+    return SIZE_MAX;
+}
 
 /* The triples that make a milestone instance of <#sP-part> achieved, the variable ?vN bound to it. */
 static int put_achieved(sentry *s, const char *path, const char *part) {
@@ -292,21 +316,30 @@ static const char *stage_ref(char *out, size_t size, const char *path) {
  * a formula's variables do not add up over its alternatives (a sentry holds at most RULE_MAX_VARS). */
 typedef struct {
     int base, top, count;
+    int named_base, named_top;
 } alternatives_of;
 
-static void union_begin(sentry *s, alternatives_of *a) { *a = (alternatives_of){.base = s->vars, .top = s->vars}; }
+static void union_begin(sentry *s, alternatives_of *a) {
+    *a = (alternatives_of){.base = s->vars, .top = s->vars, .named_base = s->named, .named_top = s->named};
+}
 
 static void union_next(sentry *s, alternatives_of *a) {
     if (s->vars > a->top)
         a->top = s->vars;
+    if (s->named > a->named_top)
+        a->named_top = s->named;
     buf_puts(&s->body, a->count++ ? "  } UNION {\n" : "  {\n");
     s->vars = a->base;
+    s->named = a->named_base;
 }
 
 static void union_end(sentry *s, alternatives_of *a) {
     if (s->vars > a->top)
         a->top = s->vars;
+    if (s->named > a->named_top)
+        a->named_top = s->named;
     s->vars = a->top;
+    s->named = a->named_top;
     buf_puts(&s->body, "  }\n");
 }
 
@@ -502,50 +535,66 @@ static void carry_conditions(sentry *s, term_id node) {
     }
 }
 
-/* How many distinct variables (?name) the text holds. */
-static size_t variable_count(const char *text) {
-    const char **names = NULL;
-    size_t *lengths = NULL, count = 0;
-    for (const char *q = strchr(text, '?'); q; q = strchr(q + 1, '?')) {
-        size_t len = 1;
-        while (q[len] == '_' || (q[len] >= '0' && q[len] <= '9') || ((q[len] | 32) >= 'a' && (q[len] | 32) <= 'z'))
-            len++;
-        size_t i = 0;
-        while (i < count && !(lengths[i] == len && strncmp(names[i], q, len) == 0))
-            i++;
-        if (i == count && len > 1) {
-            names = xrealloc(names, (count + 1) * sizeof *names);
-            lengths = xrealloc(lengths, (count + 1) * sizeof *lengths);
-            names[count] = q;
-            lengths[count++] = len;
-        }
-    }
-    free(names);
-    free(lengths);
-    return count;
+/* The sentry's text: its prefixes and its body as an ASK query. */
+static void sentry_text(sentry *s, buf *text) {
+    buf_puts(text, "PREFIX gsm: <" NS_GSM ">\nPREFIX ldgsm: <" NS_LDGSM ">\nPREFIX rdf: <" NS_RDF ">\n"
+                   "PREFIX pat: <" NS_PAT ">\n");
+    for (size_t i = 0; i < s->prefix_count; i++)
+        buf_printf(text, "PREFIX %s <%s>\n", s->prefix_names[i], s->prefix_iris[i]);
+    buf_puts(text, "ASK {\n");
+    buf_append(text, s->body.data, s->body.len);
+    buf_puts(text, "}");
 }
 
-/* Writes the sentry <#id> (an sp:Ask with its text), comment, and returns its IRI. */
-static term_id sentry_end(sentry *s, const char *id, const char *comment) {
+/* Whether the agent can evaluate the sentry s, of text text: compiled as the agent and lint compile it
+ * (sentry_table_rule), so that what is counted (variables, patterns) is what the reasoner counts. */
+static bool evaluable(const sentry *s, const char *id, const char *text, char *why, size_t why_len) {
     compiler *c = s->c;
-    size_t variables = variable_count(buf_cstr(&s->body));
-    if (variables > RULE_MAX_VARS)
-        fail(c, "the sentry <#%s> would need %zu variables, and a sentry holds at most %d: nest smaller joins, "
-                "or fewer joins of joins", id, variables, RULE_MAX_VARS);
-    buf text = {0};
-    buf_puts(&text, "PREFIX gsm: <" NS_GSM ">\nPREFIX ldgsm: <" NS_LDGSM ">\nPREFIX rdf: <" NS_RDF ">\n"
-                    "PREFIX pat: <" NS_PAT ">\n");
-    for (size_t i = 0; i < s->prefix_count; i++)
-        buf_printf(&text, "PREFIX %s <%s>\n", s->prefix_names[i], s->prefix_iris[i]);
-    buf_puts(&text, "ASK {\n");
-    buf_append(&text, s->body.data, s->body.len);
-    buf_puts(&text, "}");
+    /* what has more variables than a rule holds need not be parsed to be refused (a split sentry is
+     * tried many times, and parsing a big one is slow) */
+    if (s->named > RULE_MAX_VARS) {
+        snprintf(why, why_len, "more than %d variables", RULE_MAX_VARS);
+        return false;
+    }
+    if (!c->parser && !(c->parser = sentry_text_parser_new(c->t))) {
+        snprintf(why, why_len, "rasqal did not start");
+        return false;
+    }
+    term_id node = iri(c, "%s#%s", c->base, id);
+    sq_node *tree = NULL;
+    if (sentry_from_text(c->parser, node, text, c->base, &tree, why, why_len) != 0)
+        return false;
+    rule *r = sentry_table_rule(c->t, &c->agent, tree, node, SENTRY_OF_ARTIFACT, why, why_len);
+    if (!r)
+        return false;
+    rule_free(r);
+    return true;
+}
+
+/* Writes the sentry <#id> (an sp:Ask with its text text), comment, and returns its IRI. */
+static term_id sentry_write(sentry *s, const char *id, const char *comment, const char *text) {
+    compiler *c = s->c;
     term_id node = iri(c, "%s#%s", c->base, id);
     emit(c, node, c->rdf_type, c->g.ask);
     if (comment)
         literal(c, node, c->rdfs_comment, comment);
-    literal(c, node, c->g.text, buf_cstr(&text));
+    literal(c, node, c->g.text, text);
     carry_conditions(s, node);
+    return node;
+}
+
+/* Writes the sentry <#id>, comment, and returns its IRI; the compile fails when the agent could not
+ * evaluate it. */
+static term_id sentry_end(sentry *s, const char *id, const char *comment) {
+    compiler *c = s->c;
+    buf text = {0};
+    sentry_text(s, &text);
+    char why[512];
+    term_id node = 0;
+    if (evaluable(s, id, buf_cstr(&text), why, sizeof why))
+        node = sentry_write(s, id, comment, buf_cstr(&text));
+    else
+        fail(c, "the sentry <#%s> cannot be evaluated: %s", id, why);
     buf_free(&text);
     sentry_free(s);
     return node;
@@ -580,6 +629,65 @@ static void add_sentry(sentry *s, sentry_list *l, const char *path, const char *
     char id[ID_SIZE];
     sentry_id(id, sizeof id, path, what, n);
     sentry_list_add(s->c, l, sentry_end(s, id, comment));
+}
+
+/* A sentry's body, written by a function of the sentry and what it reads (split_sentry). */
+typedef void (*sentry_body)(sentry *s, const void *ctx);
+
+typedef struct {
+    sentry_body body;
+    const void *ctx;
+    const char *id, *comment;
+    sentry_list *into;
+    size_t *choice, made;
+} splitting;
+
+static void split_at(compiler *c, splitting *x, size_t chosen) {
+    sentry s;
+    sentry_begin(c, &s);
+    s.choice = x->choice;
+    s.chosen = chosen;
+    x->body(&s, x->ctx);
+    char id[ID_SIZE + 24], why[512];
+    if (x->made)
+        snprintf(id, sizeof id, "%s-or%zu", x->id, x->made + 1);
+    else
+        snprintf(id, sizeof id, "%s", x->id);
+    buf text = {0};
+    sentry_text(&s, &text);
+    bool fits = !c->failed && evaluable(&s, id, buf_cstr(&text), why, sizeof why);
+    if (fits) {
+        sentry_list_add(c, x->into, sentry_write(&s, id, x->comment, buf_cstr(&text)));
+        x->made++;
+    }
+    size_t open = s.open;
+    buf_free(&text);
+    sentry_free(&s);
+    if (fits || c->failed)
+        return;
+    if (!open && !chosen) /* not too big for want of splitting: the compile fails as sentry_end's */
+        fail(c, "the sentry <#%s> cannot be evaluated: %s", id, why);
+    if (open)
+        x->choice = xrealloc(x->choice, (chosen + 1) * sizeof *x->choice);
+    for (size_t j = 0; j < open && !c->failed; j++) {
+        x->choice[chosen] = j;
+        split_at(c, x, chosen + 1);
+    }
+}
+
+/* Writes the sentry body(ctx) as <#id> into `into`; too big for a rule (a conjunction's parts add their
+ * variables, a union's alternatives do not), as several whose disjunction it is: split at the first
+ * union that split sites (site) in pre-order, an alternative a sentry, each split again while too big.
+ * What is too big whatever it takes (as many failures in one poll as the sentry has parts to read, each
+ * read as it happens) is left out: that conjunction holds a poll later, when those parts' failed
+ * milestones are achieved, which the alternative of each site that reads them reads. */
+static void split_sentry(compiler *c, sentry_body body, const void *ctx, const char *id, const char *comment,
+                         sentry_list *into) {
+    splitting x = {.body = body, .ctx = ctx, .id = id, .comment = comment, .into = into};
+    split_at(c, &x, 0);
+    free(x.choice);
+    if (!x.made && !c->failed)
+        fail(c, "the sentry <#%s> cannot be evaluated whichever way it is split", id);
 }
 
 /* The milestone m of stage (when it has achieving sentries), and frees the lists. */
@@ -804,11 +912,14 @@ typedef struct {
     const char *path;
     bool failing;
     long spawned; /* 0: any */
+    size_t only, index; /* the one subset written (SIZE_MAX: all), and this one's number */
 } part_subset;
 
 static void part_subset_alternative(compiler *c, const size_t *chosen, size_t k, void *ctxp) {
     (void)c;
     part_subset *x = ctxp;
+    if (x->only != SIZE_MAX && x->index++ != x->only)
+        return;
     union_next(x->s, x->union_of);
     for (size_t i = 0; i < k; i++) {
         char child[PATH_SIZE];
@@ -864,7 +975,7 @@ static void ended_now(sentry *s, const pattern *p, const char *path) {
     case PAT_JOIN:
     case PAT_MI:
         if (k < n || !p->mi_dynamic) { /* a dynamic mi over all: its copies spawned are known a poll later */
-            part_subset x = {.s = s, .union_of = &a, .p = p, .path = path};
+            part_subset x = {.s = s, .union_of = &a, .p = p, .path = path, .only = SIZE_MAX};
             subsets(s->c, n, k, part_subset_alternative, &x);
         }
         break;
@@ -889,56 +1000,87 @@ static void ended_now(sentry *s, const pattern *p, const char *path) {
 }
 
 /* The barriers below p whose failure fails p at once: those reached through parts that fail with any
- * of theirs. */
-static void barriers_below(sentry *s, alternatives_of *a, const pattern *p, const char *path) {
+ * of theirs; the `only`-th of them (SIZE_MAX: every one), *seen counting them. */
+static void barriers_below(sentry *s, alternatives_of *a, const pattern *p, const char *path, size_t only,
+                           size_t *seen) {
     for (size_t i = 0; i < part_count(p) && !s->c->failed; i++) {
         char child[PATH_SIZE];
         const pattern *term = part(p, i, path, child, sizeof child);
         if (barrier(term)) {
+            if (only != SIZE_MAX && (*seen)++ != only)
+                continue;
             union_next(s, a);
             stage_active(s, child);
             failing(s, term, child);
         } else if (term->kind != PAT_TASK) {
-            barriers_below(s, a, term, child);
+            barriers_below(s, a, term, child, only, seen);
         }
     }
 }
 
+/* How many barriers barriers_below reaches below p. */
+static size_t barrier_count(const pattern *p) {
+    size_t n = 0;
+    for (size_t i = 0; i < part_count(p); i++) {
+        char child[PATH_SIZE];
+        const pattern *term = part(p, i, "1", child, sizeof child);
+        n += barrier(term) ? 1 : term->kind != PAT_TASK ? barrier_count(term) : 0;
+    }
+    return n;
+}
+
 /* T's failed milestone is achieved, or T fails in this poll: a task's call refused or exhausted, read
  * through every term that fails with it (pat:failsUpTo), and every barrier below whose count or
- * condition is met in this poll. */
+ * condition is met in this poll. A split site: the milestone; the failure in this poll but through a
+ * barrier; each barrier's. */
 static void failed_now(sentry *s, const pattern *p, const char *path) {
     char ref[PATH_SIZE + 8];
     stage_ref(ref, sizeof ref, path);
+    size_t below = fails_with_any_part(p) ? barrier_count(p) : 0;
+    /* a task's or a term's failure read through pat:failsUpTo costs a few variables whichever way */
+    size_t only = barrier(p) || below ? site(s, 2 + below) : SIZE_MAX;
     alternatives_of a;
     union_begin(s, &a);
-    union_next(s, &a);
-    achieved(s, path, "failed");
-    if (p->kind == PAT_TASK) {
+    if (only == SIZE_MAX || only == 0) {
+        union_next(s, &a);
+        achieved(s, path, "failed");
+    }
+    if ((only == SIZE_MAX || only == 1) && p->kind == PAT_TASK) {
         union_next(s, &a);
         call_state(s, ref, "exhausted", true);
         union_next(s, &a);
         char last[24];
         snprintf(last, sizeof last, "%ld", alternatives(s->c, terms_iri_cstr(s->c->t, p->name)));
         answer_now(s, ref, last, true);
-    } else if (fails_with_any_part(p)) {
+    } else if ((only == SIZE_MAX || only == 1) && fails_with_any_part(p)) {
         union_next(s, &a);
         failed_below(s, ref);
         union_next(s, &a);
         task_failing_below(s, ref, false);
         union_next(s, &a);
         task_failing_below(s, ref, true);
-        barriers_below(s, &a, p, path);
-    } else {
+    } else if (only == SIZE_MAX || only == 1) {
         union_next(s, &a);
         stage_active(s, path);
         failing(s, p, path);
     }
+    size_t seen = 0;
+    if (below && (only == SIZE_MAX || only >= 2))
+        barriers_below(s, &a, p, path, only == SIZE_MAX ? SIZE_MAX : only - 2, &seen);
     union_end(s, &a);
 }
 
+/* How many k-subsets n things have. */
+static size_t choose(size_t n, size_t k) {
+    size_t r = 1;
+    for (size_t i = 1; i <= k; i++)
+        r = r * (n - k + i) / i;
+    return r;
+}
+
 /* A barrier's own failure, its parts read as failed in this poll: a cancel's body failed and its event
- * does not hold; N - K + 1 of a join's N parts failed (of a dynamic mi's spawned copies). */
+ * does not hold; N - K + 1 of a join's N parts failed (of a dynamic mi's spawned copies). A split site:
+ * each subset. */
 static void failing(sentry *s, const pattern *p, const char *path) {
     char child[PATH_SIZE];
     if (p->kind == PAT_CANCEL) {
@@ -946,12 +1088,17 @@ static void failing(sentry *s, const pattern *p, const char *path) {
         does_not_hold(s, p->name);
         return;
     }
+    size_t k = parts_needed(p), n = part_count(p), alternatives = 0;
+    if (!p->mi_dynamic)
+        alternatives = choose(n, n - k + 1);
+    else
+        for (long spawned = (long)k; spawned <= p->max; spawned++)
+            alternatives += choose((size_t)spawned, (size_t)spawned - k + 1);
     alternatives_of a;
     union_begin(s, &a);
-    part_subset x = {.s = s, .union_of = &a, .p = p, .path = path, .failing = true};
-    size_t k = parts_needed(p);
+    part_subset x = {.s = s, .union_of = &a, .p = p, .path = path, .failing = true, .only = site(s, alternatives)};
     if (!p->mi_dynamic) {
-        subsets(s->c, part_count(p), part_count(p) - k + 1, part_subset_alternative, &x);
+        subsets(s->c, n, n - k + 1, part_subset_alternative, &x);
     } else {
         for (x.spawned = (long)k; x.spawned <= p->max && !s->c->failed; x.spawned++)
             subsets(s->c, (size_t)x.spawned, (size_t)x.spawned - k + 1, part_subset_alternative, &x);
@@ -989,34 +1136,44 @@ typedef struct {
     size_t counter;
 } subset_ctx;
 
-static void subset_sentry(compiler *c, const size_t *chosen, size_t k, void *ctxp) {
-    subset_ctx *x = ctxp;
-    sentry s;
-    sentry_begin(c, &s);
-    for (size_t i = 0; i < k; i++) {
+typedef struct {
+    const subset_ctx *x;
+    const size_t *chosen;
+    size_t k;
+} subset_body;
+
+static void subset_sentry_body(sentry *s, const void *ctxp) {
+    const subset_body *b = ctxp;
+    const subset_ctx *x = b->x;
+    for (size_t i = 0; i < b->k; i++) {
         char child[PATH_SIZE];
-        child_path(child, sizeof child, x->path, chosen[i]);
-        const pattern *term = x->body ? x->body : x->parent->children[chosen[i]];
+        child_path(child, sizeof child, x->path, b->chosen[i]);
+        const pattern *term = x->body ? x->body : x->parent->children[b->chosen[i]];
         if (x->failing)
-            failed_now(&s, term, child);
+            failed_now(s, term, child);
         else
-            ended_now(&s, term, child);
+            ended_now(s, term, child);
     }
     if (x->spawned) {
         char copy[PATH_SIZE];
         child_path(copy, sizeof copy, x->path, (size_t)x->exactly - 1);
-        started(&s, copy);
+        started(s, copy);
         if (x->exactly < x->parent->max) {
             child_path(copy, sizeof copy, x->path, (size_t)x->exactly);
-            stage_not(&s, copy, "gsm:active");
-            stage_not(&s, copy, NULL);
+            stage_not(s, copy, "gsm:active");
+            stage_not(s, copy, NULL);
         }
     }
+}
+
+static void subset_sentry(compiler *c, const size_t *chosen, size_t k, void *ctxp) {
+    subset_ctx *x = ctxp;
+    subset_body b = {.x = x, .chosen = chosen, .k = k};
     char id[ID_SIZE];
     sentry_id(id, sizeof id, x->path, x->what, ++x->counter);
     char comment[128];
     snprintf(comment, sizeof comment, "%zu of the parts %s", k, x->failing ? "failed" : "ended");
-    sentry_list_add(c, x->into, sentry_end(&s, id, comment));
+    split_sentry(c, subset_sentry_body, &b, id, comment, x->into);
 }
 
 /* done and failed of a join over n parts (children[i], or n copies of body) with p's policy. For mi
@@ -1320,6 +1477,25 @@ static void loop_conditional(compiler *c, const pattern *p, const char *path) {
     milestone(c, path, "failed", "failed", &loop_failed, NULL);
 }
 
+/* A term and its path, what a sentry body reads. */
+typedef struct {
+    const pattern *p;
+    const char *path;
+} term_at;
+
+static void cancel_failed(sentry *s, const void *ctx) {
+    const term_at *at = ctx;
+    char child[PATH_SIZE];
+    failed_now(s, part(at->p, 0, at->path, child, sizeof child), child);
+    does_not_hold(s, at->p->name);
+}
+
+static void barrier_failing(sentry *s, const void *ctx) {
+    const term_at *at = ctx;
+    stage_active(s, at->path);
+    failing(s, at->p, at->path);
+}
+
 static void cancel(compiler *c, const pattern *p, const char *path) {
     char body[PATH_SIZE];
     child_path(body, sizeof body, path, 0);
@@ -1336,12 +1512,9 @@ static void cancel(compiler *c, const pattern *p, const char *path) {
     holds(&s, p->name);
     not_ended(&s, p->children[0], body);
     add_sentry(&s, &cancelled, path, "cancelled-if", 0, "the cancelling event holds (CANCEL-PROPAGATE)");
-    sentry_begin(c, &s);
-    char child[PATH_SIZE];
-    child_path(child, sizeof child, path, 0);
-    failed_now(&s, p->children[0], child);
-    does_not_hold(&s, p->name);
-    add_sentry(&s, &failed, path, "failed-if", 0, "the body failed (in this poll, or before)");
+    char id[ID_SIZE];
+    sentry_id(id, sizeof id, path, "failed-if", 0);
+    split_sentry(c, cancel_failed, &(term_at){p, path}, id, "the body failed (in this poll, or before)", &failed);
     milestone(c, path, "done", "done", &done, NULL);
     milestone(c, path, "cancelled", "cancelled", &cancelled, NULL);
     milestone(c, path, "failed", "failed", &failed, NULL);
@@ -1399,17 +1572,17 @@ static void compile_term(compiler *c, const pattern *p, const char *path, const 
     if (barrier(p) && outer.count && !c->failed) {
         /* its failure in this poll fails at once the stages its own failure does: their failed
          * milestones take this sentry too (failures) */
-        sentry s;
-        sentry_begin(c, &s);
-        stage_active(&s, path);
-        failing(&s, p, path);
         char id[ID_SIZE];
         sentry_id(id, sizeof id, path, "failing", 0);
-        term_id node = sentry_end(&s, id, "it fails in this poll, and so do the terms around it that fail with it");
-        c->extras = xrealloc(c->extras, (c->extra_count + outer.count) * sizeof *c->extras);
+        sentry_list nodes = {0};
+        split_sentry(c, barrier_failing, &(term_at){p, path}, id,
+                     "it fails in this poll, and so do the terms around it that fail with it", &nodes);
+        c->extras = xrealloc(c->extras, (c->extra_count + outer.count * nodes.n) * sizeof *c->extras);
         for (size_t i = 0; i < outer.count; i++)
-            c->extras[c->extra_count++] =
-                (struct extra_sentry){xstrndup(outer.paths[i], strlen(outer.paths[i])), "failed", node};
+            for (size_t j = 0; j < nodes.n; j++)
+                c->extras[c->extra_count++] =
+                    (struct extra_sentry){xstrndup(outer.paths[i], strlen(outer.paths[i])), "failed", nodes.items[j]};
+        free(nodes.items);
     }
 }
 
@@ -1559,7 +1732,9 @@ int pattern_compile_bounded(terms *t, store *names, const char *model_base, cons
     c.rdfs_label = iri(&c, RDFS_label);
     c.rdfs_comment = iri(&c, RDFS_comment);
     gsm_model_terms_init(&c.g, t);
+    agent_vocab_init(&c.agent, t);
     compile_root(&c, p);
+    sentry_text_parser_free(c.parser);
     term_id *seen = NULL;
     size_t seen_count = 0;
     for (size_t i = 0; i < c.task_count && !c.failed; i++)

@@ -40,4 +40,24 @@ check "x3 was never sent: the loser stopped with the second winner (sent: $(sent
   [ "$(sent_set)" = "/a /b /c /d /x1 /x2 " ]
 expect "the loser's next stage never opened" s1.3.3=inactive
 
+echo "# TASK-ERROR through joins of joins: a failure read in this poll by every barrier around it fits in the sentries"
+# Each barrier's failed sentry reads its parts' failures of this poll, nested barriers' too: the conjunction
+# grows with the nesting, past what a rule holds (RULE_MAX_VARS), and is split into sentries of their own.
+pattern joins-of-joins 'join(first_complete, join(first_complete, seq(task(x1)), task(x2), task(x3)),
+                            join(first_complete, seq(task(y1)), task(y2), task(y3)), seq(task(z0)), seq(task(z1)), task(a))'
+refuse x1 x2 x3 y1 y2 y3 z0 z1 a
+settle
+check "the workflow failed" [ "$(workflow)" = failed ]
+expect "every join failed" s1.1-failed=T s1.2-failed=T s1-failed=T
+put env/lines '<#it> <https://example.org/env#items> ("pens" "paper") .' > /dev/null
+put env/parts '<#it> <https://example.org/env#items> (<#p1> <#p2>) .' > /dev/null
+pattern mi-of-mi-of-join 'mi(dynamic(lines, 1, 2), first_n(1), mi(dynamic(parts, 0, 2), n_of_m(1, 2),
+                            join(first_n(2), seq(task(x1), task(x2), task(x3)), seq(task(y1), task(y2)), seq(task(y3)))))'
+refuse x1 y1 y3
+settle
+check "the workflow failed" [ "$(workflow)" = failed ]
+expect "every copy's join failed, and every mi" s1.1.1-failed=T s1.1.2-failed=T s1.2.1-failed=T s1.2.2-failed=T \
+  s1.1-failed=T s1.2-failed=T s1-failed=T
+check "no task after a refused first one was sent (sent: $(sent_set))" [ -z "$(sent_set | tr ' ' '\n' | grep -vxE '/(x1|y1|y3)?')" ]
+
 gsm_finish
