@@ -31,6 +31,7 @@ running() {
 # agent's next "iteration:" line (then in $iteration_line), appending every line to the file COPY, and
 # fails when the process PID ended without one or after $wait_limit seconds.
 exec {nap_fd}<> <(:) # a pipe nobody writes: `read -t` on it sleeps without a fork
+nap() { read -r -t "$1" -u "$nap_fd" _ || :; } # SECONDS: sleep without starting a process
 log_fd=
 follow_log() {
   : >> "$1"
@@ -53,7 +54,7 @@ next_iteration() {
     [ $ended = 1 ] && return 1
     running "$1" || { ended=1; continue; } # one more read: its last lines came before it ended
     [ $SECONDS -lt $deadline ] || return 1
-    read -r -t 0.01 -u "$nap_fd" _ || :
+    nap 0.01
   done
 }
 
@@ -63,7 +64,7 @@ await_pid() {
   local _
   for _ in $(seq 1 $((wait_limit * 10))); do
     running "$1" || break
-    sleep 0.1
+    nap 0.1
   done
   if running "$1"; then
     echo "FAIL: process $1 did not end within ${wait_limit}s: killed"
@@ -102,7 +103,7 @@ wait_for_line() {
     line=$(head -n 1 "$1" 2>/dev/null)
     case $line in http://*) return 0 ;; esac
     running "$3" || break
-    sleep 0.05
+    nap 0.05
   done
   echo "$4 did not start: $(cat "$2")"; exit 1
 }
@@ -146,7 +147,7 @@ proxy_writes() { grep -Ec "^($1)	$2	$3	" "$work/proxy.log"; }
 wait_logged() { # method path count-before
   for _ in $(seq 1 100); do
     [ "$(served "$1" "$2")" -gt "$3" ] && return 0
-    sleep 0.02
+    nap 0.02
   done
 }
 put() { # path turtle

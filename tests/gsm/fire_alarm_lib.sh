@@ -6,30 +6,29 @@
 # Needs: $ldgsm, $work, start_server from tests/agent/lib.sh.
 DEV='@prefix dev: <https://example.org/devices#> .'
 
-status_line() { # prints "SFA CD m1 m2b", e.g. "inactive active T f"
+status_line() {
   curl -s -H 'Accept: application/n-triples' "${base}status/alarm1" > "$work/status.nt"
-  local sfa cd m1 m2b
-  sfa=$(stage_state SFA); cd=$(stage_state CD); m1=$(milestone m1); m2b=$(milestone m2b)
-  echo "$sfa $cd $m1 $m2b"
-}
-stage_state() { # model stage name
-  local frag
-  frag=$(grep "isInstanceOf> <${base}models/fire-alarm#$1>" "$work/status.nt" | cut -d' ' -f1)
-  grep "^$frag <http://purl.org/gsm/vocab#hasState>" "$work/status.nt" | sed 's/.*#\([a-z]*\)> \.$/\1/'
-}
-milestone() {
-  local frag
-  frag=$(grep "isInstanceOf> <${base}models/fire-alarm#$1>" "$work/status.nt" | cut -d' ' -f1)
-  grep -q "^$frag <http://purl.org/gsm/vocab#isAchieved> \"true\"" "$work/status.nt" && echo T || echo f
+  # the four values by one awk, not twelve grep, cut and sed (a process start costs ~5 ms of CPU here)
+  awk -v model="<${base}models/fire-alarm#" '
+    $2 == "<http://purl.org/gsm/vocab#isInstanceOf>" && index($3, model) == 1 {
+      name = substr($3, length(model) + 1); sub(/>$/, "", name); of[$1] = name }
+    $2 == "<http://purl.org/gsm/vocab#hasState>" { state_local = $3; sub(/.*#/, "", state_local); sub(/>$/, "", state_local)
+      state[$1] = state_local }
+    $2 == "<http://purl.org/gsm/vocab#isAchieved>" && index($3, "\"true\"") == 1 { achieved[$1] = 1 }
+    END {
+      for (s in of) { if (s in state) named_state[of[s]] = state[s]; if (s in achieved) named_achieved[of[s]] = 1 }
+      print named_state["SFA"], named_state["CD"], ("m1" in named_achieved ? "T" : "f"), ("m2b" in named_achieved ? "T" : "f")
+    }' "$work/status.nt"
 }
 device() { curl -s -H 'Accept: application/n-triples' "${base}devices/$1"; }
 put_device() { printf '%s\n%s' "$DEV" "$2" | curl -s -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @- "${base}devices/$1"; }
 
 # The door sensor shows what the doors are.
 copy_doors_to_sensor() {
-  local front back
-  front=$(device doors | grep -q '#front> <https://example.org/devices#state> <https://example.org/devices#closed>' && echo closed || echo open)
-  back=$(device doors | grep -q '#back> <https://example.org/devices#state> <https://example.org/devices#closed>' && echo closed || echo open)
+  local doors front=open back=open
+  doors=$(device doors)
+  [[ $doors == *'#front> <https://example.org/devices#state> <https://example.org/devices#closed>'* ]] && front=closed
+  [[ $doors == *'#back> <https://example.org/devices#state> <https://example.org/devices#closed>'* ]] && back=closed
   put_device door-sensor "<#it> a dev:DoorSensor ; dev:reading <#front>, <#back> .
 <#front> a dev:DoorReading ; dev:door <doors#front> ; dev:shows dev:$front .
 <#back> a dev:DoorReading ; dev:door <doors#back> ; dev:shows dev:$back ."

@@ -63,8 +63,7 @@ check "the instance whose model is elsewhere: listed, without a drawing" \
 check "... saying why" grep -q "does not hold the model" "$work/evil.html"
 
 # ---- ldgsm draw over HTTP, coloured as the status document says
-status_line > /dev/null
-sfa=$(stage_state SFA); cd_=$(stage_state CD)
+read -r sfa cd_ _ <<< "$(status_line)" # also leaves the status document in $work/status.nt
 completed() { # model stage name: "completed" when its fragment says so, else its state
   local frag
   frag=$(grep "isInstanceOf> <${base}models/fire-alarm#$1>" "$work/status.nt" | cut -d' ' -f1)
