@@ -57,7 +57,7 @@ start_data_service() {
   for _ in $(seq 1 200); do
     port=$(head -n 1 "$work/service.out" 2>/dev/null)
     [ -n "$port" ] && return 0
-    sleep 0.05
+    nap 0.05
   done
   echo "the data service did not start"; exit 1
 }

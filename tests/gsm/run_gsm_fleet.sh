@@ -30,7 +30,7 @@ start_watcher "$dir" "${instances[@]}"
 for shard in 1/2 2/2 1/3 3/3; do
   spawn_agent "${shard/\//-of-}" "${args[@]}" --shard "$shard" -n 50 --timeout 2000
 done
-for _ in $(seq 1 $((wait_limit * 40))); do [ -e "$dir/finished" ] && break; sleep 0.1; done
+for _ in $(seq 1 $((wait_limit * 40))); do [ -e "$dir/finished" ] && break; nap 0.1; done
 check "every instance completes" [ -e "$dir/finished" ]
 for shard in 1/2 2/2 1/3 3/3; do stop_agent "${shard/\//-of-}"; done
 stop_watcher "$dir"; watch_rc=$?

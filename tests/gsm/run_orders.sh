@@ -157,7 +157,7 @@ helper_pids+=($!)
 printf 'this is <not Turtle\n' > "$work/broken.ttl"
 python3 "$here/static_doc.py" "$work/broken.ttl" > "$work/static.out" 2> "$work/static.err" &
 helper_pids+=($!)
-for _ in $(seq 1 $((wait_limit * 20))); do [ -s "$work/fixed.out" ] && [ -s "$work/static.out" ] && break; sleep 0.05; done
+for _ in $(seq 1 $((wait_limit * 20))); do [ -s "$work/fixed.out" ] && [ -s "$work/static.out" ] && break; nap 0.05; done
 failing="http://127.0.0.1:$(head -n 1 "$work/fixed.out")/500"
 broken=$(head -n 1 "$work/static.out")order
 fx4=$work/fixture4

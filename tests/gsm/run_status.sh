@@ -92,7 +92,7 @@ step() { # one iteration of the stepped agent, waited for (bounded)
   for _ in $(seq 1 $((wait_limit * 20))); do
     [ "$(grep -c '^iteration:' "$work/agent.log")" -ge $want ] && return 0
     running $agent || break
-    sleep 0.05
+    nap 0.05
   done
   echo "FAIL: the agent's iteration $want did not end"; failures=$((failures + 1))
 }
@@ -178,10 +178,10 @@ order2="${base}status/order2#it"
 "$ldgsm" status --watch 20 --count 100000 "$order2" > "$work/watch.out" 2> "$work/watch.err" &
 watcher=$!
 snapshots() { grep -c '^last transitions' "$work/watch.out"; }
-for _ in $(seq 1 $((wait_limit * 20))); do [ "$(snapshots)" -ge 1 ] && break; sleep 0.05; done
+for _ in $(seq 1 $((wait_limit * 20))); do [ "$(snapshots)" -ge 1 ] && break; nap 0.05; done
 check "--watch: the first state is shown" [ "$(snapshots)" = 1 ]
 iterate "$order2"
-for _ in $(seq 1 $((wait_limit * 20))); do [ "$(snapshots)" -ge 2 ] && break; sleep 0.05; done
+for _ in $(seq 1 $((wait_limit * 20))); do [ "$(snapshots)" -ge 2 ] && break; nap 0.05; done
 stop_pid $watcher TERM; rc=$?
 check "--watch: SIGTERM ends it with exit status 0" [ $rc = 0 ]
 check "--watch: the set-up is shown as a second state, after a line '---'" \
@@ -199,7 +199,7 @@ check "--watch --count 3: ends by itself with 0, showing an unchanged state once
 # --- why a stage does not open: 404, 500, nothing listening, no answer in time, a false condition ------
 python3 "$here/fixed_status.py" 0 > "$work/fixed.out" 2> "$work/fixed.err" &
 fixed_pid=$!
-wait_for_port() { local _; for _ in $(seq 1 $((wait_limit * 20))); do [ -s "$work/fixed.out" ] && return; sleep 0.05; done; }
+wait_for_port() { local _; for _ in $(seq 1 $((wait_limit * 20))); do [ -s "$work/fixed.out" ] && return; nap 0.05; done; }
 wait_for_port
 svc="http://127.0.0.1:$(head -n 1 "$work/fixed.out")"
 sed "s#SVC#$svc#g" "$here/models/status.ttl" > "$work/status-model.ttl"

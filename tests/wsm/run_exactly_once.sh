@@ -57,7 +57,7 @@ settle() { # PHASE: waits (bounded) until a look finds no work left
       echo "FAIL: $1: work left after ${phase_limit}s: $(cat "$work/pending.out")"; failures=$((failures + 1))
       return
     fi
-    sleep 0.05
+    nap 0.05
   done
   passes=$((passes + 1))
 }
@@ -108,7 +108,7 @@ mkdir -p "$work/writer"
 post_batch "$((seed + 2000))"
 python3 "$helper" writer "$base" "$work/writer" "$seed" 2> "$work/writer/errors" &
 writer_pid=$!
-for _ in $(seq 1 $((wait_limit * 20))); do [ -e "$work/writer/ready" ] && break; sleep 0.05; done
+for _ in $(seq 1 $((wait_limit * 20))); do [ -e "$work/writer/ready" ] && break; nap 0.05; done
 check "the second writer writes" [ -e "$work/writer/ready" ]
 agent W 5 # iterations 5 ms apart: the writer's PUTs land between them and within them
 settle "writer (running)"
