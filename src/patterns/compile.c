@@ -639,10 +639,19 @@ typedef struct {
     const void *ctx;
     const char *id, *comment;
     sentry_list *into;
-    size_t *choice, made;
+    size_t *choice, made, tried;
 } splitting;
 
+/* The ways split_sentry may try for one sentry: each is a parse, and the product of nested unions'
+ * alternatives grows fast, so a term that needs more fails at once instead of stalling the compile. */
+enum { MAX_SPLIT_TRIES = 4 * MAX_SENTRIES_PER_MILESTONE };
+
 static void split_at(compiler *c, splitting *x, size_t chosen) {
+    if (++x->tried > MAX_SPLIT_TRIES) {
+        fail(c, "the sentry <#%s> is too big for a rule and %d ways of splitting it did not do: nest smaller "
+                "joins, or fewer joins of joins", x->id, MAX_SPLIT_TRIES);
+        return;
+    }
     sentry s;
     sentry_begin(c, &s);
     s.choice = x->choice;
