@@ -402,8 +402,7 @@ int cmd_run(int argc, char **argv) {
         fprintf(stderr, "ldgsm run: %s\n", error);
         status = 1;
     }
-    gsm_watch_free(watch.gsm.watch);
-    wsm_watch_free(watch.wsm);
+    watchers_free(&watch);
 done:
     for (size_t i = 0; i < opt.header_count; i++) {
         free(opt.headers[i].origin);

@@ -309,8 +309,7 @@ int cmd_status(int argc, char **argv) {
     buf_free(&shown);
     agent_free(a);
 unwatch:
-    gsm_watch_free(watchers_of.gsm.watch);
-    wsm_watch_free(watchers_of.wsm);
+    watchers_free(&watchers_of);
 done:
     free(opt.programs);
     free(opt.inputs);

@@ -8,3 +8,8 @@ int watchers_inspect(void *user, agent *a, agent_phase phase, const iteration_st
         ended = 1;
     return ended;
 }
+
+void watchers_free(watchers *w) {
+    gsm_watch_free(w->gsm.watch);
+    wsm_watch_free(w->wsm);
+}

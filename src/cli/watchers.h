@@ -18,4 +18,7 @@ typedef struct watchers {
 /* The hook itself, user a watchers: AGENT_GO_ON or the exit status the run ends with. */
 int watchers_inspect(void *user, agent *a, agent_phase phase, const iteration_stats *stats);
 
+/* Frees both watchers (either may be absent). */
+void watchers_free(watchers *w);
+
 #endif
