@@ -16,8 +16,16 @@ typedef struct {
     uint32_t must_happen; /* inevitable */
     uint32_t triggerable;
     dep_order order;
-    uint32_t *possible; /* DEP_ORDER_DELAY: possible_after() by history (history_code), 0 not yet known */
+    struct possibility *possible; /* DEP_ORDER_DELAY: by history (history_code); events 0: not yet known */
 } completion_ctx;
+
+/* What can still happen after a history, whatever the policy: the events on some way on satisfying every
+ * dependency (and POSSIBLE_KNOWN), and the ordered pairs (bit y * n + e) of events that come one after the
+ * other on some such way. */
+struct possibility {
+    uint64_t follows;
+    uint32_t events;
+};
 
 #define POSSIBLE_KNOWN (1u << 31)
 
@@ -44,20 +52,26 @@ static size_t history_code(const dep_group *g, const dep_trace *u) {
     return code;
 }
 
-/* The events (bits) that happen on some way on from u satisfying every dependency, any of the rest
- * happening in any order (every inevitable one among them), then the complements of the others; `found`
- * collects them, POSSIBLE_KNOWN marks that some way exists. */
-static uint32_t ways_on(const completion_ctx *c, dep_trace *u, uint32_t used, uint32_t happened, bool positive) {
+/* The ways on from u satisfying every dependency, any of the rest happening in any order (every inevitable
+ * one among them), then the complements of the others: what happens on them (POSSIBLE_KNOWN marks that some
+ * way exists), and into *follows the pairs of events the ways hold one after the other. */
+static uint32_t ways_on(const completion_ctx *c, dep_trace *u, uint32_t used, bool positive, uint64_t *follows) {
     uint32_t all = (1u << c->g->n) - 1, found = 0;
     if (used == all)
-        return satisfies_all(c, u) ? happened | POSSIBLE_KNOWN : 0;
+        return satisfies_all(c, u) ? POSSIBLE_KNOWN : 0;
     for (size_t i = 0; i < c->g->n && positive; i++) {
         uint32_t bit = 1u << i;
         if (used & bit)
             continue;
         u->lits[u->n++] = 2 * c->g->symbols[i];
-        found |= ways_on(c, u, used | bit, happened | bit, true);
+        uint32_t later = ways_on(c, u, used | bit, true, follows);
         u->n--;
+        if (!later)
+            continue;
+        for (size_t j = 0; j < c->g->n; j++)
+            if (later & (1u << j))
+                *follows |= UINT64_C(1) << (i * c->g->n + j);
+        found |= later | bit;
     }
     if (c->must_happen & ~used)
         return found;
@@ -66,38 +80,41 @@ static uint32_t ways_on(const completion_ctx *c, dep_trace *u, uint32_t used, ui
         if (used & bit)
             continue;
         u->lits[u->n++] = 2 * c->g->symbols[i] + 1;
-        found |= ways_on(c, u, used | bit, happened, false);
+        found |= ways_on(c, u, used | bit, false, follows);
         u->n--;
     }
     return found;
 }
 
-/* The events that can still happen after history u (events `used`), whatever the policy: the paper's
- * "possible" (a safe path continues the history with it), over the group. */
-static uint32_t possible_after(const completion_ctx *c, dep_trace *u, uint32_t used) {
-    uint32_t *memo = &c->possible[history_code(c->g, u)];
-    if (!*memo)
-        *memo = ways_on(c, u, used, 0, true) | POSSIBLE_KNOWN;
-    return *memo & ~POSSIBLE_KNOWN;
+/* What can still happen after history u (events `used`), whatever the policy: the paper's "possible" (a
+ * safe path continues the history with it), over the group. */
+static const struct possibility *possible_after(const completion_ctx *c, dep_trace *u, uint32_t used) {
+    struct possibility *memo = &c->possible[history_code(c->g, u)];
+    if (!memo->events) {
+        uint64_t follows = 0;
+        memo->events = ways_on(c, u, used, true, &follows) | POSSIBLE_KNOWN;
+        memo->follows = follows;
+    }
+    return memo;
 }
 
 /* Does event e wait for another after history u (events `used`)? It does when some y could still happen,
- * would not after e, and e could after y: Example 4's f, which comes after e if both do, waits for e
- * rather than take e's way to happen. Two events that each take the other's way (mutual exclusion) do not
- * wait: the first goes and the other is refused (Heuristic 4's prohibition). */
+ * would not after e, and e could come after y on some way on (not only next: y may need others before it):
+ * Example 4's f, which comes after e if both do, waits for e rather than take e's way to happen. Two events
+ * that each take the other's way (mutual exclusion) do not wait: the first goes and the other is refused
+ * (Heuristic 4's prohibition). */
 static bool waits(const completion_ctx *c, dep_trace *u, uint32_t used, size_t e) {
-    uint32_t now = possible_after(c, u, used);
+    const struct possibility *now = possible_after(c, u, used);
+    uint32_t now_events = now->events;
+    uint64_t now_follows = now->follows;
     u->lits[u->n++] = 2 * c->g->symbols[e];
-    uint32_t after_e = possible_after(c, u, used | (1u << e));
+    uint32_t after_e = possible_after(c, u, used | (1u << e))->events;
     u->n--;
     for (size_t y = 0; y < c->g->n; y++) {
         uint32_t bit = 1u << y;
-        if (y == e || (used & bit) || !(now & bit) || (after_e & bit))
+        if (y == e || (used & bit) || !(now_events & bit) || (after_e & bit))
             continue;
-        u->lits[u->n++] = 2 * c->g->symbols[y];
-        bool e_after_y = possible_after(c, u, used | bit) & (1u << e);
-        u->n--;
-        if (e_after_y)
+        if (now_follows & (UINT64_C(1) << (y * c->g->n + e)))
             return true;
     }
     return false;

@@ -16,8 +16,8 @@
  * Two readings of an order between events that may both happen (D< = ~e | ~f | e . f):
  *   DEP_ORDER_DELAY       the paper's (Example 4; the scheduler of dep_schedule.h): e waits after
  *                         history h when some other event y could still happen after h, could not after
- *                         h e, and e could still happen after h y: f, asked for first, waits for e and
- *                         happens after it. "Could happen" is over any way on that satisfies the group,
+ *                         h e, and e could come after y on some way on from h (y need not be next: others
+ *                         may have to come before it): f, asked for first, waits for e and happens after it. "Could happen" is over any way on that satisfies the group,
  *                         whatever the policy (the paper's possible paths). Events that exclude each other
  *                         both ways (~e | ~f) do not wait: the first goes (Heuristic 4's prohibition);
  *   DEP_ORDER_FIRST_COME  whichever comes first goes; f first refuses e for good. */

@@ -16,9 +16,10 @@ remaining inevitable event and some of the remaining triggerable ones (in some o
 none of them waiting where it comes), then the complements of the rest (in some order). Sets are bit
 masks over the group's events (bit i: events[i]).
 The order "delay" is the paper's (Example 4): e waits after h when some other event y is possible after h,
-not after h + e, and e is possible after h + y; possible after h are the events that happen on some
-completion of h satisfying every dependency where any remaining events happen, in any order (every
-inevitable one among them), before the complements of the rest. The order "first-come" never waits. A
+not after h + e, and e comes after y on some such completion of h (not only right after: y may need
+others first); possible after h are the events that happen on some completion of h satisfying every
+dependency where any remaining events happen, in any order (every inevitable one among them), before the
+complements of the rest. The order "first-come" never waits. A
 group is refused only when no history is viable in any order (the first-come viability of the empty one).
 Related events beyond EVENTS_MAX are split: a group per dependency, over its own events; an event in
 several groups is allowed where all of them allow it, triggered where all allow it and one of them may not
@@ -99,9 +100,21 @@ def _compute(group, inevitable, triggerable, order):
         return frozenset(found)
 
     @functools.lru_cache(maxsize=None)
+    def follows(h):
+        """The pairs (y, e) of events not in h with e after y on some satisfying completion of h."""
+        rest = [e for e in group.events if e not in h]
+        must = {e for e in rest if e in inevitable}
+        pairs = set()
+        for k in range(2, len(rest) + 1):
+            for chosen in itertools.permutations(rest, k):
+                if must <= set(chosen) and closes(_positive(h + chosen), [e for e in rest if e not in chosen]):
+                    pairs |= {(chosen[i], chosen[j]) for i in range(k) for j in range(i + 1, k)}
+        return frozenset(pairs)
+
+    @functools.lru_cache(maxsize=None)
     def waits(h, e):
         return order == "delay" and any(
-            y in possible(h) and y not in possible(h + (e,)) and e in possible(h + (y,))
+            y in possible(h) and y not in possible(h + (e,)) and (y, e) in follows(h)
             for y in group.events if y != e and y not in h)
 
     @functools.lru_cache(maxsize=None)

@@ -143,6 +143,14 @@ class Paper(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertEqual(happens_when(out), {"e": "!e & !f", "f": "!f"}, out)
 
+    def test_example_4_waiting_behind_an_event_that_waits(self):
+        """Example 4's reading when the event waited for cannot come next: b (D1: d before b) waits for d
+        although d itself needs a first (D2); looking one event ahead only, b went at once and d never could
+        (the campaign's set: the scheduler's history a c d b, the compiled model's b a c)."""
+        rc, out, err = gsm("wait_behind.deps")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(happens_when(out).get("b"), "[]d & !b", out)
+
     def test_section_4_3_inevitable_event_promises(self):
         """pay (inevitable) waits for []~ship and, attempted, sends <>pay (section 4.3); Table 1 makes
         ship's guard []~pay 0: ship is rejected, pay waits for ~ship and then happens."""
