@@ -8,7 +8,8 @@ declare -A agent_log_before # lines of an agent's log before its latest start
 # tests/gsm/property/step.sh) are closed in it, so that their readers see their end.
 spawn_agent() {
   local name=$1; shift
-  agent_log_before[$name]=$(cat "$work/agent-$name.log" 2>/dev/null | wc -l)
+  agent_log_before[$name]=0
+  [ -e "$work/agent-$name.log" ] && agent_log_before[$name]=$(wc -l < "$work/agent-$name.log")
   "$ldgsm" run "$@" > /dev/null 2>> "$work/agent-$name.log" 5>&- 6<&- 7>&- &
   agent_pid_of[$name]=$!
 }
@@ -24,15 +25,26 @@ kill_agent() {
 # ends it as it ends any program (143), which says nothing of the agent: the signal waits (at most
 # $wait_limit s) until the agent logged an iteration since its latest start.
 stop_agent() {
-  local name=$1 pid=${agent_pid_of[$1]} rc _
-  for _ in $(seq 1 $((wait_limit * 50))); do
-    [ "$(tail -n +$((agent_log_before[$name] + 1)) "$work/agent-$name.log" | grep -c '^iteration:')" -gt 0 ] && break
+  local name=$1 pid=${agent_pid_of[$1]} rc i
+  for ((i = 0; i < wait_limit * 50; i++)); do
+    iterated_since_start "$name" && break
     running "$pid" || break
-    sleep 0.02
+    nap 0.02
   done
   stop_pid "$pid"; rc=$?
   check "agent $name exits 0 on SIGTERM (exit status: $rc)" [ "$rc" = 0 ]
   unset "agent_pid_of[$name]"
+}
+
+# iterated_since_start NAME: the agent's log has an "iteration:" line after its latest start (read in the
+# shell: stop_agent asks every 20 ms)
+iterated_since_start() {
+  local line n=0
+  while IFS= read -r line; do
+    n=$((n + 1))
+    [ $n -gt "${agent_log_before[$1]}" ] && [[ $line == iteration:* ]] && return 0
+  done < "$work/agent-$1.log"
+  return 1
 }
 
 # stop_agents: every running agent, SIGTERM (unchecked: for a test's exit trap).

@@ -16,6 +16,48 @@ passes=0
 # Every curl of a test gives up after $wait_limit seconds (a server that accepts and never answers).
 curl() { command curl --max-time "$wait_limit" "$@"; }
 
+# The requests of the helpers below go through tests/agent/http_driver.py, started once (http_driver_start,
+# by start_server): a curl start costs ~30 ms of CPU, and the tests make thousands of requests. Bash's
+# /dev/tcp reaches the driver without a process, a connection per request (subshells and background jobs
+# may request at once). The driver, too, gives up after $wait_limit seconds.
+http_driver_pid=
+http_driver_port=
+http_driver_start() {
+  [ -n "$http_driver_port" ] && return 0
+  python3 "$agent_tests/http_driver.py" "$wait_limit" > "$work/http-driver.out" 2> "$work/http-driver.err" 5>&- 6<&- 7>&- &
+  http_driver_pid=$!
+  local i
+  for ((i = 0; i < wait_limit * 20; i++)); do
+    { IFS= read -r http_driver_port < "$work/http-driver.out"; } 2>/dev/null
+    [ -n "$http_driver_port" ] && return 0
+    running "$http_driver_pid" || break
+    nap 0.05
+  done
+  echo "the HTTP driver did not start: $(cat "$work/http-driver.err")"; exit 1
+}
+byte_length() { local LC_ALL=C; byte_length=${#1}; } # STRING: its length in bytes, in $byte_length
+# request METHOD URL [BODY [HEADER...]]: sets $http_code (000: no answer, $http_error says why), the
+# response's headers in $http_headers (lower-case names, a line each) and its body in $http_body.
+request() {
+  local method=$1 url=$2 body=${3:-} fd line length
+  shift 2; [ $# -gt 0 ] && shift
+  http_code=000 http_headers= http_body= http_error=
+  byte_length "$body"; length=$byte_length
+  if ! exec {fd}<> "/dev/tcp/127.0.0.1/${http_driver_port:?the HTTP driver is not started}"; then
+    http_error="cannot reach the HTTP driver"; return 1
+  fi
+  printf '%s %s %s\n' "$method" "$url" "$length" >&"$fd"
+  [ $# -gt 0 ] && printf '%s\n' "$@" >&"$fd"
+  printf '\n%s' "$body" >&"$fd"
+  if IFS= read -r -t $((wait_limit + 5)) -u "$fd" http_code; then
+    while IFS= read -r -u "$fd" line && [ -n "$line" ]; do http_headers+=$line$'\n'; done
+    IFS= read -r -d '' -u "$fd" http_body
+  fi
+  exec {fd}>&-
+  [[ $http_headers =~ (^|$'\n')x-driver-error:\ ([^$'\n']*) ]] && http_error=${BASH_REMATCH[2]}
+  [ "$http_code" != 000 ]
+}
+
 # running PID: the process has not ended (a zombie, not yet waited for, still answers kill -0). Read
 # from /proc without a fork: polling loops call it every few milliseconds.
 running() {
@@ -61,8 +103,8 @@ next_iteration() {
 # await_pid PID: waits for a process the test started to end, at most $wait_limit seconds; one that
 # does not is killed and fails the test. Returns its exit status.
 await_pid() {
-  local _
-  for _ in $(seq 1 $((wait_limit * 10))); do
+  local i
+  for ((i = 0; i < wait_limit * 10; i++)); do
     running "$1" || break
     nap 0.1
   done
@@ -88,6 +130,7 @@ bounded() {
 }
 
 cleanup() {
+  [ -n "$http_driver_pid" ] && stop_pid "$http_driver_pid"
   [ -n "$proxy_pid" ] && stop_pid "$proxy_pid"
   [ -n "$server_pid" ] && stop_pid "$server_pid"
   rm -rf "$work"
@@ -98,9 +141,10 @@ trap cleanup EXIT
 # wait_for_line OUT ERR PID WHAT: waits (bounded) for the first line of OUT, written by the process PID
 # once it listens, and sets $line to it; exits the test naming WHAT and showing ERR when none comes.
 wait_for_line() {
-  local _
-  for _ in $(seq 1 $((wait_limit * 20))); do
-    line=$(head -n 1 "$1" 2>/dev/null)
+  local i
+  for ((i = 0; i < wait_limit * 20; i++)); do
+    line=
+    { IFS= read -r line < "$1"; } 2>/dev/null # a whole line: the address is written with its newline
     case $line in http://*) return 0 ;; esac
     running "$3" || break
     nap 0.05
@@ -114,6 +158,7 @@ start_server() { # [extra serve options]
   server_pid=$!
   wait_for_line "$work/serve.out" "$work/serve.log" "$server_pid" "the server"
   base=$line
+  http_driver_start
 }
 
 # start_proxy [record_proxy.py options]: tests/agent/record_proxy.py in front of the server: its base
@@ -145,21 +190,23 @@ proxy_writes() { grep -Ec "^($1)	$2	$3	" "$work/proxy.log"; }
 # The server logs a request after answering it; waiting for the line keeps a test's later
 # `: > serve.log` from receiving it.
 wait_logged() { # method path count-before
-  for _ in $(seq 1 100); do
+  local i
+  for ((i = 0; i < 100; i++)); do
     [ "$(served "$1" "$2")" -gt "$3" ] && return 0
     nap 0.02
   done
 }
-put() { # path turtle
+put() { # path turtle: prints the status code
   local before; before=$(served PUT "/$1")
-  printf '%s' "$2" | curl -s -o /dev/null -w '%{http_code}' -X PUT -H 'Content-Type: text/turtle' --data-binary @- "$base$1"
+  request PUT "$base$1" "$2" 'Content-Type: text/turtle'
+  printf '%s' "$http_code"
   wait_logged PUT "/$1" "$before"
 }
-get() { curl -s -H 'Accept: application/n-triples' "$base$1"; }
-status_of() { curl -s -o /dev/null -w '%{http_code}' -H 'Accept: text/turtle' "$base$1"; }
+get() { request GET "$base$1" "" 'Accept: application/n-triples'; printf '%s' "$http_body"; }
+status_of() { request GET "$base$1" "" 'Accept: text/turtle'; printf '%s' "$http_code"; }
 ensure_container() { # PATH/: created when missing (Community Solid Server gets no empty fixture folders)
   [ "$(status_of "$1")" = 404 ] || return 0
-  curl -s -o /dev/null -X PUT -H 'Content-Type: text/turtle' -H 'Link: <http://www.w3.org/ns/ldp#BasicContainer>; rel="type"' "$base$1"
+  request PUT "$base$1" "" 'Content-Type: text/turtle' 'Link: <http://www.w3.org/ns/ldp#BasicContainer>; rel="type"'
 }
 members() { get "$1" | grep -c '<http://www.w3.org/ns/ldp#contains>'; } # container: its member count
 # achieved DOC MILESTONE-IRI: the workflow status document DOC (a path) shows that milestone achieved.

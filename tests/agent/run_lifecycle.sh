@@ -17,7 +17,7 @@ for sig in INT TERM; do
   "$ldgsm" run -p "$work/prog.n3" -n 50 > /dev/null 2>> "$work/run.log" &
   pid=$!
   # the signal comes once an iteration has run (a fixed sleep was passed by the sanitizer build under load)
-  for _ in $(seq 1 $((wait_limit * 10))); do grep -q '^iteration:' "$work/run.log" && break; sleep 0.1; done
+  for _ in $(seq 1 $((wait_limit * 10))); do grep -q '^iteration:' "$work/run.log" && break; nap 0.1; done
   stop_pid $pid $sig
   status=$?
   check "SIG$sig ends the run with exit 0" [ "$status" = 0 ]

@@ -37,10 +37,12 @@ start_service() {
   : > "$work/service.out"
   python3 "$gsm_dir/call_service.py" "${1:-0}" "$work/service.json" "$work/service.log" > "$work/service.out" 5>&- 6<&- 7>&- &
   service_pid=$!
-  for _ in $(seq 1 100); do
-    service_port=$(head -n 1 "$work/service.out" 2>/dev/null)
+  local i
+  for ((i = 0; i < 100; i++)); do
+    service_port=
+    { IFS= read -r service_port < "$work/service.out"; } 2>/dev/null
     [ -n "$service_port" ] && return 0
-    sleep 0.05
+    nap 0.05
   done
   echo "the call service did not start"; exit 1
 }

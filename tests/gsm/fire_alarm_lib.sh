@@ -7,7 +7,8 @@
 DEV='@prefix dev: <https://example.org/devices#> .'
 
 status_line() {
-  curl -s -H 'Accept: application/n-triples' "${base}status/alarm1" > "$work/status.nt"
+  request GET "${base}status/alarm1" "" 'Accept: application/n-triples'
+  printf '%s' "$http_body" > "$work/status.nt"
   # the four values by one awk, not twelve grep, cut and sed (a process start costs ~5 ms of CPU here)
   awk -v model="<${base}models/fire-alarm#" '
     $2 == "<http://purl.org/gsm/vocab#isInstanceOf>" && index($3, model) == 1 {
@@ -20,8 +21,8 @@ status_line() {
       print named_state["SFA"], named_state["CD"], ("m1" in named_achieved ? "T" : "f"), ("m2b" in named_achieved ? "T" : "f")
     }' "$work/status.nt"
 }
-device() { curl -s -H 'Accept: application/n-triples' "${base}devices/$1"; }
-put_device() { printf '%s\n%s' "$DEV" "$2" | curl -s -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @- "${base}devices/$1"; }
+device() { request GET "${base}devices/$1" "" 'Accept: application/n-triples'; printf '%s' "$http_body"; }
+put_device() { request PUT "${base}devices/$1" "$DEV"$'\n'"$2" 'Content-Type: text/turtle'; }
 
 # The door sensor shows what the doors are.
 copy_doors_to_sensor() {

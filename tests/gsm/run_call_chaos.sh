@@ -76,7 +76,8 @@ publish() {
 }
 pause() { # a random pause of 0.1-1.2 s
   local ms=$((100 + RANDOM % 1100))
-  sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+  printf -v pause '%d.%03d' $((ms / 1000)) $((ms % 1000))
+  nap "$pause"
 }
 
 all_instances=()
@@ -94,13 +95,13 @@ watch_round down "${down[@]}"
 agent D "${down[@]}"
 for _ in $(seq 1 $((wait_limit * 10))); do # until a re-send has failed too while nothing listened
   get "status/chaos-down-1" | grep -q '#retriesLeft> "*[0-5][^0-9]' && break
-  sleep 0.1
+  nap 0.1
 done
 check "while the service is down, the calls fail and are retried" \
   grep -q '#lastFailure> "connect failure"' <(get "status/chaos-down-1")
 check "and nothing was executed" [ ! -s "$work/service.log" ]
 start_service "$task_port"
-for _ in $(seq 1 $((round_limit * 10))); do ended down && break; sleep 0.1; done
+for _ in $(seq 1 $((round_limit * 10))); do ended down && break; nap 0.1; done
 stop_agent D
 unwatch_round down
 all_instances+=("${down[@]}")
@@ -141,7 +142,7 @@ campaign() {
       [ $((RANDOM % 4)) = 0 ] && pause # now and then it stays down a while: deadlines pass meanwhile
       agent V "${batch_instances[@]}"
     done
-    while ! ended "$r" && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
+    while ! ended "$r" && [ $SECONDS -lt $deadline ]; do nap 0.1; done
     check "round $r: every instance ended within ${round_limit}s" ended "$r"
     if ! ended "$r"; then
       for i in "${batch_instances[@]}"; do echo "  $i: $(python3 "$chaos_check" ending "$i")"; done

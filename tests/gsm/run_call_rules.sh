@@ -40,7 +40,7 @@ step 2
 check "no re-send before the deadline" [ "$(executed /a)" = 1 ]
 
 echo "# Timeout, retry; Response (Success)"
-sleep 4
+nap 4
 step
 check "re-sent once the deadline passed" [ "$(executed /a)" = 2 ]
 check "with the same key" [ "$(keys_of /a | wc -l)" = 1 ]
@@ -58,7 +58,7 @@ for _ in $(seq 1 40); do
   step
   [ "$(field R alternative)" = 2 ] && [ -z "${rebound:-}" ] && rebound=$(field R retriesLeft)
   [ "$(call_state R)" = exhausted ] && break
-  sleep 0.35
+  nap 0.35
 done
 check "alternative 1 was executed exactly 1 + N_MT = 3 times" [ "$(executed /r1)" = 3 ]
 check "alternative 2 too" [ "$(executed /r2)" = 3 ]
@@ -98,7 +98,7 @@ check "not retried" [ "$(executed /x)" = 1 ]
 echo "# an answer and a passed deadline in one iteration: the answer wins"
 setenv gW true
 step   # W's service answers after 0.8 s, within T_E = 2 s; the agent records it in its next iteration
-sleep 1.5 # ... by which time the deadline has passed too
+nap 1.5 # ... by which time the deadline has passed too
 step
 check "the answer answered the call" [ "$(call_state W)" = answered ]
 check "the re-send the deadline asked for yielded to it" grep -q "^warning: PUT http://127.0.0.1:$service_port/w yielded" "$work/last.log"
@@ -123,7 +123,7 @@ step   # attempt 1: the service takes 0.6 s, the request gives up at T_E = 0.4 s
 check "attempt 1 got no answer within T_E" grep -q "^warning: POST http://127.0.0.1:$service_port/h: outcome unknown (timeout)" "$work/last.log"
 step
 check "the failure is recorded" [ "$(field H lastFailure)" = timeout ]
-sleep 1
+nap 1
 step   # attempt 2, same key: the service finished attempt 1 meanwhile and answers with its result
 check "the re-send is not executed again" [ "$(executed /h)" = 1 ]
 check "the service answered it with attempt 1's answer" [ "$(executed /h replayed)" = 1 ]

@@ -18,7 +18,7 @@ step
 until_state() { # WHAT... : steps (at most 40, 0.25 s apart) until the status shows WHAT
   for _ in $(seq 1 40); do
     is "$@" > /dev/null 2>&1 && return 0
-    sleep 0.25
+    nap 0.25
     step
   done
   return 1

@@ -135,7 +135,7 @@ step_slowly_until() {
   local max=$1 _; shift
   for _ in $(seq 1 "$max"); do
     "$@" > /dev/null 2>&1 && return 0
-    step; sleep 0.25
+    step; nap 0.25
   done
   "$@" > /dev/null 2>&1
 }

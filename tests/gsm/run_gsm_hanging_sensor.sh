@@ -52,7 +52,7 @@ check "5 iterations ran, none waiting for the sensor" [ "$(grep -c '^iteration:'
 : > "$work/hanging" # the sensor answers at last: the proxy forwards the GET it held
 for _ in $(seq 1 $((wait_limit * 50))); do
   grep -q "^GET	/env/sensor-held	200	" "$work/proxy.log" && break
-  sleep 0.02
+  nap 0.02
 done
 step
 # its answer may reach the agent just after the iteration's reads: then the next one takes it

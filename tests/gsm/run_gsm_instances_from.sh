@@ -17,7 +17,7 @@ await_completed() {
   local _
   for _ in $(seq 1 $((wait_limit * 10))); do
     completed "$1" && return 0
-    sleep 0.1
+    nap 0.1
   done
   return 1
 }
@@ -26,7 +26,7 @@ await_log() {
   local _
   for _ in $(seq 1 $((wait_limit * 10))); do
     grep -qF -- "$2" "$1" && return 0
-    sleep 0.1
+    nap 0.1
   done
   return 1
 }
@@ -45,14 +45,14 @@ check "an instance created after the agent started joins the run" \
   await_log "$work/agent.log" "instances-from: <${base}pool/late#it> joins the run"
 check "... and completes" await_completed pool/late
 before=$(served GET /pool/)
-while [ "$(served GET /pool/)" -lt $((before + 4)) ] && running $agent; do sleep 0.05; done
+while [ "$(served GET /pool/)" -lt $((before + 4)) ] && running $agent; do nap 0.05; done
 check "the member describing no instance was read once ($(served GET /pool/note))" [ "$(served GET /pool/note)" = 1 ]
 
 curl -s -o /dev/null -X DELETE "${base}pool/a"
 check "a deleted member leaves the run" await_log "$work/agent.log" "instances-from: <${base}pool/a> is no longer listed"
 reads_of_a=$(served GET /pool/a)
 before=$(served GET /pool/)
-while [ "$(served GET /pool/)" -lt $((before + 4)) ] && running $agent; do sleep 0.05; done
+while [ "$(served GET /pool/)" -lt $((before + 4)) ] && running $agent; do nap 0.05; done
 check "... and its document is no longer read ($reads_of_a, then $(served GET /pool/a))" \
   [ "$(served GET /pool/a)" = "$reads_of_a" ]
 check "the agent is still running" running $agent

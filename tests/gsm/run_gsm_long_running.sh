@@ -52,17 +52,17 @@ for round in 1 2 3; do
     for k in $(seq 1 "$batch"); do completed "churn/r$round-$k" && done_count=$((done_count + 1)); done
     [ $done_count = "$batch" ] && [ "$(iterations "$work/churn.log")" -ge $((start + round_iterations)) ] && break
     running $agent || break
-    sleep 0.1
+    nap 0.1
   done
   check "round $round: its $batch instances complete ($done_count)" [ $done_count = "$batch" ]
-  for k in $(seq 1 "$batch"); do curl -s -o /dev/null -X DELETE "${base}churn/r$round-$k"; done
+  for ((k = 1; k <= batch; k++)); do request DELETE "${base}churn/r$round-$k"; done
   bounds+=("$start" "$(iterations "$work/churn.log")")
 done
 # the last round's members leave before the agent is stopped
 for _ in $(seq 1 $((wait_limit * 10))); do
   [ "$(grep -c 'is no longer listed: its instances leave the run' "$work/churn.log")" -ge $((3 * batch)) ] && break
   running $agent || break
-  sleep 0.1
+  nap 0.1
 done
 check "the churning agent is still running" running $agent
 stop_pid $agent

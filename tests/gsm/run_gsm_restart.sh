@@ -33,7 +33,7 @@ check "T's failure is recorded" [ "$(field T lastFailure)" = "connect failure" ]
 check "the calls are calling" [ "$(call_state S)-$(call_state T)" = calling-calling ]
 start_service "$port"
 for _ in $(seq 1 20); do
-  sleep 0.3
+  nap 0.3
   step
   [ "$(task_state S)-$(task_state T)" = sent-sent ] && break
 done
@@ -60,9 +60,9 @@ setenv gT true
 echo >&7 # an iteration that opens T and sends its task, which the service is slow to execute
 for _ in $(seq 1 200); do
   [ -n "$(curl -s -H 'Accept: application/n-triples' "${base}status/restart" | grep callState)" ] && break
-  sleep 0.02
+  nap 0.02
 done
-sleep 0.2
+nap 0.2
 kill -9 "$agent_pid"; wait "$agent_pid" 2>/dev/null; agent_pid=; exec 7>&-
 track
 expect "killed agent: T is open" T=active
@@ -70,7 +70,7 @@ check "killed agent: T's call is calling" [ "$(call_state T)" = calling ]
 key=$(field T idempotencyKey)
 agent_start --timeout 800
 for _ in $(seq 1 40); do
-  sleep 0.3
+  nap 0.3
   step
   [ "$(call_state T)" = answered ] && break
 done

@@ -25,7 +25,7 @@ wait_until() {
   for _ in $(seq 1 300); do
     track --invariants-only
     is "$@" > /dev/null && return 0
-    sleep 0.03
+    nap 0.03
   done
   return 1
 }
@@ -60,7 +60,7 @@ fi
 for _ in $(seq 1 60); do # the agents mark the last tasks sent (a pending one shows as /p)
   track --invariants-only
   grep -q '/p' "$work/track.out" || break
-  sleep 0.03
+  nap 0.03
 done
 stop_agent A # SIGTERM; one that does not exit within $wait_limit s is killed (tests/agent/lib.sh)
 stop_agent B

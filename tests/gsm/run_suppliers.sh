@@ -24,7 +24,7 @@ run_workflow() {
     if [ $confirmed = 0 ] && [ "$(members inbox/)" -gt 0 ]; then
       put inbox/confirmation '<#it> <https://example.org/shop#confirmed> true .' > /dev/null; confirmed=1
     fi
-    sleep 0.1
+    nap 0.1
   done
   await_pid "$agent"
 }

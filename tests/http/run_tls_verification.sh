@@ -54,7 +54,7 @@ serve_tls() {
     tls_base=$(head -n 1 "$work/tls.out" 2> /dev/null)
     case $tls_base in https://*) return 0 ;; esac
     running "$tls_pid" || break
-    sleep 0.05
+    nap 0.05
   done
   echo "the TLS server did not start: $(cat "$work/tls.err")"; exit 1
 }

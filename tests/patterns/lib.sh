@@ -20,7 +20,8 @@ release_key() { behave "/results/$1" '{"get": "<#it> <https://example.org/task#d
 sends_are() { [ "$(executed "$1")" = "$2" ]; } # PATH N: the service executed N requests to PATH
 # step_until COMMAND...: steps (at most 60) until COMMAND succeeds.
 step_until() {
-  for _ in $(seq 1 60); do
+  local i
+  for ((i = 0; i < 60; i++)); do
     "$@" && return 0
     step
   done
@@ -51,10 +52,13 @@ pattern() {
 # settle: steps until the status stays the same for three steps (at most 60), so that everything the
 # environment allows now has happened.
 settle() {
-  local last="" same=0 now
-  for _ in $(seq 1 60); do
+  local last="" same=0 now line i
+  for ((i = 0; i < 60; i++)); do
     step
-    now=$(sed -n 's/^step [0-9]*: //p' "$work/track.out")
+    now=
+    while IFS= read -r line; do # no process per step: the tests settle hundreds of times
+      [[ $line =~ ^step\ [0-9]*:\ (.*)$ ]] && now+=${BASH_REMATCH[1]}$'\n'
+    done < "$work/track.out"
     if [ "$now" = "$last" ]; then
       same=$((same + 1))
       [ $same -ge 3 ] && return 0

@@ -38,7 +38,7 @@ run_order() {
       if [ "$3" = 1 ]; then order_status true true; else order_status true false; fi
       answered=1
     fi
-    sleep 0.1
+    nap 0.1
   done
   await_pid "$agent"; rc=$?
 }
@@ -61,7 +61,7 @@ check "one pick request per order line (mi over 3 lines)" [ "$(added "$before" w
 # MI-SPAWN-DYNAMIC's items (DESIGN 8): each copy's request names its own line, with that line's item
 # (the container's members once each: Community Solid Server also describes each member in the listing)
 picks() { local m; for m in $(get warehouse/picks/ | awk '$2 == "<http://www.w3.org/ns/ldp#contains>" {print $3}' |
-  tr -d '<>' | sort -u); do curl -s -H 'Accept: application/n-triples' "$m"; done; }
+  tr -d '<>' | sort -u); do get "${m#"$base"}"; done; }
 picks > "$work/picks.nt"
 for k in 1 2 3; do
   check "a pick names line$k (pat:thisItem)" \

@@ -72,10 +72,12 @@ deadline=$((SECONDS + 2 * phase_limit))
 while [ $kills -lt "$kills_wanted" ] && [ $SECONDS -lt $deadline ]; do
   round=$((round + 1))
   post_batch "$((seed + round))"
-  while pending && [ $SECONDS -lt $deadline ]; do
+  # each kill is one cycle; the batch left when the kills are made is settled below
+  while [ $kills -lt "$kills_wanted" ] && pending && [ $SECONDS -lt $deadline ]; do
     agent V 1
     ms=$((kill_min + RANDOM % kill_span))
-    sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+    printf -v pause '%d.%03d' $((ms / 1000)) $((ms % 1000))
+    nap "$pause"
     kill_agent V
     # a kill counts when it left work behind (the agent was not idle); one that found the batch done
     # halves the window for the next (a faster build or machine than the sizes assumed: the sanitizer

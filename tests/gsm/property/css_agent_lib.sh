@@ -7,16 +7,16 @@
 
 start_server() { # --fixtures DIR (other `ldgsm serve` options do not apply to CSS)
   base=$CSS_URL
-  local dir="" file code
+  http_driver_start
+  local dir="" file
   while [ $# -gt 0 ]; do
     case $1 in --fixtures) dir=$2; shift ;; esac
     shift
   done
   if [ -n "$dir" ]; then
     while IFS= read -r file; do
-      code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT -H 'Content-Type: text/turtle' \
-        --data-binary @"$dir/$file" "$base$file")
-      case $code in 2??) ;; *) echo "CSS refused the fixture $file: $code"; exit 1 ;; esac
+      request PUT "$base$file" "$(< "$dir/$file")"$'\n' 'Content-Type: text/turtle'
+      case $http_code in 2??) ;; *) echo "CSS refused the fixture $file: $http_code $http_error"; exit 1 ;; esac
     done < <(cd "$dir" && find . -type f ! -name README.md ! -name .container.ttl | sed 's|^\./||' | sort)
     # folders are containers (an empty one, such as an inbox, has no file to create it)
     while IFS= read -r file; do ensure_container "$file/"; done < <(cd "$dir" && find . -mindepth 1 -type d | sed 's|^\./||' | sort)
@@ -25,6 +25,4 @@ start_server() { # --fixtures DIR (other `ldgsm serve` options do not apply to C
   server_pid=$!
 }
 
-put() { # path turtle: prints the status code
-  printf '%s' "$2" | curl -s -o /dev/null -w '%{http_code}' -X PUT -H 'Content-Type: text/turtle' --data-binary @- "$base$1"
-}
+put() { request PUT "$base$1" "$2" 'Content-Type: text/turtle'; printf '%s' "$http_code"; } # path turtle: prints the status code
