@@ -7,7 +7,7 @@
  * iterations (rdf/term.h), so none is kept. */
 typedef struct vocab {
     term_id in_artifact_instance, is_instance_of, all_alternatives_failed, is_achieved, of_stage, call_state,
-        exhausted, has_state, active, is_completed, stage, has_milestone;
+        exhausted, has_state, active, is_completed, stage, has_milestone, failure_milestone;
 } vocab;
 
 static vocab vocab_of(terms *t) {
@@ -22,7 +22,8 @@ static vocab vocab_of(terms *t) {
                    .active = terms_iri_cstr(t, GSM_active),
                    .is_completed = terms_iri_cstr(t, LDGSM_isCompleted),
                    .stage = terms_iri_cstr(t, GSM_Stage),
-                   .has_milestone = terms_iri_cstr(t, GSM_hasMilestone)};
+                   .has_milestone = terms_iri_cstr(t, GSM_hasMilestone),
+                   .failure_milestone = terms_iri_cstr(t, LDGSM_FailureMilestone)};
 }
 
 bool gsm_never_completes(terms *t, store *wm, const char *const *instances, size_t instance_count,
@@ -45,9 +46,10 @@ bool gsm_never_completes(terms *t, store *wm, const char *const *instances, size
     return found;
 }
 
-/* An achieved "all alternatives failed" milestone (rules/gsm-alternatives.n3) of the instance, of its
- * root stage only when only_root. */
-static bool alternatives_failed(const vocab *v, store *wm, term_id root, bool only_root) {
+/* An achieved failure milestone of the instance (a ldgsm:FailureMilestone, such as a compiled pattern's
+ * root-failed, or its subclass ldgsm:AllAlternativesFailed of rules/gsm-alternatives.n3: no RDFS reasoning
+ * here, so both are named), of its root stage only when only_root. */
+static bool failure_achieved(const vocab *v, store *wm, term_id root, bool only_root) {
     store_iter it;
     store_match(wm, 0, v->in_artifact_instance, root, 0, store_size(wm), &it);
     uint32_t n;
@@ -57,7 +59,9 @@ static bool alternatives_failed(const vocab *v, store *wm, term_id root, bool on
         uint32_t m;
         const triple *mt = store_next(&models, &m);
         term_id model = mt ? mt->o : 0;
-        if (model && store_find(wm, model, T_RDF_TYPE, v->all_alternatives_failed) != UINT32_MAX &&
+        if (model &&
+            (store_find(wm, model, T_RDF_TYPE, v->all_alternatives_failed) != UINT32_MAX ||
+             store_find(wm, model, T_RDF_TYPE, v->failure_milestone) != UINT32_MAX) &&
             store_find(wm, tr->s, v->is_achieved, T_TRUE) != UINT32_MAX &&
             (!only_root || store_find(wm, tr->s, v->of_stage, root) != UINT32_MAX))
             return true;
@@ -65,10 +69,9 @@ static bool alternatives_failed(const vocab *v, store *wm, term_id root, bool on
     return false;
 }
 
-/* An exhausted call whose stage is still open, or a stage whose alternatives all failed: the instance's
- * failure. */
+/* An exhausted call whose stage is still open, or an achieved failure milestone: the instance's failure. */
 static bool visibly_failed(const vocab *v, store *wm, term_id root) {
-    if (alternatives_failed(v, wm, root, false))
+    if (failure_achieved(v, wm, root, false))
         return true;
     store_iter it;
     store_match(wm, 0, v->call_state, v->exhausted, 0, store_size(wm), &it);
@@ -95,14 +98,14 @@ int gsm_completion(terms *t, store *wm, const char *const *instances, size_t ins
     for (size_t i = 0; i < instance_count; i++) {
         term_id root = terms_iri_cstr(t, instances[i]);
         bool completed = store_find(wm, root, v.is_completed, T_TRUE) != UINT32_MAX;
-        if (completed && !alternatives_failed(&v, wm, root, true))
+        if (completed && !failure_achieved(&v, wm, root, true))
             continue;
         if (busy || !(completed || visibly_failed(&v, wm, root)))
             return -1;
         failed++;
         log_msg(log, LOG_ERROR, "--until complete: instance <%s> failed: %s", instances[i],
-                completed ? "all of its root's alternatives failed"
-                          : "a call is exhausted with its stage open, or a stage's alternatives all failed");
+                completed ? "its root stage closed on a failure milestone (its alternatives all failed, or its term failed)"
+                          : "a call is exhausted with its stage open, or a failure milestone is achieved");
     }
     if (!failed)
         log_msg(log, LOG_INFO, "every workflow instance is complete");

@@ -1649,7 +1649,10 @@ static void compile_root(compiler *c, const pattern *p) {
         sentry_list_add(c, &cancelled, sentry_end(&s, id, "a case cancel was cancelled (the whole case ends)"));
     }
     milestone_node(c, root, iri(c, "%s#root-done", c->base), "done", &done, NULL);
-    milestone_node(c, root, iri(c, "%s#root-failed", c->base), "failed", &failed, NULL);
+    term_id root_failed = iri(c, "%s#root-failed", c->base);
+    if (failed.n) /* --until complete tells a failed workflow by it (exit 5) */
+        emit(c, root_failed, c->rdf_type, iri(c, LDGSM_FailureMilestone));
+    milestone_node(c, root, root_failed, "failed", &failed, NULL);
     milestone_node(c, root, iri(c, "%s#root-cancelled", c->base), "cancelled", &cancelled, NULL);
 }
 

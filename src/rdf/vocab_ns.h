@@ -104,6 +104,7 @@ typedef struct terms terms;
 #define GSM_uninitialized NS_GSM "uninitialized"
 
 #define LDGSM_AllAlternativesFailed NS_LDGSM "AllAlternativesFailed"
+#define LDGSM_FailureMilestone NS_LDGSM "FailureMilestone"
 #define LDGSM_RuleCondition NS_LDGSM "RuleCondition"
 #define LDGSM_alternative NS_LDGSM "alternative"
 #define LDGSM_alternativeStages NS_LDGSM "alternativeStages"
