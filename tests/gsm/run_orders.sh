@@ -34,9 +34,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 fixtures=$(cd "$here/../../ldp-fixtures/orders" && pwd)
 n=${ORDERS_INSTANCES:-100}
 unrelated=${ORDERS_UNRELATED:-2000}
-# Against Community Solid Server (tests/gsm/css_gsm.sh sets CSS_URL): part 1 only, the same 100 orders
-# (ORDERS_CSS_INSTANCES; about 30 s there); the other parts need `ldgsm serve`: its access log, fresh
-# servers, a store of 2,000 documents loaded at start.
+# Against Community Solid Server (tests/gsm/css_gsm.sh sets CSS_URL): part 1 only, ORDERS_CSS_INSTANCES
+# orders (css_gsm.sh gives 25); the other parts need `ldgsm serve`: its access log, fresh servers, a store
+# of 2,000 documents loaded at start.
 if [ -n "${CSS_URL:-}" ]; then n=${ORDERS_CSS_INSTANCES:-100}; unrelated=0; fi
 SHOP=https://example.org/shop#
 GSM=http://purl.org/gsm/vocab#
