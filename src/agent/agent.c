@@ -590,39 +590,6 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     free(ok);
 }
 
-/* An instance document in the authors' draft vocabulary is refused with what to write instead: only models
- * are read through compat-authors-draft.n3 (docs/DESIGN.md §5.2). True when one was found (and reported). */
-static bool draft_instance(agent *a) {
-    bool found = false;
-    size_t ns = strlen(NS_DRAFT);
-    for (size_t i = 0; i < a->instance_count; i++) {
-        term_id root = terms_iri_cstr(a->t, a->instances[i]);
-        store_iter it;
-        store_match(a->wm, root, 0, 0, 0, store_size(a->wm), &it);
-        uint32_t n;
-        const triple *tr;
-        term_id model = 0;
-        bool draft = false;
-        while ((tr = store_next(&it, &n))) {
-            const term_id parts[2] = {tr->p, tr->o};
-            for (int k = 0; k < 2; k++)
-                if (terms_kind(a->t, parts[k]) == TERM_IRI && strncmp(terms_lex(a->t, parts[k], NULL), NS_DRAFT, ns) == 0)
-                    draft = true;
-            if (strstr(terms_lex(a->t, tr->p, NULL), "isInstanceOf") && terms_kind(a->t, tr->o) == TERM_IRI)
-                model = tr->o;
-        }
-        if (!draft)
-            continue;
-        found = true;
-        log_msg(a->log, LOG_ERROR,
-                "instance <%s> is written in the authors' draft vocabulary, which only models may use; write its "
-                "document as:\n  <%s> a <" NS_GSM "StageInstance> ;\n    <" NS_GSM "isInstanceOf> <%s> ;\n"
-                "    <" NS_GSM "hasState> <" NS_GSM "uninitialized> .",
-                a->instances[i], a->instances[i], model ? terms_lex(a->t, model, NULL) : "MODEL#root");
-    }
-    return found;
-}
-
 static bool read_outcome(void *user, const char *iri, agent_read *out) {
     return agent_read_outcome(user, iri, out);
 }
@@ -680,8 +647,6 @@ int agent_iterate(agent *a, iteration_stats *stats) {
         from = settled;
     }
     gather_instances(a);
-    if (rc == 0 && draft_instance(a))
-        rc = -2;
     if (rc == 0 && a->opt.inspect) {
         int ended = a->opt.inspect(a->opt.inspect_user, a, AGENT_CRAWLED, stats);
         if (ended != AGENT_GO_ON) {

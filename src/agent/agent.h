@@ -14,9 +14,9 @@
  *                queries met; GET what was derived and not yet fetched,   sentry_table_scan, fetch_new,
  *                in parallel (each waited for at most --read-wait);       get_take_result, discovery_scan)
  *                until a round adds nothing
- *   4 instances  the instances of this iteration; an instance in the     (gather_instances, draft_instance,
- *                draft vocabulary ends the run, and so may the caller     inspect at AGENT_CRAWLED)
- *                (gsm/: one that can never complete under --until complete)
+ *   4 instances  the instances of this iteration; the caller may end    (gather_instances, inspect at
+ *                the run here (gsm/inspect.h: an instance in the draft     AGENT_CRAWLED)
+ *                vocabulary, one that can never complete)
  *   5 sentries   each once per active instance, on the closed memory and (views_begin, sentry_table_evaluate,
  *                in that instance's view; then the argument queries'      arguments_bind)
  *                solutions become evaluated requests

@@ -2,7 +2,46 @@
  * (inspect.h). */
 #include "gsm/inspect.h"
 
+#include <string.h>
+
 #include "gsm/completion.h"
+#include "rdf/vocab_ns.h"
+
+/* An instance document in the authors' draft vocabulary is refused with what to write instead: only models
+ * are read through compat-authors-draft.n3 (docs/DESIGN.md §5.2). True when one was found (and reported). */
+static bool draft_instances(agent *a, const log_sink *log) {
+    bool found = false;
+    size_t ns = strlen(NS_DRAFT), count;
+    const char *const *instances = agent_instances(a, &count);
+    terms *t = agent_terms(a);
+    store *wm = agent_memory(a);
+    for (size_t i = 0; i < count; i++) {
+        term_id root = terms_iri_cstr(t, instances[i]);
+        store_iter it;
+        store_match(wm, root, 0, 0, 0, store_size(wm), &it);
+        uint32_t n;
+        const triple *tr;
+        term_id model = 0;
+        bool draft = false;
+        while ((tr = store_next(&it, &n))) {
+            const term_id parts[2] = {tr->p, tr->o};
+            for (int k = 0; k < 2; k++)
+                if (terms_kind(t, parts[k]) == TERM_IRI && strncmp(terms_lex(t, parts[k], NULL), NS_DRAFT, ns) == 0)
+                    draft = true;
+            if (strstr(terms_lex(t, tr->p, NULL), "isInstanceOf") && terms_kind(t, tr->o) == TERM_IRI)
+                model = tr->o;
+        }
+        if (!draft)
+            continue;
+        found = true;
+        log_msg(log, LOG_ERROR,
+                "instance <%s> is written in the authors' draft vocabulary, which only models may use; write its "
+                "document as:\n  <%s> a <" NS_GSM "StageInstance> ;\n    <" NS_GSM "isInstanceOf> <%s> ;\n"
+                "    <" NS_GSM "hasState> <" NS_GSM "uninitialized> .",
+                instances[i], instances[i], model ? terms_lex(t, model, NULL) : "MODEL#root");
+    }
+    return found;
+}
 
 int gsm_inspect_phase(void *user, agent *a, agent_phase phase, const iteration_stats *stats) {
     gsm_inspect *g = user;
@@ -10,6 +49,8 @@ int gsm_inspect_phase(void *user, agent *a, agent_phase phase, const iteration_s
     const char *const *instances = agent_instances(a, &count);
     switch (phase) {
     case AGENT_CRAWLED:
+        if (draft_instances(a, g->log))
+            return 1;
         return g->until_complete && gsm_never_completes(agent_terms(a), agent_memory(a), instances, count, g->log)
                    ? 1
                    : AGENT_GO_ON;

@@ -2,8 +2,11 @@
  * (agent/agent.h, agent_options.inspect): the agent's loop knows nothing of GSM; this hook, installed by
  * the command, brings it in at three moments of each iteration, and at the end of a run cut short:
  *
- *   AGENT_CRAWLED  --until complete: an instance whose root model has no milestone ends the run with
- *                  status 1 before anything is evaluated or sent (gsm_never_completes, gsm/completion.h)
+ *   AGENT_CRAWLED  an instance document written in the authors' draft vocabulary (only models may use
+ *                  it, through --compat authors-draft) ends the run with status 1, saying what to write
+ *                  instead; so does, under --until complete, an instance whose root model has no
+ *                  milestone (gsm_never_completes, gsm/completion.h); both before anything is evaluated
+ *                  or sent
  *   AGENT_DERIVED  the watcher (gsm/watch.h): lint of the models as read, holding a refused model's
  *                  instance through agent_hold; cycling stages; progress lines. Every instance refused:
  *                  the run ends with status 1 after this iteration
