@@ -381,19 +381,11 @@ int cmd_run(int argc, char **argv) {
     char error[1024];
     /* before loading: a stop signal while the rules load ends the run cleanly, before its first iteration */
     cli_catch_stop_signals();
-    watchers watch = {0};
-    if (runs_gsm)
-        watch.gsm = (gsm_inspect){
-            .watch = gsm_watch_new(&(gsm_watch_options){.open_ended = opt.instance_container_count > 0,
-                                                        .compat_authors_draft = opt.compat_authors_draft,
-                                                        .verbose = opt.verbose > 0, .log = &log}),
-            .until_complete = opt.until_complete, .log = &log};
-    if (opt.machine_count)
-        watch.wsm = wsm_watch_new((const char *const *)opt.machines, opt.machine_count, false, &log);
-    if (watch.gsm.watch || watch.wsm) {
-        opt.inspect = watchers_inspect;
-        opt.inspect_user = &watch;
-    }
+    watchers watch;
+    watchers_open(&watch, &opt,
+                  &(watchers_options){.gsm_instances = runs_gsm, .open_ended = opt.instance_container_count > 0,
+                                      .compat_authors_draft = opt.compat_authors_draft, .verbose = opt.verbose > 0,
+                                      .until_complete = opt.until_complete, .log = &log});
     agent *a = agent_new(&opt, &log, error, sizeof error);
     if (a) {
         status = agent_run(a);

@@ -260,16 +260,11 @@ int cmd_status(int argc, char **argv) {
     if (watch)
         cli_catch_stop_signals();
     /* the models and schemas linted as `ldgsm run` lints them, so that a refused one shows as held */
-    watchers watchers_of = {0};
-    if (opt.instance_count)
-        watchers_of.gsm = (gsm_inspect){.watch = gsm_watch_new(&(gsm_watch_options){
-                                      .open_ended = true, .compat_authors_draft = opt.compat_authors_draft,
-                                      .log = &log}),
-                                  .log = &log};
-    if (opt.machine_count)
-        watchers_of.wsm = wsm_watch_new((const char *const *)opt.machines, opt.machine_count, true, &log);
-    opt.inspect = watchers_inspect;
-    opt.inspect_user = &watchers_of;
+    watchers watchers_of;
+    watchers_open(&watchers_of, &opt,
+                  &(watchers_options){.gsm_instances = opt.instance_count > 0, .open_ended = true,
+                                      .compat_authors_draft = opt.compat_authors_draft, .status_only = true,
+                                      .log = &log});
     char error[1024];
     agent *a = agent_new(&opt, &log, error, sizeof error);
     if (!a) {

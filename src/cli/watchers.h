@@ -15,6 +15,17 @@ typedef struct watchers {
     wsm_watch *wsm;  /* NULL: no state machines */
 } watchers;
 
+/* What a command watches: the GSM watcher when gsm_instances (open_ended: more instances may come from
+ * containers; the watcher's options otherwise as gsm_watch_options), the state machine watcher when
+ * opt->machine_count (status_only: `ldgsm status`, which reports and never ends a run). */
+typedef struct watchers_options {
+    bool gsm_instances, open_ended, compat_authors_draft, verbose, until_complete, status_only;
+    const log_sink *log;
+} watchers_options;
+
+/* Opens the watchers and installs the hook in *opt when there is one to install. */
+void watchers_open(watchers *w, agent_options *opt, const watchers_options *with);
+
 /* The hook itself, user a watchers: AGENT_GO_ON or the exit status the run ends with. */
 int watchers_inspect(void *user, agent *a, agent_phase phase, const iteration_stats *stats);
 
