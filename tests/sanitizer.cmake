@@ -39,8 +39,12 @@ set(LDGSM_SANITIZER_SHELL_ENV
   "WSM_CHAOS_TIMEOUT=3000"
   # the dependency property test: 30 random sets (60; scripts/deps-property.sh 1000)
   "DEPS_PROPERTY_CASES=30"
-  # the compiled dependency policy: 50 random sets (200; each runs the scheduler's --trace three times too)
-  "DEPS_POLICY_CASES=50"
+  # the compiled dependency policy: 30 random sets (200; each runs the scheduler's --trace three times too:
+  # 50 took 20 s of CPU here, most of it the sanitized ldgsm's starts)
+  "DEPS_POLICY_CASES=30"
+  # the N-Triples round trip through N3.js: 15 rounds (50; each a sanitized ldgsm start on a fresh random
+  # document: 50 took 21 s of CPU here, 2.5 in the plain build)
+  "NT_ROUNDTRIP_ROUNDS=15"
   # the fleet: 12 instances (100)
   "FLEET_INSTANCES=12"
   # the GSM property test: 3 models (14)

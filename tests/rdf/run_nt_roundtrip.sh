@@ -3,7 +3,7 @@
 # literals (tests/rdf/nt_roundtrip.js; tests/unit/test_nt_roundtrip.c checks the writer against raptor2
 # and the N-Triples grammar). Exits 77 (skipped) when node or N3.js is missing (scripts/peers.sh).
 #
-# usage: tests/rdf/run_nt_roundtrip.sh LDGSM_BINARY [ROUNDS]
+# usage: tests/rdf/run_nt_roundtrip.sh LDGSM_BINARY [ROUNDS]   (default $NT_ROUNDTRIP_ROUNDS, or 50)
 set -euo pipefail
 
 ldgsm=${1:?usage: run_nt_roundtrip.sh LDGSM_BINARY [ROUNDS]}
@@ -16,4 +16,4 @@ fi
 
 work=$(mktemp -d /tmp/ldgsm-nt-roundtrip.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-node "$root/tests/rdf/nt_roundtrip.js" "$ldgsm" "$work" "${2:-50}"
+node "$root/tests/rdf/nt_roundtrip.js" "$ldgsm" "$work" "${2:-${NT_ROUNDTRIP_ROUNDS:-50}}"
