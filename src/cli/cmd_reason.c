@@ -14,6 +14,7 @@
 #include "rdf/rdfio.h"
 #include "reason/backward.h"
 #include "reason/reasoner.h"
+#include "reason/strata.h"
 
 static const char reason_usage[] =
     "usage: ldgsm reason [--pass | --pass-only-new] [-o ntriples|turtle] [options] FILE...\n"
