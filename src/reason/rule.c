@@ -558,7 +558,8 @@ static void compile_body_and_head(rule *r, terms *t, term_id head_formula, const
             r->head_structured |= code->structured[k];
         }
     }
-    r->head_vars = xmalloc(RULE_MAX_VARS * sizeof *r->head_vars);
+    uint64_t head_body_vars = head_var_set & (r->var_count >= 64 ? UINT64_MAX : ((uint64_t)1 << r->var_count) - 1);
+    r->head_vars = xmalloc(((size_t)__builtin_popcountll(head_body_vars) + 1) * sizeof *r->head_vars);
     for (unsigned s = 0; s < r->var_count; s++)
         if (head_var_set >> s & 1)
             r->head_vars[r->head_var_count++] = s;
