@@ -6,6 +6,8 @@
 #include "reason/builtin_family.h"
 
 const builtin *builtin_lookup(const char *iri) {
+    if (!builtin_namespace(iri)) /* every builtin is in one: any other predicate is answered at once */
+        return NULL;
     const struct {
         const builtin *table;
         const size_t *count;

@@ -21,6 +21,7 @@
 #include "rdf/rdfio.h"
 #include "reason/backward.h"
 #include "reason/reasoner.h"
+#include "reason/strata.h"
 
 #define STRING_BASE "urn:ldgsm:string"
 

@@ -10,6 +10,7 @@
 
 #include "n3/n3_reader.h"
 #include "rdf/log.h"
+#include "rdf/store.h"
 #include "rdf/term.h"
 #include "reason/builtins.h"
 
@@ -134,17 +135,14 @@ rule *rule_compile(terms *t, term_id body, term_id head, const char *name, const
  * variable the body does not bind) are compiled disabled and reported once through log.
  * source names the document in rule names. Returns the number of rules added. */
 unsigned rule_set_add_program(rule_set *rs, terms *t, const n3_doc *doc, const char *source, const log_sink *log);
+/* Compiles into rs the rules a run derived (a rule may derive rules): the rule statements among st's
+ * triples numbered from *scanned on, each named "derived:N:1" (N: its number plus one); moves *scanned to
+ * the end. Returns how many were added. */
+unsigned rule_set_add_derived(rule_set *rs, terms *t, const store *st, uint32_t *scanned, const log_sink *log);
 void rule_set_free(rule_set *rs);
 /* Appends a rule compiled elsewhere (sentry.h); the set owns it. */
 void rule_set_add(rule_set *rs, rule *r);
 void rule_free(rule *r);
-/* Orders the negation rules of each stratum (stratified negation as failure) over the dependencies of
- * atoms, not predicates: rule B depends on rule A when a head template of A may produce a triple one of
- * B's patterns matches (`?x a :Adult` does not depend on a head `?x a :Minor`). A rule whose negated
- * pattern A may produce gets a layer above A's; within a cycle through a negation no layer can, so such a
- * rule is marked negation_checked and the engine verifies at the end that its negation still holds for
- * every binding it fired with (reasoner.h): a program is refused only when its answer contradicts itself. */
-void rule_set_layer_negation(rule_set *rs);
 /* True when the statement is a rule (log:implies from a formula to a formula, or to false: a fuse). */
 bool rule_statement(const terms *t, const triple *statement);
 

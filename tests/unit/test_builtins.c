@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "builtins_harness.c"
+#include "reason/builtin_family.h"
 
 #define EX "http://example.org/"
 
@@ -36,6 +37,15 @@ static void lookup_and_namespaces(void **state) {
     assert_true(builtin_namespace("http://www.w3.org/2000/10/swap/time#localTime"));
     assert_false(builtin_namespace(EX "sum"));
     assert_false(builtin_namespace("http://www.w3.org/2000/10/swap/"));
+    /* builtin_lookup looks only in the builtin namespaces: every builtin must be in one */
+    const builtin *tables[] = {builtins_log,    builtins_log_reading, builtins_math,  builtins_time,
+                               builtins_string, builtins_list,        builtins_crypto};
+    const size_t *counts[] = {&builtins_log_count,    &builtins_log_reading_count, &builtins_math_count,
+                              &builtins_time_count,   &builtins_string_count,      &builtins_list_count,
+                              &builtins_crypto_count};
+    for (size_t f = 0; f < sizeof tables / sizeof *tables; f++)
+        for (size_t i = 0; i < *counts[f]; i++)
+            assert_ptr_equal(builtin_lookup(tables[f][i].iri), &tables[f][i]);
 }
 
 /* ---- log: ---- */
