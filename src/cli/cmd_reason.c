@@ -231,27 +231,6 @@ static void collect_answer(void *user, const rule *r, term_id head) {
         store_add(a->st, ts[i].s, ts[i].p, ts[i].o, 0);
 }
 
-/* Compiles the rules the run derived (rule statements among the triples numbered from *scanned on) into
- * rs; returns how many. */
-static unsigned add_derived_rules(terms *t, store *st, rule_set *rs, uint32_t *scanned, const log_sink *log) {
-    n3_doc doc = {0};
-    size_t cap = 0;
-    for (uint32_t total = store_size(st); *scanned < total; ++*scanned) {
-        const triple *tr = store_triple(st, *scanned);
-        if (!rule_statement(t, tr))
-            continue;
-        if (doc.count == cap) {
-            cap = cap ? cap * 2 : 8;
-            doc.statements = xrealloc(doc.statements, cap * sizeof *doc.statements);
-        }
-        /* named by the triple's number: "derived:N:1" */
-        doc.statements[doc.count++] = (n3_statement){.t = *tr, .line = *scanned + 1, .col = 1};
-    }
-    unsigned added = doc.count ? rule_set_add_program(rs, t, &doc, "derived", log) : 0;
-    free(doc.statements);
-    return added;
-}
-
 int cmd_reason(int argc, char **argv) {
     enum {
         OPT_PASS = 256,
@@ -392,7 +371,7 @@ int cmd_reason(int argc, char **argv) {
                 fprintf(stderr, "ldgsm reason: %s\n", reasoner_error(r));
                 status = reasoner_fuse_blown(r) ? 3 : 1;
             }
-        } while (status == 0 && add_derived_rules(t, st, &rs, &scanned, &log) && (rule_set_layer_negation(&rs), true));
+        } while (status == 0 && rule_set_add_derived(&rs, t, st, &scanned, &log) && (rule_set_layer_negation(&rs), true));
         if (status == 0 && query && reasoner_run(r, &rs, QUERY_STRATUM) != 0) {
             fprintf(stderr, "ldgsm reason: %s\n", reasoner_error(r));
             status = reasoner_fuse_blown(r) ? 3 : 1;

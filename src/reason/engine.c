@@ -18,6 +18,7 @@
 #include "rdf/rdf_list.h"
 #include "rdf/rdfio.h"
 #include "reason/filter.h"
+#include "reason/rule_index.h"
 
 /* Derived triples wait in a small batch whose de-duplication slots are prefetched before insertion: a
  * derivation mostly re-derives known triples, and each check is a cache miss in a large table, so
@@ -455,7 +456,9 @@ static bool queue_derived(reasoner *R, const rule *r, term_id s, term_id p, term
 
 static bool same_record(const reasoner *R, const struct negation_record *rec, const rule *r, unsigned atom,
                         const term_id *values, size_t n) {
-    return rec->r == r && rec->atom == atom && memcmp(R->record_values + rec->values, values, n * sizeof *values) == 0;
+    /* no values: record_values may still be NULL, which memcmp must not be given even for 0 bytes */
+    return rec->r == r && rec->atom == atom &&
+           (n == 0 || memcmp(R->record_values + rec->values, values, n * sizeof *values) == 0);
 }
 
 /* Remembers, once, each binding of the negations of a negation_checked rule that fires. */
@@ -1093,19 +1096,31 @@ static void report_derived(reasoner *R) {
     R->reported = size;
 }
 
-/* The rules without negation of a stratum, to a fixpoint, the triples from `from` on being new. */
-static int fixpoint(reasoner *R, const rule_set *rs, int stratum, uint32_t from) {
+/* Whether fixpoint evaluates rule r in a round (the first, or another). */
+static bool in_round(const rule *r, int stratum, bool first_round) {
+    if (r->disabled || r->stratum != stratum || r->has_negation)
+        return false;
+    return first_round || (r->matched_count && !r->single_pass); /* a body without data atoms holds once */
+}
+
+/* The rules without negation of a stratum, to a fixpoint, the triples from `from` on being new. After the
+ * first round only the rules some new triple can fire run (*activation, made when first needed). */
+static int fixpoint(reasoner *R, const rule_set *rs, int stratum, uint32_t from, rule_activation **activation) {
     uint32_t lo = from, hi = store_size(R->st);
     for (bool first_round = from == 0;; first_round = false) {
         R->stats.rounds++;
-        for (unsigned i = 0; i < rs->count; i++) {
-            const rule *r = rs->rules[i];
-            if (r->disabled || r->stratum != stratum || r->has_negation)
-                continue;
-            if ((!r->matched_count || r->single_pass) && !first_round)
-                continue; /* a body without data atoms holds once, not once per round */
-            if (!evaluate(R, r, lo, hi, first_round))
-                return -1;
+        if (first_round || R->opt.every_rule_every_round) {
+            for (unsigned i = 0; i < rs->count; i++)
+                if (in_round(rs->rules[i], stratum, first_round) && !evaluate(R, rs->rules[i], lo, hi, first_round))
+                    return -1;
+        } else {
+            if (!*activation)
+                *activation = rule_activation_new(R->t, rs, stratum);
+            unsigned count;
+            const unsigned *due = rule_activation_due(*activation, R->st, lo, hi, &count);
+            for (unsigned i = 0; i < count; i++)
+                if (!evaluate(R, rs->rules[due[i]], lo, hi, false))
+                    return -1;
         }
         report_derived(R);
         uint32_t size = store_size(R->st);
@@ -1153,37 +1168,58 @@ static bool check_negations(reasoner *R) {
     return true;
 }
 
-int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t from) {
-    R->error[0] = '\0';
-    R->fuse_blown = false;
-    R->reported = store_size(R->st);
-    if (fixpoint(R, rs, stratum, from) != 0)
+static int ascending_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The fixpoint of a stratum's rules without negation, then its negation layers (reasoner_run_from). */
+static int run_layers(reasoner *R, const rule_set *rs, int stratum, uint32_t from, rule_activation **activation) {
+    if (fixpoint(R, rs, stratum, from, activation) != 0)
         return -1;
     /* Stratified negation: each layer's negation rules over what the lower layers closed, then the other
      * rules on what they derived, until the layer adds nothing: a negation rule may read (positively) what
      * another of its layer derives. What they negate is closed below, so evaluating again only adds; where
-     * no layering could close it (negation_checked), check_negations verifies the premises at the end. */
-    unsigned top = 0;
+     * no layering could close it (negation_checked), check_negations verifies the premises at the end.
+     * negations: the stratum's negation rules as (layer << 32 | number), sorted: by layer, each layer's in
+     * the rule set's order. */
+    uint64_t *negations = xmalloc((rs->count ? rs->count : 1) * sizeof *negations);
+    uint32_t negation_count = 0;
     for (unsigned i = 0; i < rs->count; i++)
-        if (rs->rules[i]->has_negation && rs->rules[i]->stratum == stratum && rs->rules[i]->layer > top)
-            top = rs->rules[i]->layer;
-    for (unsigned layer = 1; layer <= top; layer++) {
-        for (uint32_t mark = 0; mark != store_size(R->st);) {
+        if (!rs->rules[i]->disabled && rs->rules[i]->has_negation && rs->rules[i]->stratum == stratum)
+            negations[negation_count++] = (uint64_t)rs->rules[i]->layer << 32 | i;
+    if (negation_count > 1)
+        qsort(negations, negation_count, sizeof *negations, ascending_u64);
+    int rc = 0;
+    for (uint32_t first = 0, end; first < negation_count && rc == 0; first = end) {
+        for (end = first; end < negation_count && negations[end] >> 32 == negations[first] >> 32;)
+            end++;
+        for (uint32_t mark = 0; mark != store_size(R->st) && rc == 0;) {
             mark = store_size(R->st);
-            for (unsigned i = 0; i < rs->count; i++) {
-                const rule *r = rs->rules[i];
-                /* each sees what those before it derived: fewer premises the end will contradict */
-                if (!r->disabled && r->stratum == stratum && r->has_negation && r->layer == layer &&
-                    !evaluate(R, r, 0, store_size(R->st), true))
-                    return -1;
-            }
+            /* each sees what those before it derived: fewer premises the end will contradict */
+            for (uint32_t i = first; i < end && rc == 0; i++)
+                if (!evaluate(R, rs->rules[(uint32_t)negations[i]], 0, store_size(R->st), true))
+                    rc = -1;
+            if (rc != 0)
+                break;
             report_derived(R);
-            if (store_size(R->st) > mark && fixpoint(R, rs, stratum, mark) != 0)
-                return -1;
+            if (store_size(R->st) > mark && fixpoint(R, rs, stratum, mark, activation) != 0)
+                rc = -1;
             /* a contradiction is final: stop at once rather than derive on (a count counting itself) */
-            if (R->record_count && !check_negations(R))
-                return -1;
+            else if (R->record_count && !check_negations(R))
+                rc = -1;
         }
     }
-    return check_negations(R) ? 0 : -1;
+    free(negations);
+    return rc == 0 && check_negations(R) ? 0 : -1;
+}
+
+int reasoner_run_from(reasoner *R, const rule_set *rs, int stratum, uint32_t from) {
+    R->error[0] = '\0';
+    R->fuse_blown = false;
+    R->reported = store_size(R->st);
+    rule_activation *activation = NULL;
+    int rc = run_layers(R, rs, stratum, from, &activation);
+    rule_activation_free(activation);
+    return rc;
 }

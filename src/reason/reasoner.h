@@ -41,6 +41,9 @@ typedef struct reasoner_options {
      * sentry of one instance sees only the documents read for it, docs/DESIGN.md §8.1). NULL: all are. */
     bool (*visible)(void *user, term_id viewer, uint32_t n);
     void *visible_user;
+    /* Tests only: every rule in every round, as before the rules were indexed by what can fire them
+     * (rule_index.h): the reference test_rule_index compares the indexed rounds with. */
+    bool every_rule_every_round;
 } reasoner_options;
 
 typedef struct reasoner_stats {

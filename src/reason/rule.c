@@ -633,6 +633,25 @@ unsigned rule_set_add_program(rule_set *rs, terms *t, const n3_doc *doc, const c
     return added;
 }
 
+unsigned rule_set_add_derived(rule_set *rs, terms *t, const store *st, uint32_t *scanned, const log_sink *log) {
+    n3_doc doc = {0};
+    size_t cap = 0;
+    for (uint32_t total = store_size(st); *scanned < total; ++*scanned) {
+        const triple *tr = store_triple(st, *scanned);
+        if (!rule_statement(t, tr))
+            continue;
+        if (doc.count == cap) {
+            cap = cap ? cap * 2 : 8;
+            doc.statements = xrealloc(doc.statements, cap * sizeof *doc.statements);
+        }
+        /* named by the triple's number: "derived:N:1" */
+        doc.statements[doc.count++] = (n3_statement){.t = *tr, .line = *scanned + 1, .col = 1};
+    }
+    unsigned added = doc.count ? rule_set_add_program(rs, t, &doc, "derived", log) : 0;
+    free(doc.statements);
+    return added;
+}
+
 void rule_set_add(rule_set *rs, rule *r) {
     r->index = rs->count;
     if (rs->count == rs->cap) {

@@ -10,6 +10,7 @@
 
 #include "n3/n3_reader.h"
 #include "rdf/log.h"
+#include "rdf/store.h"
 #include "rdf/term.h"
 #include "reason/builtins.h"
 
@@ -134,6 +135,10 @@ rule *rule_compile(terms *t, term_id body, term_id head, const char *name, const
  * variable the body does not bind) are compiled disabled and reported once through log.
  * source names the document in rule names. Returns the number of rules added. */
 unsigned rule_set_add_program(rule_set *rs, terms *t, const n3_doc *doc, const char *source, const log_sink *log);
+/* Compiles into rs the rules a run derived (a rule may derive rules): the rule statements among st's
+ * triples numbered from *scanned on, each named "derived:N:1" (N: its number plus one); moves *scanned to
+ * the end. Returns how many were added. */
+unsigned rule_set_add_derived(rule_set *rs, terms *t, const store *st, uint32_t *scanned, const log_sink *log);
 void rule_set_free(rule_set *rs);
 /* Appends a rule compiled elsewhere (sentry.h); the set owns it. */
 void rule_set_add(rule_set *rs, rule *r);

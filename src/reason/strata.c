@@ -6,41 +6,58 @@
 
 #include "rdf/buf.h"
 #include "rdf/hashmap.h"
+#include "reason/rule_index.h"
 
-void rule_set_assign_late_stratum(rule_set *rs, const term_id *late_predicates, size_t late_count, int stratum) {
-    u64map late = {0}; /* predicates derived in the late stratum */
-    for (size_t i = 0; i < late_count; i++)
-        u64map_put(&late, late_predicates[i], 1, NULL);
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (unsigned i = 0; i < rs->count; i++) {
-            rule *r = rs->rules[i];
-            if (r->stratum == stratum)
-                continue;
-            bool reads_late = r->has_negation;
-            for (unsigned b = 0; b < r->body_count && !reads_late; b++) {
-                pos_code p = r->body[b].pos[1];
-                reads_late = r->body[b].kind == ATOM_MATCH && p > 0 && u64map_get(&late, (uint64_t)p);
-            }
-            if (!reads_late)
-                continue;
-            r->stratum = stratum;
-            changed = true;
-            for (unsigned h = 0; h < r->head_count && !r->is_request; h++)
-                if (r->head_codes[h].pos[1] > 0)
-                    u64map_put(&late, (uint64_t)r->head_codes[h].pos[1], 1, NULL);
+/* The late stratum's growth: a rule moved into it makes its head predicates late, and the rules reading
+ * those follow. */
+typedef struct lateness {
+    rule_set *rs;
+    int stratum;
+    u64map late;       /* predicates derived in the late stratum */
+    key_lists readers; /* a predicate -> the rules with a data atom of that predicate */
+    u32vec moved;      /* rules moved whose heads are still to make late */
+} lateness;
+
+/* Makes a predicate late and moves the rules reading it (their heads wait in l->moved). */
+static void make_late(lateness *l, term_id predicate) {
+    bool inserted;
+    u64map_put(&l->late, predicate, 1, &inserted);
+    if (!inserted)
+        return;
+    uint32_t count;
+    const uint32_t *readers = key_lists_get(&l->readers, predicate, &count);
+    for (uint32_t i = 0; i < count; i++)
+        if (l->rs->rules[readers[i]]->stratum != l->stratum) {
+            l->rs->rules[readers[i]]->stratum = l->stratum;
+            u32vec_push(&l->moved, readers[i]);
         }
-    }
-    u64map_free(&late);
 }
 
-/* Whether head template h may produce a triple that pattern b matches: at each position a variable on
- * either side, or the same term. A list or formula with variables inside may be anything. */
-static bool may_produce(const rule_atom *h, const rule_atom *b) {
-    for (int k = 0; k < 3; k++)
-        if (h->pos[k] > 0 && b->pos[k] > 0 && !h->structured[k] && !b->structured[k] && h->pos[k] != b->pos[k])
-            return false;
-    return true;
+void rule_set_assign_late_stratum(rule_set *rs, const term_id *late_predicates, size_t late_count, int stratum) {
+    lateness l = {.rs = rs, .stratum = stratum};
+    for (unsigned i = 0; i < rs->count; i++) {
+        const rule *r = rs->rules[i];
+        for (unsigned b = 0; b < r->body_count && r->stratum != stratum; b++)
+            if (r->body[b].kind == ATOM_MATCH && r->body[b].pos[1] > 0)
+                key_lists_add(&l.readers, (uint64_t)r->body[b].pos[1], i);
+    }
+    key_lists_index(&l.readers);
+    for (unsigned i = 0; i < rs->count; i++)
+        if (rs->rules[i]->stratum != stratum && rs->rules[i]->has_negation) {
+            rs->rules[i]->stratum = stratum;
+            u32vec_push(&l.moved, i);
+        }
+    for (size_t i = 0; i < late_count; i++)
+        make_late(&l, late_predicates[i]);
+    while (l.moved.len) {
+        const rule *r = rs->rules[l.moved.data[--l.moved.len]];
+        for (unsigned h = 0; h < r->head_count && !r->is_request; h++)
+            if (r->head_codes[h].pos[1] > 0)
+                make_late(&l, (term_id)r->head_codes[h].pos[1]);
+    }
+    key_lists_free(&l.readers);
+    u64map_free(&l.late);
+    u32vec_free(&l.moved);
 }
 
 /* The dependency graph of a stratum's rules: an edge from a rule to each rule with a pattern one of its
@@ -52,39 +69,23 @@ typedef struct dep_edge {
 
 typedef struct dep_graph {
     const rule_set *rs;
-    bool exact_only; /* only the dependencies produces_exactly holds for */
+    rule_producers *producers;
+    bool exact_only; /* only the dependencies of templates that produce the patterns' constants themselves */
+    u32vec found;    /* add_edges_into's producers */
     dep_edge *edges;
     size_t count, cap;
     unsigned *first_out; /* edges sorted by `from`: those of rule i are [first_out[i], first_out[i + 1]) */
 } dep_graph;
 
-/* Whether h produces, for every constant of pattern b, that constant itself: `?x a :Root` does so for
- * the pattern `?x a :Root`, while rdfs.n3's `?x a ?d` (or its sub-property rule's `?x ?q ?y`) only may,
- * depending on data. */
-static bool produces_exactly(const rule_atom *h, const rule_atom *b) {
-    for (int k = 0; k < 3; k++)
-        if (b->pos[k] > 0 && !b->structured[k] && (h->pos[k] <= 0 || h->structured[k]))
-            return false;
-    return true;
-}
-
-/* exact_only counts only the head templates that produce the pattern exactly. */
-static bool produces_into(const rule *producer, const rule_atom *pattern, bool exact_only) {
-    for (unsigned h = 0; h < producer->head_count; h++) {
-        const rule_atom *head = &producer->head_codes[h];
-        if (may_produce(head, pattern) && (!exact_only || produces_exactly(head, pattern)))
-            return true;
-    }
-    return false;
-}
-
 static bool in_stratum(const rule *r, int stratum) { return !r->disabled && r->stratum == stratum; }
 
+/* The edges into rule `to` from the rules of its stratum whose heads may produce `pattern`. */
 static void add_edges_into(dep_graph *g, unsigned to, const rule_atom *pattern, bool negative) {
     const rule_set *rs = g->rs;
-    for (unsigned from = 0; from < rs->count; from++) {
-        const rule *p = rs->rules[from];
-        if (!in_stratum(p, rs->rules[to]->stratum) || p->is_request || !produces_into(p, pattern, g->exact_only))
+    rule_producers_of(g->producers, pattern, g->exact_only, &g->found);
+    for (uint32_t i = 0; i < g->found.len; i++) {
+        unsigned from = g->found.data[i];
+        if (!in_stratum(rs->rules[from], rs->rules[to]->stratum))
             continue;
         if (g->count == g->cap) {
             g->cap = g->cap ? g->cap * 2 : 64;
@@ -99,8 +100,8 @@ static int edge_by_source(const void *a, const void *b) {
     return (x->from > y->from) - (x->from < y->from);
 }
 
-static void build_dep_graph(dep_graph *g, const rule_set *rs, bool exact_only) {
-    *g = (dep_graph){.rs = rs, .exact_only = exact_only};
+static void build_dep_graph(dep_graph *g, const rule_set *rs, rule_producers *producers, bool exact_only) {
+    *g = (dep_graph){.rs = rs, .producers = producers, .exact_only = exact_only};
     for (unsigned to = 0; to < rs->count; to++) {
         const rule *r = rs->rules[to];
         if (r->disabled)
@@ -116,6 +117,7 @@ static void build_dep_graph(dep_graph *g, const rule_set *rs, bool exact_only) {
                             add_edges_into(g, to, &a->groups[grp].atoms[k], true);
         }
     }
+    u32vec_free(&g->found);
     if (g->count)
         qsort(g->edges, g->count, sizeof *g->edges, edge_by_source);
     g->first_out = xcalloc(rs->count + 1, sizeof *g->first_out);
@@ -221,12 +223,22 @@ static void propagate(rule_set *rs, const dep_graph *g, const unsigned *componen
 }
 
 void rule_set_layer_negation(rule_set *rs) {
+    bool negation = false;
+    for (unsigned i = 0; i < rs->count && !negation; i++)
+        negation = rs->rules[i]->has_negation && !rs->rules[i]->disabled;
+    if (!negation) { /* no layer above another and nothing to check: what the graphs would give */
+        for (unsigned i = 0; i < rs->count; i++)
+            if (!rs->rules[i]->disabled)
+                rs->rules[i]->layer = 0;
+        return;
+    }
     unsigned n = rs->count ? rs->count : 1;
     unsigned *component = xmalloc(n * sizeof *component);
+    rule_producers *producers = rule_producers_new(rs);
     /* The order: layers over the exact dependencies. A negation reading what its own cycle derives gets
      * no layer after all of that: it is checked instead. */
     dep_graph g;
-    build_dep_graph(&g, rs, true);
+    build_dep_graph(&g, rs, producers, true);
     unsigned components = strongly_connected(&g, component);
     unsigned *value = xcalloc(components + 1, sizeof *value);
     for (unsigned i = 0; i < rs->count; i++)
@@ -242,7 +254,7 @@ void rule_set_layer_negation(rule_set *rs) {
     /* The check: over all dependencies, the layer by whose end each rule has derived everything it will
      * (its cycle's last negation layer, or its inputs'); a negation evaluated before a producer of what it
      * negates is done is checked. */
-    build_dep_graph(&g, rs, false);
+    build_dep_graph(&g, rs, producers, false);
     components = strongly_connected(&g, component);
     unsigned *done_by = xcalloc(components + 1, sizeof *done_by);
     for (unsigned i = 0; i < rs->count; i++)
@@ -256,4 +268,5 @@ void rule_set_layer_negation(rule_set *rs) {
     free(g.first_out);
     free(done_by);
     free(component);
+    rule_producers_free(producers);
 }
