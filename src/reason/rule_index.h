@@ -9,7 +9,7 @@
  *     only when no triple of the round's delta has the key of any of its data atoms, so the delta atom of
  *     every plan has nothing to match (engine.c's choose_plan). Builtins and negations are never a plan's
  *     delta atom, so they key nothing.
- *  2. rule_producers_of gives exactly the rules produces_into holds for: the keys only narrow the
+ *  2. rule_producers_of gives exactly the rules rule_produces_into holds for: the keys only narrow the
  *     candidates it then checks. */
 #ifndef LDGSM_REASON_RULE_INDEX_H
 #define LDGSM_REASON_RULE_INDEX_H
