@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "agent/answers.h"
 #include "agent/arguments.h"
 #include "agent/discover.h"
+#include "agent/doc_cache.h"
 #include "agent/get_outcome.h"
 #include "agent/history.h"
 #include "agent/plan.h"
@@ -59,6 +61,8 @@ struct agent {
     views *views; /* what each instance's sentries see */
     argument_solutions *arguments; /* the argument queries' solutions of this iteration (arguments.h) */
     answers *answers;      /* answers to requests with ldgsm:reportTo, asserted into later iterations */
+    doc_cache *doc_cache;  /* documents parsed, per strong ETag, across iterations */
+    size_t kept_by_release; /* the terms the last release kept (release.h) */
     strmap waits;          /* "kind\tsubject\ttext" -> the iteration it was last said in (report_waits) */
     unsigned long iteration; /* iterations begun */
     int ended_by_inspect;    /* the exit status the inspect callback asked for (AGENT_GO_ON: none) */
@@ -190,6 +194,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     a->views = views_new();
     a->arguments = arguments_new();
     a->answers = answers_new();
+    a->doc_cache = doc_cache_new();
     for (size_t i = 0; i < options->program_count; i++)
         if (load_program(a, options->programs[i], error, error_len) != 0)
             goto fail;
@@ -265,6 +270,7 @@ static void clear_iteration(agent *a) {
         free(a->docs[i].etag);
         free(a->docs[i].parse_error);
         free(a->docs[i].groups);
+        u64map_free(&a->docs[i].group_set);
     }
     free(a->docs);
     a->docs = NULL;
@@ -288,6 +294,7 @@ void agent_free(agent *a) {
     views_free(a->views);
     arguments_free(a->arguments);
     answers_free(a->answers);
+    doc_cache_free(a->doc_cache);
     strmap_free(&a->waits);
     discovery_free(a->discovery);
     free(a->instances);
@@ -325,7 +332,7 @@ static term_id assert_clock(agent *a) {
 }
 
 static get_env get_env_of(agent *a) {
-    return (get_env){.t = a->t, .v = &a->v, .wm = a->wm, .io = a->io, .iteration = a->iteration,
+    return (get_env){.t = a->t, .v = &a->v, .wm = a->wm, .io = a->io, .cache = a->doc_cache, .iteration = a->iteration,
                      .read_wait_ms = a->opt.read_wait_ms, .patch = a->opt.patch, .patch_refused = &a->patch_refused};
 }
 
@@ -394,14 +401,17 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     size_t count = a->doc_count - first_doc;
     if (!count)
         return 0;
-    http_header accept = {"Accept", rdf_accept_header()};
     http_request *reqs = xcalloc(count, sizeof *reqs);
     http_result *results = xcalloc(count, sizeof *results);
+    http_header(*headers)[2] = xcalloc(count, sizeof *headers);
     for (size_t i = 0; i < count; i++) {
+        const char *resource = a->docs[first_doc + i].resource, *held = doc_cache_etag(a->doc_cache, resource);
+        headers[i][0] = (http_header){"Accept", rdf_accept_header()};
+        headers[i][1] = (http_header){"If-None-Match", held};
         /* a read that went unanswered is not waited for again: the healthy ones do not pay for a hang */
-        bool unanswered = get_unanswered(&a->gets, a->docs[first_doc + i].resource);
-        reqs[i] = (http_request){.method = "GET", .url = a->docs[first_doc + i].resource, .headers = &accept,
-                                 .header_count = 1,
+        bool unanswered = get_unanswered(&a->gets, resource);
+        reqs[i] = (http_request){.method = "GET", .url = resource, .headers = headers[i],
+                                 .header_count = held ? 2 : 1,
                                  .wait_ms = !a->opt.read_wait_ms       ? 0
                                             : unanswered                ? HTTP_NO_WAIT
                                                                         : a->opt.read_wait_ms};
@@ -422,6 +432,7 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
             get_assert_read_failure(&env, r, doc);
     }
     stats->gets += (unsigned)count;
+    free(headers);
     free(reqs);
     free(results);
     return count;
@@ -497,6 +508,20 @@ static void refuse_patching(agent *a, const planned_write *w, const http_result 
                 "from now on", w->url, res->status);
 }
 
+/* A composed write that returned 2xx with a strong ETag: the document is now what it wrote (a PUT, or a
+ * PATCH made under a condition on the state that was read), so the next read need not parse it. */
+static void keep_written(agent *a, const planned_write *w, const http_result *res) {
+    bool conditional = false;
+    for (size_t h = 0; h < w->header_count; h++)
+        conditional |= strcasecmp(w->headers[h].name, "If-Match") == 0 ||
+                       strcasecmp(w->headers[h].name, "If-None-Match") == 0;
+    if (!w->composed || res->etag_kind != HTTP_ETAG_STRONG || (strcmp(w->method, "PUT") != 0 && !conditional))
+        return;
+    const doc_state *read = find_doc(a, w->doc);
+    doc_cache_keep_written(a->doc_cache, a->t, w->doc, res->etag, res->final_url ? res->final_url : w->url,
+                           read && read->takes_n3_patch, w->document, w->document_count);
+}
+
 /* Sends ws[0..n) in parallel; ok[i] says which returned 2xx. Answers asked for are kept for the rules.
  * Returns the failures. */
 static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsigned *sent) {
@@ -523,6 +548,7 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
         if (res->failure != HTTP_FAIL_STOPPED && res->failure != HTTP_FAIL_INVALID)
             (*sent)++;
         if (ok[i]) {
+            keep_written(a, &ws[i], res);
             trace_sent(a->trace, &ws[i], res, NULL);
             continue;
         }
@@ -611,7 +637,9 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     *stats = (iteration_stats){0};
     a->iteration++;
     clear_iteration(a);
-    release_terms(a->t, &a->lasting, a->opt.release_terms, a->answers, a->sentries, &a->identities, a->log);
+    release_terms(a->t, &a->lasting, a->opt.release_terms, &a->kept_by_release, a->answers, a->doc_cache,
+                  a->sentries, &a->identities, a->log);
+    doc_cache_begin_iteration(a->doc_cache, a->iteration);
     get_forget_old(&a->gets, a->iteration);
     a->wm = store_new();
     for (size_t i = 0; i < a->fact_count; i++)
@@ -739,9 +767,9 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     /* flushed before the iteration's log line: whoever sees that line can read the iteration's records */
     trace_end_iteration(a->trace, stats, rc);
     log_msg(a->log, LOG_INFO,
-            "iteration: %.1f ms, %u GETs (%u failed), %llu bytes, %u triples read, %u derived, unsafe %u: "
+            "iteration: %.1f ms, %u GETs (%u failed), %u held, %llu bytes, %u triples read, %u derived, unsafe %u: "
             "%u sent, %u withheld, %u conflicting, %u yielded, %u refused, %u failed; %zu terms",
-            stats->elapsed_ms, stats->gets, stats->gets_failed, stats->bytes, stats->triples_read, stats->derived,
+            stats->elapsed_ms, stats->gets, stats->gets_failed, stats->gets_held, stats->bytes, stats->triples_read, stats->derived,
             stats->unsafe, stats->sent, stats->withheld, stats->conflicts, stats->yielded, stats->refused,
             stats->failed, terms_live(a->t));
     return rc;

@@ -128,6 +128,7 @@ typedef struct iteration_stats {
     double elapsed_ms;
     double crawl_ms, sentries_ms, later_rules_ms, plan_ms, send_ms; /* the phases of agent.h's list */
     unsigned gets, gets_failed;
+    unsigned gets_held; /* answered with the triples held for their strong ETag: no parse (doc_cache.h) */
     unsigned long long bytes;
     unsigned triples_read, derived;
     unsigned unsafe, sent, withheld, conflicts, yielded, refused, failed;

@@ -75,6 +75,75 @@ void get_assert_read_failure(const get_env *e, const request *r, const doc_state
     store_add(e->wm, r->uri_term, e->v->read_failure, terms_string(e->t, what), e->v->derived_graph);
 }
 
+/* A 2xx or a 304: the triples held for its strong ETag, else the body parsed (and held when the tag is
+ * strong). */
+static void take_representation(get_outcomes *g, const get_env *e, doc_state *doc, const http_result *res,
+                                iteration_stats *stats) {
+    long s = res->status;
+    const char *base = res->final_url ? res->final_url : doc->resource;
+    /* a 304 answers the If-None-Match the cache's tag went out in; it may leave the ETag out */
+    const char *tag = s == 304 ? (res->etag ? res->etag : doc_cache_etag(e->cache, doc->resource))
+                               : res->etag_kind == HTTP_ETAG_STRONG ? res->etag : NULL;
+    size_t held_count = 0;
+    bool held_patch = false;
+    const triple *held = doc_cache_take(e->cache, doc->resource, tag, base, &held_count, &held_patch);
+    if (s == 304 && !held) {
+        doc->failed = true;
+        get_report_once(g, e->iteration, doc->resource, "a 304 for a representation this agent does not hold", NULL);
+        return;
+    }
+    doc->read = doc->found = true;
+    /* the rules, the plan and `ldgsm status` see every answer's status; a 304 brings the representation
+     * a 200 brought */
+    if (s == 304)
+        doc->status = 200;
+    store_add(e->wm, doc->graph, e->v->http_status, integer_term(e->t, doc->status), e->v->derived_graph);
+    if (tag || res->etag) {
+        doc->etag = xstrndup(tag ? tag : res->etag, strlen(tag ? tag : res->etag));
+        doc->etag_kind = tag ? HTTP_ETAG_STRONG : res->etag_kind;
+    }
+    bool takes_patch = s == 304 ? held_patch : http_result_accepts_patch(res, "text/n3");
+    doc->takes_n3_patch = e->patch && takes_patch && !strmap_get(e->patch_refused, doc->resource);
+    stats->bytes += res->body.len;
+    uint32_t before = store_size(e->wm);
+    if (held) {
+        store_reserve(e->wm, (uint32_t)held_count);
+        for (size_t i = 0; i < held_count; i++)
+            store_add(e->wm, held[i].s, held[i].p, held[i].o, doc->graph);
+        stats->triples_read += store_size(e->wm) - before;
+        stats->gets_held++;
+        return;
+    }
+    enum rdf_syntax syntax = rdf_syntax_from_media_type(res->content_type);
+    if (syntax == RDF_SYNTAX_UNKNOWN) {
+        get_report_once(g, e->iteration, doc->resource, "a media type this agent does not parse; it adds nothing",
+                        res->content_type);
+        return;
+    }
+    rdf_error err;
+    triple *ts;
+    size_t n;
+    if (rdf_parse_triples(e->io, syntax, res->body.data ? res->body.data : "", res->body.len, base, doc->resource,
+                          &ts, &n, &err) != 0) {
+        doc->unparsable = true;
+        doc->parse_error = xstrndup(err.message, strlen(err.message));
+        doc->failed = doc->strict;
+        doc->read = doc->found = false;
+        get_report_once(g, e->iteration, doc->resource,
+                        doc->strict ? "RDF that does not parse" : "RDF that does not parse; it adds nothing",
+                        err.message);
+        return;
+    }
+    store_reserve(e->wm, (uint32_t)n);
+    for (size_t i = 0; i < n; i++)
+        store_add(e->wm, ts[i].s, ts[i].p, ts[i].o, doc->graph);
+    stats->triples_read += store_size(e->wm) - before;
+    if (tag)
+        doc_cache_keep(e->cache, doc->resource, tag, base, takes_patch, ts, n);
+    else
+        free(ts);
+}
+
 /* Classifies one GET result (docs/DESIGN.md §2.6) and adds what it brought to working memory. */
 void get_take_result(get_outcomes *g, const get_env *e, doc_state *doc, const http_result *res,
                      iteration_stats *stats) {
@@ -101,36 +170,7 @@ void get_take_result(get_outcomes *g, const get_env *e, doc_state *doc, const ht
     }
     long s = res->status;
     if ((s >= 200 && s < 300) || s == 304) {
-        doc->read = doc->found = true;
-        /* the rules see every answer's status (a 304 brings the representation a 200 brought) */
-        store_add(e->wm, doc->graph, e->v->http_status, integer_term(e->t, s == 304 ? 200 : s), e->v->derived_graph);
-        if (res->etag) {
-            doc->etag = xstrndup(res->etag, strlen(res->etag));
-            doc->etag_kind = res->etag_kind;
-        }
-        doc->takes_n3_patch = e->patch && http_result_accepts_patch(res, "text/n3") &&
-                              !strmap_get(e->patch_refused, doc->resource);
-        stats->bytes += res->body.len;
-        enum rdf_syntax syntax = rdf_syntax_from_media_type(res->content_type);
-        if (syntax == RDF_SYNTAX_UNKNOWN) {
-            get_report_once(g, e->iteration, doc->resource, "a media type this agent does not parse; it adds nothing", res->content_type);
-            return;
-        }
-        rdf_error err;
-        uint32_t before = store_size(e->wm);
-        const char *base = res->final_url ? res->final_url : doc->resource;
-        if (rdf_parse(e->io, e->wm, syntax, res->body.data ? res->body.data : "", res->body.len, base, doc->graph,
-                      doc->resource, &err) != 0) {
-            doc->unparsable = true;
-            doc->parse_error = xstrndup(err.message, strlen(err.message));
-            doc->failed = doc->strict;
-            doc->read = doc->found = false;
-            get_report_once(g, e->iteration, doc->resource,
-                        doc->strict ? "RDF that does not parse" : "RDF that does not parse; it adds nothing",
-                        err.message);
-            return;
-        }
-        stats->triples_read += store_size(e->wm) - before;
+        take_representation(g, e, doc, res, stats);
         return;
     }
     if (s == 404 || s == 410) {
@@ -161,9 +201,10 @@ bool get_note_asker(doc_state *doc, const request *r) {
         doc->asked_ungrouped = true;
         return fails_now;
     }
-    for (size_t g = 0; g < doc->group_count; g++)
-        if (doc->groups[g] == r->group)
-            return fails_now;
+    bool first;
+    u64map_put(&doc->group_set, r->group, 0, &first);
+    if (!first)
+        return fails_now;
     doc->groups = xrealloc(doc->groups, (doc->group_count + 1) * sizeof *doc->groups);
     doc->groups[doc->group_count++] = r->group;
     return fails_now;

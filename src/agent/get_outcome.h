@@ -1,7 +1,8 @@
 /* get_outcome.h: what a GET's answer means, read by read (docs/DESIGN.md §2.6), and what the rules and the
  * plan learn of it:
  *
- *   2xx, 304      data: the body parsed into the document's graph, `<doc> ldgsm:httpStatus 200`
+ *   2xx, 304      data: the body parsed into the document's graph, `<doc> ldgsm:httpStatus 200`; or the
+ *                 triples held for its strong ETag (doc_cache.h), a 304 then being that representation
  *   404, 410      an answer with no data: `<doc> ldgsm:httpStatus 404`
  *   406, 415, a media type raptor2 does not parse      nothing (said once)
  *   other statuses, no connection, timeout, redirect limit, body too large, RDF that does not parse for a
@@ -17,6 +18,7 @@
 #include <stdbool.h>
 
 #include "agent/agent.h"
+#include "agent/doc_cache.h"
 #include "agent/plan.h"
 #include "agent/request.h"
 #include "agent/vocab.h"
@@ -39,6 +41,7 @@ typedef struct get_env {
     const agent_vocab *v;
     store *wm;                   /* the iteration's working memory: what the reads bring goes there */
     rdfio *io;
+    doc_cache *cache;            /* documents parsed per strong ETag (doc_cache.h) */
     unsigned long iteration;
     long read_wait_ms;           /* --read-wait (for the message) */
     bool patch;                  /* --patch: note the servers that take N3 Patch */

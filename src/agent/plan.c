@@ -149,6 +149,7 @@ static void free_write(planned_write *w) {
     free(w->after);
     free(w->why);
     free(w->sources);
+    free(w->document);
     buf_free(&w->body);
 }
 
@@ -377,6 +378,9 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
         free_write(&w);
         goto done;
     }
+    w.document = next;
+    w.document_count = next_count;
+    next = NULL;
     *writes = xrealloc(*writes, (*write_count + 1) * sizeof **writes);
     (*writes)[(*write_count)++] = w;
 done:

@@ -28,6 +28,7 @@
 
 #include "agent/request.h"
 #include "http/http_client.h"
+#include "rdf/hashmap.h"
 #include "rdf/rdfio.h"
 #include "rdf/strmap.h"
 
@@ -48,6 +49,7 @@ typedef struct doc_state {
     bool takes_n3_patch; /* its answer's Accept-Patch names N3 Patch (and no PATCH to it was refused) */
     term_id *groups; /* the ldgsm:group of every request that asked for the GET */
     size_t group_count;
+    u64map group_set; /* groups as a set: a model read by every instance is asked for by each of them */
     bool asked_ungrouped; /* some request without a group asked for it */
     const char *asked_by; /* the first rule that asked for it (for -v) */
 } doc_state;
@@ -62,6 +64,8 @@ typedef struct planned_write {
     buf body;
     char *doc;            /* the document it writes (identity) */
     bool composed;        /* a composed update */
+    triple *document;     /* composed: the triples the document holds once written (triples_canonical) */
+    size_t document_count;
     bool is_task;
     char *after;          /* tasks: the document whose write must return 2xx first */
     term_id key;          /* the ldgsm:key */

@@ -28,11 +28,11 @@ condition_mismatches() {
     $1 == "PUT" || $1 == "DELETE" || $1 == "PATCH" {
       if (!fresh[$2]) { print $1 " " $2 ": not read since its last write"; next }
       fresh[$2] = 0
-      if (status[$2] == 200 && ($4 != etag[$2] || $5 != "-"))
+      if ((status[$2] == 200 || status[$2] == 304) && ($4 != etag[$2] || $5 != "-"))
         print $1 " " $2 ": If-Match " $4 ", If-None-Match " $5 "; read with ETag " etag[$2]
       else if (status[$2] == 404 && ($4 != "-" || $5 != "*"))
         print $1 " " $2 ": If-Match " $4 ", If-None-Match " $5 "; read as 404"
-      else if (status[$2] != 200 && status[$2] != 404)
+      else if (status[$2] != 200 && status[$2] != 304 && status[$2] != 404)
         print $1 " " $2 ": read with status " status[$2]
     }' "$work/proxy.log"
 }
