@@ -40,17 +40,18 @@ instances() {
   for i in $(seq 1 "$n"); do args+=(--instance "${base}status/$name-$i#it"); done
 }
 
-# agent NAME: runs the agent on the instances in args; sets $seconds (wall clock), $cpu (the agent's user +
-# system seconds, less disturbed than the wall clock by other load on a shared machine) and $iterations
+# agent NAME [LDGSM]: runs the agent (default $ldgsm) on the instances in args; sets $seconds (wall
+# clock), $cpu (the agent's user + system seconds, less disturbed than the wall clock by other load on a
+# shared machine), $rss_mb (its peak resident set, from /usr/bin/time) and $iterations
 agent() {
-  local name=$1 TIMEFORMAT='%R %U %S' user system
+  local name=$1 binary=${2:-$ldgsm} TIMEFORMAT='%R %U %S' user system
   # shellcheck disable=SC2086 # AGENT_OPTIONS is a list of options
-  { time "${pin_agent[@]}" "$ldgsm" run "${args[@]}" ${AGENT_OPTIONS:-} -n 0 --until complete --iterations 400 --timeout 60000 \
-      > /dev/null 2> "$work/agent-$name.log" ; } 2> "$work/time-$name" ||
-    { echo "$name: the agent failed (see $work/agent-$name.log)" >&2; exit 1; }
+  { time /usr/bin/time -f '%M' -o "$work/rss-$name" "${pin_agent[@]}" "$binary" run "${args[@]}" ${AGENT_OPTIONS:-} \
+      -n 0 --until complete --iterations 400 --timeout 60000 > /dev/null 2> "$work/agent-$name.log" ; } \
+      2> "$work/time-$name" || { echo "$name: the agent failed (see $work/agent-$name.log)" >&2; exit 1; }
   grep -q "every workflow instance is complete" "$work/agent-$name.log" || { echo "$name did not complete" >&2; exit 1; }
   iterations=$(grep -c '^iteration:' "$work/agent-$name.log")
   read -r seconds user system < "$work/time-$name"
   cpu=$(awk -v u="$user" -v s="$system" 'BEGIN { print u + s }')
+  rss_mb=$(awk '{ printf "%.0f", $1 / 1024 }' "$work/rss-$name")
 }
-

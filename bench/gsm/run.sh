@@ -15,7 +15,7 @@
 # reports the median of the rounds' ratios. Each run writes fresh instances; a run that does not complete
 # every instance, or a task count other than expected, stops the benchmark.
 # usage: bench/gsm/run.sh [path/to/ldgsm] [N ...]     (default: build/ldgsm, n = 1 9 100 1000)
-# environment: RUNS=3, CALL_INSTANCES=1000, WRITES_INSTANCES=1000, WRITES_CSS_INSTANCES=20, SKIP_SCALE=1,
+# environment: RUNS=3, BASELINE (another ldgsm the scale part runs beside, in the same rounds), CALL_INSTANCES=1000, WRITES_INSTANCES=1000, WRITES_CSS_INSTANCES=20, SKIP_SCALE=1,
 # SKIP_CALLS=1, SKIP_WRITES=1, AGENT_OPTIONS (added to every
 # `ldgsm run`, e.g. "--history 0" to measure what the status documents' history costs)
 set -euo pipefail
@@ -35,19 +35,38 @@ base=$started
 if [ -z "${SKIP_SCALE:-}" ]; then
   echo "Scale: the evaluation workflow, median of $runs runs"
   echo
-  echo "| instances | iterations | time to complete (s) | ms per iteration | ms per iteration per instance | agent CPU ms per iteration per instance |"
-  echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
+  if [ -n "${BASELINE:-}" ]; then
+    echo "The baseline ($BASELINE) runs on the same instances' copies in the same rounds, in turn first and second."
+    echo
+    echo "| instances | iterations | time to complete (s) | agent CPU ms per iteration per instance | baseline | ratio | peak RSS MB | baseline | ratio |"
+    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  else
+    echo "| instances | iterations | time to complete (s) | ms per iteration | ms per iteration per instance | agent CPU ms per iteration per instance | peak RSS MB |"
+    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  fi
   for n in "${sizes[@]}"; do
     : > "$work/scale-$n"
     for r in $(seq 1 "$runs"); do
-      instances "n$n-r$r" "$n" models/evaluation
-      agent "n$n-r$r"
-      echo "$seconds $iterations $cpu" >> "$work/scale-$n"
+      order=(ours); [ -n "${BASELINE:-}" ] && { if [ $((r % 2)) = 1 ]; then order=(ours baseline); else order=(baseline ours); fi; }
+      for who in "${order[@]}"; do
+        instances "n$n-r$r-$who" "$n" models/evaluation
+        if [ "$who" = ours ]; then agent "n$n-r$r-$who"; else agent "n$n-r$r-$who" "$BASELINE"; fi
+        echo "$who $seconds $iterations $cpu $rss_mb" >> "$work/scale-$n"
+      done
     done
-    t=$(cut -d' ' -f1 "$work/scale-$n" | median); it=$(cut -d' ' -f2 "$work/scale-$n" | median)
-    c=$(cut -d' ' -f3 "$work/scale-$n" | median)
-    awk -v n="$n" -v it="$it" -v t="$t" -v c="$c" 'BEGIN {
-      printf "| %d | %d | %.2f | %.1f | %.3f | %.3f |\n", n, it, t, t * 1000 / it, t * 1000 / it / n, c * 1000 / it / n }'
+    # per run: time, iterations, CPU ms per iteration per instance, RSS
+    col() { awk -v who="$1" -v c="$2" -v n="$n" '$1 == who {
+      if (c == "cpu") print $4 * 1000 / $3 / n; else if (c == "t") print $2; else if (c == "it") print $3; else print $5 }' \
+      "$work/scale-$n" | median; }
+    t=$(col ours t); it=$(col ours it); c=$(col ours cpu); m=$(col ours rss)
+    if [ -n "${BASELINE:-}" ]; then
+      bc=$(col baseline cpu); bm=$(col baseline rss)
+      awk -v n="$n" -v it="$it" -v t="$t" -v c="$c" -v bc="$bc" -v m="$m" -v bm="$bm" 'BEGIN {
+        printf "| %d | %d | %.2f | %.3f | %.3f | %.2f | %d | %d | %.2f |\n", n, it, t, c, bc, c / bc, m, bm, m / bm }'
+    else
+      awk -v n="$n" -v it="$it" -v t="$t" -v c="$c" -v m="$m" 'BEGIN {
+        printf "| %d | %d | %.2f | %.1f | %.3f | %.3f | %d |\n", n, it, t, t * 1000 / it, t * 1000 / it / n, c, m }'
+    fi
   done
   echo
 fi
