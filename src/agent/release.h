@@ -1,6 +1,6 @@
 /* release.h: releasing the terms iterations interned (phase 0 of agent.h's list; rdf/term.h). Every poll
- * parses its documents again (with fresh blank nodes) and the rules make new terms: an agent that runs for
- * months must not keep them.
+ * parses the documents that changed (with fresh blank nodes) and the rules make new terms: an agent that
+ * runs for months must not keep them.
  *
  *   1. Only terms interned after `lasting` (what agent_new interned: rules, inputs, vocabulary) go.
  *   2. What outlives an iteration holds its terms as text (discovery, the watchers) or is kept through the

@@ -8,9 +8,9 @@
  * Blank node labels are table-wide: readers map a document's labels to fresh nodes (terms_fresh_bnode)
  * so that blank nodes of two documents never collide.
  *
- * A long-running user (the agent: every poll parses documents again, with fresh blank nodes) marks the
- * table once its lasting terms are in (terms_mark) and releases what came after (terms_release), keeping
- * the few terms it still holds: the table then stays the size of one round of work. */
+ * A long-running user (the agent: every poll parses the documents that changed, with fresh blank nodes)
+ * marks the table once its lasting terms are in (terms_mark) and releases what came after (terms_release),
+ * keeping the few terms it still holds: the table then stays the size of one round of work. */
 #ifndef LDGSM_RDF_TERM_H
 #define LDGSM_RDF_TERM_H
 

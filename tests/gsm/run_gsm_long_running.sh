@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A long-running agent does not grow (issue 17: agents run for months under systemd): every poll parses
-# its documents again, with fresh blank nodes, and the terms an iteration interns are released between
+# the documents that changed, with fresh blank nodes (agent/doc_cache.h holds the others, and keeps their
+# terms through a release), and the terms an iteration interns are released between
 # iterations (rdf/term.h, release_terms in agent/release.c). Each iteration line ends with the live term
 # count ("; N terms"). Checked here:
 #   - an agent polling complete instances: its terms over the last third of its iterations peak within
