@@ -102,8 +102,10 @@ static const struct possibility *possible_after(const completion_ctx *c, dep_tra
  * would not after e, and e could come after y on some way on (not only next: y may need others before it):
  * Example 4's f, which comes after e if both do, waits for e rather than take e's way to happen. Two events
  * that each take the other's way (mutual exclusion) do not wait: the first goes and the other is refused
- * (Heuristic 4's prohibition). */
+ * (Heuristic 4's prohibition). An inevitable e waits only for events the agent can count on (inevitable or
+ * triggerable): a wait for another may last until completion, which would reject e. */
 static bool waits(const completion_ctx *c, dep_trace *u, uint32_t used, size_t e) {
+    uint32_t awaited = (c->must_happen & (1u << e)) ? c->may_happen : UINT32_MAX;
     const struct possibility *now = possible_after(c, u, used);
     uint32_t now_events = now->events;
     uint64_t now_follows = now->follows;
@@ -112,7 +114,7 @@ static bool waits(const completion_ctx *c, dep_trace *u, uint32_t used, size_t e
     u->n--;
     for (size_t y = 0; y < c->g->n; y++) {
         uint32_t bit = 1u << y;
-        if (y == e || (used & bit) || !(now_events & bit) || (after_e & bit))
+        if (y == e || (used & bit) || !(awaited & bit) || !(now_events & bit) || (after_e & bit))
             continue;
         if (now_follows & (UINT64_C(1) << (y * c->g->n + e)))
             return true;

@@ -9,7 +9,9 @@
  *                  e does not wait (below), nor does any inevitable or triggerable event on that way;
  *   trigger[e](S)  a triggerable e is made to happen: it is allowed and the instance may not complete yet;
  *   final(S)       the instance may complete: every history reaching S, followed by the complements of
- *                  the rest, satisfies every dependency.
+ *                  the rest, satisfies every dependency (an inevitable event still to come is the
+ *                  environment's to ask for, not completion's to wait for: counting it here would
+ *                  trigger every allowed triggerable event while it is pending, needed or not).
  * Each is a boolean function of the other events' occurrence, written as a small disjunction of cubes
  * (sets the instance cannot reach are free).
  *
@@ -19,7 +21,11 @@
  *                         h e, and e could come after y on some way on from h (y need not be next: others
  *                         may have to come before it): f, asked for first, waits for e and happens after it. "Could happen" is over any way on that satisfies the group,
  *                         whatever the policy (the paper's possible paths). Events that exclude each other
- *                         both ways (~e | ~f) do not wait: the first goes (Heuristic 4's prohibition);
+ *                         both ways (~e | ~f) do not wait: the first goes (Heuristic 4's prohibition).
+ *                         An inevitable e waits only for an inevitable or triggerable y: a complement
+ *                         happens only at completion, so a wait for another y could last until the
+ *                         instance completes, and e would be rejected, which "inevitable" forbids (the
+ *                         paper's scheduler ends such a wait by ~y); y, which may be rejected, gives way;
  *   DEP_ORDER_FIRST_COME  whichever comes first goes; f first refuses e for good. */
 #ifndef LDGSM_DEPS_DEP_POLICY_H
 #define LDGSM_DEPS_DEP_POLICY_H

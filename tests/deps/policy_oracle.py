@@ -19,7 +19,8 @@ The order "delay" is the paper's (Example 4): e waits after h when some other ev
 not after h + e, and e comes after y on some such completion of h (not only right after: y may need
 others first); possible after h are the events that happen on some completion of h satisfying every
 dependency where any remaining events happen, in any order (every inevitable one among them), before the
-complements of the rest. The order "first-come" never waits. A
+complements of the rest. An inevitable e waits only for an inevitable or triggerable y (a wait for
+another could last until completion, which would reject e). The order "first-come" never waits. A
 group is refused only when no history is viable in any order (the first-come viability of the empty one).
 Related events beyond EVENTS_MAX are split: a group per dependency, over its own events; an event in
 several groups is allowed where all of them allow it, triggered where all allow it and one of them may not
@@ -113,9 +114,10 @@ def _compute(group, inevitable, triggerable, order):
 
     @functools.lru_cache(maxsize=None)
     def waits(h, e):
+        awaited = [y for y in group.events if e not in inevitable or y in inevitable or y in triggerable]
         return order == "delay" and any(
             y in possible(h) and y not in possible(h + (e,)) and (y, e) in follows(h)
-            for y in group.events if y != e and y not in h)
+            for y in awaited if y != e and y not in h)
 
     @functools.lru_cache(maxsize=None)
     def viable(h, in_order=True):

@@ -383,6 +383,13 @@ static void test_policy(void **state) {
     assert_cover(&set, &p, "buy", 0, "!buy");
     dep_policy_free(&p);
     dep_set_free(&set);
+    /* an inevitable event waits only for what the agent can count on: f, waiting for a normal e, could
+     * wait until completion rejected it; so f goes when asked and e gives way */
+    assert_int_equal(policy_of("D: ~e | ~f | e . f\ninevitable f\n", &set, &p, err, sizeof err), 0);
+    assert_cover(&set, &p, "e", 0, "!e & !f");
+    assert_cover(&set, &p, "f", 0, "!f");
+    dep_policy_free(&p);
+    dep_set_free(&set);
     /* a triggerable event that would wait for a normal one is no way on: x (which needs t) waits for a too */
     assert_int_equal(policy_of("D1: ~a | ~t | a . t\nD2: ~x | t\ntriggerable t\n", &set, &p, err, sizeof err), 0);
     assert_cover(&set, &p, "x", 0, "[]a & !x");
