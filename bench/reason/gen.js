@@ -14,6 +14,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const { optionsOrExit } = require('./cli');
 
 const EX = 'http://example.org/bench/';
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
@@ -252,14 +253,7 @@ function toTurtle(triples) {
 }
 
 function main() {
-  let options;
-  try {
-    options = parseArgs(process.argv.slice(2));
-  }
-  catch (error) {
-    process.stderr.write(`gen.js: ${error.message}\n`);
-    process.exit(2);
-  }
+  const options = optionsOrExit(parseArgs);
   const triples = generate(options);
   fs.mkdirSync(options.out, { recursive: true });
   fs.writeFileSync(path.join(options.out, 'data.nt'), triples.map(t => t.map(ntriplesTerm).join(' ') + ' .\n').join(''));

@@ -8,6 +8,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const { optionsOrExit } = require('../cli');
 
 const EX = 'http://example.org/builtins/';
 const FIRST_NAMES = ['Alice', 'Bob', 'Carol', 'Dave', 'Eve', 'Frank', 'Grace', 'Heidi', 'Ivan', 'Judy',
@@ -57,14 +58,7 @@ function generate(options) {
 }
 
 function main() {
-  let options;
-  try {
-    options = parseArgs(process.argv.slice(2));
-  }
-  catch (error) {
-    process.stderr.write(`gen.js: ${error.message}\n`);
-    process.exit(2);
-  }
+  const options = optionsOrExit(parseArgs);
   fs.mkdirSync(options.out, { recursive: true });
   fs.writeFileSync(path.join(options.out, 'data.n3'), generate(options));
   fs.copyFileSync(path.join(__dirname, 'rules.n3'), path.join(options.out, 'rules.n3'));

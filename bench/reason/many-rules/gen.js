@@ -16,6 +16,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const { optionsOrExit } = require('../cli');
 
 const DT = 'http://eulersharp.sourceforge.net/2009/12dtb/test#';
 const EX = 'http://example.org/many-rules/';
@@ -104,14 +105,7 @@ function many(options, out) {
 }
 
 function main() {
-  let options;
-  try {
-    options = parseArgs(process.argv.slice(2));
-  }
-  catch (error) {
-    process.stderr.write(`gen.js: ${error.message}\n`);
-    process.exit(2);
-  }
+  const options = optionsOrExit(parseArgs);
   fs.mkdirSync(options.out, { recursive: true });
   const what = options.shape === 'taxonomy' ? taxonomy(options, options.out) : many(options, options.out);
   process.stderr.write(`gen.js: ${options.shape}: ${what} in ${options.out}\n`);
