@@ -307,13 +307,13 @@ void agent_free(agent *a) {
     free(a);
 }
 
-static void on_request(void *user, const rule *r, term_id head) {
+static void on_request(void *user, const rule *r, const triple *head, size_t n) {
     agent *a = user;
     if (sentry_table_owns(a->sentries, r)) { /* an argument query's solution */
-        arguments_take(a->arguments, a->t, &a->v, head);
+        arguments_take(a->arguments, a->t, &a->v, terms_formula(a->t, head, n));
         return;
     }
-    request_extract(a->t, &a->v, a->wm, head, r, a->log, &a->identities, &a->requests, &a->request_count,
+    request_extract(a->t, &a->v, a->wm, head, n, r, a->log, &a->identities, &a->requests, &a->request_count,
                     &a->request_cap);
 }
 
@@ -866,7 +866,8 @@ bool agent_read_outcome(agent *a, const char *iri, agent_read *out) {
     bool answered = doc->failure == HTTP_FAIL_NONE;
     *out = (agent_read){.status = answered ? doc->status : 0,
                         .failure = answered ? NULL : http_failure_name(doc->failure),
-                        .unparsable = doc->unparsable, .parse_error = doc->parse_error, .etag = doc->etag};
+                        .unparsable = doc->unparsable, .parse_error = doc->parse_error, .etag = doc->etag,
+                        .graph = doc->graph};
     return true;
 }
 

@@ -173,6 +173,7 @@ typedef struct agent_read {
     bool unparsable;     /* answered with RDF that does not parse */
     const char *parse_error; /* then the reader's message ("doc:1:9: what"), or NULL */
     const char *etag;    /* the answer's ETag, or NULL */
+    term_id graph;       /* the source graph of what it brought into working memory */
 } agent_read;
 
 /* The outcome of the GET of iri's document (its identity, without the fragment) in the last iteration;

@@ -29,20 +29,22 @@ static bool is_write_method(const char *m) {
     return strcmp(m, "PUT") == 0 || strcmp(m, "DELETE") == 0 || strcmp(m, "PATCH") == 0;
 }
 
+/* Of an unsafe request (the helpers below too: a safe one has no request_detail). */
 static bool has_header(const request *r, const char *name) {
-    for (size_t i = 0; i < r->header_count; i++)
-        if (strcasecmp(r->headers[i].name, name) == 0)
+    for (size_t i = 0; i < r->detail->header_count; i++)
+        if (strcasecmp(r->detail->headers[i].name, name) == 0)
             return true;
     return false;
 }
 
 /* What a write does to its resource: its identity without the Idempotency-Key. */
-static const char *effect_of(const request *r) { return r->effect ? r->effect : r->identity; }
+static const char *effect_of(const request *r) { return r->detail->effect ? r->detail->effect : r->detail->identity; }
 
 static char *after_resource(const plan_input *in, const request *r) {
-    if (!r->after || terms_kind(in->t, r->after) != TERM_IRI)
+    term_id after = r->detail->after;
+    if (!after || terms_kind(in->t, after) != TERM_IRI)
         return NULL;
-    return http_url_identity(terms_lex(in->t, r->after, NULL));
+    return http_url_identity(terms_lex(in->t, after, NULL));
 }
 
 static void report(const plan_input *in, const request *r, enum outcome o, const char *why) {
@@ -95,7 +97,7 @@ static void report_withheld(const plan_input *in, plan *p, const u64map *held) {
  * ancestor closes. */
 static void yield_key(const plan_input *in, plan *p, term_id key) {
     for (size_t i = 0; i < in->request_count; i++)
-        if (in->requests[i].key == key && p->outcomes[i] == OUTCOME_SEND)
+        if (in->requests[i].detail && in->requests[i].detail->key == key && p->outcomes[i] == OUTCOME_SEND)
             set_outcome(in, p, i, OUTCOME_YIELDED, "a higher-priority update to the same slot wins");
 }
 
@@ -168,11 +170,11 @@ static int term_cmp(const void *a, const void *b) {
 
 /* Appends one slot_value per (s, p) of request i's body. */
 static void collect_slots(const plan_input *in, size_t i, slot_value **slots, size_t *count) {
-    const request *r = &in->requests[i];
-    if (!r->body || terms_kind(in->t, r->body) != TERM_FORMULA)
+    term_id body = in->requests[i].detail->body;
+    if (!body || terms_kind(in->t, body) != TERM_FORMULA)
         return;
     size_t n;
-    const triple *ts = terms_formula_triples(in->t, r->body, &n);
+    const triple *ts = terms_formula_triples(in->t, body, &n);
     term_id *objects = xmalloc((n ? n : 1) * sizeof *objects);
     /* formula triples are sorted by (s, p, o): each slot is one run */
     for (size_t a = 0; a < n;) {
@@ -187,7 +189,7 @@ static void collect_slots(const plan_input *in, size_t i, slot_value **slots, si
     free(objects);
 }
 
-static long priority_of(const request *r) { return r->has_priority ? r->priority : 0; }
+static long priority_of(const request *r) { return r->detail->has_priority ? r->detail->priority : 0; }
 
 /* Resolves collisions among the live updates of one document: yields losers (repeating, since dropping a
  * key may remove a colliding update) and returns true when an equal-priority collision remains. This is
@@ -233,8 +235,8 @@ static bool resolve_collisions(const plan_input *in, plan *p, const size_t *upda
                 if (slots[b].s != slots[a].s || slots[b].p != slots[a].p || slots[b].value_set == winning_set)
                     continue;
                 const request *loser = &in->requests[slots[b].request];
-                if (loser->key)
-                    yield_key(in, p, loser->key);
+                if (loser->detail->key)
+                    yield_key(in, p, loser->detail->key);
                 else
                     set_outcome(in, p, slots[b].request, OUTCOME_YIELDED,
                                 "a higher-priority update to the same slot wins");
@@ -280,24 +282,33 @@ static char *rules_of(const plan_input *in, const size_t *indexes, size_t n) {
 
 /* The composed write's method and body: an N3 Patch of what changes where the server takes one and the
  * write can be conditional (a patch applied to another version than the one read would merge
- * silently), else the whole document. Returns -1 when neither can express the document. */
+ * silently), else the whole document. Returns -1 when neither can express the document. The body is
+ * written in scratch and copied at its size: every document of the plan is held until it is sent, and
+ * grown step by step each body was up to twice its size, and left the steps behind as holes in the heap. */
 static int write_body(const plan_input *in, const doc_state *doc, const triple *before, size_t before_count,
-                      const triple *next, size_t next_count, planned_write *w) {
+                      const triple *next, size_t next_count, planned_write *w, buf *scratch) {
+    scratch->len = 0;
+    int rc = 0;
     if (doc->found && doc->takes_n3_patch && doc->etag_kind == HTTP_ETAG_STRONG &&
-        body_patch(in->t, before, before_count, next, next_count, w->url, &w->body) == 0) {
+        body_patch(in->t, before, before_count, next, next_count, w->url, scratch) == 0) {
         w->method = xstrndup("PATCH", 5);
         add_header(w, "Content-Type", "text/n3");
-        return 0;
+    } else {
+        scratch->len = 0;
+        w->method = xstrndup("PUT", 3);
+        add_header(w, "Content-Type", "text/turtle");
+        rc = body_document(in->io, in->t, next, next_count, w->url, scratch);
     }
-    w->method = xstrndup("PUT", 3);
-    add_header(w, "Content-Type", "text/turtle");
-    return body_document(in->io, in->t, next, next_count, w->url, &w->body);
+    if (rc == 0)
+        w->body = (buf){.data = xstrndup(scratch->data ? scratch->data : "", scratch->len), .len = scratch->len,
+                        .cap = scratch->len + 1};
+    return rc;
 }
 
 /* Composes the live updates of one document into one write (or decides nothing changes): one write per
  * document per iteration, so a GSM step (GSM-1, GSM-2: docs/DESIGN.md §5.4) is never half written. */
 static void compose(const plan_input *in, plan *p, const char *resource, const size_t *updates, size_t update_count,
-                    planned_write **writes, size_t *write_count) {
+                    planned_write **writes, size_t *write_count, buf *scratch) {
     const doc_state *doc = find_doc(in, resource);
     slot_value *slots = NULL;
     size_t slot_count = 0;
@@ -315,25 +326,24 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
     char *url = http_url_without_fragment(in->requests[live[0]].url);
     for (size_t i = 0; i < live_count; i++) {
         size_t body_start = next_count;
-        append_formula(in, in->requests[live[i]].body, url, &next, &next_count);
+        append_formula(in, in->requests[live[i]].detail->body, url, &next, &next_count);
         /* the replaced slots are those of the body, placeholders resolved */
         for (size_t k = body_start; k < next_count; k++) {
             slots = xrealloc(slots, (slot_count + 1) * sizeof *slots);
             slots[slot_count++] = (slot_value){next[k].s, next[k].p, 0, live[i]};
         }
-        append_formula(in, in->requests[live[i]].add, url, &next, &next_count);
+        append_formula(in, in->requests[live[i]].detail->add, url, &next, &next_count);
     }
     uint32_t read_count = 0;
     const uint32_t *read = doc->found ? store_graph_triples(in->wm, doc->graph, &read_count) : NULL;
     triple *before = xmalloc((read_count + 1) * sizeof *before);
     size_t before_count = 0;
+    next = xrealloc(next, (next_count + read_count + 1) * sizeof *next); /* at once, not a step a triple */
     for (uint32_t i = 0; i < read_count; i++) {
         const triple *tr = store_triple(in->wm, read[i]);
         before[before_count++] = *tr;
-        if (!slot_replaced(slots, slot_count, tr->s, tr->p)) {
-            next = xrealloc(next, (next_count + 1) * sizeof *next);
+        if (!slot_replaced(slots, slot_count, tr->s, tr->p))
             next[next_count++] = *tr;
-        }
     }
     history_slot *changed = xmalloc((slot_count + 1) * sizeof *changed);
     for (size_t i = 0; i < slot_count; i++)
@@ -362,7 +372,7 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
     w.sources = xmalloc(live_count * sizeof *w.sources);
     memcpy(w.sources, live, live_count * sizeof *w.sources);
     w.source_count = live_count;
-    int written = write_body(in, doc, before, before_count, next, next_count, &w);
+    int written = write_body(in, doc, before, before_count, next, next_count, &w, scratch);
     free(before);
     if (written != 0) {
         for (size_t i = 0; i < live_count; i++)
@@ -393,18 +403,19 @@ done:
 
 static bool as_written(const plan_input *in, size_t i, planned_write *w) {
     const request *r = &in->requests[i];
+    const request_detail *d = r->detail;
     *w = (planned_write){.method = xstrndup(r->method, strlen(r->method))};
     w->url = http_url_without_fragment(r->url);
     w->doc = xstrndup(r->resource, strlen(r->resource));
     w->why = xstrndup(r->rule ? r->rule->name : "", r->rule ? strlen(r->rule->name) : 0);
     w->sources = xmalloc(sizeof *w->sources);
     w->sources[w->source_count++] = i;
-    for (size_t h = 0; h < r->header_count; h++)
-        add_header(w, r->headers[h].name, r->headers[h].value);
-    if (r->body) {
+    for (size_t h = 0; h < d->header_count; h++)
+        add_header(w, d->headers[h].name, d->headers[h].value);
+    if (d->body) {
         bool is_rdf;
         bool relative = strcmp(r->method, "POST") != 0;
-        if (body_bytes(in->io, in->t, r->body, w->url, relative, &w->body, &is_rdf) != 0)
+        if (body_bytes(in->io, in->t, d->body, w->url, relative, &w->body, &is_rdf) != 0)
             return false;
         if (is_rdf && !has_header(r, "Content-Type"))
             add_header(w, "Content-Type", "text/turtle");
@@ -572,7 +583,7 @@ void plan_make(const plan_input *in, plan *p) {
         if (!unsafe[i])
             continue;
         bool inserted;
-        strmap_put(&identities, r->identity, (uint32_t)i, &inserted);
+        strmap_put(&identities, r->detail->identity, (uint32_t)i, &inserted);
         if (!inserted) {
             p->outcomes[i] = OUTCOME_DUPLICATE;
             continue;
@@ -601,7 +612,8 @@ void plan_make(const plan_input *in, plan *p) {
 
     /* tasks may not target a status document (one that updates write) */
     for (size_t i = 0; i < n; i++)
-        if (is_live_unsafe(p, unsafe, i) && in->requests[i].after && strmap_get(&updates.index, in->requests[i].resource))
+        if (is_live_unsafe(p, unsafe, i) && in->requests[i].detail->after &&
+            strmap_get(&updates.index, in->requests[i].resource))
             set_outcome(in, p, i, OUTCOME_REFUSED, "a task may not write a status document");
 
     /* two different as-written writes to one resource, or one and an update: all of them conflict, unless
@@ -624,7 +636,7 @@ void plan_make(const plan_input *in, plan *p) {
     /* a task withheld for its own reasons holds back the write it waits for */
     strmap blocked = {0};
     for (size_t i = 0; i < n; i++) {
-        if (!is_live_unsafe(p, unsafe, i) || !in->requests[i].after)
+        if (!is_live_unsafe(p, unsafe, i) || !in->requests[i].detail->after)
             continue;
         enum outcome o = p->outcomes[i];
         if (o != OUTCOME_WITHHELD && o != OUTCOME_CONFLICT && o != OUTCOME_REFUSED)
@@ -637,6 +649,7 @@ void plan_make(const plan_input *in, plan *p) {
 
     /* updates, document by document */
     size_t *members = xmalloc((n ? n : 1) * sizeof *members);
+    buf scratch = {0}; /* each composed body is written here first (write_body) */
     for (uint32_t g = 0; g < updates.index.count; g++) {
         const char *resource = updates.index.keys[g];
         size_t count = 0;
@@ -666,9 +679,10 @@ void plan_make(const plan_input *in, plan *p) {
             strmap_put(&blocked, resource, 1, NULL);
             continue;
         }
-        compose(in, p, resource, members, count, &p->writes, &p->write_count);
+        compose(in, p, resource, members, count, &p->writes, &p->write_count, &scratch);
     }
     free(members);
+    buf_free(&scratch);
 
     /* as-written requests and tasks */
     strmap composed = {0};
@@ -694,13 +708,13 @@ void plan_make(const plan_input *in, plan *p) {
             continue;
         }
         /* a keyed request is a command sent as its rule gives it, like a task: no condition added */
-        if (!after && !r->key && is_write_method(r->method))
+        if (!after && !r->detail->key && is_write_method(r->method))
             add_condition(in, &w, find_doc(in, r->resource), false);
-        w.key = r->key;
-        w.report_to = r->report_to;
-        w.called_at = r->called_at;
-        w.results = r->results;
-        w.timeout_ms = timeout_ms_of(in->t, r->timeout);
+        w.key = r->detail->key;
+        w.report_to = r->detail->report_to;
+        w.called_at = r->detail->called_at;
+        w.results = r->detail->results;
+        w.timeout_ms = timeout_ms_of(in->t, r->detail->timeout);
         if (after) {
             w.is_task = true;
             w.after = after;

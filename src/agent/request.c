@@ -36,17 +36,17 @@ static bool is_token(const char *s) {
     return true;
 }
 
-static char *method_name(const terms *t, const agent_vocab *v, term_id m) {
-    size_t len;
-    const char *lex = terms_lex(t, m, &len);
+/* The method's name, in the term's text (NUL-terminated where the name ends), or NULL. */
+static const char *method_name(const terms *t, const agent_vocab *v, term_id m) {
+    const char *lex = terms_lex(t, m, NULL);
     if (m == v->update)
-        return xstrndup("UPDATE", 6);
+        return "UPDATE";
     if (terms_kind(t, m) == TERM_IRI && strncmp(lex, NS_HTTPM, strlen(NS_HTTPM)) == 0) {
         const char *name = lex + strlen(NS_HTTPM);
-        return is_token(name) ? xstrndup(name, strlen(name)) : NULL;
+        return is_token(name) ? name : NULL;
     }
     if (terms_kind(t, m) == TERM_LITERAL && is_token(lex))
-        return xstrndup(lex, len);
+        return lex;
     return NULL;
 }
 
@@ -102,32 +102,34 @@ static void append_body_text(const terms *t, term_id body, buf *out) {
 
 /* The identity; without_key leaves out the Idempotency-Key header (what a write does to its resource). */
 static char *identity_text(const terms *t, const request *r, bool without_key) {
+    const request_detail *d = r->detail;
     buf id = {0};
     buf_printf(&id, "%s %s\n", r->method, r->resource);
-    for (size_t i = 0; i < r->header_count; i++)
-        if (!without_key || strcasecmp(r->headers[i].name, "Idempotency-Key") != 0)
-            buf_printf(&id, "%s: %s\n", r->headers[i].name, r->headers[i].value);
+    for (size_t i = 0; i < d->header_count; i++)
+        if (!without_key || strcasecmp(d->headers[i].name, "Idempotency-Key") != 0)
+            buf_printf(&id, "%s: %s\n", d->headers[i].name, d->headers[i].value);
     buf_puts(&id, "body:\n");
-    append_body_text(t, r->body, &id);
+    append_body_text(t, d->body, &id);
     if (r->kind == REQUEST_UPDATE) {
         buf_puts(&id, "add:\n");
-        append_body_text(t, r->add, &id);
-        if (r->has_priority)
-            buf_printf(&id, "priority %ld\n", r->priority);
+        append_body_text(t, d->add, &id);
+        if (d->has_priority)
+            buf_printf(&id, "priority %ld\n", d->priority);
     }
     /* POST and PATCH are commands: two keys' identical commands stay two (docs/DESIGN.md §2.1). */
-    if (r->key && (strcmp(r->method, "POST") == 0 || strcmp(r->method, "PATCH") == 0 || r->kind == REQUEST_UPDATE)) {
+    if (d->key && (strcmp(r->method, "POST") == 0 || strcmp(r->method, "PATCH") == 0 || r->kind == REQUEST_UPDATE)) {
         buf_puts(&id, "key ");
-        rdf_write_term_nt(t, r->key, &id);
+        rdf_write_term_nt(t, d->key, &id);
     }
     return buf_cstr(&id);
 }
 
 static void compute_identity(const terms *t, request *r) {
-    r->identity = identity_text(t, r, false);
-    for (size_t i = 0; i < r->header_count && !r->effect; i++) /* the crawl's GETs carry no key: no second text */
-        if (strcasecmp(r->headers[i].name, "Idempotency-Key") == 0)
-            r->effect = identity_text(t, r, true);
+    request_detail *d = r->detail;
+    d->identity = identity_text(t, r, false);
+    for (size_t i = 0; i < d->header_count && !d->effect; i++) /* most writes carry no key: no second text */
+        if (strcasecmp(d->headers[i].name, "Idempotency-Key") == 0)
+            d->effect = identity_text(t, r, true);
 }
 
 /* The object of (subject, predicate) in working memory, or 0 (also without working memory). */
@@ -156,6 +158,7 @@ static bool data_list(store *wm, term_id node, term_id **items, size_t *count) {
  * data (a model's task: `http:headers ?h`), from working memory: the rule asked for that list. */
 static bool read_headers(const terms *t, const agent_vocab *v, store *wm, const triple *ts, size_t n, term_id list,
                          request *r, const log_sink *log) {
+    request_detail *d = r->detail;
     size_t count;
     term_id *items;
     if (terms_kind(t, list) == TERM_LIST) {
@@ -166,7 +169,7 @@ static bool read_headers(const terms *t, const agent_vocab *v, store *wm, const 
         log_msg(log, LOG_WARN, "rule %s: http:headers of <%s> is not a list; request skipped", r->rule->name, r->url);
         return false;
     }
-    r->headers = xcalloc(count ? count : 1, sizeof *r->headers);
+    d->headers = xcalloc(count ? count : 1, sizeof *d->headers);
     for (size_t i = 0; i < count; i++) {
         term_id name_term = head_value(ts, n, items[i], v->field_name);
         term_id value_term = head_value(ts, n, items[i], v->field_value);
@@ -180,7 +183,7 @@ static bool read_headers(const terms *t, const agent_vocab *v, store *wm, const 
             free(items);
             return false;
         }
-        r->headers[r->header_count++] = (request_header){name, value};
+        d->headers[d->header_count++] = (request_header){name, value};
     }
     free(items);
     return true;
@@ -189,6 +192,7 @@ static bool read_headers(const terms *t, const agent_vocab *v, store *wm, const 
 /* `ldgsm:headerBlock "Name: value\n..."`: the headers of a request evaluated from its arguments
  * (agent/arguments.h), as its call record keeps them; each line one header. */
 static bool read_header_block(const terms *t, term_id block, request *r, const log_sink *log) {
+    request_detail *d = r->detail;
     if (terms_kind(t, block) != TERM_LITERAL) {
         log_msg(log, LOG_WARN, "rule %s: ldgsm:headerBlock of <%s> is not a literal; request skipped", r->rule->name,
                 r->url);
@@ -212,8 +216,8 @@ static bool read_header_block(const terms *t, term_id block, request *r, const l
             free(name);
             return false;
         }
-        r->headers = xrealloc(r->headers, (r->header_count + 1) * sizeof *r->headers);
-        r->headers[r->header_count++] = (request_header){name, xstrndup(value, (size_t)(eol - value))};
+        d->headers = xrealloc(d->headers, (d->header_count + 1) * sizeof *d->headers);
+        d->headers[d->header_count++] = (request_header){name, xstrndup(value, (size_t)(eol - value))};
         line = eol + 1;
     }
     return true;
@@ -223,6 +227,7 @@ static bool read_header_block(const terms *t, term_id block, request *r, const l
  * writes it), replacing one the headers name: a call's key must differ per activation and alternative, a
  * key written in a model would not. False, reported, when K cannot be sent. */
 static bool add_idempotency_key(const terms *t, term_id key, request *r, const log_sink *log) {
+    request_detail *d = r->detail;
     if (!key)
         return true;
     size_t len = 0;
@@ -238,17 +243,17 @@ static bool add_idempotency_key(const terms *t, term_id key, request *r, const l
     buf value = {0};
     buf_printf(&value, "\"%s\"", text);
     size_t kept = 0;
-    for (size_t i = 0; i < r->header_count; i++) {
-        if (strcasecmp(r->headers[i].name, "Idempotency-Key") == 0) {
-            free(r->headers[i].name);
-            free(r->headers[i].value);
+    for (size_t i = 0; i < d->header_count; i++) {
+        if (strcasecmp(d->headers[i].name, "Idempotency-Key") == 0) {
+            free(d->headers[i].name);
+            free(d->headers[i].value);
             continue;
         }
-        r->headers[kept++] = r->headers[i];
+        d->headers[kept++] = d->headers[i];
     }
-    r->header_count = kept;
-    r->headers = xrealloc(r->headers, (r->header_count + 1) * sizeof *r->headers);
-    r->headers[r->header_count++] = (request_header){xstrndup("Idempotency-Key", 15), buf_cstr(&value)};
+    d->header_count = kept;
+    d->headers = xrealloc(d->headers, (d->header_count + 1) * sizeof *d->headers);
+    d->headers[d->header_count++] = (request_header){xstrndup("Idempotency-Key", 15), buf_cstr(&value)};
     return true;
 }
 
@@ -260,36 +265,45 @@ void identity_cache_free(identity_cache *c) {
     *c = (identity_cache){0};
 }
 
-/* The identity of the URI url, a copy the caller owns. */
-static char *identity_of(identity_cache *c, const char *url) {
+/* The identity of the URI url, the cache's text. */
+static const char *identity_of(identity_cache *c, const char *url) {
     bool inserted;
     uint32_t *slot = strmap_put(&c->slot_of, url, (uint32_t)c->count + 1, &inserted);
     if (inserted) {
         c->texts = xrealloc(c->texts, (c->count + 1) * sizeof *c->texts);
         c->texts[c->count++] = http_url_identity(url);
     }
-    const char *text = c->texts[*slot - 1];
-    return text ? xstrndup(text, strlen(text)) : NULL;
+    return c->texts[*slot - 1];
 }
 
-size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, const rule *origin,
+static void detail_clear(request_detail *d) {
+    for (size_t i = 0; i < d->header_count; i++) {
+        free(d->headers[i].name);
+        free(d->headers[i].value);
+    }
+    free(d->headers);
+    free(d->identity);
+    free(d->effect);
+    memset(d, 0, sizeof *d);
+}
+
+size_t request_extract(terms *t, const agent_vocab *v, store *wm, const triple *ts, size_t n, const rule *origin,
                        const log_sink *log, identity_cache *identities, request **out, size_t *count,
                        size_t *cap) {
-    size_t n, added = 0;
-    const triple *ts = terms_formula_triples(t, head, &n);
+    size_t added = 0;
     for (size_t i = 0; i < n; i++) {
         if (ts[i].p != v->mthd)
             continue;
         term_id node = ts[i].s;
-        request r = {.rule = origin};
+        request_detail d = {0}; /* kept for a request the crawl does not read */
+        request r = {.rule = origin, .detail = &d};
         term_id uri = head_value(ts, n, node, v->request_uri);
         r.method = method_name(t, v, ts[i].o);
-        r.url = uri && terms_kind(t, uri) == TERM_IRI ? text_of(t, uri) : NULL;
+        r.url = uri && terms_kind(t, uri) == TERM_IRI ? terms_lex(t, uri, NULL) : NULL;
         if (!r.method || !r.url) {
             log_msg(log, LOG_WARN, "rule %s: a request node without %s; request skipped", origin->name,
                     !r.method ? "a method (http:mthd an httpm: method, a token literal or ldgsm:UPDATE)"
                               : "an IRI as http:requestURI");
-            request_free(&r);
             continue;
         }
         r.uri_term = uri;
@@ -301,39 +315,42 @@ size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, 
                     strcmp(r.method, "OPTIONS") == 0) && !head_value(ts, n, node, v->after)
                      ? REQUEST_SAFE
                      : REQUEST_AS_WRITTEN;
-        r.body = head_value(ts, n, node, v->body);
-        r.add = head_value(ts, n, node, v->add);
-        r.key = head_value(ts, n, node, v->key);
-        r.after = head_value(ts, n, node, v->after);
+        d.body = head_value(ts, n, node, v->body);
+        d.add = head_value(ts, n, node, v->add);
+        d.key = head_value(ts, n, node, v->key);
+        d.after = head_value(ts, n, node, v->after);
         r.group = head_value(ts, n, node, v->group);
         r.lenient = head_value(ts, n, node, v->lenient) == T_TRUE;
         term_id priority = head_value(ts, n, node, v->priority);
         if (priority && terms_kind(t, priority) == TERM_LITERAL) {
             char *end;
-            r.priority = strtol(terms_lex(t, priority, NULL), &end, 10);
-            r.has_priority = *end == '\0';
+            d.priority = strtol(terms_lex(t, priority, NULL), &end, 10);
+            d.has_priority = *end == '\0';
         }
-        r.report_to = head_value(ts, n, node, v->report_to);
-        r.called_at = head_value(ts, n, node, v->called_at);
-        r.timeout = head_value(ts, n, node, v->request_timeout);
-        r.results = head_value(ts, n, node, v->results);
+        d.report_to = head_value(ts, n, node, v->report_to);
+        d.called_at = head_value(ts, n, node, v->called_at);
+        d.timeout = head_value(ts, n, node, v->request_timeout);
+        d.results = head_value(ts, n, node, v->results);
+        /* a safe request's headers are checked too (a request with a broken one is skipped), then dropped:
+         * the crawl sends its own */
         term_id headers = head_value(ts, n, node, v->headers);
-        if (headers && !read_headers(t, v, wm, ts, n, headers, &r, log)) {
-            request_free(&r);
-            continue;
-        }
         term_id block = head_value(ts, n, node, v->header_block);
-        if (block && !read_header_block(t, block, &r, log)) {
-            request_free(&r);
+        if ((headers && !read_headers(t, v, wm, ts, n, headers, &r, log)) ||
+            (block && !read_header_block(t, block, &r, log)) ||
+            !add_idempotency_key(t, head_value(ts, n, node, v->idempotency_key), &r, log)) {
+            detail_clear(&d);
             continue;
         }
-        if (!add_idempotency_key(t, head_value(ts, n, node, v->idempotency_key), &r, log)) {
-            request_free(&r);
-            continue;
+        if (d.header_count > 1)
+            qsort(d.headers, d.header_count, sizeof *d.headers, header_cmp);
+        if (r.kind == REQUEST_SAFE) {
+            detail_clear(&d);
+            r.detail = NULL;
+        } else {
+            compute_identity(t, &r);
+            r.detail = xmalloc(sizeof d);
+            *r.detail = d;
         }
-        if (r.header_count > 1)
-            qsort(r.headers, r.header_count, sizeof *r.headers, header_cmp);
-        compute_identity(t, &r);
         if (*count == *cap) {
             *cap = *cap ? *cap * 2 : 16;
             *out = xrealloc(*out, *cap * sizeof **out);
@@ -345,15 +362,9 @@ size_t request_extract(terms *t, const agent_vocab *v, store *wm, term_id head, 
 }
 
 void request_free(request *r) {
-    free(r->method);
-    free(r->url);
-    free(r->resource);
-    for (size_t i = 0; i < r->header_count; i++) {
-        free(r->headers[i].name);
-        free(r->headers[i].value);
+    if (r->detail) {
+        detail_clear(r->detail);
+        free(r->detail);
     }
-    free(r->headers);
-    free(r->identity);
-    free(r->effect);
     memset(r, 0, sizeof *r);
 }

@@ -174,7 +174,7 @@ void trace_plan(trace *tr, const plan_input *in, const plan *p) {
         if (in->requests[i].kind == REQUEST_SAFE)
             continue;
         bool inserted;
-        uint32_t *last = strmap_put(&last_same, in->requests[i].identity, (uint32_t)i, &inserted);
+        uint32_t *last = strmap_put(&last_same, in->requests[i].detail->identity, (uint32_t)i, &inserted);
         if (!inserted) {
             tr->next_same[*last] = (uint32_t)i;
             *last = (uint32_t)i;
@@ -195,9 +195,10 @@ void trace_plan(trace *tr, const plan_input *in, const plan *p) {
         field_string(b, "outcome", outcome_text(o));
         answer_fields(b, NULL);
         field_string(b, "reason", p->reasons[i]);
-        field_bool(b, "task", r->after != 0);
-        char *after = r->after && terms_kind(in->t, r->after) == TERM_IRI
-                          ? http_url_identity(terms_lex(in->t, r->after, NULL)) : NULL;
+        term_id after_term = r->detail->after;
+        field_bool(b, "task", after_term != 0);
+        char *after = after_term && terms_kind(in->t, after_term) == TERM_IRI
+                          ? http_url_identity(terms_lex(in->t, after_term, NULL)) : NULL;
         field_string(b, "after", after);
         free(after);
         field_bool(b, "composed", false);

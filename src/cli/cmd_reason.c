@@ -222,13 +222,11 @@ typedef struct answers {
     store *st;
 } answers;
 
-static void collect_answer(void *user, const rule *r, term_id head) {
+static void collect_answer(void *user, const rule *r, const triple *head, size_t n) {
     (void)r;
     answers *a = user;
-    size_t n;
-    const triple *ts = terms_formula_triples(a->t, head, &n);
     for (size_t i = 0; i < n; i++)
-        store_add(a->st, ts[i].s, ts[i].p, ts[i].o, 0);
+        store_add(a->st, head[i].s, head[i].p, head[i].o, 0);
 }
 
 int cmd_reason(int argc, char **argv) {

@@ -8,7 +8,9 @@
 #include "rdf/vocab_ns.h"
 
 /* An instance document in the authors' draft vocabulary is refused with what to write instead: only models
- * are read through compat-authors-draft.n3 (docs/DESIGN.md §5.2). True when one was found (and reported). */
+ * are read through compat-authors-draft.n3 (docs/DESIGN.md §5.2). True when one was found (and reported).
+ * What the document says of the instance is read from the document's graph: a lookup by subject alone
+ * would index every triple of working memory by subject, for this check only. */
 static bool draft_instances(agent *a, const log_sink *log) {
     bool found = false;
     size_t ns = strlen(NS_DRAFT), count;
@@ -17,13 +19,16 @@ static bool draft_instances(agent *a, const log_sink *log) {
     store *wm = agent_memory(a);
     for (size_t i = 0; i < count; i++) {
         term_id root = terms_iri_cstr(t, instances[i]);
-        store_iter it;
-        store_match(wm, root, 0, 0, 0, store_size(wm), &it);
-        uint32_t n;
-        const triple *tr;
+        agent_read read;
+        uint32_t stated = 0;
+        const uint32_t *ns_of_doc =
+            agent_read_outcome(a, instances[i], &read) ? store_graph_triples(wm, read.graph, &stated) : NULL;
         term_id model = 0;
         bool draft = false;
-        while ((tr = store_next(&it, &n))) {
+        for (uint32_t j = 0; j < stated; j++) {
+            const triple *tr = store_triple(wm, ns_of_doc[j]);
+            if (tr->s != root)
+                continue;
             const term_id parts[2] = {tr->p, tr->o};
             for (int k = 0; k < 2; k++)
                 if (terms_kind(t, parts[k]) == TERM_IRI && strncmp(terms_lex(t, parts[k], NULL), NS_DRAFT, ns) == 0)

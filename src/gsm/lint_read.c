@@ -47,6 +47,7 @@ struct lint_term_docs {
         size_t count;
     } *lists;
     size_t count;
+    bool filled; /* every serving term's documents are in (fill_term_docs) */
 };
 
 lint_term_docs *lint_term_docs_new(void) { return xcalloc(1, sizeof(lint_term_docs)); }
@@ -61,34 +62,47 @@ void lint_term_docs_free(lint_term_docs *m) {
     free(m);
 }
 
-/* The http(s) source graphs of the triples about term, once per term. */
-static const struct term_docs *docs_of_term(lint_term_docs *memo, terms *t, store *wm, term_id term) {
-    bool inserted;
-    uint32_t *slot = u64map_put(&memo->index, term, (uint32_t)memo->count + 1, &inserted);
-    if (!inserted)
-        return &memo->lists[*slot - 1];
-    memo->lists = xrealloc(memo->lists, (memo->count + 1) * sizeof *memo->lists);
-    struct term_docs *list = &memo->lists[memo->count++];
-    *list = (struct term_docs){0};
-    u64map seen = {0};
-    store_iter about;
-    store_match(wm, term, 0, 0, 0, store_size(wm), &about);
-    uint32_t m;
-    while (store_next(&about, &m)) {
+/* The http(s) source graphs of the triples about each term that serves an instance, in order of first
+ * appearance, in one pass over working memory: looking each term up by subject would index every triple
+ * of working memory by subject, for these few terms. */
+static void fill_term_docs(lint_term_docs *memo, terms *t, store *wm, term_id serves) {
+    memo->filled = true;
+    store_iter served;
+    store_match(wm, 0, serves, 0, 0, store_size(wm), &served);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&served, &n));) {
+        bool inserted;
+        u64map_put(&memo->index, tr->s, (uint32_t)memo->count + 1, &inserted);
+        if (!inserted)
+            continue;
+        memo->lists = xrealloc(memo->lists, (memo->count + 1) * sizeof *memo->lists);
+        memo->lists[memo->count++] = (struct term_docs){0};
+    }
+    u64map seen = {0}; /* (1 + list, graph) */
+    term_id last = 0;
+    const uint32_t *slot = NULL;
+    for (uint32_t m = 0, count = store_size(wm); m < count && memo->count; m++) {
+        const triple *tr = store_triple(wm, m);
+        if (tr->s != last) { /* a document's triples come in runs of one subject */
+            last = tr->s;
+            slot = u64map_get(&memo->index, tr->s);
+        }
         term_id g = store_first_graph(wm, m);
         bool first;
-        if (!g || (u64map_put(&seen, g, 1, &first), !first) || terms_kind(t, g) != TERM_IRI ||
-            strncmp(terms_lex(t, g, NULL), "http", 4) != 0)
+        if (!slot || !g || (u64map_put(&seen, (uint64_t)*slot << 32 | g, 1, &first), !first) ||
+            terms_kind(t, g) != TERM_IRI || strncmp(terms_lex(t, g, NULL), "http", 4) != 0)
             continue;
+        struct term_docs *list = &memo->lists[*slot - 1];
         list->docs = xrealloc(list->docs, (list->count + 1) * sizeof *list->docs);
         list->docs[list->count++] = g;
     }
     u64map_free(&seen);
-    return list;
 }
 
 size_t lint_read_documents(terms *t, store *wm, lint_term_docs *memo, term_id serves, term_id read_failure,
                            term_id instance, term_id **out) {
+    if (!memo->filled)
+        fill_term_docs(memo, t, wm, serves);
     u64map seen = {0};
     size_t count = 0;
     *out = NULL;
@@ -102,7 +116,10 @@ size_t lint_read_documents(terms *t, store *wm, lint_term_docs *memo, term_id se
             count = 0;
             break;
         }
-        const struct term_docs *list = docs_of_term(memo, t, wm, tr->s);
+        const uint32_t *slot = u64map_get(&memo->index, tr->s);
+        if (!slot) /* served only since the memo was filled */
+            continue;
+        const struct term_docs *list = &memo->lists[*slot - 1];
         for (size_t i = 0; i < list->count; i++) {
             bool first;
             u64map_put(&seen, list->docs[i], 1, &first);

@@ -39,7 +39,8 @@ void lint_term_docs_free(lint_term_docs *m);
 /* The documents (http(s) source graphs) of the triples about the terms `<term> <serves> <instance>` names,
  * into *out (the caller frees it); none while one of those terms could not be read (`ldgsm:readFailure`):
  * the model is incomplete, the rules say why, and lint would only echo the missing part. memo: this
- * working memory's (lint_term_docs_new). */
+ * working memory's (lint_term_docs_new), filled on the first call with every term that serves: pass the same
+ * serves to each call. */
 size_t lint_read_documents(terms *t, store *wm, lint_term_docs *memo, term_id serves, term_id read_failure,
                            term_id instance, term_id **out);
 

@@ -16,10 +16,11 @@ typedef struct vocab {
         has_milestone, achieving, invalidating, label, reads, holds_for, serves, read_failure;
 } vocab;
 
-/* What the watcher remembers of one stage or milestone fragment between iterations. */
+/* What the watcher remembers of one stage or milestone fragment between iterations; its IRI is the key
+ * of the same entry of fragment_index (one copy of it, not two: there are tens per instance). */
 /* Kept as text: the agent releases an iteration's terms (rdf/term.h), and this outlives it. */
 typedef struct fragment_seen {
-    char *key, *instance;
+    char *instance;
     char *value;        /* its state (stage) or achievement (milestone) in the last iteration */
     char *opened_with;  /* a stage: what its sentries read when it last opened (NULL: not seen opening) */
     bool cycling_said;
@@ -29,14 +30,13 @@ struct gsm_watch {
     gsm_watch_options opt;
     vocab v;
     strmap unchanged;      /* instance -> iterations since its fragments last changed */
-    strmap fragment_index; /* fragment -> 1 + index in fragments */
+    strmap fragment_index; /* fragment -> 1 + index in fragments, its entry i is fragments[i]'s */
     fragment_seen *fragments;
     size_t fragment_count;
     lint_memo *lint; /* each model version's lint error count */
 };
 
 static void forget_fragment(fragment_seen *f) {
-    free(f->key);
     free(f->instance);
     free(f->value);
     free(f->opened_with);
@@ -101,8 +101,7 @@ static fragment_seen *fragment(gsm_watch *w, const char *key, const char *instan
     uint32_t *slot = strmap_put(&w->fragment_index, key, 0, &first);
     if (first) {
         w->fragments = xrealloc(w->fragments, (w->fragment_count + 1) * sizeof *w->fragments);
-        w->fragments[w->fragment_count] =
-            (fragment_seen){.key = xstrndup(key, strlen(key)), .instance = xstrndup(instance, strlen(instance))};
+        w->fragments[w->fragment_count] = (fragment_seen){.instance = xstrndup(instance, strlen(instance))};
         *slot = (uint32_t)++w->fragment_count;
     }
     return &w->fragments[*slot - 1];
@@ -120,18 +119,19 @@ static void forget_departed(gsm_watch *w, const char *const *instances, size_t i
     }
     strmap_free(&w->unchanged);
     w->unchanged = current;
+    strmap index = {0};
     size_t kept = 0;
     for (size_t i = 0; i < w->fragment_count; i++) {
-        if (strmap_get(&current, w->fragments[i].instance))
-            w->fragments[kept++] = w->fragments[i];
-        else
+        if (!strmap_get(&current, w->fragments[i].instance)) {
             forget_fragment(&w->fragments[i]);
+            continue;
+        }
+        w->fragments[kept] = w->fragments[i];
+        *strmap_put(&index, w->fragment_index.keys[i], 0, NULL) = (uint32_t)++kept;
     }
     w->fragment_count = kept;
     strmap_free(&w->fragment_index);
-    w->fragment_index = (strmap){0};
-    for (size_t i = 0; i < kept; i++)
-        *strmap_put(&w->fragment_index, w->fragments[i].key, 0, NULL) = (uint32_t)(i + 1);
+    w->fragment_index = index;
 }
 
 /* Appends to *keys "iri etag" for every resource the sentries of (subject, p1, [p2]) name. */

@@ -274,6 +274,14 @@ static size_t on_body(char *data, size_t size, size_t count, void *user) {
         t->body_too_large = true;
         return 0; /* libcurl ends the transfer with CURLE_WRITE_ERROR */
     }
+    curl_off_t length;
+    if (!t->result.body.cap && curl_easy_getinfo(t->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK &&
+        length > 0 && (uint64_t)length < t->client->options.max_body_bytes) {
+        /* a body of a known length in one block: a batch holds every body it read until it returns, and
+         * grown step by step each was up to twice its size, and left the steps behind as holes in the heap */
+        t->result.body.data = xmalloc((size_t)length + 1);
+        t->result.body.cap = (size_t)length + 1;
+    }
     buf_append(&t->result.body, data, len);
     return len;
 }

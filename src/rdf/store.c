@@ -1,8 +1,9 @@
 /* store.c: triples in an append-only array, six hash indexes (S, P, O, SP, SO, PO) mapping a key to a
- * bucket of ascending triple numbers, and an open-addressing set of whole triples for de-duplication
- * (the triple sits in the slot, so a membership test is one probe sequence, no pointer chase). Most
- * buckets hold one or two triples; those live inside the bucket, the others in a pool. Graph membership:
- * the first source is kept in the triple's record; further sources in a (triple, graph) set; each graph
+ * bucket of ascending triple numbers (with the triples, but in P), and an open-addressing set of triple
+ * numbers for de-duplication (each slot keeps 32 bits of the triple's hash beside its number, so a probe
+ * reads the triple array only for a triple it finds). Most buckets hold one or two triples; those live
+ * inside the bucket, the others in a pool. Graph membership: the first source is kept in the triple's
+ * record, a second in an array beside the records, further ones in a (triple, graph) set; each graph
  * keeps the ascending list of its triples. */
 #include "rdf/store.h"
 
@@ -14,13 +15,23 @@
 
 enum { IX_S, IX_P, IX_O, IX_SP, IX_SO, IX_PO, IX_COUNT };
 
-/* A triple and its number: the entries of the de-duplication set and of every index bucket. Buckets keep
- * the whole triple, not just its number, so a join walking a bucket never touches the triple array (one
- * random access saved per candidate). */
+/* A triple and its number: the entries of every index bucket but P's. Buckets keep the whole triple, not
+ * just its number, so a join walking a bucket never touches the triple array (one random access saved per
+ * candidate). P's buckets keep numbers only: P holds every triple, a quarter of the store at 16 bytes an
+ * entry, and a walk of a predicate's triples reads the triple array in ascending order, which the
+ * prefetcher follows (store_next_batch helps it). */
 typedef struct triple_entry {
-    term_id s, p, o; /* s == 0: an empty slot of the set */
+    term_id s, p, o;
     uint32_t n;
 } triple_entry;
+
+/* A slot of the de-duplication set: half the size of a triple_entry, and the set is the store's largest
+ * array after the indexes. A triple the set holds is read from the triple array to confirm it; adding a
+ * triple the set holds reads its record anyway (its sources). */
+typedef struct set_slot {
+    uint32_t ref; /* triple number + 1; 0: empty */
+    uint32_t tag; /* the hash's high half (its low bits choose the slot) */
+} set_slot;
 
 /* Entries in ascending triple number; one of them inline, as most buckets hold one. */
 typedef struct entry_list {
@@ -38,7 +49,8 @@ typedef struct index {
     uint64_t last_key;
     uint32_t last_bucket;
     u64map key_to_bucket;
-    entry_list *buckets;
+    entry_list *buckets; /* the others' */
+    u32vec *numbers;     /* P's */
     uint32_t count, cap;
     /* SP and PO keep only the triples of the predicates a lookup asked for: a rule body names a few, and
      * most triples (the rdf:type ones of an RDFS closure above all) are never looked up by subject or
@@ -48,12 +60,13 @@ typedef struct index {
     bool last_predicate_kept;
 } store_index;
 
-/* Bucket entry arrays of up to POOL_MAX_ENTRIES come from a pool: blocks of 4, 16, ... entries carved out
- * of chunks (growing from 64 KiB to 8 MiB, so a small store stays small and a large one is on huge
+/* Bucket entry arrays of up to POOL_MAX_ENTRIES come from a pool: blocks of 2, 4, 8, ... entries carved
+ * out of chunks (growing from 64 KiB to 8 MiB, so a small store stays small and a large one is on huge
  * pages), and a block a bucket outgrew is kept for the next bucket that grows to its size. Most buckets
  * are small and grow a few times: from malloc that was a malloc, a copy and a free each time, a page
- * fault per 4 KiB, and freeing a large store was ~100 000 frees. */
-enum { POOL_CLASSES = 6, POOL_MAX_ENTRIES = 1u << (2 * POOL_CLASSES), POOL_FIRST_CHUNK = 64u << 10,
+ * fault per 4 KiB, and freeing a large store was ~100 000 frees. Buckets double (they quadrupled: a
+ * subject's two types took a block of four, and the pool was half empty). */
+enum { POOL_CLASSES = 12, POOL_MAX_ENTRIES = 1u << POOL_CLASSES, POOL_FIRST_CHUNK = 64u << 10,
        POOL_LAST_CHUNK = 8u << 20 };
 
 /* A block given back to the pool holds the link to the next free block of its size. */
@@ -62,7 +75,7 @@ typedef struct free_block {
 } free_block;
 
 typedef struct entry_pool {
-    struct free_block *free_blocks[POOL_CLASSES + 1]; /* by class (cap 4^class) */
+    struct free_block *free_blocks[POOL_CLASSES + 1]; /* by class (cap 2^class) */
     char *chunk_at;
     size_t chunk_left, next_chunk;
     void **chunks;
@@ -77,19 +90,21 @@ typedef struct triple_rec {
 struct store {
     triple_rec *triples;
     uint32_t count, cap;
-    triple_entry *spo; /* de-duplication set, at most half full */
+    set_slot *spo; /* de-duplication set, at most half full */
     uint32_t spo_cap;
     store_index ix[IX_COUNT];
     entry_pool entry_pool;
-    u64map extra_graphs;  /* (triple << 32 | graph) -> 1 for sources beyond the first */
+    /* triple -> its second source, or 0; cap entries, allocated when a triple first gets one. Most second
+     * sources are the derived graph's (a document's triple the rules derive too), and there are as many as
+     * the documents have triples: a (triple, graph) map was 16 bytes a slot at most 70% full. */
+    term_id *second_graph;
+    u64map extra_graphs;  /* (triple << 32 | graph) -> 1 for sources beyond the second */
     u64map graph_to_list; /* graph -> slot in graph_lists */
     term_id last_graph;   /* bulk loads and derivations add to one graph in a row: skip the map */
     uint32_t last_graph_slot;
     u32vec *graph_lists;
     term_id *graph_terms; /* slot -> graph */
     uint32_t graph_count, graph_cap;
-    uint64_t *multi_source; /* bit n: triple n has a source beyond its first */
-    uint32_t multi_source_words;
 };
 
 static uint64_t pair_key(uint32_t a, uint32_t b) { return (uint64_t)a << 32 | b; }
@@ -113,7 +128,7 @@ static uint64_t index_key(int ix, term_id s, term_id p, term_id o) {
 
 static const triple_entry *entries(const entry_list *l) { return l->cap == 1 ? &l->u.inline_entry : l->u.heap; }
 
-static unsigned pool_class(uint32_t cap) { return (unsigned)__builtin_ctz(cap) / 2; }
+static unsigned pool_class(uint32_t cap) { return (unsigned)__builtin_ctz(cap); }
 
 static triple_entry *pool_take(entry_pool *pool, uint32_t cap) {
     unsigned class = pool_class(cap);
@@ -156,7 +171,7 @@ static void pool_free(entry_pool *pool) {
 
 static void entry_list_push(entry_pool *pool, entry_list *l, triple_entry e) {
     if (l->len == l->cap) {
-        uint32_t cap = l->cap * 4;
+        uint32_t cap = l->cap * 2;
         triple_entry *heap;
         if (cap <= POOL_MAX_ENTRIES) {
             heap = pool_take(pool, cap);
@@ -183,9 +198,12 @@ void store_free(store *st) {
         return;
     for (int i = 0; i < IX_COUNT; i++) {
         for (uint32_t b = 0; b < st->ix[i].count; b++)
-            if (st->ix[i].buckets[b].cap > POOL_MAX_ENTRIES)
+            if (i == IX_P)
+                u32vec_free(&st->ix[i].numbers[b]);
+            else if (st->ix[i].buckets[b].cap > POOL_MAX_ENTRIES)
                 free(st->ix[i].buckets[b].u.heap);
         free(st->ix[i].buckets);
+        free(st->ix[i].numbers);
         u64map_free(&st->ix[i].key_to_bucket);
         u64map_free(&st->ix[i].predicates);
     }
@@ -193,7 +211,7 @@ void store_free(store *st) {
         u32vec_free(&st->graph_lists[g]);
     free(st->graph_lists);
     free(st->graph_terms);
-    free(st->multi_source);
+    free(st->second_graph);
     u64map_free(&st->graph_to_list);
     u64map_free(&st->extra_graphs);
     pool_free(&st->entry_pool);
@@ -215,23 +233,33 @@ static bool keeps(store_index *x, int ix, term_id p) {
     return x->last_predicate_kept;
 }
 
-static void index_add(entry_pool *pool, store_index *ix, uint64_t key, triple_entry e) {
+/* Adds e to the bucket of key in index number which. */
+static void index_add(entry_pool *pool, store_index *ix, int which, uint64_t key, triple_entry e) {
     if (!ix->has_last || ix->last_key != key) {
         bool inserted;
         uint32_t *bucket = u64map_put(&ix->key_to_bucket, key, ix->count, &inserted);
         if (inserted) {
             if (ix->count == ix->cap) {
                 ix->cap = ix->cap ? ix->cap * 2 : 64;
-                ix->buckets = prefer_huge_pages(xrealloc(ix->buckets, ix->cap * sizeof *ix->buckets),
-                                                ix->cap * sizeof *ix->buckets);
+                if (which == IX_P)
+                    ix->numbers = xrealloc(ix->numbers, ix->cap * sizeof *ix->numbers);
+                else
+                    ix->buckets = prefer_huge_pages(xrealloc(ix->buckets, ix->cap * sizeof *ix->buckets),
+                                                    ix->cap * sizeof *ix->buckets);
             }
-            ix->buckets[ix->count++] = (entry_list){.cap = 1};
+            if (which == IX_P)
+                ix->numbers[ix->count++] = (u32vec){0};
+            else
+                ix->buckets[ix->count++] = (entry_list){.cap = 1};
         }
         ix->has_last = true;
         ix->last_key = key;
         ix->last_bucket = *bucket;
     }
-    entry_list_push(pool, &ix->buckets[ix->last_bucket], e);
+    if (which == IX_P)
+        u32vec_push(&ix->numbers[ix->last_bucket], e.n);
+    else
+        entry_list_push(pool, &ix->buckets[ix->last_bucket], e);
 }
 
 static void graph_list_add(store *st, term_id g, uint32_t n) {
@@ -255,35 +283,44 @@ static void graph_list_add(store *st, term_id g, uint32_t n) {
     u32vec_push(&st->graph_lists[*slot], n);
 }
 
-static void mark_multi_source(store *st, uint32_t n) {
-    uint32_t word = n / 64;
-    if (word >= st->multi_source_words) {
-        uint32_t words = st->multi_source_words ? st->multi_source_words : 16;
-        while (words <= word)
-            words *= 2;
-        st->multi_source = xrealloc(st->multi_source, words * sizeof *st->multi_source);
-        memset(st->multi_source + st->multi_source_words, 0,
-               (words - st->multi_source_words) * sizeof *st->multi_source);
-        st->multi_source_words = words;
+/* Records g as a further source of triple n (not its first). */
+static void add_source(store *st, uint32_t n, term_id g) {
+    if (!st->second_graph)
+        st->second_graph = xcalloc(st->cap, sizeof *st->second_graph);
+    term_id *second = &st->second_graph[n];
+    if (*second == g)
+        return;
+    if (!*second) {
+        *second = g;
+    } else {
+        bool inserted;
+        u64map_put(&st->extra_graphs, pair_key(n, g), 1, &inserted);
+        if (!inserted)
+            return;
     }
-    st->multi_source[word] |= (uint64_t)1 << (n % 64);
+    graph_list_add(st, g, n);
 }
 
 /* The slot holding (s, p, o), or the empty slot where it would go. The set is never full. */
 static uint32_t spo_slot(const store *st, uint64_t hash, term_id s, term_id p, term_id o) {
-    uint32_t mask = st->spo_cap - 1;
+    uint32_t mask = st->spo_cap - 1, tag = (uint32_t)(hash >> 32);
     uint32_t i = (uint32_t)hash & mask;
-    for (const triple_entry *slot = &st->spo[i]; slot->s && (slot->s != s || slot->p != p || slot->o != o);
-         slot = &st->spo[i])
-        i = (i + 1) & mask;
-    return i;
+    for (;; i = (i + 1) & mask) {
+        const set_slot *slot = &st->spo[i];
+        if (!slot->ref)
+            return i;
+        if (slot->tag == tag) {
+            const triple *t = &st->triples[slot->ref - 1].t;
+            if (t->s == s && t->p == p && t->o == o)
+                return i;
+        }
+    }
 }
 
 uint32_t store_find(const store *st, term_id s, term_id p, term_id o) {
     if (!st->spo_cap)
         return UINT32_MAX;
-    const triple_entry *slot = &st->spo[spo_slot(st, spo_hash(s, p, o), s, p, o)];
-    return slot->s ? slot->n : UINT32_MAX;
+    return st->spo[spo_slot(st, spo_hash(s, p, o), s, p, o)].ref - 1;
 }
 
 uint64_t store_hash(term_id s, term_id p, term_id o) { return spo_hash(s, p, o); }
@@ -293,22 +330,31 @@ void store_prefetch(const store *st, uint64_t hash) {
         __builtin_prefetch(&st->spo[(uint32_t)hash & (st->spo_cap - 1)]);
 }
 
-static void spo_insert(triple_entry *table, uint32_t cap, triple_entry entry) {
-    uint32_t mask = cap - 1;
-    uint32_t i = (uint32_t)spo_hash(entry.s, entry.p, entry.o) & mask;
-    while (table[i].s)
-        i = (i + 1) & mask;
-    table[i] = entry;
-}
-
+/* The set again at capacity cap, from the triple array (read in order, not the old set's scattered slots). */
 static void spo_resize(store *st, uint32_t cap) {
-    triple_entry *table = xcalloc_huge(cap, sizeof *table);
-    for (uint32_t i = 0; i < st->spo_cap; i++)
-        if (st->spo[i].s)
-            spo_insert(table, cap, st->spo[i]);
     free(st->spo);
+    set_slot *table = xcalloc_huge(cap, sizeof *table);
+    uint32_t mask = cap - 1;
+    for (uint32_t n = 0; n < st->count; n++) {
+        const triple *t = &st->triples[n].t;
+        uint64_t hash = spo_hash(t->s, t->p, t->o);
+        uint32_t i = (uint32_t)hash & mask;
+        while (table[i].ref)
+            i = (i + 1) & mask;
+        table[i] = (set_slot){n + 1, (uint32_t)(hash >> 32)};
+    }
     st->spo = table;
     st->spo_cap = cap;
+}
+
+/* The triple array (and the second sources beside it) with room for cap triples. */
+static void grow_triples(store *st, uint32_t cap) {
+    st->triples = prefer_huge_pages(xrealloc(st->triples, cap * sizeof *st->triples), cap * sizeof *st->triples);
+    if (st->second_graph) {
+        st->second_graph = xrealloc(st->second_graph, cap * sizeof *st->second_graph);
+        memset(st->second_graph + st->cap, 0, (cap - st->cap) * sizeof *st->second_graph);
+    }
+    st->cap = cap;
 }
 
 void store_reserve(store *st, uint32_t more) {
@@ -319,11 +365,8 @@ void store_reserve(store *st, uint32_t more) {
             cap *= 2;
         spo_resize(st, cap);
     }
-    if (count > st->cap) {
-        st->cap = (uint32_t)count;
-        st->triples = prefer_huge_pages(xrealloc(st->triples, st->cap * sizeof *st->triples),
-                                        st->cap * sizeof *st->triples);
-    }
+    if (count > st->cap)
+        grow_triples(st, (uint32_t)count);
 }
 
 /* The one insertion path: record_source says whether a known triple also records g as a source. */
@@ -332,29 +375,20 @@ static bool add_triple(store *st, uint64_t hash, term_id s, term_id p, term_id o
     if ((uint64_t)(st->count + 1) * 2 > st->spo_cap)
         spo_resize(st, st->spo_cap ? st->spo_cap * 2 : 1024);
     uint32_t slot = spo_slot(st, hash, s, p, o);
-    if (st->spo[slot].s) {
-        uint32_t existing = st->spo[slot].n;
-        if (record_source && g && st->triples[existing].first_graph != g) {
-            bool inserted;
-            u64map_put(&st->extra_graphs, pair_key(existing, g), 1, &inserted);
-            if (inserted) {
-                graph_list_add(st, g, existing);
-                mark_multi_source(st, existing);
-            }
-        }
+    if (st->spo[slot].ref) {
+        uint32_t existing = st->spo[slot].ref - 1;
+        if (record_source && g && st->triples[existing].first_graph != g)
+            add_source(st, existing, g);
         return false;
     }
-    if (st->count == st->cap) {
-        st->cap = st->cap ? st->cap * 2 : 1024;
-        st->triples = prefer_huge_pages(xrealloc(st->triples, st->cap * sizeof *st->triples),
-                                        st->cap * sizeof *st->triples);
-    }
+    if (st->count == st->cap)
+        grow_triples(st, st->cap ? st->cap * 2 : 1024);
     uint32_t n = st->count++;
-    st->spo[slot] = (triple_entry){s, p, o, n};
+    st->spo[slot] = (set_slot){n + 1, (uint32_t)(hash >> 32)};
     st->triples[n] = (triple_rec){.t = {s, p, o}, .first_graph = g};
     for (int i = 0; i < IX_COUNT; i++)
         if (st->ix[i].active && keeps(&st->ix[i], i, p))
-            index_add(&st->entry_pool, &st->ix[i], index_key(i, s, p, o), (triple_entry){s, p, o, n});
+            index_add(&st->entry_pool, &st->ix[i], i, index_key(i, s, p, o), (triple_entry){s, p, o, n});
     if (g)
         graph_list_add(st, g, n);
     return true;
@@ -373,13 +407,14 @@ uint32_t store_add_batch(store *st, const triple *ts, const uint64_t *hashes, ui
     for (uint32_t start = 0; start < n; start += 256) {
         uint32_t end = n - start < 256 ? n : start + 256;
         for (uint32_t i = start; i < end; i++) {
-            const triple_entry *slot = st->spo_cap ? &st->spo[spo_slot(st, hashes[i], ts[i].s, ts[i].p, ts[i].o)] : NULL;
-            fresh[i - start] = !slot || !slot->s;
+            const set_slot *slot = st->spo_cap ? &st->spo[spo_slot(st, hashes[i], ts[i].s, ts[i].p, ts[i].o)] : NULL;
+            fresh[i - start] = !slot || !slot->ref;
             if (!fresh[i - start]) {
                 /* a triple read from a document and derived as well comes from both (a reader of sources,
                  * such as an instance's view, sees it through either); derived again, nothing changes */
-                if (g && st->triples[slot->n].first_graph != g && !store_has_more_graphs(st, slot->n))
-                    add_triple(st, hashes[i], ts[i].s, ts[i].p, ts[i].o, g, true);
+                uint32_t known = slot->ref - 1;
+                if (g && st->triples[known].first_graph != g && !store_has_more_graphs(st, known))
+                    add_source(st, known, g);
                 continue;
             }
             for (int x = 0; x < IX_COUNT; x++) {
@@ -400,14 +435,16 @@ uint32_t store_size(const store *st) { return st->count; }
 const triple *store_triple(const store *st, uint32_t n) { return &st->triples[n].t; }
 
 bool store_in_graph(const store *st, uint32_t n, term_id g) {
-    return st->triples[n].first_graph == g || u64map_get(&st->extra_graphs, pair_key(n, g)) != NULL;
+    if (st->triples[n].first_graph == g)
+        return true;
+    if (!store_has_more_graphs(st, n))
+        return false;
+    return st->second_graph[n] == g || u64map_get(&st->extra_graphs, pair_key(n, g)) != NULL;
 }
 
 term_id store_first_graph(const store *st, uint32_t n) { return st->triples[n].first_graph; }
 
-bool store_has_more_graphs(const store *st, uint32_t n) {
-    return n / 64 < st->multi_source_words && (st->multi_source[n / 64] >> (n % 64) & 1);
-}
+bool store_has_more_graphs(const store *st, uint32_t n) { return st->second_graph && st->second_graph[n]; }
 
 uint32_t store_graph_count(const store *st) { return st->graph_count; }
 
@@ -455,17 +492,26 @@ static int choose_index(term_id s, term_id p, term_id o) {
     return IX_COUNT;
 }
 
-static uint32_t lower_bound(const entry_list *v, uint32_t lo) {
-    const triple_entry *data = entries(v);
-    uint32_t a = 0, b = v->len;
-    while (a < b) {
-        uint32_t mid = a + (b - a) / 2;
-        if (data[mid].n < lo)
-            a = mid + 1;
+/* The number at position i of bucket b of index x (number ix). */
+static uint32_t number_at(const store_index *x, int ix, uint32_t b, uint32_t i) {
+    return ix == IX_P ? x->numbers[b].data[i] : entries(&x->buckets[b])[i].n;
+}
+
+static uint32_t bucket_len(const store_index *x, int ix, uint32_t b) {
+    return ix == IX_P ? x->numbers[b].len : x->buckets[b].len;
+}
+
+/* The first position of bucket b of index x (number ix) whose triple number is lo or more. */
+static uint32_t lower_bound(const store_index *x, int ix, uint32_t b, uint32_t lo) {
+    uint32_t first = 0, last = bucket_len(x, ix, b);
+    while (first < last) {
+        uint32_t mid = first + (last - first) / 2;
+        if (number_at(x, ix, b, mid) < lo)
+            first = mid + 1;
         else
-            b = mid;
+            last = mid;
     }
-    return a;
+    return first;
 }
 
 /* Builds index ix over the triples so far; from then on store_add maintains it. Indexes no lookup
@@ -483,10 +529,11 @@ static store_index *use_index(store *st, int ix, term_id p) {
         const store_index *by_p = use_index(st, IX_P, 0);
         const uint32_t *bucket = u64map_get(&by_p->key_to_bucket, p);
         if (bucket) { /* in ascending number, as the bucket is */
-            const entry_list *l = &by_p->buckets[*bucket];
+            const u32vec *l = &by_p->numbers[*bucket];
             for (uint32_t i = 0; i < l->len; i++) {
-                triple_entry e = entries(l)[i];
-                index_add(&st->entry_pool, x, index_key(ix, e.s, e.p, e.o), e);
+                const triple *t = &st->triples[l->data[i]].t;
+                index_add(&st->entry_pool, x, ix, index_key(ix, t->s, t->p, t->o),
+                          (triple_entry){t->s, t->p, t->o, l->data[i]});
             }
         }
         return x;
@@ -495,7 +542,7 @@ static store_index *use_index(store *st, int ix, term_id p) {
         x->active = true;
         for (uint32_t n = 0; n < st->count; n++) {
             const triple *t = &st->triples[n].t;
-            index_add(&st->entry_pool, x, index_key(ix, t->s, t->p, t->o), (triple_entry){t->s, t->p, t->o, n});
+            index_add(&st->entry_pool, x, ix, index_key(ix, t->s, t->p, t->o), (triple_entry){t->s, t->p, t->o, n});
         }
     }
     return x;
@@ -523,7 +570,7 @@ void store_match(store *st, term_id s, term_id p, term_id o, uint32_t lo, uint32
         return;
     }
     it->bucket = *bucket;
-    it->pos = lower_bound(&ix->buckets[*bucket], lo);
+    it->pos = lower_bound(ix, it->index, *bucket, lo);
     it->end = UINT32_MAX; /* bounded by hi while iterating */
 }
 
@@ -536,13 +583,12 @@ const triple *store_next(store_iter *it, uint32_t *n) {
     }
     if (it->end == 0)
         return NULL;
-    const entry_list *v = &it->st->ix[it->index].buckets[it->bucket];
-    if (it->pos >= v->len || entries(v)[it->pos].n >= it->hi)
+    const store_index *x = &it->st->ix[it->index];
+    if (it->pos >= bucket_len(x, it->index, it->bucket) || number_at(x, it->index, it->bucket, it->pos) >= it->hi)
         return NULL;
-    const triple_entry *e = &entries(v)[it->pos++];
-    *n = e->n;
+    *n = number_at(x, it->index, it->bucket, it->pos++);
     /* the triple array, not the index entry: a match made meanwhile may build an index and move entries */
-    return &it->st->triples[e->n].t;
+    return &it->st->triples[*n].t;
 }
 
 uint32_t store_next_batch(store_iter *it, store_entry *out, uint32_t max) {
@@ -554,11 +600,22 @@ uint32_t store_next_batch(store_iter *it, store_entry *out, uint32_t max) {
     }
     if (it->end == 0)
         return 0;
-    const entry_list *v = &it->st->ix[it->index].buckets[it->bucket];
-    const triple_entry *e = entries(v);
     uint32_t got = 0;
-    for (uint32_t pos = it->pos; got < max && pos < v->len && e[pos].n < it->hi; got++, pos++)
-        out[got] = (store_entry){{e[pos].s, e[pos].p, e[pos].o}, e[pos].n};
+    if (it->index == IX_P) {
+        const u32vec *v = &it->st->ix[IX_P].numbers[it->bucket];
+        const triple_rec *triples = it->st->triples;
+        enum { AHEAD = 8 }; /* the triple array is read at the bucket's numbers: ask for a few ahead */
+        for (uint32_t pos = it->pos; got < max && pos < v->len && v->data[pos] < it->hi; got++, pos++) {
+            if (pos + AHEAD < v->len)
+                __builtin_prefetch(&triples[v->data[pos + AHEAD]]);
+            out[got] = (store_entry){triples[v->data[pos]].t, v->data[pos]};
+        }
+    } else {
+        const entry_list *v = &it->st->ix[it->index].buckets[it->bucket];
+        const triple_entry *e = entries(v);
+        for (uint32_t pos = it->pos; got < max && pos < v->len && e[pos].n < it->hi; got++, pos++)
+            out[got] = (store_entry){{e[pos].s, e[pos].p, e[pos].o}, e[pos].n};
+    }
     it->pos += got;
     return got;
 }
@@ -579,8 +636,7 @@ uint32_t store_count(store *st, term_id s, term_id p, term_id o, uint32_t lo, ui
     const uint32_t *bucket = u64map_get(&x->key_to_bucket, index_key(ix, s, p, o));
     if (!bucket)
         return 0;
-    const entry_list *v = &x->buckets[*bucket];
-    return lower_bound(v, hi) - lower_bound(v, lo);
+    return lower_bound(x, ix, *bucket, hi) - lower_bound(x, ix, *bucket, lo);
 }
 
 uint32_t store_estimate(store *st, term_id s, term_id p, term_id o) {
@@ -591,7 +647,7 @@ uint32_t store_estimate(store *st, term_id s, term_id p, term_id o) {
         return st->count;
     const store_index *x = use_index(st, ix, p);
     const uint32_t *bucket = u64map_get(&x->key_to_bucket, index_key(ix, s, p, o));
-    return bucket ? x->buckets[*bucket].len : 0;
+    return bucket ? bucket_len(x, ix, *bucket) : 0;
 }
 
 term_id store_first_object(store *st, term_id s, term_id p) {

@@ -1,4 +1,4 @@
-/* term.c: the interning term table. A u64map from content hash to the newest term with that hash;
+/* term.c: the interning term table. A hash index from content hash to the newest term with that hash;
  * terms sharing a hash are chained through `next_same_hash`. Text lives in an arena of large chunks so
  * the pointers handed out stay valid until the term is released (terms_release: never, unless its user
  * releases), and term records live in fixed chunks that never move, so a thread may read the terms it
@@ -19,16 +19,36 @@
 #define TERMS_CATCH_RELEASED 0
 #endif
 
+/* 24 bytes (an agent's iteration interns hundreds of thousands): a language tag follows its literal's
+ * text in the arena, and a list or formula has items where an atom has text. */
 typedef struct term_rec {
     uint8_t kind;
     bool ground;
+    bool has_lang;    /* a literal whose text is followed by its language tag */
     uint32_t len;     /* text length, or number of items (lists) / triples (formulas) */
     uint32_t next_same_hash;
     term_id datatype;
-    const char *text; /* IRI, label, lexical form, variable name */
-    const char *lang;
-    term_id *items;   /* list items, or formula triples as s,p,o runs */
+    union {
+        const char *text; /* IRI, label, lexical form, variable name */
+        term_id *items;   /* list items, or formula triples as s,p,o runs */
+    } u;
 } term_rec;
+
+static const char *lang_of(const term_rec *r) { return r->has_lang ? r->u.text + r->len + 1 : NULL; }
+
+/* A slot of the hash index: the newest term whose hash has this tag (the hash's high half, never 0: 0 is
+ * an empty slot) and whose probe sequence meets this slot first. Terms whose hashes agree in that much
+ * are chained as one hash's terms (interning compares the terms themselves). 8 bytes a slot, half a
+ * u64map's: the index is as large as the records. */
+typedef struct hash_slot {
+    uint32_t tag;
+    term_id newest; /* 0 once a release took every term of the chain */
+} hash_slot;
+
+typedef struct hash_index {
+    hash_slot *slots;
+    uint32_t used, cap; /* used: slots with a tag, at most 70% of cap */
+} hash_index;
 
 typedef struct arena_chunk {
     struct arena_chunk *next;
@@ -50,7 +70,7 @@ struct terms {
     uint32_t dir_cap;
     retired_dir *retired;
     uint32_t count;    /* written with release order, read with acquire where other threads read */
-    u64map by_hash;
+    hash_index by_hash;
     arena_chunk *arena;
     arena_chunk *spare; /* 64 KiB chunks a release emptied, taken again before new ones */
     uint64_t fresh_counter;
@@ -76,13 +96,6 @@ static void *arena_alloc(terms *t, size_t n) {
     }
     void *p = t->arena->data + t->arena->used;
     t->arena->used += n;
-    return p;
-}
-
-static const char *arena_strndup(terms *t, const char *s, size_t n) {
-    char *p = arena_alloc(t, n + 1);
-    memcpy(p, s, n);
-    p[n] = '\0';
     return p;
 }
 
@@ -113,6 +126,60 @@ static inline term_rec *rec_of(const terms *t, term_id id) {
     return rec_at(t, id);
 }
 
+static uint32_t hash_tag(uint64_t hash) { return (uint32_t)(hash >> 32) | 1; }
+
+/* The slot of hash: the one with its tag, or the empty one where it goes (the index is never full). */
+static hash_slot *hash_slot_of(const hash_index *x, uint64_t hash) {
+    uint32_t mask = x->cap - 1, tag = hash_tag(hash);
+    for (uint32_t i = (uint32_t)hash & mask;; i = (i + 1) & mask)
+        if (x->slots[i].tag == tag || !x->slots[i].tag)
+            return &x->slots[i];
+}
+
+/* The newest term of hash's chain, or 0. */
+static term_id hash_newest(const hash_index *x, uint64_t hash) {
+    return x->cap ? hash_slot_of(x, hash)->newest : 0;
+}
+
+static uint64_t rec_hash(const terms *t, term_id id);
+
+/* An empty index of the capacity `expected` terms need. */
+static void hash_index_reset(hash_index *x, uint32_t expected) {
+    uint32_t cap = 16;
+    while ((uint64_t)expected * 10 >= (uint64_t)cap * 7)
+        cap *= 2;
+    if (cap == x->cap) {
+        memset(x->slots, 0, (size_t)cap * sizeof *x->slots);
+    } else {
+        free(x->slots);
+        x->slots = xcalloc_huge(cap, sizeof *x->slots);
+        x->cap = cap;
+    }
+    x->used = 0;
+}
+
+/* Makes id the newest term of hash's chain, and returns the one it follows (0: it starts the chain). */
+static term_id hash_push(hash_index *x, uint64_t hash, term_id id) {
+    hash_slot *slot = hash_slot_of(x, hash);
+    if (!slot->tag) {
+        slot->tag = hash_tag(hash);
+        x->used++;
+    }
+    term_id next = slot->newest;
+    slot->newest = id;
+    return next;
+}
+
+/* The index again from the live terms, at the capacity `expected` terms need. */
+static void rebuild_hash_index(terms *t, uint32_t expected) {
+    hash_index_reset(&t->by_hash, expected);
+    for (term_id id = 1; id <= t->count; id++) {
+        term_rec *r = rec_at(t, id);
+        if (r->kind != TERM_NONE)
+            r->next_same_hash = hash_push(&t->by_hash, rec_hash(t, id), id);
+    }
+}
+
 static void grow_dir(terms *t) {
     uint32_t cap = t->dir_cap ? t->dir_cap * 2 : 16;
     term_rec **dir = xcalloc(cap, sizeof *dir);
@@ -137,47 +204,49 @@ static term_id append_rec(terms *t, uint64_t hash, term_rec rec) {
         grow_dir(t);
     if (!t->dir[chunk])
         t->dir[chunk] = xmalloc(REC_CHUNK * sizeof **t->dir);
-    bool inserted;
-    uint32_t *head = u64map_put(&t->by_hash, hash, id, &inserted);
-    rec.next_same_hash = inserted ? 0 : *head;
-    *head = id;
     *rec_of(t, id) = rec;
     __atomic_store_n(&t->count, id, __ATOMIC_RELEASE);
+    if ((uint64_t)(t->by_hash.used + 1) * 10 >= (uint64_t)t->by_hash.cap * 7)
+        rebuild_hash_index(t, t->by_hash.cap ? t->by_hash.cap : 16); /* doubled: room for as many as it had slots */
+    else
+        rec_of(t, id)->next_same_hash = hash_push(&t->by_hash, hash, id);
     return id;
 }
 
 static term_id intern_atom(terms *t, enum term_kind kind, const char *text, size_t len, term_id datatype,
                            const char *lang, size_t lang_len) {
     uint64_t h = atom_hash(kind, text, len, datatype, lang, lang_len);
-    uint32_t *head = u64map_get(&t->by_hash, h);
-    for (term_id id = head ? *head : 0; id; id = rec_of(t, id)->next_same_hash) {
+    for (term_id id = hash_newest(&t->by_hash, h); id; id = rec_of(t, id)->next_same_hash) {
         const term_rec *r = rec_of(t, id);
-        if (r->kind == kind && r->len == len && r->datatype == datatype && memcmp(r->text, text, len) == 0 &&
-            (lang ? (r->lang && strlen(r->lang) == lang_len && memcmp(r->lang, lang, lang_len) == 0)
-                  : !r->lang))
+        if (r->kind == kind && r->len == len && r->datatype == datatype && memcmp(r->u.text, text, len) == 0 &&
+            (lang ? (r->has_lang && strlen(lang_of(r)) == lang_len && memcmp(lang_of(r), lang, lang_len) == 0)
+                  : !r->has_lang))
             return id;
     }
-    term_rec rec = {.kind = (uint8_t)kind, .ground = kind != TERM_VAR, .len = (uint32_t)len,
-                    .datatype = datatype, .text = arena_strndup(t, text, len)};
-    if (lang)
-        rec.lang = arena_strndup(t, lang, lang_len);
+    char *copy = arena_alloc(t, len + 1 + (lang ? lang_len + 1 : 0));
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    if (lang) {
+        memcpy(copy + len + 1, lang, lang_len);
+        copy[len + 1 + lang_len] = '\0';
+    }
+    term_rec rec = {.kind = (uint8_t)kind, .ground = kind != TERM_VAR, .has_lang = lang != NULL, .len = (uint32_t)len,
+                    .datatype = datatype, .u.text = copy};
     return append_rec(t, h, rec);
 }
 
 static term_id intern_items(terms *t, enum term_kind kind, const term_id *items, size_t n) {
     uint64_t h = items_hash(kind, items, n);
-    uint32_t *head = u64map_get(&t->by_hash, h);
-    for (term_id id = head ? *head : 0; id; id = rec_of(t, id)->next_same_hash) {
+    for (term_id id = hash_newest(&t->by_hash, h); id; id = rec_of(t, id)->next_same_hash) {
         const term_rec *r = rec_of(t, id);
         size_t stored = kind == TERM_FORMULA ? (size_t)r->len * 3 : r->len;
-        if (r->kind == kind && stored == n && (n == 0 || memcmp(r->items, items, n * sizeof *items) == 0))
+        if (r->kind == kind && stored == n && (n == 0 || memcmp(r->u.items, items, n * sizeof *items) == 0))
             return id;
     }
-    term_rec rec = {.kind = (uint8_t)kind, .ground = true,
-                    .len = (uint32_t)(kind == TERM_FORMULA ? n / 3 : n), .text = ""};
-    rec.items = arena_alloc(t, n * sizeof *items);
+    term_rec rec = {.kind = (uint8_t)kind, .ground = true, .len = (uint32_t)(kind == TERM_FORMULA ? n / 3 : n)};
+    rec.u.items = arena_alloc(t, n * sizeof *items);
     if (n)
-        memcpy(rec.items, items, n * sizeof *items);
+        memcpy(rec.u.items, items, n * sizeof *items);
     for (size_t i = 0; i < n; i++)
         if (!rec_of(t, items[i])->ground)
             rec.ground = false;
@@ -215,7 +284,7 @@ void terms_free(terms *t) {
         return;
     free_chunks(t->arena);
     free_chunks(t->spare);
-    u64map_free(&t->by_hash);
+    free(t->by_hash.slots);
     for (uint32_t c = 0; c < t->dir_cap && t->dir[c]; c++)
         free(t->dir[c]);
     free(t->dir);
@@ -307,8 +376,8 @@ size_t terms_count(const terms *t) { return __atomic_load_n(&t->count, __ATOMIC_
 static uint64_t rec_hash(const terms *t, term_id id) {
     const term_rec *r = rec_of(t, id);
     if (r->kind == TERM_FORMULA || r->kind == TERM_LIST)
-        return items_hash(r->kind, r->items, r->kind == TERM_FORMULA ? (size_t)r->len * 3 : r->len);
-    return atom_hash(r->kind, r->text, r->len, r->datatype, r->lang, r->lang ? strlen(r->lang) : 0);
+        return items_hash(r->kind, r->u.items, r->kind == TERM_FORMULA ? (size_t)r->len * 3 : r->len);
+    return atom_hash(r->kind, r->u.text, r->len, r->datatype, lang_of(r), r->has_lang ? strlen(lang_of(r)) : 0);
 }
 
 size_t terms_live(const terms *t) { return terms_count(t) - t->dead; }
@@ -325,14 +394,15 @@ static term_id import_term(terms *to, const terms *from, term_id id) {
     switch (r->kind) {
     case TERM_LITERAL: {
         term_id datatype = r->datatype ? import_term(to, from, r->datatype) : 0;
-        return intern_atom(to, TERM_LITERAL, r->text, r->len, datatype, r->lang, r->lang ? strlen(r->lang) : 0);
+        return intern_atom(to, TERM_LITERAL, r->u.text, r->len, datatype, lang_of(r),
+                           r->has_lang ? strlen(lang_of(r)) : 0);
     }
     case TERM_FORMULA:
     case TERM_LIST: {
         size_t n = r->kind == TERM_FORMULA ? (size_t)r->len * 3 : r->len;
         term_id *items = xmalloc((n ? n : 1) * sizeof *items);
         for (size_t i = 0; i < n; i++)
-            items[i] = import_term(to, from, r->items[i]);
+            items[i] = import_term(to, from, r->u.items[i]);
         /* ids differ between the tables: a formula's triples are sorted again */
         term_id copy = r->kind == TERM_FORMULA ? terms_formula(to, (const triple *)items, r->len)
                                                : intern_items(to, TERM_LIST, items, n);
@@ -340,26 +410,16 @@ static term_id import_term(terms *to, const terms *from, term_id id) {
         return copy;
     }
     default:
-        return intern_atom(to, (enum term_kind)r->kind, r->text, r->len, 0, NULL, 0);
-    }
-}
-
-/* The hash index again from the live terms: after a release of more terms than stay, or one that left
- * many empty keys behind. Its capacity stays for the next round. */
-static void rebuild_hash_index(terms *t) {
-    u64map_clear(&t->by_hash);
-    for (term_id id = 1; id <= t->count; id++) {
-        term_rec *r = rec_at(t, id);
-        if (r->kind == TERM_NONE)
-            continue;
-        bool inserted;
-        uint32_t *head = u64map_put(&t->by_hash, rec_hash(t, id), id, &inserted);
-        r->next_same_hash = inserted ? 0 : *head;
-        *head = id;
+        return intern_atom(to, (enum term_kind)r->kind, r->u.text, r->len, 0, NULL, 0);
     }
 }
 
 static void release_arena(terms *t, const terms_mark *m) {
+#if !TERMS_CATCH_RELEASED
+    /* the spares this round did not take: an earlier, larger round's */
+    free_chunks(t->spare);
+    t->spare = NULL;
+#endif
     while (t->arena && t->arena != m->arena_chunk) {
         arena_chunk *next = t->arena->next;
 #if TERMS_CATCH_RELEASED
@@ -386,6 +446,7 @@ static void release_arena(terms *t, const terms_mark *m) {
 }
 
 size_t terms_release(terms *t, const terms_mark *m, term_id *keep, size_t keep_count) {
+    uint32_t peak = t->count; /* the round's terms: what the next round likely needs room for */
     /* the kept terms wait in a table of their own while this one is cut back */
     terms *kept = NULL;
     term_id *copies = xcalloc(keep_count + 1, sizeof *copies);
@@ -403,7 +464,7 @@ size_t terms_release(terms *t, const terms_mark *m, term_id *keep, size_t keep_c
         }
         term_rec *r = rec_of(t, id);
         if (!rebuild)
-            *u64map_get(&t->by_hash, rec_hash(t, id)) = r->next_same_hash;
+            hash_slot_of(&t->by_hash, rec_hash(t, id))->newest = r->next_same_hash;
         *r = (term_rec){.kind = TERM_NONE};
         released++;
     }
@@ -415,8 +476,16 @@ size_t terms_release(terms *t, const terms_mark *m, term_id *keep, size_t keep_c
 #else
     __atomic_store_n(&t->count, m->count, __ATOMIC_RELEASE);
 #endif
-    if (rebuild || t->by_hash.count > 2 * t->count + 4096)
-        rebuild_hash_index(t);
+    /* after a release of more terms than stay, or one that left many empty chains behind; fitted to the
+     * round just released (as many terms again are likely): one a larger earlier round grew is given back,
+     * and the next round does not grow it again */
+    if (rebuild || t->by_hash.used > 2 * t->count + 4096)
+        rebuild_hash_index(t, peak);
+    /* record chunks past the round's last term were an earlier, larger round's */
+    for (uint32_t c = (peak >> REC_CHUNK_BITS) + 1; c < t->dir_cap && t->dir[c]; c++) {
+        free(t->dir[c]);
+        t->dir[c] = NULL;
+    }
     for (size_t i = 0; i < keep_count; i++)
         if (copies[i])
             keep[i] = import_term(t, kept, copies[i]);
@@ -435,23 +504,26 @@ const char *terms_lex(const terms *t, term_id id, size_t *len) {
     bool textual = r->kind != TERM_FORMULA && r->kind != TERM_LIST;
     if (len)
         *len = textual ? r->len : 0;
-    return r->text;
+    return textual ? r->u.text : "";
 }
 
 term_id terms_datatype(const terms *t, term_id id) { return rec_of(t, id)->datatype; }
 
-const char *terms_lang(const terms *t, term_id id) { return rec_of(t, id)->lang; }
+const char *terms_lang(const terms *t, term_id id) {
+    const term_rec *r = rec_of(t, id);
+    return r->kind == TERM_LITERAL ? lang_of(r) : NULL;
+}
 
 const triple *terms_formula_triples(const terms *t, term_id id, size_t *n) {
     const term_rec *r = rec_of(t, id);
     *n = r->kind == TERM_FORMULA ? r->len : 0;
-    return (const triple *)r->items;
+    return r->kind == TERM_FORMULA ? (const triple *)r->u.items : NULL;
 }
 
 const term_id *terms_list_items(const terms *t, term_id id, size_t *n) {
     const term_rec *r = rec_of(t, id);
     *n = r->kind == TERM_LIST ? r->len : 0;
-    return r->items;
+    return r->kind == TERM_LIST ? r->u.items : NULL;
 }
 
 bool terms_is_ground(const terms *t, term_id id) { return rec_of(t, id)->ground; }

@@ -34,7 +34,20 @@ struct reasoner {
     unsigned pending_count;
     reasoner_options opt;
     reasoner_stats stats;
-    u64map skolem; /* Skolem key (a list term) -> blank node */
+    /* Skolem keys (an existential and the head's variables' values) -> blank node. The keys stay here, not
+     * in the term table as lists: there is one for each request a crawl makes, and the table kept them
+     * until the agent's next release of terms. */
+    u64map skolem; /* hash of a key -> 1 + the newest entry with that hash */
+    struct skolem_entry {
+        size_t items;        /* the key: skolem_items[items .. items + count) */
+        uint32_t count, next; /* next: 1 + the entry before it with the same hash, or 0 */
+        term_id node;
+    } *skolems;
+    size_t skolem_count, skolem_cap;
+    term_id *skolem_items;
+    size_t skolem_items_len, skolem_items_cap;
+    triple *head;  /* a request rule's head as request_sink is given it */
+    size_t head_cap;
     uint32_t reported; /* triples below this number were derived before the run or told to on_derived */
     /* the negations negation_checked rules fired with (check_negations): record i's values are the atom's
      * `needs` slots in ascending order, from record_values[records[i].values] on */
@@ -131,6 +144,9 @@ void reasoner_free(reasoner *r) {
     if (!r)
         return;
     u64map_free(&r->skolem);
+    free(r->skolems);
+    free(r->skolem_items);
+    free(r->head);
     u64map_free(&r->record_seen);
     free(r->records);
     free(r->record_values);
@@ -183,7 +199,7 @@ static int slot_of_term(const rule *r, term_id id) {
 
 /* Where a term being instantiated stands: the existential blank nodes of a head are replaced everywhere
  * in the head, lists included, but not inside formulas nested in it (those are quoted). */
-enum scope { SCOPE_HEAD_FORMULA, SCOPE_HEAD, SCOPE_QUOTED };
+enum scope { SCOPE_HEAD, SCOPE_QUOTED };
 
 /* Substitutes bound variables inside a term; with existential_values, also the head's existentials. */
 static term_id instantiate(join *j, term_id id, const term_id *existential_values, enum scope scope) {
@@ -215,13 +231,12 @@ static term_id instantiate(join *j, term_id id, const term_id *existential_value
         free(copy);
         return result;
     }
-    enum scope inner = scope == SCOPE_HEAD_FORMULA ? SCOPE_HEAD : SCOPE_QUOTED;
     const triple *ts = terms_formula_triples(t, id, &n);
     triple *copy = xmalloc((n ? n : 1) * sizeof *copy);
     for (size_t i = 0; i < n; i++)
-        copy[i] = (triple){instantiate(j, ts[i].s, existential_values, inner),
-                           instantiate(j, ts[i].p, existential_values, inner),
-                           instantiate(j, ts[i].o, existential_values, inner)};
+        copy[i] = (triple){instantiate(j, ts[i].s, existential_values, SCOPE_QUOTED),
+                           instantiate(j, ts[i].p, existential_values, SCOPE_QUOTED),
+                           instantiate(j, ts[i].o, existential_values, SCOPE_QUOTED)};
     term_id result = terms_formula(t, copy, n);
     free(copy);
     return result;
@@ -410,25 +425,41 @@ static bool on_builtin_solution(void *user, term_id subject, term_id object) {
 static term_id skolem(join *j, unsigned e) {
     reasoner *R = j->R;
     const rule *r = j->rule;
-    term_id key_items[RULE_MAX_VARS + 1];
-    key_items[0] = r->existentials[e];
+    term_id key[RULE_MAX_VARS + 1];
+    uint32_t n = r->head_var_count + 1;
+    key[0] = r->existentials[e];
     for (unsigned i = 0; i < r->head_var_count; i++)
-        key_items[i + 1] = j->binding[r->head_vars[i]];
-    term_id key = terms_list(R->t, key_items, r->head_var_count + 1);
-    bool inserted;
-    uint32_t *node = u64map_put(&R->skolem, key, 0, &inserted);
-    if (inserted) {
-        if (R->stats.fresh_nodes >= R->opt.max_fresh_nodes) {
-            snprintf(R->error, sizeof R->error,
-                     "rule %s created more than %u fresh blank nodes (its chase does not terminate?)", r->name,
-                     R->opt.max_fresh_nodes);
-            j->stop = true;
-            return 0;
-        }
-        *node = terms_fresh_bnode(R->t);
-        R->stats.fresh_nodes++;
+        key[i + 1] = j->binding[r->head_vars[i]];
+    uint32_t *newest = u64map_put(&R->skolem, hash_bytes(key, n * sizeof *key, 0), 0, NULL);
+    for (uint32_t k = *newest; k; k = R->skolems[k - 1].next) {
+        const struct skolem_entry *s = &R->skolems[k - 1];
+        if (s->count == n && memcmp(R->skolem_items + s->items, key, n * sizeof *key) == 0)
+            return s->node;
     }
-    return *node;
+    if (R->stats.fresh_nodes >= R->opt.max_fresh_nodes) {
+        snprintf(R->error, sizeof R->error,
+                 "rule %s created more than %u fresh blank nodes (its chase does not terminate?)", r->name,
+                 R->opt.max_fresh_nodes);
+        j->stop = true;
+        return 0;
+    }
+    if (R->skolem_count == R->skolem_cap) {
+        R->skolem_cap = R->skolem_cap ? R->skolem_cap * 2 : 64;
+        R->skolems = xrealloc(R->skolems, R->skolem_cap * sizeof *R->skolems);
+    }
+    if (R->skolem_items_len + n > R->skolem_items_cap) {
+        R->skolem_items_cap = R->skolem_items_cap ? R->skolem_items_cap * 2 : 256;
+        while (R->skolem_items_len + n > R->skolem_items_cap)
+            R->skolem_items_cap *= 2;
+        R->skolem_items = xrealloc(R->skolem_items, R->skolem_items_cap * sizeof *R->skolem_items);
+    }
+    memcpy(R->skolem_items + R->skolem_items_len, key, n * sizeof *key);
+    term_id node = terms_fresh_bnode(R->t);
+    R->skolems[R->skolem_count] = (struct skolem_entry){R->skolem_items_len, n, *newest, node};
+    R->skolem_items_len += n;
+    *newest = (uint32_t)++R->skolem_count;
+    R->stats.fresh_nodes++;
+    return node;
 }
 
 /* Adds the pending derived triples; false when the derived-triple cap was passed (rule r named). */
@@ -555,10 +586,20 @@ static void fire(join *j) {
             return;
     }
     if (r->is_request) {
-        term_id head = instantiate(j, r->head_formula, existential_values, SCOPE_HEAD_FORMULA);
+        size_t n;
+        const triple *ts = terms_formula_triples(R->t, r->head_formula, &n);
+        if (n > R->head_cap) {
+            R->head_cap = n;
+            R->head = xrealloc(R->head, n * sizeof *R->head);
+        }
+        for (size_t i = 0; i < n; i++)
+            R->head[i] = (triple){instantiate(j, ts[i].s, existential_values, SCOPE_HEAD),
+                                  instantiate(j, ts[i].p, existential_values, SCOPE_HEAD),
+                                  instantiate(j, ts[i].o, existential_values, SCOPE_HEAD)};
+        n = triples_canonical(R->head, n); /* the order and set the formula term would have */
         R->stats.requests++;
         if (R->opt.request_sink)
-            R->opt.request_sink(R->opt.request_sink_user, r, head);
+            R->opt.request_sink(R->opt.request_sink_user, r, R->head, n);
         return;
     }
     for (unsigned h = 0; h < r->head_count; h++) {

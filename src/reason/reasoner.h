@@ -31,8 +31,10 @@ typedef struct reasoner_options {
                                  ulimit -v: the least), so a runaway rule set stops before exhausting it */
     term_id derived_graph;    /* source graph recorded for derived triples */
     const log_sink *log;
-    /* Receives each request rule's instantiated head (a formula term). */
-    void (*request_sink)(void *user, const rule *r, term_id head);
+    /* Receives each request rule's instantiated head: its triples in canonical order (triples_canonical),
+     * valid during the call. Not interned as a formula: a crawl's requests are tens per instance in every
+     * iteration, and their heads were a sixth of an agent's terms. */
+    void (*request_sink)(void *user, const rule *r, const triple *head, size_t n);
     void *request_sink_user;
     /* Told, after each round, of the triples the round added to the store: numbers [from, to). */
     void (*on_derived)(void *user, uint32_t from, uint32_t to);

@@ -155,11 +155,11 @@ typedef struct sink_record {
     int count;
 } sink_record;
 
-static void record_request(void *user, const rule *r, term_id head) {
+static void record_request(void *user, const rule *r, const triple *head, size_t n) {
     (void)r;
     sink_record *rec = user;
     if (rec->count < 8)
-        rec->heads[rec->count] = head;
+        rec->heads[rec->count] = terms_formula(rec->w->t, head, n);
     rec->count++;
 }
 

@@ -69,6 +69,38 @@ static void graphs_are_recorded(void **state) {
     store_free(st);
 }
 
+/* A second source, a third and a fourth, each recorded once, for a triple added before the store grew
+ * and one added after: the others keep one source. */
+static void sources_beyond_the_first(void **state) {
+    (void)state;
+    store *st = store_new();
+    store_add(st, 1, 2, 3, 100);
+    for (term_id g = 101; g <= 103; g++) {
+        store_add(st, 1, 2, 3, g);
+        store_add(st, 1, 2, 3, g);
+    }
+    for (term_id o = 1000; o < 4000; o++) /* past the first capacities */
+        store_add(st, 1, 2, o, 100);
+    store_add(st, 1, 2, 3999, 101);
+    for (term_id g = 100; g <= 103; g++)
+        assert_true(store_in_graph(st, 0, g));
+    assert_false(store_in_graph(st, 0, 104));
+    assert_true(store_has_more_graphs(st, 0));
+    assert_true(store_has_more_graphs(st, 3000));
+    assert_true(store_in_graph(st, 3000, 101));
+    assert_false(store_in_graph(st, 3000, 102));
+    for (uint32_t n = 1; n < 3000; n++)
+        assert_false(store_has_more_graphs(st, n));
+    uint32_t count;
+    const uint32_t *list = store_graph_triples(st, 102, &count);
+    assert_int_equal(count, 1);
+    assert_int_equal(list[0], 0);
+    list = store_graph_triples(st, 101, &count);
+    assert_int_equal(count, 2);
+    assert_int_equal(list[1], 3000);
+    store_free(st);
+}
+
 /* A batch (derivation) adds its graph as a second source of a triple a document stated, once: the triple
  * then has more graphs than its first; a triple first derived stays single-sourced when derived again. */
 static void batches_record_a_second_source(void **state) {
@@ -271,7 +303,7 @@ static void reader_lookups(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(add_deduplicates),          cmocka_unit_test(graphs_are_recorded),
-        cmocka_unit_test(batches_record_a_second_source),
+        cmocka_unit_test(batches_record_a_second_source), cmocka_unit_test(sources_beyond_the_first),
         cmocka_unit_test(every_pattern_shape_matches), cmocka_unit_test(ranges_restrict_matches),
         cmocka_unit_test(iteration_survives_insertion), cmocka_unit_test(predicates_asked_late_see_every_triple),
         cmocka_unit_test(batches_match_single_steps), cmocka_unit_test(triples_survive_nested_matches),

@@ -247,6 +247,41 @@ static void small_release_after_many_lasting(void **state) {
     terms_free(t);
 }
 
+/* A large round, small ones, a large one again: what the small rounds do not need (record chunks, the
+ * larger hash index) is given back and taken again, and every term of a round is found by its content;
+ * a language tag (kept after its literal's text) tells literals apart. */
+static void rounds_grow_and_shrink(void **state) {
+    (void)state;
+    terms *t = terms_new();
+    term_id lasting = terms_iri_cstr(t, "urn:lasting");
+    terms_mark mark = terms_mark_now(t);
+    char name[48];
+    static const int sizes[] = {50000, 100, 100, 60000, 10};
+    for (int round = 0; round < 5; round++) {
+        term_id first = 0;
+        for (int i = 0; i < sizes[round]; i++) {
+            snprintf(name, sizeof name, "urn:round:%d:%d", round, i);
+            term_id id = terms_iri_cstr(t, name);
+            if (!i)
+                first = id;
+        }
+        term_id tagged = terms_literal(t, "chat", 4, 0, "fr", 2);
+        assert_int_not_equal(tagged, terms_literal(t, "chat", 4, 0, "en", 2));
+        assert_int_not_equal(tagged, terms_literal(t, "chat", 4, 0, NULL, 0));
+        assert_int_equal(terms_literal(t, "chat", 4, 0, "FR", 2), tagged);
+        assert_string_equal(terms_lang(t, tagged), "fr");
+        assert_string_equal(terms_lex(t, tagged, NULL), "chat");
+        snprintf(name, sizeof name, "urn:round:%d:0", round);
+        assert_int_equal(terms_iri_cstr(t, name), first);
+        snprintf(name, sizeof name, "urn:round:%d:%d", round, sizes[round] - 1);
+        assert_string_equal(terms_lex(t, terms_iri_cstr(t, name), NULL), name);
+        terms_release(t, &mark, NULL, 0);
+        assert_int_equal(terms_iri_cstr(t, "urn:lasting"), lasting);
+        assert_int_equal(terms_live(t), mark.count);
+    }
+    terms_free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(iri_interned_once),        cmocka_unit_test(well_known_ids_are_fixed),
@@ -254,7 +289,7 @@ int main(void) {
         cmocka_unit_test(formulas_are_canonical),   cmocka_unit_test(lists_keep_order),
         cmocka_unit_test(fresh_bnodes_are_distinct), cmocka_unit_test(many_terms_survive_growth),
         cmocka_unit_test(release_keeps_what_it_is_told), cmocka_unit_test(rounds_of_release_stay_small),
-        cmocka_unit_test(small_release_after_many_lasting),
+        cmocka_unit_test(small_release_after_many_lasting), cmocka_unit_test(rounds_grow_and_shrink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
