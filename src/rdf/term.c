@@ -308,9 +308,15 @@ term_id terms_bnode(terms *t, const char *label, size_t len) {
 }
 
 term_id terms_fresh_bnode(terms *t) {
-    char label[32];
-    int n = snprintf(label, sizeof label, "_g%llu", (unsigned long long)++t->fresh_counter);
-    return terms_bnode(t, label, (size_t)n);
+    /* "_g" and the counter in decimal, written by hand: a rule's head makes one per firing, and snprintf
+     * was a tenth of the cost of firing */
+    char digits[24], label[32] = "_g";
+    size_t n = 0;
+    for (unsigned long long v = ++t->fresh_counter; v; v /= 10)
+        digits[n++] = (char)('0' + v % 10);
+    for (size_t i = 0; i < n; i++)
+        label[2 + i] = digits[n - 1 - i];
+    return terms_bnode(t, label, 2 + n);
 }
 
 term_id terms_literal(terms *t, const char *lex, size_t len, term_id datatype, const char *lang,

@@ -756,6 +756,22 @@ static void match_atom(join *j, const rule_atom *a, unsigned atom_index, bool to
         lo = j->lo;
     else if (top_level && atom_index < j->delta_atom)
         hi = j->lo;
+    if (l.fixed[0] && l.fixed[1] && l.fixed[2]) { /* a probe: one lookup in the set, nothing to bind */
+        uint32_t n = store_find(j->R->st, l.fixed[0], l.fixed[1], l.fixed[2]);
+        if (n == UINT32_MAX || n < lo || n >= hi || j->stop)
+            return;
+        ((rule *)j->rule)->probed++;
+        if (a->viewed && j->R->opt.visible) {
+            term_id viewer = j->binding[-j->rule->viewer - 1];
+            if (!viewer || !j->R->opt.visible(j->R->opt.visible_user, viewer, n))
+                return;
+        }
+        if (fires)
+            fire(j);
+        else
+            step(j, next);
+        return;
+    }
     /* the axioms of list terms hold from the start: they belong to no round's delta */
     if (l.lists[0] && lo == 0 && (!l.fixed[1] || l.fixed[1] == T_RDF_FIRST || l.fixed[1] == T_RDF_REST))
         match_list_axioms(j, a, &l, next, fires);
@@ -810,19 +826,27 @@ static bool builtin_can_run(join *j, const rule_atom *a) {
     }
 }
 
-/* The next body atom of an N3 rule under the current bindings: a builtin as soon as it can run, else
- * the pattern with the fewest candidate triples (its index bucket's size). A static order can be badly
- * wrong when a variable's selectivity depends on data (an atom over every artifact instance versus one
- * over one artifact's stages); choosing per binding keeps joins linear in what they produce. */
+/* Whether every position of a plain pattern is known: its lookup is one probe of the triple set, which no
+ * other pattern's estimate beats but an empty bucket, so the estimates need not be computed. */
+static bool pattern_bound(const join *j, const rule_atom *a) {
+    for (int k = 0; k < 3; k++)
+        if (a->quoted[k] || a->structured[k] || (a->pos[k] < 0 && !j->binding[-a->pos[k] - 1]))
+            return false;
+    return true;
+}
+
+/* The next body atom of an N3 rule under the current bindings: a builtin as soon as it can run, else a
+ * pattern all of whose positions are known, else the pattern with the fewest candidate triples (its index
+ * bucket's size). A static order can be badly wrong when a variable's selectivity depends on data (an
+ * atom over every artifact instance versus one over one artifact's stages); choosing per binding keeps
+ * joins linear in what they produce. */
 static unsigned next_adaptive(join *j, const cont *c) {
-    int best = -1, fallback = -1, first_left = -1;
+    int best = -1, fallback = -1, first_left = -1, probe = -1;
     uint32_t best_estimate = UINT32_MAX;
-    unsigned candidates = 0;
-    for (unsigned i = 0; i < c->count; i++)
-        candidates += !(c->done >> i & 1);
-    for (unsigned i = 0; i < c->count; i++) {
-        if (c->done >> i & 1)
-            continue;
+    unsigned candidates = c->count - c->k; /* each step joins one atom and marks it done */
+    uint64_t all = c->count == 64 ? UINT64_MAX : ((uint64_t)1 << c->count) - 1;
+    for (uint64_t left = all & ~c->done; left; left &= left - 1) { /* the atoms not joined, in order */
+        unsigned i = (unsigned)__builtin_ctzll(left);
         const rule_atom *a = &c->atoms[i];
         if (first_left < 0)
             first_left = (int)i;
@@ -846,6 +870,12 @@ static unsigned next_adaptive(join *j, const cont *c) {
                 return i;
             continue;
         }
+        if (probe >= 0)
+            continue; /* only a builtin or negation that can run goes before it */
+        if (pattern_bound(j, a)) {
+            probe = (int)i;
+            continue;
+        }
         uint32_t estimate = store_estimate(j->R->st, position_value(j, a, 0), position_value(j, a, 1),
                                            position_value(j, a, 2));
         if (estimate < best_estimate) {
@@ -853,6 +883,8 @@ static unsigned next_adaptive(join *j, const cont *c) {
             best = (int)i;
         }
     }
+    if (probe >= 0)
+        return (unsigned)probe;
     /* only viewed patterns left with no viewer (the plans prevent it): match_range sees nothing for them */
     return (unsigned)(best >= 0 ? best : fallback >= 0 ? fallback : first_left);
 }
