@@ -51,6 +51,8 @@ class Group:
         self.allowed = {}             # event -> {mask: bool} over reachable masks
         self.trigger = {}             # triggerable event -> {mask: bool}
         self.final = {}               # mask -> bool
+        self.allows = None            # (history, event) -> bool: allowed after that one history
+        self.waits_for = None         # (history, event) -> the events it waits for there
 
     def mask(self, occurred):
         """The group's part of a set of occurred event names."""
@@ -113,11 +115,16 @@ def _compute(group, inevitable, triggerable, order):
         return frozenset(pairs)
 
     @functools.lru_cache(maxsize=None)
-    def waits(h, e):
+    def waits_for(h, e):
+        """The events e waits for after h."""
+        if order != "delay":
+            return frozenset()
         awaited = [y for y in group.events if e not in inevitable or y in inevitable or y in triggerable]
-        return order == "delay" and any(
-            y in possible(h) and y not in possible(h + (e,)) and (y, e) in follows(h)
-            for y in awaited if y != e and y not in h)
+        return frozenset(y for y in awaited if y != e and y not in h and y in possible(h) and
+                         y not in possible(h + (e,)) and (y, e) in follows(h))
+
+    def waits(h, e):
+        return bool(waits_for(h, e))
 
     @functools.lru_cache(maxsize=None)
     def viable(h, in_order=True):
@@ -137,8 +144,13 @@ def _compute(group, inevitable, triggerable, order):
                         return True
         return False
 
+    def allows(h, e):
+        """e may happen after the one history h (allowed[e] asks it of every history reaching the set)."""
+        return viable(h + (e,)) and not waits(h, e)
+
     if not viable((), in_order=False):
         raise Refused('%s: no run of the instance satisfies them' % ' '.join(group.events))
+    group.allows, group.waits_for = allows, waits_for
     # Level by level: allowed at a set needs every reachable history reaching it, and those are
     # exactly the extensions, by allowed events, of the histories one level down.
     level = {0: [()]}
@@ -153,7 +165,7 @@ def _compute(group, inevitable, triggerable, order):
             rest = [e for e in group.events if e not in histories[0]]
             group.final[s] = all(closes(_positive(h), rest) for h in histories)
             for i, e in enumerate(group.events):
-                ok = not s >> i & 1 and all(viable(h + (e,)) and not waits(h, e) for h in histories)
+                ok = not s >> i & 1 and all(allows(h, e) for h in histories)
                 group.allowed[e][s] = ok
                 if e in triggerable:
                     group.trigger[e][s] = ok and not group.final[s]
