@@ -51,7 +51,10 @@ request() {
   printf '\n%s' "$body" >&"$fd"
   if IFS= read -r -t $((wait_limit + 5)) -u "$fd" http_code; then
     while IFS= read -r -u "$fd" line && [ -n "$line" ]; do http_headers+=$line$'\n'; done
-    IFS= read -r -d '' -u "$fd" http_body
+    # the body, to the end of the connection, in blocks: `read -d ''` reads a socket a byte per read(2)
+    # (a 20 KB status document cost 20,000 system calls: 9 of gsm_run_evaluation's 18 s of CPU)
+    while IFS= read -r -N 1048576 -u "$fd" line; do http_body+=$line; done
+    http_body+=$line
   fi
   exec {fd}>&-
   [[ $http_headers =~ (^|$'\n')x-driver-error:\ ([^$'\n']*) ]] && http_error=${BASH_REMATCH[2]}

@@ -26,6 +26,7 @@ CLI (results one per line, exit 0; exit 2 and a message on stderr for bad input)
   oracle.py residuate [--simplify] 'GUARD' 'MSG'
 """
 
+import collections
 import itertools
 import re
 import sys
@@ -245,7 +246,8 @@ def holds(expr, trace, i, k):
     k = min(k, n)
     kind = expr[0]
     if kind == 'lit':
-        return any(j >= 1 and trace[j - 1] == (expr[1], expr[2]) for j in range(i, k + 1))
+        # some j in i..k, j >= 1, has trace[j - 1] == the literal: a slice test, as the checks ask millions
+        return (expr[1], expr[2]) in trace[max(i, 1) - 1:k]
     if kind == 'T':
         return True
     if kind == '0':
@@ -345,11 +347,12 @@ def guard(deps, lit, inevitable=(), immediate=()):
 
 # ---------------------------------------------------------------- event attributes (4.3)
 
-def _beta(path, pool, inevitable, immediate, syms):
-    """beta(w, P) of Definition 21, checked for every split w = w1 w2."""
+def _beta(path, starting_with, inevitable, immediate, syms):
+    """beta(w, P) of Definition 21, checked for every split w = w1 w2; starting_with maps each prefix w1
+    to the paths of P that start with it."""
     for cut in range(len(path) + 1):
         w1 = path[:cut]
-        starting = [p for p in pool if p[:cut] == w1]
+        starting = starting_with[w1]
         for e in inevitable:
             if e[0] in syms and e not in w1 and complement(e) not in w1:
                 if not any(e in p[cut:] for p in starting):
@@ -362,7 +365,12 @@ def _beta(path, pool, inevitable, immediate, syms):
 
 
 def sigma_step(pool, inevitable, immediate, syms):
-    return [w for w in pool if _beta(w, pool, inevitable, immediate, syms)]
+    # the paths by prefix, once per step: scanning the pool at every split of every path was quadratic
+    starting_with = collections.defaultdict(list)
+    for p in pool:
+        for cut in range(len(p) + 1):
+            starting_with[p[:cut]].append(p)
+    return [w for w in pool if _beta(w, starting_with, inevitable, immediate, syms)]
 
 
 def sigma_series(dep, inevitable=(), immediate=()):
