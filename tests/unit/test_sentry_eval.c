@@ -300,6 +300,36 @@ static void without_a_view_every_document_is_seen(void **state) {
     assert_true(holds_for(w, "a2"));
 }
 
+/* A pattern all of whose positions are known when it is joined (one probe of the triple set, engine.c's
+ * shortest path) sees only the view too: :x's flag is in a1's document, its colour in a2's, so neither
+ * instance sees both; without views each does (the control below). */
+static void a_probe_sees_only_the_view(void **state) {
+    world *w = *state;
+    data(w, artifacts);
+    data_in(w, "doc-a1", ":x :flag true .\n");
+    data_in(w, "doc-a2", ":x :colour :red .\n");
+    sq_node *where = node(SQ_GROUP);
+    add(where, pattern(var(w, "d"), iri(w, "flag"), T_TRUE));
+    add(where, pattern(var(w, "d"), iri(w, "colour"), iri(w, "red")));
+    w->viewed = true;
+    evaluate(w, where);
+    assert_false(holds_for(w, "a1"));
+    assert_false(holds_for(w, "a2"));
+}
+
+static void without_a_view_a_probe_sees_every_document(void **state) {
+    world *w = *state;
+    data(w, artifacts);
+    data_in(w, "doc-a1", ":x :flag true .\n");
+    data_in(w, "doc-a2", ":x :colour :red .\n");
+    sq_node *where = node(SQ_GROUP);
+    add(where, pattern(var(w, "d"), iri(w, "flag"), T_TRUE));
+    add(where, pattern(var(w, "d"), iri(w, "colour"), iri(w, "red")));
+    evaluate(w, where);
+    assert_true(holds_for(w, "a1"));
+    assert_true(holds_for(w, "a2"));
+}
+
 /* A triple from several documents is seen by each of their instances (only its first source is kept in
  * its record); a shared document by all; patterns inside OPTIONAL match in the view too, so a2's "no
  * door of mine is locked" holds though a1's door is. */
@@ -376,6 +406,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(head_needs_top_level_variables, setup, teardown),
         cmocka_unit_test_setup_teardown(text_sentry_end_to_end, setup, teardown),
         cmocka_unit_test_setup_teardown(views_hide_other_instances_documents, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_probe_sees_only_the_view, setup, teardown),
+        cmocka_unit_test_setup_teardown(without_a_view_a_probe_sees_every_document, setup, teardown),
         cmocka_unit_test_setup_teardown(without_a_view_every_document_is_seen, setup, teardown),
         cmocka_unit_test_setup_teardown(views_reach_every_source_and_nested_groups, setup, teardown),
         cmocka_unit_test_setup_teardown(a_view_needs_a_viewer_the_prefix_binds, setup, teardown),
