@@ -303,29 +303,27 @@ static void without_a_view_every_document_is_seen(void **state) {
 /* A pattern all of whose positions are known when it is joined (one probe of the triple set, engine.c's
  * shortest path) sees only the view too: :x's flag is in a1's document, its colour in a2's, so neither
  * instance sees both; without views each does (the control below). */
-static void a_probe_sees_only_the_view(void **state) {
-    world *w = *state;
+static void probe_across_documents(world *w, bool viewed) {
     data(w, artifacts);
     data_in(w, "doc-a1", ":x :flag true .\n");
     data_in(w, "doc-a2", ":x :colour :red .\n");
     sq_node *where = node(SQ_GROUP);
     add(where, pattern(var(w, "d"), iri(w, "flag"), T_TRUE));
     add(where, pattern(var(w, "d"), iri(w, "colour"), iri(w, "red")));
-    w->viewed = true;
+    w->viewed = viewed;
     evaluate(w, where);
+}
+
+static void a_probe_sees_only_the_view(void **state) {
+    world *w = *state;
+    probe_across_documents(w, true);
     assert_false(holds_for(w, "a1"));
     assert_false(holds_for(w, "a2"));
 }
 
 static void without_a_view_a_probe_sees_every_document(void **state) {
     world *w = *state;
-    data(w, artifacts);
-    data_in(w, "doc-a1", ":x :flag true .\n");
-    data_in(w, "doc-a2", ":x :colour :red .\n");
-    sq_node *where = node(SQ_GROUP);
-    add(where, pattern(var(w, "d"), iri(w, "flag"), T_TRUE));
-    add(where, pattern(var(w, "d"), iri(w, "colour"), iri(w, "red")));
-    evaluate(w, where);
+    probe_across_documents(w, false);
     assert_true(holds_for(w, "a1"));
     assert_true(holds_for(w, "a2"));
 }
