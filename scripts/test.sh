@@ -52,10 +52,8 @@ show_on_failure sanitizer-build $sanitizer_build
 [ $plain = 0 ] || { wait $css; exit $plain; }
 
 # Every test again in that build: the sanitizers' options, the smaller sizes of the long tests and the
-# tests left out are in tests/sanitizer.cmake, which gives them to ctest there. Twice as many tests as
-# cores, as in the plain stage: its tests too wait on servers and agents, and at one per core the cores
-# were partly idle here (docs/hacking.md gives the stages' times).
+# tests left out are in tests/sanitizer.cmake, which gives them to ctest there.
 sanitized=0
-(cd build-sanitize && ctest --output-on-failure -j"$((jobs * 2))") || sanitized=$?
+(cd build-sanitize && ctest --output-on-failure -j"$jobs") || sanitized=$?
 show_on_failure css $css
 exit $sanitized
