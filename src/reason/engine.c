@@ -683,6 +683,15 @@ static void match_list_axioms(join *j, const rule_atom *a, const lookup *l, cons
             candidate(j, a, &exact, &axioms[i], next, fires);
 }
 
+/* Whether triple n is in the view a viewed atom matches in; every triple is, for an atom without one. A view
+ * whose viewer is not known yet sees nothing (the plans never get there). */
+static bool in_view(const join *j, const rule_atom *a, uint32_t n) {
+    if (!a->viewed || !j->R->opt.visible)
+        return true;
+    term_id viewer = j->binding[-j->rule->viewer - 1];
+    return viewer && j->R->opt.visible(j->R->opt.visible_user, viewer, n);
+}
+
 /* Every triple of the store in [lo, hi) that matches l's fixed positions, each a candidate. */
 static void match_range(join *j, const rule_atom *a, const lookup *l, uint32_t lo, uint32_t hi, const cont *next,
                         bool fires) {
@@ -691,12 +700,8 @@ static void match_range(join *j, const rule_atom *a, const lookup *l, uint32_t l
     store_entry batch[64];
     for (uint32_t got; !j->stop && !(next->probe && *next->found) && (got = store_next_batch(&it, batch, 64));) {
         ((rule *)j->rule)->probed += got;
-        bool viewed = a->viewed && j->R->opt.visible;
-        term_id viewer = viewed ? j->binding[-j->rule->viewer - 1] : 0;
-        if (viewed && !viewer) /* whose view is not known: nothing is seen (the plans never get here) */
-            return;
         for (uint32_t i = 0; i < got && !j->stop && !(next->probe && *next->found); i++)
-            if (!viewed || j->R->opt.visible(j->R->opt.visible_user, viewer, batch[i].n))
+            if (in_view(j, a, batch[i].n))
                 candidate(j, a, l, &batch[i].t, next, fires);
     }
 }
@@ -761,11 +766,8 @@ static void match_atom(join *j, const rule_atom *a, unsigned atom_index, bool to
         if (n == UINT32_MAX || n < lo || n >= hi || j->stop)
             return;
         ((rule *)j->rule)->probed++;
-        if (a->viewed && j->R->opt.visible) {
-            term_id viewer = j->binding[-j->rule->viewer - 1];
-            if (!viewer || !j->R->opt.visible(j->R->opt.visible_user, viewer, n))
-                return;
-        }
+        if (!in_view(j, a, n))
+            return;
         if (fires)
             fire(j);
         else
