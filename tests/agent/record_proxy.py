@@ -25,10 +25,14 @@ usage: record_proxy.py TARGET LOG [--race PATH FILE] [--fail FILE] [--hang FILE]
        [--hide-accept-patch PATH]"""
 import http.client
 import http.server
+import os
 import sys
 import threading
 import time
 import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gsm"))
+import idempotency  # noqa: E402  (tests/gsm/idempotency.py: the test services' HTTP server)
 
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
               "proxy-connection", "content-length"}
@@ -152,8 +156,7 @@ def main(argv):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    server = idempotency.Server(("127.0.0.1", 0), Handler)
     print("http://127.0.0.1:%d/" % server.server_address[1], flush=True)
     server.serve_forever()
     return 0

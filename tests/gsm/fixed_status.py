@@ -9,6 +9,8 @@ import http.server
 import sys
 import time
 
+import idempotency  # tests/gsm/idempotency.py: the test services' HTTP server
+
 
 def main(argv):
     if len(argv) != 1:
@@ -32,8 +34,7 @@ def main(argv):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", int(argv[0])), Handler)
-    server.daemon_threads = True
+    server = idempotency.Server(("127.0.0.1", int(argv[0])), Handler)
     print(server.server_address[1], flush=True)
     server.serve_forever()
     return 0

@@ -1,8 +1,9 @@
 """idempotency.py: what the test services (tests/gsm/call_service.py, data_service.py, property/iso_service.py)
 share: Idempotency-Key as the IETF draft says (a key's first request is executed once, a repeat with the same
 method, path and body replays its answer, another request under the key gets 422, a repeat while the first
-is still executing gets 409), and their HTTP plumbing (the common parts of a request handler, serving on
-127.0.0.1 with the port as the first line on stdout). One copy, so the services cannot drift apart."""
+is still executing gets 409), and their HTTP plumbing (the common parts of a request handler; the server
+every test service runs, serving on 127.0.0.1 with the port as the first line on stdout). One copy, so the
+services cannot drift apart."""
 import http.server
 import threading
 
@@ -73,10 +74,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass  # each service writes its own LOG; stderr stays for real errors
 
 
+class Server(http.server.ThreadingHTTPServer):
+    """The tests' HTTP server: a thread per connection, none of them holding the process at exit, and a
+    listen queue for many agents at once. Python's default queue is 5 connections: beyond it the kernel
+    drops a client's SYN, which is sent again a second later, so under load a call whose deadline is shorter
+    than that (tests/gsm/models/chaos.ttl: 0.3 s) timed out before its request was ever sent."""
+    daemon_threads = True
+    request_queue_size = 128
+
+
 def serve(port, handler):
     """Serves handler on 127.0.0.1:port (0: a free one) until the process is killed; the port is printed
     first, for the test to read."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    server.daemon_threads = True  # a request still hanging does not hold the process
+    server = Server(("127.0.0.1", port), handler)
     print(server.server_address[1], flush=True)
     server.serve_forever()

@@ -17,6 +17,10 @@ count=${FLEET_INSTANCES:-100}
 trap stop_all EXIT
 configure '{}'
 start_service
+# Four agents start many calls at once: a listen queue shorter than that drops their connections, which
+# then time out (0.3 s) before their requests are sent (tests/gsm/idempotency.py, Server).
+queue=$(ss -Hltn "sport = :$service_port" | awk '{print $3}')
+check "the call service's listen queue takes the fleet's calls at once (${queue:-none})" [ "${queue:-0}" -ge 128 ]
 start_server --require-conditional=/status/
 instances=()
 args=()

@@ -4,6 +4,8 @@ read, whatever the document is. usage: static_doc.py FILE"""
 import http.server
 import sys
 
+import idempotency  # tests/gsm/idempotency.py: the test services' HTTP server
+
 
 def main(argv):
     if len(argv) != 1:
@@ -26,7 +28,7 @@ def main(argv):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = idempotency.Server(("127.0.0.1", 0), Handler)
     print("http://127.0.0.1:%d/" % server.server_address[1], flush=True)
     server.serve_forever()
     return 0

@@ -61,7 +61,9 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "gsm", "property"))
+sys.path.insert(0, os.path.join(HERE, "..", "gsm"))
 import gsm_status as gs  # noqa: E402
+import idempotency  # noqa: E402  (tests/gsm/idempotency.py: the test services' HTTP server)
 from gsm_property import Agent, Server  # noqa: E402  (the GSM property test's stepped agent and server)
 from interp import Interp, Term, parse  # noqa: E402
 
@@ -311,8 +313,7 @@ class TaskService:
             def log_message(self, *args):
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
+        self.server = idempotency.Server(("127.0.0.1", 0), Handler)
         self.base = "http://127.0.0.1:%d" % self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 

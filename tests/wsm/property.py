@@ -47,7 +47,9 @@ import urllib.parse
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "gsm", "property"))
+sys.path.insert(0, os.path.join(HERE, "..", "gsm"))
 from gsm_property import Agent  # noqa: E402  (the GSM property test's stepped agent)
+import idempotency  # noqa: E402  (tests/gsm/idempotency.py: the test services' HTTP server)
 from interp import FlagIs, Machine, Member, Schema, Transition, VarIs  # noqa: E402
 
 WAIT = int(os.environ.get("LDGSM_TEST_WAIT", "30"))
@@ -110,7 +112,7 @@ class Garbler:
             def log_message(self, *args):
                 pass
 
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = idempotency.Server(("127.0.0.1", 0), Handler)
         self.base = "http://127.0.0.1:%d/" % self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
