@@ -45,6 +45,10 @@ set(LDGSM_SANITIZER_SHELL_ENV
   # the N-Triples round trip through N3.js: 15 rounds (50; each a sanitized ldgsm start on a fresh random
   # document: 50 took 21 s of CPU here, 2.5 in the plain build)
   "NT_ROUNDTRIP_ROUNDS=15"
+  # the W3C N3 tests: the reasoner manifest's (both: 320 tests, each a sanitized ldgsm start of 140 ms of
+  # CPU, 45 s in all); every file of the suite, the parser manifest's inputs among them, goes through the
+  # N3 reader here in one process (fuzz_replay_n3_reader_w3c)
+  "N3SUITE_MANIFEST=reasoner"
   # the fleet: 12 instances (100)
   "FLEET_INSTANCES=12"
   # the GSM property test: 3 models (14)

@@ -3,12 +3,13 @@
  * from them by a seeded generator (bytes flipped, inserted, deleted, spliced between seeds), so each run
  * is the same and a failure reproduces. The target aborts on a broken promise; the sanitizer build
  * catches memory errors and leaks.
- * usage: replay_NAME SEED_DIR [MUTATIONS] */
+ * usage: replay_NAME SEED_DIR [MUTATIONS]   (the files under SEED_DIR, its subdirectories too) */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "rdf/buf.h"
 
@@ -34,24 +35,39 @@ static uint64_t next_random(void) {
 
 static int by_name(const void *a, const void *b) { return strcmp(((const buf *)a)->data, ((const buf *)b)->data); }
 
-/* Reads every regular file of dir, in name order (names kept in names[i], contents in seeds[i]). */
-static size_t read_seeds(const char *dir, buf **names_out, buf **seeds_out) {
+/* Appends the path of every regular file under dir, subdirectories included, to names[*n]. */
+static void collect_files(const char *dir, buf **names, size_t *n) {
     DIR *d = opendir(dir);
     if (!d) {
         perror(dir);
         exit(2);
     }
-    buf *names = NULL;
-    size_t n = 0;
     for (struct dirent *e; (e = readdir(d));) {
         if (e->d_name[0] == '.')
             continue;
-        names = xrealloc(names, (n + 1) * sizeof *names);
-        names[n] = (buf){0};
-        buf_printf(&names[n], "%s/%s", dir, e->d_name);
-        n++;
+        buf path = {0};
+        buf_printf(&path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path.data, &st) != 0) {
+            perror(path.data);
+            exit(2);
+        }
+        if (S_ISDIR(st.st_mode)) {
+            collect_files(path.data, names, n);
+            buf_free(&path);
+            continue;
+        }
+        *names = xrealloc(*names, (*n + 1) * sizeof **names);
+        (*names)[(*n)++] = path;
     }
     closedir(d);
+}
+
+/* Reads every regular file under dir, in name order (names kept in names[i], contents in seeds[i]). */
+static size_t read_seeds(const char *dir, buf **names_out, buf **seeds_out) {
+    buf *names = NULL;
+    size_t n = 0;
+    collect_files(dir, &names, &n);
     qsort(names, n, sizeof *names, by_name);
     buf *seeds = xcalloc(n + 1, sizeof *seeds);
     for (size_t i = 0; i < n; i++) {

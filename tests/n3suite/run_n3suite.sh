@@ -4,6 +4,8 @@
 # when a test listed in ldgsm-passes.txt no longer passes; lists the tests that pass but are not listed
 # yet, to add them. Exits 77 (skipped) when node or the npm peers are missing (scripts/peers.sh).
 #
+# N3SUITE_MANIFEST=parser or reasoner runs that manifest's tests only (tests/sanitizer.cmake: reasoner).
+#
 # usage: tests/n3suite/run_n3suite.sh LDGSM_BINARY
 set -euo pipefail
 
@@ -12,6 +14,11 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 # Per test; the sanitizer build is slower (LDGSM_TEST_WAIT is raised for it, see scripts/test.sh).
 per_test_timeout=${LDGSM_TEST_WAIT:-20}
+manifest=${N3SUITE_MANIFEST:-}
+case "$manifest" in
+  "" | parser | reasoner) ;;
+  *) echo "run_n3suite.sh: N3SUITE_MANIFEST is parser or reasoner, not '$manifest'" >&2; exit 2 ;;
+esac
 
 if ! command -v node >/dev/null || [ ! -f "$root/node_modules/n3/package.json" ]; then
   echo "run_n3suite.sh: SKIPPED: node or the npm peers are missing (run scripts/peers.sh)" >&2
@@ -28,10 +35,10 @@ if ! node "$here/run.js" --self-test > "$work/self-test.txt"; then
 fi
 
 node "$here/run.js" --engine "ldgsm=$ldgsm" --timeout "$per_test_timeout" --list "$work/passes.txt" \
-  > "$work/run.txt"
+  ${manifest:+--manifest "$manifest"} > "$work/run.txt"
 sed -n '/^manifest /,$p' "$work/run.txt"
 
-grep -v '^#' "$here/ldgsm-passes.txt" | sed '/^$/d' | LC_ALL=C sort > "$work/listed.txt"
+grep -v '^#' "$here/ldgsm-passes.txt" | sed '/^$/d' | grep "^${manifest:+$manifest/}" | LC_ALL=C sort > "$work/listed.txt"
 LC_ALL=C sort "$work/passes.txt" > "$work/passing.txt"
 LC_ALL=C comm -23 "$work/listed.txt" "$work/passing.txt" > "$work/regressions.txt"
 LC_ALL=C comm -13 "$work/listed.txt" "$work/passing.txt" > "$work/new.txt"
