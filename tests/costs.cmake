@@ -2,110 +2,120 @@
 # (written by scripts/test-costs.sh on 2026-12-07); CMakeLists.txt gives it to the test as its COST,
 # so that ctest -j starts the longest first. The sanitizer build's times are its own.
 set(LDGSM_TEST_COSTS_PLAIN
-  gsm_css_gsm 221
-  ldp_css_interop 91
-  wsm_run_property 63
-  gsm_run_data_flow 60
-  gsm_run_gsm_fleet 48
-  reason_run_peer_agreement 48
-  gsm_run_gsm_isolation 46
-  ldp_run_ldp_slowloris 42
-  patterns_run_rules 41
-  gsm_run_call_chaos 37
-  deps_run_policy_property 35
-  patterns_run_property 33
-  wsm_run_exactly_once 33
-  patterns_run_rules_loops 32
+  gsm_css_gsm 226
+  ldp_css_interop 96
+  reason_run_peer_agreement 79
+  wsm_run_property 70
+  gsm_run_data_flow 65
+  gsm_run_gsm_fleet 57
+  gsm_run_gsm_isolation 53
+  ldp_run_ldp_slowloris 43
+  deps_run_policy_property 37
+  gsm_run_call_chaos 36
+  patterns_run_property 34
+  patterns_run_rules 32
   gsm_run_call_rules 31
-  gsm_run_evaluation 31
-  gsm_run_orders 29
-  n3suite_run_n3suite 29
-  patterns_run_rules_mi 27
-  ldp_run_ldp_attacks 26
-  gsm_run_status 24
-  ldp_run_ldp_solid 21
-  gsm_run_draw 20
-  ldp_run_ldp_limits 20
+  n3suite_run_n3suite 30
+  gsm_run_orders 28
+  ldp_run_ldp_attacks 27
+  gsm_run_evaluation 26
+  patterns_run_rules_loops 26
+  gsm_run_status 23
+  wsm_run_exactly_once 22
+  ldp_run_ldp_limits 21
   patterns_run_rules_failure 20
-  gsm_run_fire_alarm 19
-  gsm_run_gsm_long_running 19
+  patterns_run_rules_mi 19
   ldp_run_ldp_http 17
-  wsm_run_rules 17
+  ldp_run_ldp_solid 17
+  gsm_run_draw 16
   deps_run_paper 15
-  deps_run_property 15
-  deps_run_gsm 14
+  deps_run_property 14
   gsm_run_call_subworkflow 14
-  gsm_run_demo_suppliers 13
-  agent_run_turing 12
-  gsm_run_lint 12
+  reason_run_cases 14
+  gsm_run_page 13
+  wsm_run_rules 13
+  gsm_run_gsm_long_running 12
   patterns_run_order 12
-  reason_run_cases 12
-  gsm_run_page 11
-  gsm_run_gsm_restart 10
+  deps_run_gsm 11
+  gsm_run_demo_suppliers 11
+  gsm_run_gsm_restart 11
+  gsm_run_fire_alarm 10
   ldp_run_ldp_idempotency 10
-  wsm_run_lint 10
-  agent_run_trace 9
-  gsm_run_gsm_instances_from 9
-  gsm_run_gsm_property 9
-  ldp_run_ldp_conformance 9
   test_http_background 9
+  gsm_run_gsm_property 8
+  gsm_run_readme_walkthrough 8
   gsm_run_suppliers 8
   ldp_run_ldp_bombs 8
-  gsm_run_readme_walkthrough 7
-  ldp_run_ldp_durability 7
-  patterns_run_fixtures 7
-  rdf_run_nt_roundtrip 7
+  agent_run_trace 7
+  gsm_run_lint 7
+  ldp_run_ldp_conformance 7
+  wsm_run_lint 7
+  agent_run_turing 6
   gsm_run_gsm_hanging_sensor 6
-  gsm_run_max_derived 5
-  http_run_tls_verification 5
-  test_patterns 5
+  gsm_run_gsm_instances_from 6
+  ldp_run_ldp_durability 6
+  patterns_run_fixtures 6
+  ldp_run_ldp_patch 5
+  rdf_run_nt_roundtrip 5
 )
 set(LDGSM_TEST_COSTS_SANITIZE
   ldp_run_ldp_slowloris 40
-  n3suite_run_n3suite 40
-  patterns_run_rules 34
-  test_patterns 21
-  gsm_run_call_rules 20
-  gsm_run_status 20
-  patterns_run_rules_failure 19
-  gsm_run_data_flow 18
-  ldp_run_ldp_limits 18
-  gsm_run_call_chaos 17
-  gsm_run_page 17
-  patterns_run_rules_loops 17
-  deps_run_property 16
-  deps_run_paper 14
-  patterns_run_rules_mi 13
-  gsm_run_call_subworkflow 12
-  gsm_run_draw 12
-  gsm_run_gsm_isolation 12
-  gsm_run_orders 12
-  reason_run_cases 12
+  patterns_run_rules 25
+  patterns_run_rules_loops 25
+  gsm_run_data_flow 24
+  gsm_run_status 22
+  gsm_run_call_rules 21
+  deps_run_property 20
+  gsm_run_call_chaos 20
+  ldp_run_ldp_limits 19
+  deps_run_policy_property 17
+  gsm_run_gsm_isolation 17
+  patterns_run_rules_failure 17
+  deps_run_paper 16
+  gsm_run_orders 16
+  ldp_run_ldp_attacks 15
+  test_patterns 15
+  gsm_run_draw 14
+  patterns_run_order 14
+  patterns_run_rules_mi 14
+  reason_run_cases 14
+  gsm_run_call_subworkflow 13
+  gsm_run_gsm_property 13
+  gsm_run_demo_suppliers 12
+  ldp_run_ldp_solid 12
+  wsm_run_property 12
+  wsm_run_rules 12
   deps_run_gsm 11
-  gsm_run_demo_suppliers 11
-  ldp_run_ldp_solid 11
-  patterns_run_order 11
-  deps_run_policy_property 10
-  ldp_run_ldp_attacks 10
+  gsm_run_page 11
+  n3suite_run_n3suite 11
+  test_rdf_errors 11
   wsm_run_exactly_once 10
-  wsm_run_rules 10
+  agent_run_trace 9
+  gsm_run_gsm_instances_from 9
+  gsm_run_gsm_restart 9
+  ldp_run_ldp_http 9
   patterns_run_fixtures 9
   test_http_background 9
-  gsm_run_gsm_instances_from 8
-  gsm_run_gsm_restart 8
+  test_rdfio 9
+  wsm_run_lint 9
+  gsm_run_lint 8
   gsm_run_readme_walkthrough 8
-  test_rdf_errors 8
-  gsm_run_gsm_fleet 7
-  gsm_run_lint 7
-  gsm_run_suppliers 7
-  ldp_run_ldp_http 7
-  ldp_run_ldp_idempotency 7
-  wsm_run_property 7
-  agent_run_trace 6
-  agent_run_turing 6
-  test_rdfio 6
-  wsm_run_lint 6
-  gsm_run_fire_alarm 5
+  gsm_run_suppliers 8
+  ldp_run_ldp_bombs 8
+  ldp_run_ldp_idempotency 8
+  rdf_run_nt_roundtrip 8
+  agent_run_turing 7
+  gsm_run_fire_alarm 7
+  gsm_run_gsm_shards 7
+  ldp_run_ldp_conformance 7
+  gsm_run_gsm_fleet 6
+  gsm_run_gsm_long_running 6
+  gsm_run_gsm_two_agents 6
+  gsm_run_stalls 6
+  http_run_tls_verification 6
+  wsm_run_draw 6
+  gsm_run_demo 5
   gsm_run_gsm_hanging_sensor 5
-  ldp_run_ldp_bombs 5
+  ldp_run_ldp_durability 5
+  wsm_run_status 5
 )
