@@ -270,6 +270,7 @@ static void clear_iteration(agent *a) {
         free(a->docs[i].etag);
         free(a->docs[i].parse_error);
         free(a->docs[i].groups);
+        free(a->docs[i].group_sources);
         u64map_free(&a->docs[i].group_set);
     }
     free(a->docs);
@@ -384,7 +385,7 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
             continue;
         doc_state *known = find_doc(a, r->resource);
         if (known) {
-            stats->gets_failed += get_note_asker(known, r);
+            stats->gets_failed += get_note_asker(a->t, known, r);
             get_assert_read_failure(&env, r, known);
             continue;
         }
@@ -396,7 +397,7 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
         a->docs[a->doc_count++] = (doc_state){.resource = xstrndup(r->resource, strlen(r->resource)),
                                               .graph = terms_iri_cstr(a->t, r->resource),
                                               .asked_by = r->rule ? r->rule->name : NULL};
-        get_note_asker(&a->docs[a->doc_count - 1], r);
+        get_note_asker(a->t, &a->docs[a->doc_count - 1], r);
     }
     size_t count = a->doc_count - first_doc;
     if (!count)
@@ -674,6 +675,9 @@ int agent_iterate(agent *a, iteration_stats *stats) {
             break;
         from = settled;
     }
+    /* the crawl is done: the relations ldgsm:groupsOf names are whole */
+    for (size_t i = 0; i < a->doc_count; i++)
+        get_expand_group_sources(a->wm, &a->docs[i]);
     gather_instances(a);
     if (rc == 0 && a->opt.inspect) {
         int ended = a->opt.inspect(a->opt.inspect_user, a, AGENT_CRAWLED, stats);

@@ -189,23 +189,49 @@ void get_take_result(get_outcomes *g, const get_env *e, doc_state *doc, const ht
     get_report_once(g, e->iteration, doc->resource, what, NULL);
 }
 
+static void add_group(doc_state *doc, term_id group) {
+    bool first;
+    u64map_put(&doc->group_set, group, 0, &first);
+    if (!first)
+        return;
+    if ((doc->group_count & (doc->group_count - 1)) == 0) /* 0, 1, 2, 4, ...: at capacity */
+        doc->groups = xrealloc(doc->groups, (doc->group_count ? doc->group_count * 2 : 1) * sizeof *doc->groups);
+    doc->groups[doc->group_count++] = group;
+}
+
 /* Records who asked for a document: its failure holds back every group that did (docs/DESIGN.md §2.6,
  * no write on a partial view). Returns true when this asker makes an unparsable body a failure. */
-bool get_note_asker(doc_state *doc, const request *r) {
+bool get_note_asker(const terms *t, doc_state *doc, const request *r) {
     bool fails_now = !r->lenient && doc->unparsable && !doc->failed;
     if (!r->lenient) {
         doc->strict = true;
         doc->failed |= doc->unparsable;
     }
+    if (r->groups_of) {
+        size_t n;
+        const term_id *source = terms_list_items(t, r->groups_of, &n);
+        for (size_t i = 0; i < doc->group_source_count; i++)
+            if (doc->group_sources[2 * i] == source[0] && doc->group_sources[2 * i + 1] == source[1])
+                return fails_now;
+        doc->group_sources = xrealloc(doc->group_sources, 2 * (doc->group_source_count + 1) * sizeof *source);
+        doc->group_sources[2 * doc->group_source_count] = source[0];
+        doc->group_sources[2 * doc->group_source_count++ + 1] = source[1];
+        return fails_now;
+    }
     if (!r->group) {
         doc->asked_ungrouped = true;
         return fails_now;
     }
-    bool first;
-    u64map_put(&doc->group_set, r->group, 0, &first);
-    if (!first)
-        return fails_now;
-    doc->groups = xrealloc(doc->groups, (doc->group_count + 1) * sizeof *doc->groups);
-    doc->groups[doc->group_count++] = r->group;
+    add_group(doc, r->group);
     return fails_now;
+}
+
+void get_expand_group_sources(store *wm, doc_state *doc) {
+    for (size_t i = 0; i < doc->group_source_count; i++) {
+        store_iter it;
+        store_match(wm, doc->group_sources[2 * i], doc->group_sources[2 * i + 1], 0, 0, store_size(wm), &it);
+        uint32_t n;
+        for (const triple *tr; (tr = store_next(&it, &n));)
+            add_group(doc, tr->o);
+    }
 }

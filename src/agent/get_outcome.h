@@ -59,9 +59,12 @@ void get_forget_old(get_outcomes *g, unsigned long iteration);
 /* Classifies one GET result into doc and adds what it brought to working memory (stats: bytes, triples). */
 void get_take_result(get_outcomes *g, const get_env *e, doc_state *doc, const http_result *res,
                      iteration_stats *stats);
-/* Records r as an asker of doc (its group, its strictness); true when this asker makes an unparsable body a
- * failure. */
-bool get_note_asker(doc_state *doc, const request *r);
+/* Records r as an asker of doc (its group or its ldgsm:groupsOf, and its strictness); true when this asker
+ * makes an unparsable body a failure. */
+bool get_note_asker(const terms *t, doc_state *doc, const request *r);
+/* Adds to doc's groups every object of its askers' ldgsm:groupsOf (subject, property) in wm: called once the
+ * crawl is done, when the relation is whole. */
+void get_expand_group_sources(store *wm, doc_state *doc);
 /* `<X> ldgsm:readFailure "what"` for the IRI X r asked to GET when doc brought no data. */
 void get_assert_read_failure(const get_env *e, const request *r, const doc_state *doc);
 

@@ -50,6 +50,8 @@ typedef struct doc_state {
     term_id *groups; /* the ldgsm:group of every request that asked for the GET */
     size_t group_count;
     u64map group_set; /* groups as a set: a model read by every instance is asked for by each of them */
+    term_id *group_sources; /* (subject, property) pairs of the askers' ldgsm:groupsOf, flat */
+    size_t group_source_count;
     bool asked_ungrouped; /* some request without a group asked for it */
     const char *asked_by; /* the first rule that asked for it (for -v) */
 } doc_state;

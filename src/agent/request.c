@@ -287,6 +287,14 @@ static void detail_clear(request_detail *d) {
     memset(d, 0, sizeof *d);
 }
 
+/* ldgsm:groupsOf names the groups of a GET by a relation of working memory: a (subject property) list. */
+static bool groups_of_valid(const terms *t, const request *r) {
+    size_t n;
+    const term_id *items = terms_kind(t, r->groups_of) == TERM_LIST ? terms_list_items(t, r->groups_of, &n) : NULL;
+    return items && n == 2 && terms_kind(t, items[1]) == TERM_IRI && r->kind == REQUEST_SAFE &&
+           strcmp(r->method, "GET") == 0;
+}
+
 size_t request_extract(terms *t, const agent_vocab *v, store *wm, const triple *ts, size_t n, const rule *origin,
                        const log_sink *log, identity_cache *identities, request **out, size_t *count,
                        size_t *cap) {
@@ -320,6 +328,12 @@ size_t request_extract(terms *t, const agent_vocab *v, store *wm, const triple *
         d.key = head_value(ts, n, node, v->key);
         d.after = head_value(ts, n, node, v->after);
         r.group = head_value(ts, n, node, v->group);
+        r.groups_of = head_value(ts, n, node, v->groups_of);
+        if (r.groups_of && !groups_of_valid(t, &r)) {
+            log_msg(log, LOG_WARN, "rule %s: ldgsm:groupsOf of %s %s is not a (subject property) list on a GET; "
+                    "request skipped", origin->name, r.method, r.url);
+            continue;
+        }
         r.lenient = head_value(ts, n, node, v->lenient) == T_TRUE;
         term_id priority = head_value(ts, n, node, v->priority);
         if (priority && terms_kind(t, priority) == TERM_LITERAL) {

@@ -44,7 +44,7 @@ typedef struct request_detail {
 /* A crawl asks for tens of GETs per instance in every iteration, so a request holds only what the crawl
  * reads, and owns none of it: its method, URI and resource are borrowed (a static name, the text of a
  * head's term, the identity cache's text), valid while the head's terms are, which is for the iteration
- * (the agent frees its requests before it releases terms or empties the cache). 56 bytes, not 136. */
+ * (the agent frees its requests before it releases terms or empties the cache). 64 bytes, not 136. */
 typedef struct request {
     const char *method;    /* "GET", "PUT", ..., or "UPDATE" for ldgsm:UPDATE */
     const char *url;       /* the request URI as written (may have a fragment) */
@@ -54,6 +54,7 @@ typedef struct request {
     enum request_kind kind;
     term_id uri_term;
     term_id group;
+    term_id groups_of;     /* ldgsm:groupsOf (S P) of a GET: every object of S P is a group that asked, or 0 */
     bool lenient;          /* GET with `ldgsm:lenient true`: a body that does not parse adds nothing, fails nothing */
 } request;
 

@@ -54,9 +54,8 @@ static bool graph_seen(views *v, term_id viewer, term_id graph) {
     if (!inserted)
         return *verdict == GRAPH_SEEN;
     const uint32_t *doc_index = u64map_get(&v->doc_of_graph, graph);
-    bool seen = !doc_index || v->docs[*doc_index].asked_ungrouped;
-    for (size_t g = 0; !seen && g < v->docs[*doc_index].group_count; g++)
-        seen = v->docs[*doc_index].groups[g] == viewer;
+    bool seen = !doc_index || v->docs[*doc_index].asked_ungrouped ||
+                u64map_get(&v->docs[*doc_index].group_set, viewer);
     *verdict = seen ? GRAPH_SEEN : GRAPH_HIDDEN;
     return seen;
 }

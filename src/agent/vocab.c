@@ -21,6 +21,7 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->key = terms_iri_cstr(t, NS_LDGSM "key");
     v->after = terms_iri_cstr(t, NS_LDGSM "after");
     v->group = terms_iri_cstr(t, NS_LDGSM "group");
+    v->groups_of = terms_iri_cstr(t, NS_LDGSM "groupsOf");
     v->priority = terms_iri_cstr(t, NS_LDGSM "priority");
     v->http_status = terms_iri_cstr(t, NS_LDGSM "httpStatus");
     v->held_because = terms_iri_cstr(t, LDGSM_heldBecause);

@@ -8,7 +8,7 @@
 typedef struct agent_vocab {
     term_id mthd, request_uri, body, headers, field_name, field_value;
     term_id get, head, put, post, delete_, patch; /* httpm: */
-    term_id update, add, key, after, group, priority, held_because, lenient, http_status, now, agent;
+    term_id update, add, key, after, group, groups_of, priority, held_because, lenient, http_status, now, agent;
     term_id read_failure, waits_because;                              /* ldgsm: what the agent saw */
     term_id history_property, sequence, at, changed, property, from, to;   /* ldgsm: history entries */
     term_id reads, reads_container, holds_for, rule_condition;       /* ldgsm: sentries */
