@@ -352,11 +352,56 @@ int triple_compare(const void *a, const void *b) {
     return 0;
 }
 
+/* A triple as one 96-bit number, s most significant: their order is triple_compare's. */
+static inline unsigned __int128 triple_key(const triple *t) {
+    return (unsigned __int128)t->s << 64 | (uint64_t)t->p << 32 | t->o;
+}
+
+/* Sorts ts by triple_key: a quicksort with the comparison inlined, insertion sort below 16 triples. qsort's
+ * call per comparison made sorting a status document's triples 4% of an agent's instructions. */
+static void sort_triples(triple *ts, size_t n) {
+    while (n > 16) {
+        triple *a = &ts[0], *m = &ts[n / 2], *z = &ts[n - 1];
+        unsigned __int128 ka = triple_key(a), km = triple_key(m), kz = triple_key(z);
+        unsigned __int128 pivot = ka < km ? (km < kz ? km : ka < kz ? kz : ka) : (ka < kz ? ka : km < kz ? kz : km);
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (triple_key(&ts[i]) < pivot)
+                i++;
+            while (triple_key(&ts[j]) > pivot)
+                j--;
+            if (i >= j)
+                break;
+            triple swap = ts[i];
+            ts[i++] = ts[j];
+            ts[j--] = swap;
+        }
+        /* [0, j] <= pivot <= [j + 1, n): recurse into the smaller part, loop on the larger */
+        size_t left = j + 1;
+        if (left < n - left) {
+            sort_triples(ts, left);
+            ts += left;
+            n -= left;
+        } else {
+            sort_triples(ts + left, n - left);
+            n = left;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        triple t = ts[i];
+        unsigned __int128 k = triple_key(&t);
+        size_t j = i;
+        for (; j && triple_key(&ts[j - 1]) > k; j--)
+            ts[j] = ts[j - 1];
+        ts[j] = t;
+    }
+}
+
 size_t triples_canonical(triple *ts, size_t n) {
-    qsort(ts, n, sizeof *ts, triple_compare);
+    sort_triples(ts, n);
     size_t unique = 0;
     for (size_t i = 0; i < n; i++)
-        if (!unique || triple_compare(&ts[unique - 1], &ts[i]) != 0)
+        if (!unique || triple_key(&ts[unique - 1]) != triple_key(&ts[i]))
             ts[unique++] = ts[i];
     return unique;
 }

@@ -467,8 +467,37 @@ static void stream_reports_a_failed_write(void **state) {
     close(fd);
 }
 
+/* triples_canonical against qsort with triple_compare and a de-duplication, on random arrays of every size
+ * up to 300 (insertion sort and quicksort paths), with few distinct ids (runs of equal triples) and many. */
+static void canonical_order_is_triple_compare_order(void **state) {
+    (void)state;
+    uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    triple ts[300], expected[300];
+    for (size_t n = 0; n <= 300; n++)
+        for (uint32_t range = 2; range <= 1u << 20; range <<= 9) {
+            for (size_t i = 0; i < n; i++) {
+                term_id v[3];
+                for (int k = 0; k < 3; k++) {
+                    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                    v[k] = (term_id)(seed >> 33) % range + 1;
+                }
+                ts[i] = expected[i] = (triple){v[0], v[1], v[2]};
+            }
+            if (n)
+                qsort(expected, n, sizeof *expected, triple_compare);
+            size_t unique = 0;
+            for (size_t i = 0; i < n; i++)
+                if (!unique || triple_compare(&expected[unique - 1], &expected[i]) != 0)
+                    expected[unique++] = expected[i];
+            assert_int_equal(triples_canonical(ts, n), unique);
+            if (unique)
+                assert_memory_equal(ts, expected, unique * sizeof *ts);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(canonical_order_is_triple_compare_order),
         cmocka_unit_test_setup_teardown(turtle_parses_with_base, setup, teardown),
         cmocka_unit_test_setup_teardown(syntax_error_adds_nothing_and_is_located, setup, teardown),
         cmocka_unit_test_setup_teardown(other_syntaxes_parse, setup, teardown),
