@@ -729,6 +729,9 @@ int agent_iterate(agent *a, iteration_stats *stats) {
         uint32_t tn;
         for (const triple *tr; (tr = store_next(&tracked, &tn));)
             u64map_put(&history_properties, tr->s, 1, NULL);
+        /* the reasoning is done, and what it looked triples up by is not needed to compose the writes (the
+         * iteration's peak) */
+        store_drop_lookup_indexes(a->wm);
         plan_input in = {.hold_all = invalid ? "an invalid sentry was met in this iteration" : NULL,
                          .t = a->t, .wm = a->wm, .io = a->io, .v = &a->v, .requests = a->requests,
                          .request_count = a->request_count, .docs = a->docs, .doc_count = a->doc_count,

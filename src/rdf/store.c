@@ -220,6 +220,23 @@ void store_free(store *st) {
     free(st);
 }
 
+void store_drop_lookup_indexes(store *st) {
+    for (int i = 0; i < IX_COUNT; i++) {
+        if (i == IX_P)
+            continue;
+        store_index *x = &st->ix[i];
+        for (uint32_t b = 0; b < x->count; b++)
+            if (x->buckets[b].cap > POOL_MAX_ENTRIES)
+                free(x->buckets[b].u.heap);
+        free(x->buckets);
+        u64map_free(&x->key_to_bucket);
+        u64map_free(&x->predicates);
+        *x = (store_index){0};
+    }
+    pool_free(&st->entry_pool);
+    st->entry_pool = (entry_pool){0};
+}
+
 static bool by_predicate(int ix) { return ix == IX_SP || ix == IX_PO; }
 
 /* Whether index ix keeps the triples of predicate p. */

@@ -24,6 +24,10 @@ typedef struct store store;
 
 store *store_new(void);
 void store_free(store *st);
+/* Frees the indexes lookups built (all but the predicate index and the de-duplication set), to be built
+ * again on demand: an agent done reasoning holds its working memory while it composes and sends its
+ * writes, and needs few lookups there. */
+void store_drop_lookup_indexes(store *st);
 
 /* Adds (s, p, o) from source graph g (a term id; 0 means no source). Returns true when the triple is
  * new to the union; either way g is recorded as one of its sources. */

@@ -1,4 +1,4 @@
-/* test_store.c: de-duplication, source graphs, indexed lookups with ranges, iteration under insertion,
+/* test_store.c: de-duplication, source graphs, indexed lookups with ranges (built again after a drop), iteration under insertion,
  * batched iteration, subject- and object-with-predicate lookups of predicates first asked for late, and
  * the lookups readers of documents make (first object, any match, all objects or subjects). */
 #include <setjmp.h>
@@ -122,14 +122,8 @@ static void batches_record_a_second_source(void **state) {
     store_free(st);
 }
 
-static void every_pattern_shape_matches(void **state) {
-    (void)state;
-    store *st = store_new();
-    /* subjects 10..19, predicates 20..22, objects 30..34 */
-    for (term_id s = 10; s < 20; s++)
-        for (term_id p = 20; p < 23; p++)
-            for (term_id o = 30; o < 35; o++)
-                store_add(st, s, p, o, 1);
+/* Every lookup shape on subjects 10..19, predicates 20..22, objects 30..34 (150 triples). */
+static void check_every_pattern_shape(store *st) {
     uint32_t all = store_size(st);
     assert_int_equal(all, 150);
     assert_int_equal(count_matches(st, 0, 0, 0, 0, all), 150);
@@ -143,6 +137,23 @@ static void every_pattern_shape_matches(void **state) {
     assert_int_equal(count_matches(st, 12, 21, 99, 0, all), 0);
     assert_int_equal(count_matches(st, 99, 0, 0, 0, all), 0);
     assert_int_equal(store_estimate(st, 0, 21, 0), 50);
+}
+
+static void every_pattern_shape_matches(void **state) {
+    (void)state;
+    store *st = store_new();
+    for (term_id s = 10; s < 20; s++)
+        for (term_id p = 20; p < 23; p++)
+            for (term_id o = 30; o < 35; o++)
+                store_add(st, s, p, o, 1);
+    check_every_pattern_shape(st);
+    /* the lookup indexes dropped (an agent composing its writes) are built again on demand, whole */
+    store_drop_lookup_indexes(st);
+    check_every_pattern_shape(st);
+    store_drop_lookup_indexes(st);
+    store_add(st, 12, 21, 33, 1); /* a duplicate still found as one: the set was kept */
+    assert_int_equal(count_matches(st, 12, 21, 33, 0, store_size(st)), 1);
+    check_every_pattern_shape(st);
     store_free(st);
 }
 
