@@ -321,9 +321,11 @@ static void task_not_sent_when_its_write_fails(void **state) {
     }
 }
 
-/* An unsafe request whose connection is closed before an answer has an unknown outcome: it is reported,
- * and not sent again within the iteration (the server may have acted on it). Each request follows a GET
- * on a kept-alive connection, the case where a client is tempted to retry. */
+/* An unsafe request whose connection is closed before an answer has an unknown outcome: it is reported.
+ * An unconditional one (the POST) is not sent again within the iteration: the server may have acted on
+ * it. A conditional one (the PUT, If-Match of the GET's ETag) may be sent once more on a fresh connection
+ * (writes reuse connections): a second copy of a write the server took fails its precondition. Each
+ * request follows a GET on a kept-alive connection, the case where a client is tempted to retry. */
 static void reset_write_is_not_repeated(void **state) {
     fixture *f = *state;
     static const char *const writes[][2] = {
@@ -344,8 +346,16 @@ static void reset_write_is_not_repeated(void **state) {
         assert_int_equal(iterate_once(f), 0);
         assert_int_equal(f->stats.failed, 1);
         assert_true(logged(f, "outcome unknown"));
-        if (test_server_count(f->a, writes[i][0], "/doc") != 1)
-            fail_msg("%s sent %zu times, expected once", writes[i][0], test_server_count(f->a, writes[i][0], "/doc"));
+        size_t sent = test_server_count(f->a, writes[i][0], "/doc"), at_most = i == 0 ? 2 : 1;
+        if (sent < 1 || sent > at_most)
+            fail_msg("%s sent %zu times, expected 1 to %zu", writes[i][0], sent, at_most);
+        for (size_t r = 0; r < test_server_request_count(f->a); r++) {
+            if (strcmp(test_server_method(f->a, r), writes[i][0]) != 0)
+                continue;
+            const char *if_match = test_server_header(f->a, r, "If-Match");
+            if (i == 0 ? !if_match || strcmp(if_match, "\"e1\"") != 0 : if_match != NULL)
+                fail_msg("%s sent with If-Match %s", writes[i][0], if_match ? if_match : "(none)");
+        }
     }
 }
 
