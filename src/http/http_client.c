@@ -760,12 +760,15 @@ static void fail_in_flight(http_client *c, CURLMcode code, size_t *must_wait) {
     }
 }
 
+static bool may_start(const http_client *c);
+
 /* Starts the queued transfers of list[from..count) (NULL entries skipped) that fit in the limits (guarantee
- * 2); only unclaimed ones when background. */
+ * 2); only unclaimed ones when background. It stops once no origin has a free place: a batch of 10,000
+ * requests to one origin was scanned to its end after each answer (5% of an agent's CPU). */
 static void start_queued(http_client *c, transfer **list, size_t from, size_t count, bool background, bool stopping,
                          size_t *must_wait) {
     unsigned per_origin = c->options.max_host_connections;
-    for (size_t i = from; i < count && c->in_flight_count < HTTP_MAX_IN_FLIGHT; i++) {
+    for (size_t i = from; i < count && may_start(c); i++) {
         transfer *t = list[i];
         if (t->state != QUEUED || (background && t->index != SIZE_MAX) ||
             (per_origin && t->slot != SIZE_MAX && c->origins.busy[t->slot] >= per_origin))
