@@ -536,6 +536,7 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
         reqs[i] = (http_request){.method = ws[i].method, .url = ws[i].url, .headers = ws[i].headers,
                                  .header_count = ws[i].header_count, .body = ws[i].body.data,
                                  .body_len = ws[i].body.len, .send_when_stopping = ws[i].is_task,
+                                 .repeatable = ws[i].repeatable,
                                  .timeout_ms = ws[i].timeout_ms, .keep_headers = keep[i], .keep_header_count = kept};
     }
     http_run(a->http, reqs, n, results);

@@ -199,6 +199,18 @@ static void add_group(doc_state *doc, term_id group) {
     doc->groups[doc->group_count++] = group;
 }
 
+/* An ldgsm:groupsOf (subject property) of an asker, once per document. */
+static void add_group_source(const terms *t, doc_state *doc, term_id relation) {
+    size_t n;
+    const term_id *source = terms_list_items(t, relation, &n);
+    for (size_t i = 0; i < doc->group_source_count; i++)
+        if (doc->group_sources[2 * i] == source[0] && doc->group_sources[2 * i + 1] == source[1])
+            return;
+    doc->group_sources = xrealloc(doc->group_sources, 2 * (doc->group_source_count + 1) * sizeof *source);
+    doc->group_sources[2 * doc->group_source_count] = source[0];
+    doc->group_sources[2 * doc->group_source_count++ + 1] = source[1];
+}
+
 /* Records who asked for a document: its failure holds back every group that did (docs/DESIGN.md §2.6,
  * no write on a partial view). Returns true when this asker makes an unparsable body a failure. */
 bool get_note_asker(const terms *t, doc_state *doc, const request *r) {
@@ -207,22 +219,12 @@ bool get_note_asker(const terms *t, doc_state *doc, const request *r) {
         doc->strict = true;
         doc->failed |= doc->unparsable;
     }
-    if (r->groups_of) {
-        size_t n;
-        const term_id *source = terms_list_items(t, r->groups_of, &n);
-        for (size_t i = 0; i < doc->group_source_count; i++)
-            if (doc->group_sources[2 * i] == source[0] && doc->group_sources[2 * i + 1] == source[1])
-                return fails_now;
-        doc->group_sources = xrealloc(doc->group_sources, 2 * (doc->group_source_count + 1) * sizeof *source);
-        doc->group_sources[2 * doc->group_source_count] = source[0];
-        doc->group_sources[2 * doc->group_source_count++ + 1] = source[1];
-        return fails_now;
-    }
-    if (!r->group) {
+    if (r->groups_of)
+        add_group_source(t, doc, r->groups_of);
+    if (r->group)
+        add_group(doc, r->group);
+    else if (!r->groups_of)
         doc->asked_ungrouped = true;
-        return fails_now;
-    }
-    add_group(doc, r->group);
     return fails_now;
 }
 

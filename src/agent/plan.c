@@ -119,12 +119,16 @@ static bool write_has_header(const planned_write *w, const char *name) {
 static bool add_condition(const plan_input *in, planned_write *w, const doc_state *doc, bool status_document) {
     if (write_has_header(w, "If-Match") || write_has_header(w, "If-None-Match"))
         return true; /* the rule's own condition is kept */
+    /* guarded so (a PUT, PATCH or DELETE: the writes the plan conditions), a second copy of the write fails
+     * its precondition when the first was taken */
     if (doc && doc->read && !doc->found) {
         add_header(w, "If-None-Match", "*");
+        w->repeatable = true;
         return true;
     }
     if (doc && doc->found && doc->etag_kind == HTTP_ETAG_STRONG) {
         add_header(w, "If-Match", doc->etag);
+        w->repeatable = true;
         return true;
     }
     if (status_document && !in->allow_unconditional_status)

@@ -69,6 +69,7 @@ typedef struct planned_write {
     triple *document;     /* composed: the triples the document holds once written (triples_canonical) */
     size_t document_count;
     bool is_task;
+    bool repeatable;      /* a write the plan made conditional on what it read: a second copy fails */
     char *after;          /* tasks: the document whose write must return 2xx first */
     term_id key;          /* the ldgsm:key */
     term_id report_to;    /* ldgsm:reportTo: the answer is reported to the rules under this node (0: not) */

@@ -357,12 +357,11 @@ static void set_method(const transfer *t) {
      * libcurl nothing to retry, and a dead one is reported as an unknown outcome. That connection is
      * closed after its answer: kept, every write would add one to libcurl's cache (it holds 4 per easy
      * handle), and a fleet of agents on one host ran into the server's per-client connection limit.
-     * A conditional write may be sent twice: the server took the first or not, and a second one after a
-     * first that was taken fails its precondition (412), which the agent reads as a write it lost, and
-     * reads again (docs/DESIGN.md §2.6). It reuses connections like a GET: a connection per write was a
-     * fifth of an agent's CPU in system time. */
-    bool conditional = request_has_header(r, "If-Match") || request_has_header(r, "If-None-Match");
-    if (strcmp(t->method, "GET") != 0 && strcmp(t->method, "HEAD") != 0 && !conditional) {
+     * A repeatable one (a PUT the agent made conditional on the ETag it read) may be sent twice: a second
+     * copy after a first the server took fails its precondition (412), which the agent reads as a write
+     * it lost, and reads again (docs/DESIGN.md §2.6). It reuses connections like a GET: a connection per
+     * status write was a fifth of an agent's CPU in system time. */
+    if (strcmp(t->method, "GET") != 0 && strcmp(t->method, "HEAD") != 0 && !r->repeatable) {
         curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
         curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
     }
@@ -763,12 +762,13 @@ static void fail_in_flight(http_client *c, CURLMcode code, size_t *must_wait) {
 static bool may_start(const http_client *c);
 
 /* Starts the queued transfers of list[from..count) (NULL entries skipped) that fit in the limits (guarantee
- * 2); only unclaimed ones when background. It stops once no origin has a free place: a batch of 10,000
+ * 2); only unclaimed ones when background. Unless scan_all (a list holding a transfer without an origin,
+ * which no origin's limit holds back), it stops once no origin has a free place: a batch of 10,000
  * requests to one origin was scanned to its end after each answer (5% of an agent's CPU). */
 static void start_queued(http_client *c, transfer **list, size_t from, size_t count, bool background, bool stopping,
-                         size_t *must_wait) {
+                         bool scan_all, size_t *must_wait) {
     unsigned per_origin = c->options.max_host_connections;
-    for (size_t i = from; i < count && may_start(c); i++) {
+    for (size_t i = from; i < count && c->in_flight_count < HTTP_MAX_IN_FLIGHT && (scan_all || may_start(c)); i++) {
         transfer *t = list[i];
         if (t->state != QUEUED || (background && t->index != SIZE_MAX) ||
             (per_origin && t->slot != SIZE_MAX && c->origins.busy[t->slot] >= per_origin))
@@ -810,6 +810,7 @@ void http_run(http_client *c, const http_request *requests, size_t count, http_r
     drop_stale_background(c, begun);
     transfer **batch = xcalloc(count ? count : 1, sizeof *batch);
     size_t must_wait = 0; /* requests of the batch it still waits for */
+    bool without_origin = false; /* some request has none (not held back by any origin's limit) */
     for (size_t i = 0; i < count; i++) {
         const http_request *rq = &requests[i];
         bool may_outlive = may_outlive_batch(rq);
@@ -820,6 +821,7 @@ void http_run(http_client *c, const http_request *requests, size_t count, http_r
                             .slot = slot_named(&c->origins, rq->url ? http_url_origin(rq->url) : NULL)};
         }
         t->index = i;
+        without_origin |= t->slot == SIZE_MAX;
         t->wait_ms = may_outlive ? rq->wait_ms : 0;
         /* a claimed transfer already running is waited for from now */
         t->wait_until_us = t->state == RUNNING && t->wait_ms > 0 ? begun + (uint64_t)t->wait_ms * 1000u : 0;
@@ -830,8 +832,8 @@ void http_run(http_client *c, const http_request *requests, size_t count, http_r
     size_t first_waiting = 0;
     for (bool performed = false;;) {
         if (may_start(c)) {
-            start_queued(c, batch, first_waiting, count, false, stopping, &must_wait);
-            start_queued(c, c->background, 0, c->background_count, true, stopping, &must_wait);
+            start_queued(c, batch, first_waiting, count, false, stopping, without_origin, &must_wait);
+            start_queued(c, c->background, 0, c->background_count, true, stopping, true, &must_wait);
         }
         while (first_waiting < count && batch[first_waiting]->state != QUEUED)
             first_waiting++;

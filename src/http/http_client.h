@@ -29,6 +29,9 @@
  *     such transfer per request is in flight; its outcome goes to the first identical request made before
  *     the total timeout counted from its start has passed (http_result.late), and is dropped after.
  *     http_client_free abandons what still runs. Unsafe requests are always waited for.
+ *  8. An unsafe request is sent at most once, on a connection of its own closed after its answer (libcurl
+ *     would send it again on a kept connection that turned out dead), unless it is repeatable: then it
+ *     goes on a kept connection and may be sent a second time after a connection died without answer.
  *
  * Redirects (301, 302, 303, 307, 308 with a Location): 303, and 301/302 answering a POST, continue
  * as a GET without body (HEAD stays HEAD); the others repeat the method and body. */
@@ -76,6 +79,10 @@ typedef struct http_request {
     const char *body;
     size_t body_len;
     bool send_when_stopping; /* sent even when the stop flag is set (see http_options.stop) */
+    /* an unsafe request a second copy of which changes nothing (a PUT conditional on the ETag read): it
+     * goes on a kept connection, where libcurl sends it again when that connection turns out dead; any
+     * other unsafe request goes on a connection of its own (guarantee 8) */
+    bool repeatable;
     long timeout_ms;         /* > 0: this request's total timeout when shorter than the client's */
     /* GET and HEAD without a body (guarantee 7): how long the batch waits for the answer once the request
      * is sent; 0 until it ends, HTTP_NO_WAIT only while it waits for its other requests. */

@@ -242,7 +242,7 @@ static bool write_prefixed(const char *iri, size_t len, const prefix_table *pref
     for (size_t k = 0; k < prefixes->count; k++) {
         const prefix_entry *e = &prefixes->entries[k];
         size_t ns = e->namespace_len;
-        if (len <= ns || iri[ns - 1] != e->namespace[ns - 1] || memcmp(iri, e->namespace, ns) != 0)
+        if (len <= ns || (ns && iri[ns - 1] != e->namespace[ns - 1]) || memcmp(iri, e->namespace, ns) != 0)
             continue;
         const char *local = iri + ns;
         size_t local_len = len - ns;

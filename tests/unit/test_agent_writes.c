@@ -52,6 +52,21 @@ static void strong_etag_gives_if_match(void **state) {
     assert_null(header_of(f->a, "POST", "/c/", "If-None-Match"));
 }
 
+/* A write the agent made conditional on what it read goes on the GET's kept connection (a second copy
+ * would fail its precondition, so it may be resent: http_request.repeatable); a POST on one of its own. */
+static void conditional_write_reuses_the_connection(void **state) {
+    fixture *f = *state;
+    write_program(f, "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/upd> } .\n"
+                     "{ <@A/upd#it> :state \"on\" . } => { [] http:mthd ldgsm:UPDATE ; http:requestURI <@A/upd#it> ;\n"
+                     "    http:body { <@A/upd#it> :state \"off\" . } } .\n");
+    set_route(f, f->a, "GET", "/upd", 200, "text/turtle", turtle_on, "\"e-upd\"");
+    set_route(f, f->a, "PUT", "/upd", 204, NULL, NULL, NULL);
+    assert_int_equal(iterate_once(f), 0);
+    assert_int_equal(f->stats.sent, 1);
+    assert_string_equal(header_of(f->a, "PUT", "/upd", "If-Match"), "\"e-upd\"");
+    assert_int_equal(test_server_connections(f->a), 1);
+}
+
 /* A 404 target: If-None-Match: * on an as-written PUT and on a composed update. */
 static void missing_target_gives_if_none_match(void **state) {
     fixture *f = *state;
@@ -468,6 +483,7 @@ static void instances_writes_to_one_resource_take_turns(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(strong_etag_gives_if_match, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(conditional_write_reuses_the_connection, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(missing_target_gives_if_none_match, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(weak_etag_update_is_held, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(unconditional_status_allowed, fixture_setup, fixture_teardown),

@@ -1,5 +1,5 @@
 /* test_http_client.c: the http/ client against in-process libmicrohttpd servers on loopback: parallel
- * batches, connection reuse (conditional writes too, not unconditional ones) and the per-host limit, statuses and response headers, every failure kind
+ * batches, connection reuse (repeatable writes too, not other unsafe requests) and the per-host limit, statuses and response headers, every failure kind
  * (timeout, reset, refused connection, TLS, body limit, redirect limit, invalid requests, the stop
  * flag), redirects with their method rules, origin-scoped headers across origins, and request bodies
  * and headers arriving intact. No timing is asserted: timeouts are exercised only as behaviour. */
@@ -71,9 +71,10 @@ static void connections_are_reused_across_batches(void **state) {
     http_client_free(c);
 }
 
-/* A conditional write (If-Match, If-None-Match) goes on a kept connection like a GET; an unconditional one
- * on a connection of its own, closed after its answer (libcurl would resend it on a kept one that died). */
-static void only_conditional_writes_reuse_connections(void **state) {
+/* A repeatable write (the agent's PUT conditional on the ETag it read) goes on a kept connection like a
+ * GET; any other unsafe request, conditional or not, on a connection of its own, closed after its answer
+ * (libcurl would send it again on a kept one that died). */
+static void only_repeatable_writes_reuse_connections(void **state) {
     test_server *s = *state;
     http_client *c = client_with(http_options_default());
     url echo = at(s, "/echo");
@@ -81,21 +82,24 @@ static void only_conditional_writes_reuse_connections(void **state) {
     http_result r = get(c, echo.text);
     http_result_free(&r);
     unsigned kept = test_server_connections(s);
-    r = run_one(c, (http_request){.method = "PUT", .url = echo.text, .headers = if_match, .header_count = 1});
+    r = run_one(c, (http_request){.method = "PUT", .url = echo.text, .headers = if_match, .header_count = 1,
+                                  .repeatable = true});
     assert_int_equal(r.status, 200);
     http_result_free(&r);
-    r = run_one(c, (http_request){.method = "PUT", .url = echo.text, .headers = if_none_match, .header_count = 1});
+    r = run_one(c, (http_request){.method = "PUT", .url = echo.text, .headers = if_none_match, .header_count = 1,
+                                  .repeatable = true});
     http_result_free(&r);
-    r = run_one(c, (http_request){.method = "PATCH", .url = echo.text, .headers = if_match, .header_count = 1});
+    r = run_one(c, (http_request){.method = "PATCH", .url = echo.text, .headers = if_match, .header_count = 1,
+                                  .repeatable = true});
     http_result_free(&r);
     assert_int_equal(test_server_connections(s), kept);
     r = run_one(c, (http_request){.method = "POST", .url = echo.text, .body = "x", .body_len = 1});
     assert_int_equal(r.status, 200);
     http_result_free(&r);
-    r = run_one(c, (http_request){.method = "PUT", .url = echo.text});
+    r = run_one(c, (http_request){.method = "PUT", .url = echo.text, .headers = if_match, .header_count = 1});
     http_result_free(&r);
     assert_int_equal(test_server_connections(s), kept + 2);
-    r = get(c, echo.text); /* the unconditional writes' connections were closed, the kept one serves it */
+    r = get(c, echo.text); /* the others' connections were closed, the kept one serves it */
     http_result_free(&r);
     assert_int_equal(test_server_connections(s), kept + 2);
     http_client_free(c);
@@ -524,7 +528,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(batch_runs_in_parallel, start_server, stop_server),
         cmocka_unit_test_setup_teardown(connections_are_reused_across_batches, start_server, stop_server),
-        cmocka_unit_test_setup_teardown(only_conditional_writes_reuse_connections, start_server, stop_server),
+        cmocka_unit_test_setup_teardown(only_repeatable_writes_reuse_connections, start_server, stop_server),
         cmocka_unit_test_setup_teardown(connections_per_host_are_bounded, start_server, stop_server),
         cmocka_unit_test_setup_teardown(large_batch_completes, start_server, stop_server),
         cmocka_unit_test_setup_teardown(statuses_are_answers, start_server, stop_server),

@@ -143,7 +143,15 @@ static void groups_of_names_the_groups_by_a_relation(void **state) {
     assert_true(views_visible(v, w->b, in_model));
     assert_false(views_visible(v, w->c, in_model));
     views_free(v);
+    /* a request with both: its ldgsm:group asks too */
+    doc_state both = {.graph = model};
+    request r2 = {.method = "GET", .groups_of = r.groups_of, .group = w->c};
+    get_note_asker(w->t, &both, &r2);
+    get_expand_group_sources(w->st, &both);
+    assert_int_equal(both.group_count, 3);
+    assert_false(both.asked_ungrouped);
     forget_askers(docs, 1);
+    forget_askers(&both, 1);
 }
 
 int main(void) {
