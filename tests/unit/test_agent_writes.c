@@ -53,7 +53,8 @@ static void strong_etag_gives_if_match(void **state) {
 }
 
 /* A write the agent made conditional on what it read goes on the GET's kept connection (a second copy
- * would fail its precondition, so it may be resent: http_request.repeatable); a POST on one of its own. */
+ * would fail its precondition, so it may be resent: http_request.repeatable; reset_write_is_not_repeated
+ * checks that a POST is not). */
 static void conditional_write_reuses_the_connection(void **state) {
     fixture *f = *state;
     write_program(f, "{ } => { [] http:mthd httpm:GET ; http:requestURI <@A/upd> } .\n"
