@@ -193,20 +193,25 @@ static void entry_list_push(entry_pool *pool, entry_list *l, triple_entry e) {
 
 store *store_new(void) { return xcalloc(1, sizeof(store)); }
 
+/* Frees what index ix holds (its pooled entries stay in the pool) and leaves it unbuilt. */
+static void index_free(store_index *x, int ix) {
+    for (uint32_t b = 0; b < x->count; b++)
+        if (ix == IX_P)
+            u32vec_free(&x->numbers[b]);
+        else if (x->buckets[b].cap > POOL_MAX_ENTRIES)
+            free(x->buckets[b].u.heap);
+    free(x->buckets);
+    free(x->numbers);
+    u64map_free(&x->key_to_bucket);
+    u64map_free(&x->predicates);
+    *x = (store_index){0};
+}
+
 void store_free(store *st) {
     if (!st)
         return;
-    for (int i = 0; i < IX_COUNT; i++) {
-        for (uint32_t b = 0; b < st->ix[i].count; b++)
-            if (i == IX_P)
-                u32vec_free(&st->ix[i].numbers[b]);
-            else if (st->ix[i].buckets[b].cap > POOL_MAX_ENTRIES)
-                free(st->ix[i].buckets[b].u.heap);
-        free(st->ix[i].buckets);
-        free(st->ix[i].numbers);
-        u64map_free(&st->ix[i].key_to_bucket);
-        u64map_free(&st->ix[i].predicates);
-    }
+    for (int i = 0; i < IX_COUNT; i++)
+        index_free(&st->ix[i], i);
     for (uint32_t g = 0; g < st->graph_count; g++)
         u32vec_free(&st->graph_lists[g]);
     free(st->graph_lists);
@@ -221,19 +226,10 @@ void store_free(store *st) {
 }
 
 void store_drop_lookup_indexes(store *st) {
-    for (int i = 0; i < IX_COUNT; i++) {
-        if (i == IX_P)
-            continue;
-        store_index *x = &st->ix[i];
-        for (uint32_t b = 0; b < x->count; b++)
-            if (x->buckets[b].cap > POOL_MAX_ENTRIES)
-                free(x->buckets[b].u.heap);
-        free(x->buckets);
-        u64map_free(&x->key_to_bucket);
-        u64map_free(&x->predicates);
-        *x = (store_index){0};
-    }
-    pool_free(&st->entry_pool);
+    for (int i = 0; i < IX_COUNT; i++)
+        if (i != IX_P)
+            index_free(&st->ix[i], i);
+    pool_free(&st->entry_pool); /* only the dropped indexes take entries from it */
     st->entry_pool = (entry_pool){0};
 }
 
