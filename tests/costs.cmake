@@ -15,6 +15,7 @@ set(LDGSM_TEST_COSTS_PLAIN
   patterns_run_property 34
   patterns_run_rules 32
   gsm_run_call_rules 31
+  gsm_run_call_rules_incremental 31
   n3suite_run_n3suite 30
   gsm_run_orders 28
   ldp_run_ldp_attacks 27
@@ -65,6 +66,7 @@ set(LDGSM_TEST_COSTS_SANITIZE
   gsm_run_data_flow 24
   gsm_run_status 22
   gsm_run_call_rules 21
+  gsm_run_call_rules_incremental 22
   deps_run_property 20
   gsm_run_call_chaos 20
   ldp_run_ldp_limits 19

@@ -15,6 +15,7 @@
 #include "agent/discover.h"
 #include "agent/doc_cache.h"
 #include "agent/get_outcome.h"
+#include "agent/incremental.h"
 #include "agent/history.h"
 #include "agent/plan.h"
 #include "agent/release.h"
@@ -31,8 +32,9 @@
 #include "reason/backward.h"
 #include "reason/reasoner.h"
 #include "reason/strata.h"
+#include "reason/xsd_time.h"
 
-enum { STUCK_AFTER = 10, DEFAULT_REMIND = 100 };
+enum { STUCK_AFTER = 10, DEFAULT_REMIND = 100, DEFAULT_SAFETY_POLL_MS = 60000 };
 
 typedef struct base_fact {
     triple t;
@@ -70,6 +72,7 @@ struct agent {
     const char **instances;  /* agent_instances: --instance, then the discovered ones */
     size_t instance_count;
     unsigned waiting;        /* held and waiting lines true in the last iteration (report_waits) */
+    incremental *incremental; /* --incremental, or NULL */
     /* per iteration */
     store *wm;
     request *requests;
@@ -78,6 +81,14 @@ struct agent {
     size_t doc_count, doc_cap;
     strmap doc_index; /* resource -> index in docs */
     trace *trace;     /* --trace, or NULL */
+    int64_t clock_ms; /* ldgsm:now, in milliseconds since the epoch */
+    /* --incremental: the answers to the revalidations (incremental.h), for the crawl to take */
+    strmap revalidated; /* resource -> index in revalidated_results */
+    http_result *revalidated_results;
+    const char **revalidated_etags; /* the tag each asked with (NULL: whether it is still absent); the
+                                       incremental's strings, valid until note_evaluations */
+    size_t revalidated_count;
+    size_t left_out; /* instances this iteration leaves out */
 };
 
 static double now_ms(void) {
@@ -195,6 +206,8 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     a->arguments = arguments_new();
     a->answers = answers_new();
     a->doc_cache = doc_cache_new();
+    if (options->incremental)
+        a->incremental = incremental_new(options->safety_poll_ms > 0 ? options->safety_poll_ms : DEFAULT_SAFETY_POLL_MS);
     for (size_t i = 0; i < options->program_count; i++)
         if (load_program(a, options->programs[i], error, error_len) != 0)
             goto fail;
@@ -279,6 +292,15 @@ static void clear_iteration(agent *a) {
     strmap_free(&a->doc_index);
     store_free(a->wm);
     a->wm = NULL;
+    for (size_t i = 0; i < a->revalidated_count; i++)
+        http_result_free(&a->revalidated_results[i]);
+    free(a->revalidated_results);
+    free(a->revalidated_etags);
+    a->revalidated_results = NULL;
+    a->revalidated_etags = NULL;
+    a->revalidated_count = 0;
+    strmap_free(&a->revalidated);
+    a->left_out = 0;
 }
 
 void agent_free(agent *a) {
@@ -296,6 +318,7 @@ void agent_free(agent *a) {
     arguments_free(a->arguments);
     answers_free(a->answers);
     doc_cache_free(a->doc_cache);
+    incremental_free(a->incremental);
     strmap_free(&a->waits);
     discovery_free(a->discovery);
     free(a->instances);
@@ -318,8 +341,8 @@ static void on_request(void *user, const rule *r, const triple *head, size_t n) 
                     &a->request_cap);
 }
 
-/* Returns the clock asserted. */
-static term_id assert_clock(agent *a) {
+/* ldgsm:now of this iteration (and a->clock_ms), asserted after the base facts. */
+static term_id read_clock(agent *a) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     struct tm tm;
@@ -327,9 +350,8 @@ static term_id assert_clock(agent *a) {
     char stamp[40];
     int n = snprintf(stamp, sizeof stamp, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
-    term_id now = terms_literal(a->t, stamp, (size_t)n, T_XSD_DATETIME, NULL, 0);
-    store_add(a->wm, a->v.agent, a->v.now, now, a->v.clock_graph);
-    return now;
+    a->clock_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return terms_literal(a->t, stamp, (size_t)n, T_XSD_DATETIME, NULL, 0);
 }
 
 static get_env get_env_of(agent *a) {
@@ -374,8 +396,24 @@ static void report_late_gets(agent *a, size_t scanned) {
     }
 }
 
-/* GETs every resource asked for and not yet fetched this iteration, in one parallel batch; returns how
- * many were made. */
+/* Moves into *out the answer a revalidation brought for resource, for the crawl to take instead of a GET of
+ * its own; false when there is none, or it is a 304 for a tag other than the one the document cache holds
+ * (which the cache cannot answer). The caller frees *out. */
+static bool take_revalidated(agent *a, const char *resource, http_result *out) {
+    const uint32_t *i = a->revalidated_count ? strmap_get(&a->revalidated, resource) : NULL;
+    if (!i)
+        return false;
+    http_result *res = &a->revalidated_results[*i];
+    const char *held = doc_cache_etag(a->doc_cache, resource), *asked = a->revalidated_etags[*i];
+    if (res->failure == HTTP_FAIL_NONE && res->status == 304 && !(held && asked && strcmp(held, asked) == 0))
+        return false;
+    *out = *res;
+    *res = (http_result){0};
+    return true;
+}
+
+/* GETs every resource asked for and not yet fetched this iteration, in one parallel batch (but those a
+ * revalidation answered already); returns how many documents it took in. */
 static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     size_t first_doc = a->doc_count, first_request = *scanned;
     const get_env env = get_env_of(a);
@@ -405,21 +443,32 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     http_request *reqs = xcalloc(count, sizeof *reqs);
     http_result *results = xcalloc(count, sizeof *results);
     http_header(*headers)[2] = xcalloc(count, sizeof *headers);
+    bool *sent = xcalloc(count, sizeof *sent);
+    size_t send_count = 0;
     for (size_t i = 0; i < count; i++) {
         const char *resource = a->docs[first_doc + i].resource, *held = doc_cache_etag(a->doc_cache, resource);
-        headers[i][0] = (http_header){"Accept", rdf_accept_header()};
-        headers[i][1] = (http_header){"If-None-Match", held};
+        if (take_revalidated(a, resource, &results[i]))
+            continue;
+        sent[i] = true;
+        headers[send_count][0] = (http_header){"Accept", rdf_accept_header()};
+        headers[send_count][1] = (http_header){"If-None-Match", held};
         /* a read that went unanswered is not waited for again: the healthy ones do not pay for a hang */
         bool unanswered = get_unanswered(&a->gets, resource);
-        reqs[i] = (http_request){.method = "GET", .url = resource, .headers = headers[i],
-                                 .header_count = held ? 2 : 1,
-                                 .wait_ms = !a->opt.read_wait_ms       ? 0
-                                            : unanswered                ? HTTP_NO_WAIT
-                                                                        : a->opt.read_wait_ms};
+        reqs[send_count] = (http_request){.method = "GET", .url = resource, .headers = headers[send_count],
+                                          .header_count = held ? 2 : 1,
+                                          .wait_ms = !a->opt.read_wait_ms ? 0
+                                                     : unanswered         ? HTTP_NO_WAIT
+                                                                          : a->opt.read_wait_ms};
+        send_count++;
     }
-    http_run(a->http, reqs, count, results);
-    for (size_t i = 0; i < count; i++) {
-        log_request(a, "GET", reqs[i].url, &results[i], a->docs[first_doc + i].asked_by);
+    http_result *answers = xcalloc(send_count ? send_count : 1, sizeof *answers);
+    http_run(a->http, reqs, send_count, answers);
+    for (size_t i = 0, k = 0; i < count; i++) {
+        if (sent[i]) {
+            results[i] = answers[k];
+            log_request(a, "GET", reqs[k].url, &results[i], a->docs[first_doc + i].asked_by);
+            k++;
+        }
         get_take_result(&a->gets, &env, &a->docs[first_doc + i], &results[i], stats);
         trace_get(a->trace, &a->docs[first_doc + i], &results[i]);
         if (a->docs[first_doc + i].failed)
@@ -432,11 +481,170 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
         if (doc && doc >= &a->docs[first_doc])
             get_assert_read_failure(&env, r, doc);
     }
-    stats->gets += (unsigned)count;
+    stats->gets += (unsigned)send_count;
+    free(answers);
+    free(sent);
     free(headers);
     free(reqs);
     free(results);
     return count;
+}
+
+/* --incremental, before anything is asserted: the conditional GETs of the documents of the instances that
+ * may be left out (incremental.h), in one parallel batch, and which ones are. The answers stay for the
+ * crawl, which takes a changed document's body from here rather than reading it again. */
+static void revalidate(agent *a, iteration_stats *stats) {
+    size_t count;
+    bool full;
+    const revalidation *asked = incremental_begin(a->incremental, a->clock_ms, &count, &full);
+    if (count) {
+        http_request *reqs = xcalloc(count, sizeof *reqs);
+        http_header(*headers)[2] = xcalloc(count, sizeof *headers);
+        a->revalidated_results = xcalloc(count, sizeof *a->revalidated_results);
+        a->revalidated_etags = xcalloc(count, sizeof *a->revalidated_etags);
+        a->revalidated_count = count;
+        for (size_t i = 0; i < count; i++) {
+            headers[i][0] = (http_header){"Accept", rdf_accept_header()};
+            headers[i][1] = (http_header){"If-None-Match", asked[i].etag};
+            /* as the crawl's reads (fetch_new): one unanswered by --read-wait counts as changed */
+            bool unanswered = get_unanswered(&a->gets, asked[i].resource);
+            reqs[i] = (http_request){.method = "GET", .url = asked[i].resource, .headers = headers[i],
+                                     .header_count = asked[i].etag ? 2 : 1,
+                                     .wait_ms = !a->opt.read_wait_ms ? 0
+                                                : unanswered         ? HTTP_NO_WAIT
+                                                                     : a->opt.read_wait_ms};
+            a->revalidated_etags[i] = asked[i].etag;
+            strmap_put(&a->revalidated, asked[i].resource, (uint32_t)i, NULL);
+        }
+        http_run(a->http, reqs, count, a->revalidated_results);
+        for (size_t i = 0; i < count; i++) {
+            const http_result *res = &a->revalidated_results[i];
+            log_request(a, "GET", reqs[i].url, res, NULL);
+            bool answered = res->failure == HTTP_FAIL_NONE;
+            bool same_tag = res->status / 100 == 2 && res->etag_kind == HTTP_ETAG_STRONG && asked[i].etag &&
+                            strcmp(res->etag, asked[i].etag) == 0;
+            bool unchanged = answered && (asked[i].etag ? res->status == 304 || same_tag
+                                                        : res->status == 404 || res->status == 410);
+            incremental_revalidated(a->incremental, asked[i].resource, unchanged);
+            trace_revalidation(a->trace, asked[i].resource, res, unchanged);
+        }
+        stats->gets += (unsigned)count;
+        free(headers);
+        free(reqs);
+    }
+    a->left_out = incremental_decide(a->incremental);
+}
+
+/* The state incremental_note takes of doc: true with *etag its strong ETag, or NULL when it is absent (a
+ * 404 or a 410); false when no revalidation can tell whether it changed. */
+static bool revalidatable(const doc_state *doc, const char **etag) {
+    *etag = NULL;
+    if (doc->failed || doc->unparsable)
+        return false;
+    if (doc->found) {
+        *etag = doc->etag_kind == HTTP_ETAG_STRONG ? doc->etag : NULL;
+        return *etag != NULL;
+    }
+    return doc->read && (doc->status == 404 || doc->status == 410);
+}
+
+static uint32_t slot_in(const u64map *slots, term_id key) {
+    const uint32_t *slot = key ? u64map_get(slots, key) : NULL;
+    return slot ? *slot : 0;
+}
+
+/* --incremental, once the rules are done: notes every instance this iteration evaluated (incremental.h).
+ * An instance is quiet when no unsafe request of its group was derived and none of its reads failed or can
+ * go unrevalidated; its wake time is the earliest of its `ldgsm:wakeAt` times after this iteration's clock
+ * (a call waiting for its answer needs none of its own: its task is answered, or fails, within the
+ * iteration that sends it, which also writes the instance's document; its deadline is a wake time). What
+ * cannot be told apart by instance (a request, a read or a wake time of no instance's group, an iteration
+ * that could not run to its end) counts for every instance; but not what the state machines (evaluated in
+ * every iteration) ask for, nor the reads --instances-from makes to find instances (a new member is a new
+ * instance). */
+static void note_evaluations(agent *a, int rc) {
+    size_t n = a->instance_count;
+    incremental_retain(a->incremental, a->instances, n);
+    u64map slot_of = {0}; /* an evaluated instance's term -> 1 + its index; a state machine's -> n + 1 */
+    for (size_t k = 0; k < n; k++)
+        if (!incremental_skips(a->incremental, a->instances[k]))
+            u64map_put(&slot_of, terms_iri_cstr(a->t, a->instances[k]), (uint32_t)k + 1, NULL);
+    for (size_t k = 0; k < a->opt.machine_count; k++)
+        u64map_put(&slot_of, terms_iri_cstr(a->t, a->opt.machines[k]), (uint32_t)n + 1, NULL);
+    /* slot n: the machines' (not looked at) */
+    bool *loud = xcalloc(n + 1, sizeof *loud), everyone_loud = rc != 0;
+    int64_t *wake = xcalloc(n + 1, sizeof *wake), everyone_wake = INT64_MAX;
+    for (size_t k = 0; k <= n; k++)
+        wake[k] = INT64_MAX;
+    u32vec *reads = xcalloc(n + 1, sizeof *reads), everyone_reads = {0};
+    for (size_t i = 0; i < a->request_count; i++) {
+        if (a->requests[i].kind == REQUEST_SAFE)
+            continue;
+        uint32_t slot = slot_in(&slot_of, a->requests[i].group);
+        if (slot)
+            loud[slot - 1] = true;
+        else
+            everyone_loud = true;
+    }
+    for (size_t d = 0; d < a->doc_count; d++) {
+        const doc_state *doc = &a->docs[d];
+        const char *etag;
+        bool known = revalidatable(doc, &etag), everyones = doc->asked_ungrouped;
+        for (size_t g = 0; g < doc->group_count; g++) {
+            uint32_t slot = slot_in(&slot_of, doc->groups[g]);
+            if (!slot) {
+                everyones |= !a->discovery || !discovery_reads(a->discovery, doc->groups[g]);
+                continue;
+            }
+            u32vec_push(&reads[slot - 1], (uint32_t)d);
+            loud[slot - 1] |= !known;
+        }
+        if (everyones) {
+            u32vec_push(&everyone_reads, (uint32_t)d);
+            everyone_loud |= !known;
+        }
+    }
+    store_iter it;
+    uint32_t tn;
+    store_match(a->wm, 0, a->v.wake_at, 0, 0, store_size(a->wm), &it);
+    for (const triple *tr; (tr = store_next(&it, &tn));) {
+        xsd_time at;
+        if (!xsd_time_from_term(a->t, tr->o, &at) || at.kind != XSD_DATETIME || at.ms <= a->clock_ms)
+            continue; /* come already: this iteration acted on it */
+        uint32_t slot = slot_in(&slot_of, tr->s);
+        int64_t *earliest = slot ? &wake[slot - 1] : &everyone_wake;
+        if (at.ms < *earliest)
+            *earliest = at.ms;
+    }
+    const char **names = NULL, **etags = NULL;
+    size_t cap = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (incremental_skips(a->incremental, a->instances[k]))
+            continue;
+        size_t count = everyone_reads.len + reads[k].len;
+        if (count > cap) {
+            cap = count;
+            names = xrealloc(names, cap * sizeof *names);
+            etags = xrealloc(etags, cap * sizeof *etags);
+        }
+        for (size_t i = 0; i < count; i++) {
+            const doc_state *doc = &a->docs[i < everyone_reads.len ? everyone_reads.data[i]
+                                                                     : reads[k].data[i - everyone_reads.len]];
+            names[i] = doc->resource;
+            revalidatable(doc, &etags[i]);
+        }
+        incremental_note(a->incremental, a->instances[k], !everyone_loud && !loud[k],
+                         wake[k] < everyone_wake ? wake[k] : everyone_wake, names, etags, count);
+    }
+    for (size_t k = 0; k <= n; k++)
+        u32vec_free(&reads[k]);
+    u32vec_free(&everyone_reads);
+    free(reads);
+    free(names);
+    free(etags);
+    free(loud);
+    free(wake);
+    u64map_free(&slot_of);
 }
 
 static void print_write(FILE *out, const planned_write *w) {
@@ -643,14 +851,23 @@ int agent_iterate(agent *a, iteration_stats *stats) {
                   a->sentries, &a->identities, a->log);
     doc_cache_begin_iteration(a->doc_cache, a->iteration);
     get_forget_old(&a->gets, a->iteration);
+    term_id now = read_clock(a);
+    trace_begin_iteration(a->trace, terms_lex(a->t, now, NULL));
+    if (a->incremental)
+        revalidate(a, stats);
     a->wm = store_new();
-    for (size_t i = 0; i < a->fact_count; i++)
-        store_add(a->wm, a->facts[i].t.s, a->facts[i].t.p, a->facts[i].t.o, a->facts[i].graph);
-    trace_begin_iteration(a->trace, terms_lex(a->t, assert_clock(a), NULL));
+    for (size_t i = 0; i < a->fact_count; i++) {
+        const base_fact *f = &a->facts[i];
+        if (a->left_out && f->t.p == a->v.instance && f->t.s == a->v.agent &&
+            incremental_skips(a->incremental, terms_lex(a->t, f->t.o, NULL)))
+            continue;
+        store_add(a->wm, f->t.s, f->t.p, f->t.o, f->graph);
+    }
+    store_add(a->wm, a->v.agent, a->v.now, now, a->v.clock_graph);
     store_add(a->wm, a->v.agent, a->v.default_timeout, a->default_timeout, a->v.clock_graph);
     answers_assert(a->answers, a->wm, a->v.derived_graph);
     if (a->discovery)
-        discovery_begin(a->discovery, a->wm);
+        discovery_begin(a->discovery, a->wm, a->left_out ? a->incremental : NULL);
 
     reasoner_options ropt = {.derived_graph = a->v.derived_graph, .log = a->log, .request_sink = on_request,
                              .request_sink_user = a, .max_fresh_nodes = a->opt.max_fresh_nodes,
@@ -713,6 +930,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
         if (ended != AGENT_GO_ON)
             a->ended_by_inspect = ended;
     }
+    if (a->incremental)
+        note_evaluations(a, rc);
     if (rc == 0) {
         stats->calling = count_calling(a);
         report_waits(a);
@@ -774,12 +993,16 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     stats->elapsed_ms = now_ms() - start;
     /* flushed before the iteration's log line: whoever sees that line can read the iteration's records */
     trace_end_iteration(a->trace, stats, rc);
+    char evaluated[64] = "";
+    if (a->incremental)
+        snprintf(evaluated, sizeof evaluated, "; %zu instances evaluated, %zu left out",
+                 a->instance_count - a->left_out, a->left_out);
     log_msg(a->log, LOG_INFO,
             "iteration: %.1f ms, %u GETs (%u failed), %u held, %llu bytes, %u triples read, %u derived, unsafe %u: "
-            "%u sent, %u withheld, %u conflicting, %u yielded, %u refused, %u failed; %zu terms",
+            "%u sent, %u withheld, %u conflicting, %u yielded, %u refused, %u failed; %zu terms%s",
             stats->elapsed_ms, stats->gets, stats->gets_failed, stats->gets_held, stats->bytes, stats->triples_read, stats->derived,
             stats->unsafe, stats->sent, stats->withheld, stats->conflicts, stats->yielded, stats->refused,
-            stats->failed, terms_live(a->t));
+            stats->failed, terms_live(a->t), evaluated);
     return rc;
 }
 
@@ -846,6 +1069,10 @@ int agent_run(agent *a) {
     if (a->opt.until_quiescent && !stopped && a->waiting)
         return 6;
     return 0;
+}
+
+bool agent_instance_evaluated(agent *a, const char *instance) {
+    return !a->left_out || !incremental_skips(a->incremental, instance);
 }
 
 terms *agent_terms(agent *a) {

@@ -7,8 +7,10 @@
  *   0 reset      drop the last iteration's memory, requests and reads;   (clear_iteration, release_terms,
  *                release the terms iterations interned once too many      get_forget_old)
  *   1 assert     the base facts agent_new loaded: rule-file facts, -i    (load_program, load_input,
- *                inputs, ldgsm:instance and ldgsm:machine                 assert_workflows)
- *   2 clock      ldgsm:now, ldgsm:defaultTimeout, the answers to earlier  (assert_clock, answers_assert,
+ *                inputs, ldgsm:instance and ldgsm:machine; with           assert_workflows; revalidate,
+ *                --incremental not the instances whose documents a        incremental.h)
+ *                conditional GET found unchanged
+ *   2 clock      ldgsm:now, ldgsm:defaultTimeout, the answers to earlier  (read_clock, answers_assert,
  *                calls, the containers instances come from                discovery_begin)
  *   3 crawl      derive (stratum 0); take in the sentries and argument   (reasoner_run_from,
  *                queries met; GET what was derived and not yet fetched,   sentry_table_scan, fetch_new,
@@ -111,6 +113,8 @@ typedef struct agent_options {
                                       * gone this long is said when it comes back (0: 100) */
     unsigned long release_terms; /* release the terms iterations interned once more than this piled up
                                     (0: the default, agent.c) */
+    bool incremental;          /* leave out the instances whose documents did not change (agent/incremental.h) */
+    long safety_poll_ms;       /* --incremental: the longest an instance is left out (0: 60000) */
     int verbose;
     FILE *out;                 /* log lines and --dry-run output (default stderr / stdout) */
     const char *trace_path;    /* --trace: JSON Lines of every iteration and request (agent/trace.h); "-": stdout */
@@ -154,6 +158,9 @@ int agent_run(agent *a);
  * memory holds what was read and derived, the sentries' results (`<sentry> ldgsm:holdsFor <instance>`)
  * included. */
 terms *agent_terms(agent *a);
+/* False for an instance of agent_instances the last iteration left out (--incremental, incremental.h):
+ * nothing of it is in working memory, and what it was last evaluated to still holds. */
+bool agent_instance_evaluated(agent *a, const char *instance);
 store *agent_memory(agent *a);
 
 /* The workflow instances of the run: the --instance ones, then those the containers list now. Valid until

@@ -120,7 +120,14 @@ static void assert_fact(discovery *d, store *wm, term_id p, term_id o) {
     store_add(wm, d->v->agent, p, o, d->v->clock_graph);
 }
 
-void discovery_begin(discovery *d, store *wm) {
+bool discovery_reads(const discovery *d, term_id group) {
+    for (size_t i = 0; i < d->container_count; i++)
+        if (d->containers[i] == group)
+            return true;
+    return terms_kind(d->t, group) == TERM_IRI && strmap_get(&d->member_index, terms_lex(d->t, group, NULL));
+}
+
+void discovery_begin(discovery *d, store *wm, const incremental *leaves_out) {
     d->iteration++;
     free_left(d);
     d->listings_read = 0;
@@ -132,7 +139,8 @@ void discovery_begin(discovery *d, store *wm) {
     for (size_t i = 0; i < d->member_count; i++) {
         d->members[i].asked = false;
         for (size_t k = 0; k < d->members[i].instance_count; k++)
-            assert_fact(d, wm, d->v->instance, terms_iri_cstr(d->t, d->members[i].instances[k]));
+            if (!leaves_out || !incremental_skips(leaves_out, d->members[i].instances[k]))
+                assert_fact(d, wm, d->v->instance, terms_iri_cstr(d->t, d->members[i].instances[k]));
     }
 }
 

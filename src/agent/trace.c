@@ -135,6 +135,18 @@ void trace_get(trace *tr, const doc_state *doc, const http_result *res) {
     end_record(tr);
 }
 
+void trace_revalidation(trace *tr, const char *resource, const http_result *res, bool unchanged) {
+    if (!tr || tr->failed)
+        return;
+    buf *b = begin_record(tr, "get");
+    field_string(b, "uri", resource);
+    field_string(b, "outcome", unchanged ? "unchanged" : "changed");
+    answer_fields(b, res);
+    buf_printf(b, ",\"bytes\":%zu", res->failure == HTTP_FAIL_NONE ? res->body.len : 0);
+    field_string(b, "reason", res->failure != HTTP_FAIL_NONE && res->message[0] ? res->message : NULL);
+    end_record(tr);
+}
+
 /* "rules": the rule of every request in sources and of every request identical to one of them, once each */
 static void rules_field(trace *tr, buf *b, const size_t *sources, size_t source_count) {
     const rule **seen = NULL;

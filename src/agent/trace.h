@@ -3,7 +3,8 @@
  *
  * RECORDS (their fields: docs/guide/run.md, "Tracing a run"). Each has "kind", "iteration" (1, 2, ...) and
  * "now" (the ldgsm:now the iteration asserted); an iteration's records come in the order of its work:
- *   get        one per GET made, with the agent's classification of its answer
+ *   get        one per GET made, with the agent's classification of its answer (a revalidation of
+ *              --incremental: "unchanged" or "changed")
  *   request    one per unsafe request decided: each request sent (a composed PUT is one request, naming
  *              every rule whose update it holds; identical requests are one, naming every rule that asked),
  *              each one the plan did not send (withheld, conflicting, yielded, refused, unchanged), each
@@ -16,6 +17,7 @@
 #ifndef LDGSM_AGENT_TRACE_H
 #define LDGSM_AGENT_TRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "agent/agent.h"
@@ -32,6 +34,9 @@ void trace_close(trace *tr);
 void trace_begin_iteration(trace *tr, const char *now);
 /* A GET made and what the agent made of it (doc as get_take_result left it, get_outcome.h). */
 void trace_get(trace *tr, const doc_state *doc, const http_result *res);
+/* A revalidation of --incremental (agent/incremental.h) and whether it found resource unchanged; a changed
+ * document's answer the crawl then takes is recorded again, by trace_get, as the read it became. */
+void trace_revalidation(trace *tr, const char *resource, const http_result *res, bool unchanged);
 /* The requests the plan made from in did not send, with its reasons; remembers in's requests (by
  * identity, to name every rule that asked for one) for trace_sent and trace_unsent until the iteration
  * ends. */

@@ -64,6 +64,13 @@ static const char run_usage[] =
     "  -p, --program FILE      an N3 rule program (repeatable; at least one without --instance)\n"
     "  -i, --input FILE        RDF data asserted in every iteration (repeatable)\n"
     "  -n, --interval MS       pause between the end of one iteration and the next (default 1000)\n"
+    "      --incremental       leave an instance out of an iteration while nothing it depends on changed:\n"
+    "                          it was quiet (derived no request, no read failed, no call waiting), a\n"
+    "                          conditional GET finds every document it read unchanged, and no\n"
+    "                          ldgsm:wakeAt time of it has come; so a poll of waiting or finished\n"
+    "                          instances costs a 304 each, no parse and no reasoning\n"
+    "      --safety-poll MS    with --incremental, evaluate every instance at least this often (default\n"
+    "                          60000)\n"
     "      --iterations N      stop after N iterations (default: run until stopped)\n"
     "      --until quiescent   exit after an iteration that derived no unsafe request (exit 0), or when\n"
     "                          --iterations ends with requests withheld (exit 3)\n"
@@ -159,7 +166,8 @@ int cmd_run(int argc, char **argv) {
     shipped_files shipped = {0};
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_RELEASE_TERMS, OPT_TRACE,
-           OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD, OPT_INSTANCES_FROM, OPT_READ_WAIT };
+           OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD, OPT_INSTANCES_FROM, OPT_READ_WAIT,
+           OPT_INCREMENTAL, OPT_SAFETY_POLL };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -188,6 +196,8 @@ int cmd_run(int argc, char **argv) {
         {"trace", required_argument, NULL, OPT_TRACE},
         {"history", required_argument, NULL, OPT_HISTORY},
         {"remind", required_argument, NULL, OPT_REMIND},
+        {"incremental", no_argument, NULL, OPT_INCREMENTAL},
+        {"safety-poll", required_argument, NULL, OPT_SAFETY_POLL},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -277,11 +287,13 @@ int cmd_run(int argc, char **argv) {
         case OPT_TIMEOUT:
         case OPT_MAX_FRESH:
         case OPT_MAX_DERIVED:
-        case OPT_RELEASE_TERMS: {
+        case OPT_RELEASE_TERMS:
+        case OPT_SAFETY_POLL: {
             unsigned long v = strtoul(optarg, &end, 10);
             if (*end || v == 0 || v > 4000000000UL) {
                 const char *name = c == OPT_CONNECT_TIMEOUT ? "--connect-timeout" : c == OPT_TIMEOUT ? "--timeout"
                                    : c == OPT_MAX_FRESH ? "--max-fresh" : c == OPT_MAX_DERIVED ? "--max-derived"
+                                   : c == OPT_SAFETY_POLL ? "--safety-poll"
                                                                           : "--release-terms";
                 fprintf(stderr, "ldgsm run: %s needs a positive number, not '%s'\n", name, optarg);
                 goto done;
@@ -294,10 +306,15 @@ int cmd_run(int argc, char **argv) {
                 opt.max_fresh_nodes = (unsigned)v;
             else if (c == OPT_MAX_DERIVED)
                 opt.max_derived = (unsigned)v;
+            else if (c == OPT_SAFETY_POLL)
+                opt.safety_poll_ms = (long)v;
             else
                 opt.release_terms = v;
             break;
         }
+        case OPT_INCREMENTAL:
+            opt.incremental = true;
+            break;
         case OPT_READ_WAIT: {
             unsigned long v = strtoul(optarg, &end, 10);
             if (*end || !*optarg || v > 4000000000UL) {

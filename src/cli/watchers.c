@@ -26,5 +26,6 @@ void watchers_open(watchers *w, agent_options *opt, const watchers_options *with
 
 void watchers_free(watchers *w) {
     gsm_watch_free(w->gsm.watch);
+    gsm_inspect_free(&w->gsm);
     wsm_watch_free(w->wsm);
 }

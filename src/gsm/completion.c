@@ -89,35 +89,41 @@ static bool visibly_failed(const vocab *v, store *wm, term_id root) {
     return false;
 }
 
-int gsm_completion(terms *t, store *wm, const char *const *instances, size_t instance_count, bool busy,
+enum gsm_verdict gsm_instance_verdict(terms *t, store *wm, const char *instance) {
+    vocab v = vocab_of(t);
+    term_id root = terms_iri_cstr(t, instance);
+    if (store_find(wm, root, v.is_completed, T_TRUE) != UINT32_MAX)
+        return failure_achieved(&v, wm, root, true) ? GSM_FAILED_COMPLETED : GSM_COMPLETE;
+    return visibly_failed(&v, wm, root) ? GSM_FAILED_OPEN : GSM_GOING_ON;
+}
+
+int gsm_completion(const char *const *instances, const enum gsm_verdict *verdicts, size_t instance_count, bool busy,
                    const log_sink *log) {
     if (!instance_count)
         return -1; /* only --instances-from: none listed yet */
-    vocab v = vocab_of(t);
     size_t failed = 0;
     for (size_t i = 0; i < instance_count; i++) {
-        term_id root = terms_iri_cstr(t, instances[i]);
-        bool completed = store_find(wm, root, v.is_completed, T_TRUE) != UINT32_MAX;
-        if (completed && !failure_achieved(&v, wm, root, true))
+        if (verdicts[i] == GSM_COMPLETE)
             continue;
-        if (busy || !(completed || visibly_failed(&v, wm, root)))
+        if (busy || verdicts[i] == GSM_GOING_ON)
             return -1;
         failed++;
         log_msg(log, LOG_ERROR, "--until complete: instance <%s> failed: %s", instances[i],
-                completed ? "its root stage closed on a failure milestone (its alternatives all failed, or its term failed)"
-                          : "a call is exhausted with its stage open, or a failure milestone is achieved");
+                verdicts[i] == GSM_FAILED_COMPLETED
+                    ? "its root stage closed on a failure milestone (its alternatives all failed, or its term failed)"
+                    : "a call is exhausted with its stage open, or a failure milestone is achieved");
     }
     if (!failed)
         log_msg(log, LOG_INFO, "every workflow instance is complete");
     return failed ? 5 : 0;
 }
 
-int gsm_cut_short(terms *t, store *wm, const char *const *instances, size_t instance_count, const log_sink *log) {
-    vocab v = vocab_of(t);
+int gsm_cut_short(const char *const *instances, const enum gsm_verdict *verdicts, size_t instance_count,
+                  const log_sink *log) {
     if (!instance_count)
         log_msg(log, LOG_ERROR, "--until complete: --iterations ended the run before any instance was listed");
     for (size_t i = 0; i < instance_count; i++)
-        if (store_find(wm, terms_iri_cstr(t, instances[i]), v.is_completed, T_TRUE) == UINT32_MAX)
+        if (verdicts[i] != GSM_COMPLETE && verdicts[i] != GSM_FAILED_COMPLETED)
             log_msg(log, LOG_ERROR, "--until complete: --iterations ended the run with instance <%s> not complete",
                     instances[i]);
     return 6;

@@ -21,15 +21,21 @@
 bool gsm_never_completes(terms *t, store *wm, const char *const *instances, size_t instance_count,
                          const log_sink *log);
 
-/* 0 when every instance's root stage is completed (said as "every workflow instance is complete"); 5 when
- * the others failed (an exhausted call whose stage is still open, or a stage whose alternatives all failed;
- * a root completed by its own "all alternatives failed" milestone counts as failed), each reported, and
- * nothing more is to be done (busy false: the iteration sent nothing and no call is calling); -1 while the
- * run goes on, and when there are no instances yet (only --instances-from). */
-int gsm_completion(terms *t, store *wm, const char *const *instances, size_t instance_count, bool busy,
+/* What working memory says of one instance it holds: its root stage completed, completed by a failure
+ * milestone of its own ("all alternatives failed"), failed with its stage still open (an exhausted call, an
+ * achieved failure milestone), or going on. */
+enum gsm_verdict { GSM_GOING_ON, GSM_COMPLETE, GSM_FAILED_COMPLETED, GSM_FAILED_OPEN };
+enum gsm_verdict gsm_instance_verdict(terms *t, store *wm, const char *instance);
+
+/* Of the instances' verdicts: 0 when every one is complete (said as "every workflow instance is
+ * complete"); 5 when the others failed, each reported, and nothing more is to be done (busy false: the
+ * iteration sent nothing and no call is calling); -1 while the run goes on, and when there are no instances
+ * yet (only --instances-from). */
+int gsm_completion(const char *const *instances, const enum gsm_verdict *verdicts, size_t instance_count, bool busy,
                    const log_sink *log);
 
 /* 6, after saying which instances are not complete (or that none was listed yet: only --instances-from). */
-int gsm_cut_short(terms *t, store *wm, const char *const *instances, size_t instance_count, const log_sink *log);
+int gsm_cut_short(const char *const *instances, const enum gsm_verdict *verdicts, size_t instance_count,
+                  const log_sink *log);
 
 #endif

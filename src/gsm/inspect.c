@@ -2,9 +2,11 @@
  * (inspect.h). */
 #include "gsm/inspect.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "gsm/completion.h"
+#include "rdf/buf.h"
 #include "rdf/vocab_ns.h"
 
 /* An instance document in the authors' draft vocabulary is refused with what to write instead: only models
@@ -48,6 +50,20 @@ static bool draft_instances(agent *a, const log_sink *log) {
     return found;
 }
 
+/* Every instance's verdict: read from working memory for those the iteration evaluated, remembered for the
+ * others (agent_instance_evaluated). The caller frees the array. */
+static enum gsm_verdict *verdicts_of(gsm_inspect *g, agent *a, const char *const *instances, size_t count) {
+    enum gsm_verdict *verdicts = xcalloc(count ? count : 1, sizeof *verdicts);
+    for (size_t i = 0; i < count; i++) {
+        bool inserted;
+        uint32_t *slot = strmap_put(&g->verdicts, instances[i], GSM_GOING_ON, &inserted);
+        if (agent_instance_evaluated(a, instances[i]))
+            *slot = gsm_instance_verdict(agent_terms(a), agent_memory(a), instances[i]);
+        verdicts[i] = (enum gsm_verdict)*slot;
+    }
+    return verdicts;
+}
+
 int gsm_inspect_phase(void *user, agent *a, agent_phase phase, const iteration_stats *stats) {
     gsm_inspect *g = user;
     size_t count;
@@ -61,15 +77,26 @@ int gsm_inspect_phase(void *user, agent *a, agent_phase phase, const iteration_s
                    : AGENT_GO_ON;
     case AGENT_DERIVED:
         return g->watch && gsm_watch_iteration(g->watch, a) ? 1 : AGENT_GO_ON;
-    case AGENT_ENDED:
+    case AGENT_ENDED: {
         if (!g->until_complete)
             return AGENT_GO_ON;
-        int ended = gsm_completion(agent_terms(a), agent_memory(a), instances, count,
-                                   stats->unsafe || stats->calling, g->log);
+        enum gsm_verdict *verdicts = verdicts_of(g, a, instances, count);
+        int ended = gsm_completion(instances, verdicts, count, stats->unsafe || stats->calling, g->log);
+        free(verdicts);
         return ended >= 0 ? ended : AGENT_GO_ON;
-    case AGENT_CUT_SHORT:
-        return g->until_complete ? gsm_cut_short(agent_terms(a), agent_memory(a), instances, count, g->log)
-                                 : AGENT_GO_ON;
+    }
+    case AGENT_CUT_SHORT: {
+        if (!g->until_complete)
+            return AGENT_GO_ON;
+        enum gsm_verdict *verdicts = verdicts_of(g, a, instances, count);
+        int ended = gsm_cut_short(instances, verdicts, count, g->log);
+        free(verdicts);
+        return ended;
+    }
     }
     return AGENT_GO_ON;
+}
+
+void gsm_inspect_free(gsm_inspect *g) {
+    strmap_free(&g->verdicts);
 }

@@ -11,7 +11,8 @@
  *                  instance through agent_hold; cycling stages; progress lines. Every instance refused:
  *                  the run ends with status 1 after this iteration
  *   AGENT_ENDED    --until complete: 0 when every instance is complete, 5 when the rest failed with
- *                  nothing more to do (gsm_completion)
+ *                  nothing more to do (gsm_completion); an instance the iteration left out (--incremental)
+ *                  counts as it was when last evaluated
  *   AGENT_CUT_SHORT  --until complete ended by --iterations: 6, naming the instances not complete
  *                  (gsm_cut_short)
  *
@@ -24,12 +25,16 @@
 
 #include "agent/agent.h"
 #include "gsm/watch.h"
+#include "rdf/strmap.h"
 
 typedef struct gsm_inspect {
     gsm_watch *watch;    /* the watcher (owned by the caller) */
     bool until_complete; /* --until complete */
     const log_sink *log;
+    strmap verdicts;     /* instance -> its last enum gsm_verdict: what holds of an instance an iteration left out */
 } gsm_inspect;
+
+void gsm_inspect_free(gsm_inspect *g);
 
 /* The inspect hook's shape (agent_options.inspect), user a gsm_inspect: AGENT_GO_ON or an exit status. */
 int gsm_inspect_phase(void *user, agent *a, agent_phase phase, const iteration_stats *stats);

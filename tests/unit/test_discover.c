@@ -69,7 +69,7 @@ static void begin(world *w, const char *const *listed) {
     w->container_status = 200;
     w->read_count = 0;
     w->reads[w->read_count++] = POOL;
-    discovery_begin(w->d, w->wm);
+    discovery_begin(w->d, w->wm, NULL);
     for (size_t i = 0; listed && listed[i]; i++)
         store_add(w->wm, iri(w, POOL), iri(w, LDP_CONTAINS), iri(w, listed[i]), iri(w, POOL));
 }

@@ -26,7 +26,11 @@ its achieving sentry (4.3.1), and a stage's guards require false the "closing" b
 achieving sentry of each of its ancestors requires true (Eq. (2) of 6.1). Free models (--free) drop both:
 DESIGN says GSM-1 and GSM-2 hold without them, so every check but liveness still applies.
 
-usage: gsm_property.py LDGSM [--seed N] [--models 14] [--free 6] [--iterations 30] [--keep]
+With --incremental the agent runs `ldgsm run --incremental` (agent/incremental.h): an instance whose
+documents did not change is left out of an iteration, and every check must hold as in polling (the steps
+are the same); the run must have left some instance out at least once.
+
+usage: gsm_property.py LDGSM [--seed N] [--models 14] [--free 6] [--iterations 30] [--incremental] [--keep]
 The seed is printed first (and on failure, with how to reproduce); GSM_PROPERTY_SEED sets it too.
 """
 import os
@@ -426,7 +430,7 @@ def env_text(value):
     return "<#it> <%svalue> %s ." % (ENV, ("true" if value else "false") if isinstance(value, bool) else value)
 
 
-def run(ldgsm, seed, n_models, n_free, iterations, keep):
+def run(ldgsm, seed, n_models, n_free, iterations, keep, incremental):
     rng = random.Random(seed)
     work = tempfile.mkdtemp(prefix="ldgsm-property.")
     models = [GenModel(rng, i < n_models) for i in range(n_models + n_free)]
@@ -449,7 +453,8 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep):
                        "<%shasState> <%suninitialized> ." % (gs.GSM, gs.GSM, gs.GSM, gs.GSM))
         instances = ["%sp%d/status#it" % (server.base, i) for i in range(len(models))]
         iris = [(lambda i: lambda name: "%sp%d/model#%s" % (server.base, i, name))(i) for i in range(len(models))]
-        args = [ldgsm, "run", "--step", "-n", "0"]
+        args = [ldgsm, "run", "--step", "-n", "0"] + (["--incremental"] if incremental else [])
+        left_out = 0
         for inst in instances:
             args += ["--instance", inst]
         cache = {}
@@ -464,6 +469,7 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep):
                 failures.append("iteration %d: the agent did not finish it (exit status %s)" % (it, agent.proc.poll()))
                 break
             summary = [line for line in log.splitlines() if line.startswith("iteration:")]
+            left_out += sum(int(n) for n in re.findall(r"(\d+) left out", " ".join(summary)))
             bad_counts = re.findall(r"(\d+) (withheld|conflicting|refused|failed)", " ".join(summary))
             if any(int(n) for n, _ in bad_counts):
                 failures.append("iteration %d: %s" % (it, " | ".join(summary)))
@@ -506,9 +512,13 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep):
                 if sent != activations[i][s]:
                     failures.append("model p%d: %s's task was sent %d times for %d activations"
                                     % (i, s, sent, activations[i][s]))
+        if incremental and not left_out:
+            failures.append("--incremental left no instance out in %d iterations: nothing was tested" % iterations)
         stats = "%d models (%d free) x %d iterations, %d activations, %d steps from a completed root (%d with " \
             "an invalidating sentry of its milestone true)" % (
                 len(models), n_free, iterations, total_activations, final_steps, challenged)
+        if incremental:
+            stats += ", %d instance-iterations left out" % left_out
         if failures:
             shown = sorted({int(m) for m in re.findall(r"model p(\d+)", " ".join(failures))})[:3]
             print("FAIL: seed %d: %s" % (seed, stats))
@@ -539,7 +549,8 @@ def main(argv):
         return 2
     opts = {"--seed": None, "--models": "14", "--free": "6", "--iterations": "30"}
     keep = "--keep" in argv
-    rest = [a for a in argv[1:] if a != "--keep"]
+    incremental = "--incremental" in argv
+    rest = [a for a in argv[1:] if a not in ("--keep", "--incremental")]
     for k, v in zip(rest[::2], rest[1::2]):
         if k not in opts:
             print("unknown option " + k, file=sys.stderr)
@@ -552,7 +563,7 @@ def main(argv):
         print("FAIL: " + "\nFAIL: ".join(errors))
         return 1
     return run(os.path.abspath(argv[0]), int(seed), int(opts["--models"]), int(opts["--free"]),
-               int(opts["--iterations"]), keep)
+               int(opts["--iterations"]), keep, incremental)
 
 
 if __name__ == "__main__":

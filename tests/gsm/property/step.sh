@@ -61,10 +61,12 @@ setenv() {
   done
 }
 
-# agent_start [run options]: a stepped agent on $instance; its log goes to $work/agent.log.
+# agent_start [run options]: a stepped agent on $instance, with $LDGSM_AGENT_OPTIONS too (a test run again
+# in another mode, e.g. --incremental); its log goes to $work/agent.log.
 agent_start() {
   rm -f "$work/agent.fifo"; mkfifo "$work/agent.fifo"
-  "$ldgsm" run --instance "$instance" --step -n 0 "$@" < "$work/agent.fifo" > /dev/null 2>> "$work/agent.log" 5>&- 6<&- &
+  # shellcheck disable=SC2086 # the options are words
+  "$ldgsm" run --instance "$instance" --step -n 0 ${LDGSM_AGENT_OPTIONS:-} "$@" < "$work/agent.fifo" > /dev/null 2>> "$work/agent.log" 5>&- 6<&- &
   agent_pid=$!
   agent_started=1
   exec 7> "$work/agent.fifo"

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# `ldgsm run --incremental` (src/agent/incremental.h, docs/DESIGN.md §1.4): two instances of a model whose
+# stage S has a timeout (ldgsm:timeout PT1S) and whose milestones wait for a sensor. While they wait, the
+# agent leaves them out (a conditional GET of each document, answered 304, and nothing parsed or derived);
+# S's timeout brings them back (ldgsm:wakeAt, not the --safety-poll of 10 minutes), each named in one
+# incident line; the sensor's change brings them back and they complete; then every poll is a 304 per
+# document and leaves both out. The trace records the revalidations. An instance that derived a request
+# is not left out (a dry run prints it again in every iteration).
+set -u
+. "$(dirname "$0")/../agent/lib.sh"
+start_server
+put models/m '@prefix gsm: <http://purl.org/gsm/vocab#> . @prefix sp: <http://spinrdf.org/sp#> .
+@prefix ldgsm: <https://w3id.org/ldgsm#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+<#root> a gsm:Stage ; gsm:hasChildStage <#S> ; gsm:hasMilestone <#done> .
+<#S> a gsm:Stage ; gsm:hasGuard <#g> ; gsm:hasMilestone <#S-done> ; ldgsm:timeout "PT1S"^^xsd:dayTimeDuration .
+<#g> a gsm:Guard ; gsm:hasCondition <#started> .
+<#done> a gsm:Milestone ; gsm:hasAchievingSentry <#sensed> .
+<#S-done> a gsm:Milestone ; gsm:hasAchievingSentry <#sensed> .
+<#started> a sp:Ask ; sp:text """PREFIX gsm: <http://purl.org/gsm/vocab#>
+ASK { gsm:thisArtifactInstance gsm:hasState gsm:active }""" .
+<#sensed> a sp:Ask ; sp:text "ASK { <../env/sensor#it> <https://example.org/env#value> true }" .' > /dev/null
+put env/sensor '<#it> <https://example.org/env#value> false .' > /dev/null
+for i in 1 2; do
+  put s/i$i '@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
+done
+"$ldgsm" run --instance "${base}s/i1#it" --instance "${base}s/i2#it" -n 100 --incremental --safety-poll 600000 \
+  --trace "$work/trace.jsonl" > /dev/null 2> "$work/run.log" &
+agent_pid=$!
+
+# waits (bounded) for a line of the agent's log matching the extended regex $1
+await_log() {
+  local i
+  for ((i = 0; i < wait_limit * 10; i++)); do
+    grep -qE "$1" "$work/run.log" && return 0
+    running "$agent_pid" || break
+    nap 0.1
+  done
+  return 1
+}
+incident="has been open longer than its timeout"
+check "S's timeout brings the waiting instances back: an incident line for each" \
+  await_log "incident: <${base}s/i2#it>: stage <${base}models/m#S> $incident"
+check "and for the other" grep -qF "incident: <${base}s/i1#it>: stage <${base}models/m#S> $incident" "$work/run.log"
+before=$(sed -n "/$incident/q;p" "$work/run.log")
+check "while S was open and its timeout to come, both were left out" \
+  grep -qE "^iteration: .*; 0 instances evaluated, 2 left out" <<< "$before"
+check "a left-out instance costs a conditional GET of each document, answered 304" \
+  grep -qE "^GET ${base}s/i1 304 " <<< "$before"
+check "and nothing of it is parsed" grep -qE "^iteration: .* 0 triples read, .*; 0 instances evaluated, 2 left out" <<< "$before"
+
+put env/sensor '<#it> <https://example.org/env#value> true .' > /dev/null
+sensed_at=$(wc -l < "$work/run.log")
+completed() { grep -q 'isCompleted> "true"' <<< "$(get "s/i$1")"; }
+await_completed() {
+  local i
+  for ((i = 0; i < wait_limit * 10; i++)); do
+    completed 1 && completed 2 && return 0
+    nap 0.1
+  done
+  return 1
+}
+check "the sensor's change brings both back, and they complete" await_completed
+check "after the change, both were evaluated" \
+  grep -qE "^iteration: .*; 2 instances evaluated, 0 left out" <<< "$(tail -n +"$sensed_at" "$work/run.log")"
+settled=$(wc -l < "$work/run.log")
+for ((i = 0; i < wait_limit * 10; i++)); do
+  [ "$(tail -n +"$settled" "$work/run.log" | grep -c '^iteration: .*; 0 instances evaluated, 2 left out')" -ge 3 ] && break
+  nap 0.1
+done
+later=$(tail -n +"$settled" "$work/run.log")
+check "once complete, the polls leave both out" \
+  [ "$(grep -c '^iteration: .*; 0 instances evaluated, 2 left out' <<< "$later")" -ge 3 ]
+# the GETs between the last two iteration lines
+last_poll=$(awk '/^iteration:/ { gets = held; held = "" } /^GET / { held = held $0 "\n" } END { printf "%s", gets }' <<< "$later")
+check "and every GET of the last poll is a 304 (4: the two instances, the model and the sensor)" \
+  [ "$(grep -cE '^GET [^ ]+ 304 ' <<< "$last_poll")" = 4 ] && [ "$(grep -c '^GET ' <<< "$last_poll")" = 4 ]
+stop_pid "$agent_pid"
+check "the agent stops at SIGTERM with status 0" [ $? = 0 ]
+
+# An instance that derived a request is evaluated again even when its documents did not change (here
+# --dry-run sends nothing): it derives the same request in every iteration, as in polling.
+put s/i3 '@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
+bounded "$ldgsm" run --instance "${base}s/i3#it" -n 0 --iterations 3 --incremental --dry-run > "$work/dry.out" 2> "$work/dry.log"
+check "a dry run prints its set-up write in each of 3 iterations" [ "$(grep -c "^PUT ${base}s/i3" "$work/dry.out")" = 3 ]
+check "evaluating it each time" [ "$(grep -c '^iteration: .*; 1 instances evaluated, 0 left out' "$work/dry.log")" = 3 ]
+check "the trace records the revalidations" grep -qF '"outcome":"unchanged"' "$work/trace.jsonl"
+check "and the change" grep -qF '"outcome":"changed"' "$work/trace.jsonl"
+# --instances-from: the container's listing is the discovery's read, no instance's. Two complete instances
+# stay left out while a third joins the run and completes.
+ensure_container pool/ > /dev/null
+for i in 1 2; do
+  put pool/p$i '@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
+done
+"$ldgsm" run --instances-from "${base}pool/" -n 100 --incremental --safety-poll 600000 > /dev/null 2> "$work/pool.log" &
+agent_pid=$!
+pool_done() { grep -q 'isCompleted> "true"' <<< "$(get "pool/p$1")"; }
+await_pool() {
+  local i k
+  for ((i = 0; i < wait_limit * 10; i++)); do
+    for ((k = 1; k <= $1; k++)); do pool_done "$k" || break; done
+    [ "$k" -gt "$1" ] && grep -qE '^iteration: .*; 0 instances evaluated, '"$1"' left out' <(tail -n 3 "$work/pool.log") && return 0
+    nap 0.1
+  done
+  return 1
+}
+check "the listed instances complete and are left out" await_pool 2
+put pool/p3 '@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
+check "one created later joins, completes, and is left out too" await_pool 3
+check "while it ran, the two others stayed left out (the listing that changed is no instance's read)" \
+  ! grep -qE '^iteration: .*; 3 instances evaluated' "$work/pool.log"
+stop_pid "$agent_pid"
+
+# A state machine beside: evaluated in every iteration, its requests no instance's. While it takes one event
+# after another, the complete instance i1 stays left out.
+put schemas/switches "$(cat "$(dirname "$0")/../wsm/schemas/switches")" > /dev/null
+ensure_container inbox/mm/ > /dev/null
+put documents/mm '@prefix wsm: <https://w3id.org/ldgsm/wsm#> .
+<#it> a wsm:MachineInstance ; wsm:instanceOf <../schemas/switches#switches> ; wsm:inbox <../inbox/mm/> .' > /dev/null
+for e in 1 2 3 4 5; do
+  put "inbox/mm/e$e" "<> <https://w3id.org/ldgsm/wsm#event> <${base}schemas/switches#arm> ." > /dev/null
+done
+rm -f "$work/agent.fifo"; mkfifo "$work/agent.fifo"
+"$ldgsm" run --instance "${base}s/i1#it" --machine "${base}documents/mm#it" --incremental --step -n 0 \
+  < "$work/agent.fifo" > /dev/null 2> "$work/mm.log" &
+agent_pid=$!
+exec {agent_in}> "$work/agent.fifo"
+follow_log "$work/mm.log"
+for _ in 1 2 3 4 5 6 7 8; do
+  echo >&"$agent_in"
+  next_iteration "$agent_pid" || break
+done
+exec {agent_in}>&-
+await_pid "$agent_pid"
+check "the machine took its events, one write an iteration" \
+  [ "$(grep -cE '^iteration: .* unsafe [1-9].*; 0 instances evaluated, 1 left out' "$work/mm.log")" -ge 3 ]
+finish

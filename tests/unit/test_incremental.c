@@ -1,0 +1,202 @@
+/* test_incremental.c: which instances an iteration leaves out (src/agent/incremental.h), without a server:
+ * the revalidations' answers are given by hand. An instance is left out only when it was quiet, its wake
+ * time has not come, and every document it read answered "unchanged" in the state it saw; the first
+ * iteration and every --safety-poll evaluate everything; a document another instance saw change makes the
+ * older readers be evaluated whatever the server answers; an instance that left the run is forgotten. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agent/incremental.h"
+
+#define MODEL "http://127.0.0.1:3000/models/m"
+#define DOC_A "http://127.0.0.1:3000/status/a"
+#define DOC_B "http://127.0.0.1:3000/status/b"
+#define SENSOR "http://127.0.0.1:3000/data/sensor"
+#define A DOC_A "#it"
+#define B DOC_B "#it"
+#define SAFETY 60000
+#define NEVER INT64_MAX
+
+/* Begins an iteration at now and answers each revalidation: unchanged unless its resource is in changed. */
+static size_t iterate(incremental *inc, int64_t now, const char *const *changed, size_t changed_count,
+                      size_t *asked, bool *full) {
+    size_t count;
+    const revalidation *r = incremental_begin(inc, now, &count, full);
+    for (size_t i = 0; i < count; i++) {
+        bool is_changed = false;
+        for (size_t k = 0; k < changed_count; k++)
+            is_changed |= strcmp(r[i].resource, changed[k]) == 0;
+        incremental_revalidated(inc, r[i].resource, !is_changed);
+    }
+    if (asked)
+        *asked = count;
+    return incremental_decide(inc);
+}
+
+static void note_a(incremental *inc, bool quiet, int64_t wake, const char *doc_etag) {
+    const char *names[] = {DOC_A, MODEL, SENSOR};
+    const char *etags[] = {doc_etag, "\"m1\"", NULL};
+    incremental_note(inc, A, quiet, wake, names, etags, 3);
+}
+
+static void first_iteration_evaluates_everything_then_unchanged_is_left_out(void **state) {
+    (void)state;
+    incremental *inc = incremental_new(SAFETY);
+    bool full;
+    size_t asked;
+    assert_int_equal(iterate(inc, 1000, NULL, 0, &asked, &full), 0);
+    assert_true(full);
+    assert_int_equal(asked, 0);
+    note_a(inc, true, NEVER, "\"a1\"");
+    assert_int_equal(iterate(inc, 2000, NULL, 0, &asked, &full), 1);
+    assert_false(full);
+    assert_int_equal(asked, 3); /* its status document, the model and the absent sensor */
+    assert_true(incremental_skips(inc, A));
+    assert_false(incremental_skips(inc, B)); /* never noted: evaluated */
+    incremental_free(inc);
+}
+
+static void a_changed_document_brings_its_reader_back(void **state) {
+    (void)state;
+    incremental *inc = incremental_new(SAFETY);
+    bool full;
+    iterate(inc, 1000, NULL, 0, NULL, &full);
+    note_a(inc, true, NEVER, "\"a1\"");
+    const char *changed[] = {SENSOR};
+    assert_int_equal(iterate(inc, 2000, changed, 1, NULL, &full), 0);
+    assert_false(incremental_skips(inc, A));
+    incremental_free(inc);
+}
+
+static void an_instance_that_was_not_quiet_is_evaluated_and_not_revalidated(void **state) {
+    (void)state;
+    incremental *inc = incremental_new(SAFETY);
+    bool full;
+    size_t asked;
+    iterate(inc, 1000, NULL, 0, NULL, &full);
+    note_a(inc, false, NEVER, "\"a1\"");
+    assert_int_equal(iterate(inc, 2000, NULL, 0, &asked, &full), 0);
+    assert_int_equal(asked, 0);
+    assert_false(incremental_skips(inc, A));
+    incremental_free(inc);
+}
+
+static void its_wake_time_brings_it_back(void **state) {
+    (void)state;
+    incremental *inc = incremental_new(SAFETY);
+    bool full;
+    iterate(inc, 1000, NULL, 0, NULL, &full);
+    note_a(inc, true, 5000, "\"a1\"");
+    assert_int_equal(iterate(inc, 4999, NULL, 0, NULL, &full), 1);
+    assert_int_equal(iterate(inc, 5000, NULL, 0, NULL, &full), 0);
+    assert_false(incremental_skips(inc, A));
+    incremental_free(inc);
+}
+
+static void the_safety_poll_evaluates_everything(void **state) {
+    (void)state;
+    incremental *inc = incremental_new(SAFETY);
+    bool full;
+    size_t asked;
+    iterate(inc, 1000, NULL, 0, NULL, &full);
+    note_a(inc, true, NEVER, "\"a1\"");
+    assert_int_equal(iterate(inc, 1000 + SAFETY - 1, NULL, 0, NULL, &full), 1);
+    assert_int_equal(iterate(inc, 1000 + SAFETY, NULL, 0, &asked, &full), 0);
+    assert_true(full);
+    assert_int_equal(asked, 0);
+    /* and the next safety poll counts from this one */
+    note_a(inc, true, NEVER, "\"a1\"");
+    assert_int_equal(iterate(inc, 1000 + 2 * SAFETY - 1, NULL, 0, NULL, &full), 1);
+    /* a clock set back is no reason to trust what was noted */
+    assert_int_equal(iterate(inc, 500, NULL, 0, NULL, &full), 0);
+    assert_true(full);
+    incremental_free(inc);
+}
+
+/* A read B's evaluation saw the model in a newer state than A did: A is evaluated although the server says
+ * the model is unchanged since that newer state. */
+static void a_reader_of_an_older_state_is_evaluated(void **state) {
+    (void)state;
+    incremental *inc = incremental_new(SAFETY);
+    bool full;
+    iterate(inc, 1000, NULL, 0, NULL, &full);
+    note_a(inc, true, NEVER, "\"a1\"");
+    const char *names[] = {DOC_B, MODEL};
+    const char *etags[] = {"\"b1\"", "\"m2\""};
+    incremental_note(inc, B, true, NEVER, names, etags, 2);
+    assert_int_equal(iterate(inc, 2000, NULL, 0, NULL, &full), 1);
+    assert_false(incremental_skips(inc, A));
+    assert_true(incremental_skips(inc, B));
+    /* once evaluated again with what is there now, A is left out too */
+    const char *names_a[] = {DOC_A, MODEL};
+    const char *etags_a[] = {"\"a1\"", "\"m2\""};
+    incremental_note(inc, A, true, NEVER, names_a, etags_a, 2);
+    assert_int_equal(iterate(inc, 3000, NULL, 0, NULL, &full), 2);
+    incremental_free(inc);
+}
+
+/* One revalidation per document, however many instances read it; an absent document is asked without a
+ * tag. */
+static void a_document_is_revalidated_once(void **state) {
+    (void)state;
+    incremental *inc = incremental_new(SAFETY);
+    bool full;
+    iterate(inc, 1000, NULL, 0, NULL, &full);
+    note_a(inc, true, NEVER, "\"a1\"");
+    const char *names[] = {DOC_B, MODEL, SENSOR};
+    const char *etags[] = {"\"b1\"", "\"m1\"", NULL};
+    incremental_note(inc, B, true, NEVER, names, etags, 3);
+    size_t count;
+    const revalidation *r = incremental_begin(inc, 2000, &count, &full);
+    assert_int_equal(count, 4);
+    size_t sensors = 0;
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(r[i].resource, SENSOR) == 0) {
+            sensors++;
+            assert_null(r[i].etag);
+        } else {
+            assert_non_null(r[i].etag);
+        }
+    assert_int_equal(sensors, 1);
+    incremental_free(inc);
+}
+
+/* An instance that left the run is forgotten, with the documents only it read: back in the run, it is
+ * evaluated; the one kept is still left out. */
+static void instances_that_left_are_forgotten(void **state) {
+    (void)state;
+    incremental *inc = incremental_new(SAFETY);
+    bool full;
+    iterate(inc, 1000, NULL, 0, NULL, &full);
+    note_a(inc, true, NEVER, "\"a1\"");
+    const char *names[] = {DOC_B, MODEL};
+    const char *etags[] = {"\"b1\"", "\"m1\""};
+    incremental_note(inc, B, true, NEVER, names, etags, 2);
+    const char *listed[] = {B, "http://127.0.0.1:3000/status/never-noted#it"};
+    incremental_retain(inc, listed, 2);
+    size_t asked;
+    assert_int_equal(iterate(inc, 2000, NULL, 0, &asked, &full), 1);
+    assert_int_equal(asked, 2); /* B's status document and the model: A's and the sensor are gone */
+    assert_true(incremental_skips(inc, B));
+    assert_false(incremental_skips(inc, A));
+    incremental_free(inc);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(first_iteration_evaluates_everything_then_unchanged_is_left_out),
+        cmocka_unit_test(a_changed_document_brings_its_reader_back),
+        cmocka_unit_test(an_instance_that_was_not_quiet_is_evaluated_and_not_revalidated),
+        cmocka_unit_test(its_wake_time_brings_it_back),
+        cmocka_unit_test(the_safety_poll_evaluates_everything),
+        cmocka_unit_test(a_reader_of_an_older_state_is_evaluated),
+        cmocka_unit_test(a_document_is_revalidated_once),
+        cmocka_unit_test(instances_that_left_are_forgotten),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
