@@ -66,7 +66,6 @@ set(LDGSM_TEST_COSTS_SANITIZE
   gsm_run_data_flow 24
   gsm_run_status 22
   gsm_run_call_rules 21
-  gsm_run_call_rules_incremental 22
   deps_run_property 20
   gsm_run_call_chaos 20
   ldp_run_ldp_limits 19

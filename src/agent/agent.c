@@ -88,7 +88,8 @@ struct agent {
     const char **revalidated_etags; /* the tag each asked with (NULL: whether it is still absent); the
                                        incremental's strings, valid until note_evaluations */
     size_t revalidated_count;
-    size_t left_out; /* instances this iteration leaves out */
+    size_t left_out;  /* instances this iteration leaves out */
+    size_t evaluated; /* ... and evaluates (each instance once, however often it is listed) */
 };
 
 static double now_ms(void) {
@@ -300,7 +301,7 @@ static void clear_iteration(agent *a) {
     a->revalidated_etags = NULL;
     a->revalidated_count = 0;
     strmap_free(&a->revalidated);
-    a->left_out = 0;
+    a->left_out = a->evaluated = 0;
 }
 
 void agent_free(agent *a) {
@@ -555,24 +556,30 @@ static uint32_t slot_in(const u64map *slots, term_id key) {
 
 /* --incremental, once the rules are done: notes every instance this iteration evaluated (incremental.h).
  * An instance is quiet when no unsafe request of its group was derived and none of its reads failed or can
- * go unrevalidated; its wake time is the earliest of its `ldgsm:wakeAt` times after this iteration's clock
- * (a call waiting for its answer needs none of its own: its task is answered, or fails, within the
- * iteration that sends it, which also writes the instance's document; its deadline is a wake time). What
- * cannot be told apart by instance (a request, a read or a wake time of no instance's group, an iteration
- * that could not run to its end) counts for every instance; but not what the state machines (evaluated in
- * every iteration) ask for, nor the reads --instances-from makes to find instances (a new member is a new
- * instance). */
+ * go unrevalidated, and none of its sentries reads the clock; its wake time is the earliest of its
+ * `ldgsm:wakeAt` times from this iteration's clock on (a call waiting for its answer needs none of its own:
+ * its task is answered, or fails, within the iteration that sends it, which also writes the instance's
+ * document; its deadline is a wake time). What cannot be told apart by instance (a request, a read, a
+ * clock-reading sentry or a wake time of no instance's group, an invalid sentry met, which withholds every
+ * write, an iteration that could not run to its end) counts for every instance; so does every read when
+ * programs of the user's run beside the shipped rules (their rules may join any documents). Not what the
+ * state machines (evaluated in every iteration) ask for, nor the reads --instances-from makes to find
+ * instances (a new member is a new instance). */
 static void note_evaluations(agent *a, int rc) {
     size_t n = a->instance_count;
     incremental_retain(a->incremental, a->instances, n);
-    u64map slot_of = {0}; /* an evaluated instance's term -> 1 + its index; a state machine's -> n + 1 */
-    for (size_t k = 0; k < n; k++)
-        if (!incremental_skips(a->incremental, a->instances[k]))
-            u64map_put(&slot_of, terms_iri_cstr(a->t, a->instances[k]), (uint32_t)k + 1, NULL);
+    u64map slot_of = {0}; /* an evaluated instance's term -> 1 + its first index; a state machine's -> n + 1 */
+    for (size_t k = 0; k < n; k++) {
+        bool first;
+        if (!incremental_skips(a->incremental, a->instances[k])) {
+            u64map_put(&slot_of, terms_iri_cstr(a->t, a->instances[k]), (uint32_t)k + 1, &first);
+            a->evaluated += first;
+        }
+    }
     for (size_t k = 0; k < a->opt.machine_count; k++)
         u64map_put(&slot_of, terms_iri_cstr(a->t, a->opt.machines[k]), (uint32_t)n + 1, NULL);
     /* slot n: the machines' (not looked at) */
-    bool *loud = xcalloc(n + 1, sizeof *loud), everyone_loud = rc != 0;
+    bool *loud = xcalloc(n + 1, sizeof *loud), everyone_loud = rc != 0 || sentry_table_invalid(a->sentries);
     int64_t *wake = xcalloc(n + 1, sizeof *wake), everyone_wake = INT64_MAX;
     for (size_t k = 0; k <= n; k++)
         wake[k] = INT64_MAX;
@@ -589,7 +596,7 @@ static void note_evaluations(agent *a, int rc) {
     for (size_t d = 0; d < a->doc_count; d++) {
         const doc_state *doc = &a->docs[d];
         const char *etag;
-        bool known = revalidatable(doc, &etag), everyones = doc->asked_ungrouped;
+        bool known = revalidatable(doc, &etag), everyones = doc->asked_ungrouped || a->opt.own_programs;
         for (size_t g = 0; g < doc->group_count; g++) {
             uint32_t slot = slot_in(&slot_of, doc->groups[g]);
             if (!slot) {
@@ -604,13 +611,26 @@ static void note_evaluations(agent *a, int rc) {
             everyone_loud |= !known;
         }
     }
+    term_id *clock_readers;
+    size_t clock_reader_count = sentry_table_clock_readers(a->sentries, &clock_readers);
     store_iter it;
     uint32_t tn;
+    for (size_t c = 0; c < clock_reader_count; c++) {
+        bool served = false;
+        store_match(a->wm, clock_readers[c], a->v.serves, 0, 0, store_size(a->wm), &it);
+        for (const triple *tr; (tr = store_next(&it, &tn)); served = true) {
+            uint32_t slot = slot_in(&slot_of, tr->o);
+            if (slot)
+                loud[slot - 1] = true;
+        }
+        everyone_loud |= !served;
+    }
+    free(clock_readers);
     store_match(a->wm, 0, a->v.wake_at, 0, 0, store_size(a->wm), &it);
     for (const triple *tr; (tr = store_next(&it, &tn));) {
         xsd_time at;
-        if (!xsd_time_from_term(a->t, tr->o, &at) || at.kind != XSD_DATETIME || at.ms <= a->clock_ms)
-            continue; /* come already: this iteration acted on it */
+        if (!xsd_time_from_term(a->t, tr->o, &at) || at.kind != XSD_DATETIME || at.ms < a->clock_ms)
+            continue; /* passed: this iteration acted on it (the rules compare ?due math:lessThan ?now) */
         uint32_t slot = slot_in(&slot_of, tr->s);
         int64_t *earliest = slot ? &wake[slot - 1] : &everyone_wake;
         if (at.ms < *earliest)
@@ -619,8 +639,9 @@ static void note_evaluations(agent *a, int rc) {
     const char **names = NULL, **etags = NULL;
     size_t cap = 0;
     for (size_t k = 0; k < n; k++) {
-        if (incremental_skips(a->incremental, a->instances[k]))
-            continue;
+        if (incremental_skips(a->incremental, a->instances[k]) ||
+            slot_in(&slot_of, terms_iri_cstr(a->t, a->instances[k])) != k + 1)
+            continue; /* left out, or listed before */
         size_t count = everyone_reads.len + reads[k].len;
         if (count > cap) {
             cap = count;
@@ -995,8 +1016,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     trace_end_iteration(a->trace, stats, rc);
     char evaluated[64] = "";
     if (a->incremental)
-        snprintf(evaluated, sizeof evaluated, "; %zu instances evaluated, %zu left out",
-                 a->instance_count - a->left_out, a->left_out);
+        snprintf(evaluated, sizeof evaluated, "; %zu instances evaluated, %zu left out", a->evaluated, a->left_out);
     log_msg(a->log, LOG_INFO,
             "iteration: %.1f ms, %u GETs (%u failed), %u held, %llu bytes, %u triples read, %u derived, unsafe %u: "
             "%u sent, %u withheld, %u conflicting, %u yielded, %u refused, %u failed; %zu terms%s",

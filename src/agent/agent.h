@@ -115,6 +115,8 @@ typedef struct agent_options {
                                     (0: the default, agent.c) */
     bool incremental;          /* leave out the instances whose documents did not change (agent/incremental.h) */
     long safety_poll_ms;       /* --incremental: the longest an instance is left out (0: 60000) */
+    bool own_programs;         /* programs of the user's beside the shipped rules: their rules may join any
+                                  documents, so --incremental counts every document read as every instance's */
     int verbose;
     FILE *out;                 /* log lines and --dry-run output (default stderr / stdout) */
     const char *trace_path;    /* --trace: JSON Lines of every iteration and request (agent/trace.h); "-": stdout */

@@ -20,6 +20,7 @@ typedef struct seen_doc {
 
 typedef struct noted_instance {
     bool quiet, skipped;
+    bool listed; /* incremental_retain's mark */
     int64_t wake_ms;
     seen_doc *seen;
     uint32_t seen_count;
@@ -169,10 +170,17 @@ void incremental_note(incremental *inc, const char *instance, bool quiet, int64_
 
 void incremental_retain(incremental *inc, const char *const *instances, size_t count) {
     size_t listed = 0;
-    for (size_t i = 0; i < count && listed < inc->instance_index.count; i++)
-        listed += strmap_get(&inc->instance_index, instances[i]) != NULL;
+    for (size_t i = 0; i < count; i++) {
+        const uint32_t *slot = strmap_get(&inc->instance_index, instances[i]);
+        if (slot && !inc->instances[*slot].listed) {
+            inc->instances[*slot].listed = true;
+            listed++;
+        }
+    }
+    for (uint32_t i = 0; i < inc->instance_index.count; i++)
+        inc->instances[i].listed = false;
     if (listed == inc->instance_index.count)
-        return; /* every instance noted is still in the run (an instance listed twice can only delay this) */
+        return; /* every instance noted is still in the run */
     strmap kept = {0}, kept_docs = {0};
     noted_instance *kept_instances = xcalloc(count ? count : 1, sizeof *kept_instances);
     uint32_t *doc_of = xcalloc(inc->doc_index.count ? inc->doc_index.count : 1, sizeof *doc_of); /* 1 + new index */

@@ -500,6 +500,34 @@ size_t sentry_table_invalid(const sentry_table *s) {
     return invalid;
 }
 
+/* True when a pattern of atoms[0..count), or of a group inside one (OPTIONAL, UNION), has predicate p. */
+static bool atoms_read(const rule_atom *atoms, unsigned count, term_id p) {
+    for (unsigned k = 0; k < count; k++) {
+        if (atoms[k].kind == ATOM_MATCH && atoms[k].pos[1] == (pos_code)p)
+            return true;
+        for (unsigned g = 0; g < atoms[k].group_count; g++)
+            if (atoms_read(atoms[k].groups[g].atoms, atoms[k].groups[g].count, p))
+                return true;
+    }
+    return false;
+}
+
+size_t sentry_table_clock_readers(const sentry_table *s, term_id **nodes) {
+    size_t count = 0;
+    *nodes = NULL;
+    for (size_t i = 0; i < s->count; i++) {
+        const sentry_entry *e = &s->entries[i];
+        if (!e->seen || e->rule < 0)
+            continue;
+        const rule *r = s->rules.rules[e->rule];
+        if (atoms_read(r->body, r->body_count, s->v->now)) {
+            *nodes = xrealloc(*nodes, (count + 1) * sizeof **nodes);
+            (*nodes)[count++] = e->node;
+        }
+    }
+    return count;
+}
+
 bool sentry_table_owns(const sentry_table *s, const rule *r) {
     return r->index < s->rules.count && s->rules.rules[r->index] == r;
 }

@@ -42,6 +42,9 @@ int sentry_table_evaluate(sentry_table *s, reasoner *r);
 size_t sentry_table_compiles(const sentry_table *s);
 /* How many sentries seen this iteration are invalid (each was reported). */
 size_t sentry_table_invalid(const sentry_table *s);
+/* The sentries seen this iteration that read the clock (a pattern with ldgsm:now): into *nodes (the caller
+ * frees it), their count returned. */
+size_t sentry_table_clock_readers(const sentry_table *s, term_id **nodes);
 /* What a sentry's solutions are: the active GSM artifact instances it holds for (gsm:thisArtifactInstance
  * bound to each), or, for a state machine's condition (the object of a wsm:condition), the context nodes
  * `[] wsm:forInstance I ; wsm:forEvent E` (rules/wsm.n3) it holds for, wsm:thisInstance bound to I and

@@ -43,6 +43,7 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->is_completed = terms_iri_cstr(t, LDGSM_isCompleted);
     v->incident = terms_iri_cstr(t, NS_LDGSM "incident");
     v->wake_at = terms_iri_cstr(t, NS_LDGSM "wakeAt");
+    v->serves = terms_iri_cstr(t, NS_GX "serves");
     v->idempotency_key = terms_iri_cstr(t, NS_LDGSM "idempotencyKey");
     v->report_to = terms_iri_cstr(t, NS_LDGSM "reportTo");
     v->called_at = terms_iri_cstr(t, LDGSM_calledAt);

@@ -12,7 +12,7 @@ typedef struct agent_vocab {
     term_id read_failure, waits_because;                              /* ldgsm: what the agent saw */
     term_id history_property, sequence, at, changed, property, from, to;   /* ldgsm: history entries */
     term_id reads, reads_container, holds_for, rule_condition;       /* ldgsm: sentries */
-    term_id instance, is_completed, incident, wake_at;               /* ldgsm: workflows */
+    term_id instance, is_completed, incident, wake_at, serves;       /* ldgsm: workflows; gx:serves */
     /* calls (docs/DESIGN.md §6.1): what a request node carries, and the answer the agent reports back */
     term_id idempotency_key, report_to, called_at, request_timeout, default_timeout;
     term_id answer_to, answer_key, answer_attempt, answer_status, answer_failure, answer_location, answer_body;

@@ -381,6 +381,7 @@ int cmd_run(int argc, char **argv) {
         fputs("ldgsm run: --compat authors-draft needs --instance or --instances-from\n", stderr);
         goto done;
     }
+    opt.own_programs = opt.program_count > 0;
     if (runs_gsm && shipped_add_gsm(&opt, &shipped, "ldgsm run") != 0) {
         status = 1;
         goto done;

@@ -54,6 +54,16 @@ static bool draft_instances(agent *a, const log_sink *log) {
  * others (agent_instance_evaluated). The caller frees the array. */
 static enum gsm_verdict *verdicts_of(gsm_inspect *g, agent *a, const char *const *instances, size_t count) {
     enum gsm_verdict *verdicts = xcalloc(count ? count : 1, sizeof *verdicts);
+    if (g->verdicts.count > 2 * count + 64) { /* instances that left the run: keep only the listed ones' */
+        strmap kept = {0};
+        for (size_t i = 0; i < count; i++) {
+            const uint32_t *v = strmap_get(&g->verdicts, instances[i]);
+            if (v)
+                strmap_put(&kept, instances[i], *v, NULL);
+        }
+        strmap_free(&g->verdicts);
+        g->verdicts = kept;
+    }
     for (size_t i = 0; i < count; i++) {
         bool inserted;
         uint32_t *slot = strmap_put(&g->verdicts, instances[i], GSM_GOING_ON, &inserted);

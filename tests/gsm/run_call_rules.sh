@@ -154,7 +154,8 @@ put "status/calls2" "@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/calls#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
 # a second instance: set-up, A opens and calls (no answer within 0.3 s), the failure is recorded with A's
 # retry delay of 4 s, and the fourth iteration has nothing to send: A's call is calling
-"$ldgsm" run --instance "${base}status/calls2#it" -n 0 --until quiescent --iterations 4 --timeout 300 > /dev/null 2> "$work/q.log"
+# shellcheck disable=SC2086 # the options are words
+"$ldgsm" run --instance "${base}status/calls2#it" -n 0 --until quiescent --iterations 4 --timeout 300 ${LDGSM_AGENT_OPTIONS:-} > /dev/null 2> "$work/q.log"
 rc=$?
 check "the run ends with exit 4 (a call still calling), not 0" [ $rc = 4 ]
 check "its last iteration had nothing to send" grep -q 'unsafe 0:' <(grep '^iteration:' "$work/q.log" | tail -n 1)
@@ -165,10 +166,15 @@ configure '{"/f": {"fail": 100}}'
 put "status/calls3" "@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/calls#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
 # F's call fails 1 + 2 times and is exhausted; F's only milestone waits for an answer: nothing closes it
-bounded "$ldgsm" run --instance "${base}status/calls3#it" -n 50 --until complete > /dev/null 2> "$work/c.log"
+# shellcheck disable=SC2086 # the options are words
+bounded "$ldgsm" run --instance "${base}status/calls3#it" -n 50 --until complete ${LDGSM_AGENT_OPTIONS:-} > /dev/null 2> "$work/c.log"
 rc=$?
 check "the run ends with exit 5" [ $rc = 5 ]
 check "naming the failed instance" grep -q "instance <${base}status/calls3#it> failed: a call is exhausted" "$work/c.log"
 check "no blank node of the model (its [ ... ] guards) was taken for a resource to GET" \
   ! grep -q 'without an IRI as http:requestURI' "$work/agent.log"
+if [[ " ${LDGSM_AGENT_OPTIONS:-} " == *" --incremental "* ]]; then
+  check "--incremental left the instance out while its calls waited for their deadlines" \
+    grep -qE '^iteration: .*; 0 instances evaluated, 1 left out' "$work/agent.log"
+fi
 gsm_finish

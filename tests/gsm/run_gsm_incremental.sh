@@ -4,8 +4,11 @@
 # agent leaves them out (a conditional GET of each document, answered 304, and nothing parsed or derived);
 # S's timeout brings them back (ldgsm:wakeAt, not the --safety-poll of 10 minutes), each named in one
 # incident line; the sensor's change brings them back and they complete; then every poll is a 304 per
-# document and leaves both out. The trace records the revalidations. An instance that derived a request
-# is not left out (a dry run prints it again in every iteration).
+# document and leaves both out. The trace records the revalidations. Never left out, as polling would
+# have it: an instance that derived a request (a dry run prints it again in every iteration), one beside
+# an invalid sentry (which withholds every write), one whose sentry reads the clock; every document counts
+# for every instance when a program of the user's runs beside the shipped rules; an instance listed twice
+# is one.
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
 start_server
@@ -112,6 +115,115 @@ put pool/p3 '@prefix gsm: <http://purl.org/gsm/vocab#> .
 check "one created later joins, completes, and is left out too" await_pool 3
 check "while it ran, the two others stayed left out (the listing that changed is no instance's read)" \
   ! grep -qE '^iteration: .*; 3 instances evaluated' "$work/pool.log"
+stop_pid "$agent_pid"
+
+# An instance listed twice is one instance: it completes (the sensor is true by now).
+put s/i4 '@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
+bounded "$ldgsm" run --instance "${base}s/i4#it" --instance "${base}s/i4#it" -n 0 --until complete --iterations 10 \
+  --incremental > /dev/null 2> "$work/twice.log"
+check "an instance given twice completes (exit 0)" [ $? = 0 ]
+check "counted once" ! grep -qE '^iteration: .*; 2 instances evaluated' "$work/twice.log"
+
+# An invalid sentry met withholds every write (docs/DESIGN.md §2.6). hb is set up while its model is sound;
+# then its guard's text breaks: hb derives nothing more, yet is never left out, so the invalid sentry is met
+# in every iteration and the new instance ha beside it is held in each, as in polling.
+bad_model() { # the guard's sentry text
+  put models/bad "@prefix gsm: <http://purl.org/gsm/vocab#> . @prefix sp: <http://spinrdf.org/sp#> .
+<#root> a gsm:Stage ; gsm:hasChildStage <#S> ; gsm:hasMilestone <#done> .
+<#S> a gsm:Stage ; gsm:hasGuard <#g> ; gsm:hasMilestone <#S-done> .
+<#g> a gsm:Guard ; gsm:hasCondition <#guard> .
+<#done> a gsm:Milestone ; gsm:hasAchievingSentry <#never> .
+<#S-done> a gsm:Milestone ; gsm:hasAchievingSentry <#never> .
+<#guard> a sp:Ask ; sp:text \"$1\" .
+<#never> a sp:Ask ; sp:text \"ASK { <../env/sensor#it> <https://example.org/env#value> false }\" ." > /dev/null
+}
+bad_model "ASK { <../env/sensor#it> <https://example.org/env#value> false }"
+for i in b a; do
+  put s/h$i "@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/$([ $i = b ] && echo bad || echo m)#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
+done
+bounded "$ldgsm" run --instance "${base}s/hb#it" -n 0 --iterations 3 --incremental > /dev/null 2> "$work/bad.log"
+check "hb is set up" grep -qE "^(PUT|PATCH) ${base}s/hb 20" "$work/bad.log"
+bad_model "ASK { <../env/sensor#it> <https://example.org/env#value> false"
+bounded "$ldgsm" run --instance "${base}s/hb#it" --instance "${base}s/ha#it" -n 0 --iterations 4 --incremental \
+  > /dev/null 2> "$work/held.log"
+check "beside an invalid sentry, the new instance's set-up write is withheld in every iteration" \
+  ! grep -qE "^(PUT|PATCH) ${base}s/ha " "$work/held.log"
+check "in all 4" [ "$(grep -cE '^iteration: .* [1-9][0-9]* withheld' "$work/held.log")" = 4 ]
+
+# A program of the user's may join any documents: every document read is every instance's. Its rule writes
+# i5 once i6 is complete; i5 completes first and would be left out if only its own documents counted.
+put env/sensor2 '<#it> <https://example.org/env#value> false .' > /dev/null
+sed 's|env/sensor#it|env/sensor2#it|' <<< "$(request GET "${base}models/m" "" 'Accept: text/turtle'; printf '%s' "$http_body")" > "$work/m2.ttl"
+put models/m2 "$(cat "$work/m2.ttl")" > /dev/null
+for i in 5 6; do
+  put s/i$i "@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/$([ $i = 5 ] && echo m || echo m2)#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
+done
+cat > "$work/mine.n3" <<N3
+@prefix http: <http://www.w3.org/2011/http#> .
+@prefix ldgsm: <https://w3id.org/ldgsm#> .
+{ <${base}s/i6#it> ldgsm:isCompleted true . }
+=> { [] http:mthd ldgsm:UPDATE ; http:requestURI <${base}s/i5> ; ldgsm:group <${base}s/i5#it> ;
+        http:body { <${base}s/i5#it> <https://example.org/env#sawI6> true . } . } .
+N3
+"$ldgsm" run -p "$work/mine.n3" --instance "${base}s/i5#it" --instance "${base}s/i6#it" -n 100 --incremental \
+  --safety-poll 600000 > /dev/null 2> "$work/mine.log" &
+agent_pid=$!
+await_in_doc() { # PATH TEXT: bounded wait for TEXT in the document
+  local i
+  for ((i = 0; i < wait_limit * 10; i++)); do
+    grep -qF "$2" <<< "$(get "$1")" && return 0
+    nap 0.1
+  done
+  return 1
+}
+check "i5 completes" await_in_doc s/i5 'isCompleted> "true"'
+for ((i = 0; i < wait_limit * 10; i++)); do
+  grep -qE '^iteration: .*; 1 instances evaluated, 1 left out' "$work/mine.log" && break
+  nap 0.1
+done
+put env/sensor2 '<#it> <https://example.org/env#value> true .' > /dev/null
+check "once i6 completes, the user's rule writes i5" await_in_doc s/i5 'sawI6'
+stop_pid "$agent_pid"
+
+# A sentry that reads the clock: its instance is never left out, so the guard opens once the time comes
+# (not at the next --safety-poll).
+at=$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%S.000Z)
+put models/clock "@prefix gsm: <http://purl.org/gsm/vocab#> . @prefix sp: <http://spinrdf.org/sp#> .
+<#root> a gsm:Stage ; gsm:hasChildStage <#S> ; gsm:hasMilestone <#done> .
+<#S> a gsm:Stage ; gsm:hasGuard <#g> ; gsm:hasMilestone <#S-done> .
+<#g> a gsm:Guard ; gsm:hasCondition <#time> .
+<#done> a gsm:Milestone ; gsm:hasAchievingSentry <#never> .
+<#S-done> a gsm:Milestone ; gsm:hasAchievingSentry <#never> .
+<#time> a sp:Ask ; sp:text \"\"\"PREFIX ldgsm: <https://w3id.org/ldgsm#> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
+ASK { ?agent ldgsm:now ?n FILTER(?n > \"$at\"^^xsd:dateTime) }\"\"\" .
+<#never> a sp:Ask ; sp:text \"ASK { <../env/sensor#it> <https://example.org/env#value> false }\" ." > /dev/null
+put s/i7 '@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/clock#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
+"$ldgsm" run --instance "${base}s/i7#it" -n 100 --incremental --safety-poll 600000 > /dev/null 2> "$work/clock.log" &
+agent_pid=$!
+stage_state() { # PATH STAGE: the state of the document's fragment of the model's stage (N-Triples term)
+  local nt fragment
+  nt=$(get "$1")
+  fragment=$(awk -v m="<${base}models/clock#$2>" '$2 == "<http://purl.org/gsm/vocab#isInstanceOf>" && $3 == m { print $1 }' <<< "$nt")
+  awk -v f="$fragment" '$1 == f && $2 == "<http://purl.org/gsm/vocab#hasState>" { print $3 }' <<< "$nt"
+}
+await_open() {
+  local i
+  for ((i = 0; i < wait_limit * 10; i++)); do
+    [ "$(stage_state s/i7 S)" = "<http://purl.org/gsm/vocab#active>" ] && return 0
+    nap 0.1
+  done
+  return 1
+}
+for ((i = 0; i < wait_limit * 10; i++)); do
+  [ -n "$(stage_state s/i7 S)" ] && break
+  nap 0.1
+done
+check "before its time the guard's stage is closed" [ "$(stage_state s/i7 S)" = "<http://purl.org/gsm/vocab#inactive>" ]
+check "a guard on the clock opens its stage when the time comes" await_open
 stop_pid "$agent_pid"
 
 # A state machine beside: evaluated in every iteration, its requests no instance's. While it takes one event

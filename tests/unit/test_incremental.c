@@ -177,12 +177,17 @@ static void instances_that_left_are_forgotten(void **state) {
     const char *names[] = {DOC_B, MODEL};
     const char *etags[] = {"\"b1\"", "\"m1\""};
     incremental_note(inc, B, true, NEVER, names, etags, 2);
-    const char *listed[] = {B, "http://127.0.0.1:3000/status/never-noted#it"};
-    incremental_retain(inc, listed, 2);
+    const char *listed[] = {B, B, "http://127.0.0.1:3000/status/never-noted#it"}; /* B listed twice */
+    incremental_retain(inc, listed, 3);
     size_t asked;
     assert_int_equal(iterate(inc, 2000, NULL, 0, &asked, &full), 1);
     assert_int_equal(asked, 2); /* B's status document and the model: A's and the sensor are gone */
     assert_true(incremental_skips(inc, B));
+    assert_false(incremental_skips(inc, A));
+    /* back in the run, A is evaluated until noted again */
+    const char *both[] = {A, B};
+    incremental_retain(inc, both, 2);
+    assert_int_equal(iterate(inc, 3000, NULL, 0, NULL, &full), 1);
     assert_false(incremental_skips(inc, A));
     incremental_free(inc);
 }

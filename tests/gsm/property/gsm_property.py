@@ -27,8 +27,9 @@ achieving sentry of each of its ancestors requires true (Eq. (2) of 6.1). Free m
 DESIGN says GSM-1 and GSM-2 hold without them, so every check but liveness still applies.
 
 With --incremental the agent runs `ldgsm run --incremental` (agent/incremental.h): an instance whose
-documents did not change is left out of an iteration, and every check must hold as in polling (the steps
-are the same); the run must have left some instance out at least once.
+documents did not change is left out of an iteration, and every check holds as in polling, each step
+being exactly the table's step for the environment (what a polling agent must take); the run must have
+left some instance out at least once.
 
 usage: gsm_property.py LDGSM [--seed N] [--models 14] [--free 6] [--iterations 30] [--incremental] [--keep]
 The seed is printed first (and on failure, with how to reproduce); GSM_PROPERTY_SEED sets it too.
