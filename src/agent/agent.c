@@ -215,6 +215,8 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     for (size_t i = 0; i < options->input_count; i++)
         if (load_input(a, options->inputs[i], error, error_len) != 0)
             goto fail;
+    if (options->reads_history)
+        add_fact(a, a->v.agent, a->v.reads_history, T_TRUE, a->v.clock_graph);
     if (assert_workflows(a, options->instances, options->instance_count, a->v.instance, "--instance", error,
                          error_len) != 0 ||
         assert_workflows(a, options->machines, options->machine_count, a->v.wsm_machine, "--machine", error,
@@ -810,6 +812,10 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
 
 static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     if (a->opt.dry_run) {
+        for (size_t i = 0; i < p->archive_count; i++) {
+            print_write(a->opt.out, &p->archives[i]);
+            trace_unsent(a->trace, &p->archives[i], "dry-run", NULL);
+        }
         for (size_t i = 0; i < p->write_count; i++) {
             print_write(a->opt.out, &p->writes[i]);
             trace_unsent(a->trace, &p->writes[i], "dry-run", NULL);
@@ -821,8 +827,31 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
         fflush(a->opt.out);
         return;
     }
+    /* --archive-history: the archives first; a write that drops entries goes only behind its archive's 2xx
+     * (archive.h), else it is withheld and the entries stay */
+    bool *archived = xcalloc(p->archive_count + 1, sizeof *archived);
+    stats->failed += send_batch(a, p->archives, p->archive_count, archived, &stats->sent);
+    size_t kept = 0;
+    for (size_t w = 0; w < p->write_count; w++) {
+        bool go = !p->writes[w].archive_first;
+        for (size_t k = 0; k < p->archive_count && !go; k++)
+            go = archived[k] && strcmp(p->archives[k].url, p->writes[w].archive_first) == 0;
+        if (go) {
+            planned_write keep = p->writes[w];
+            p->writes[w] = p->writes[kept];
+            p->writes[kept++] = keep;
+            continue;
+        }
+        buf why = {0};
+        buf_printf(&why, "its history could not be moved to %s; it stays in the document", p->writes[w].archive_first);
+        log_msg(a->log, LOG_WARN, "%s %s withheld: %s", p->writes[w].method, p->writes[w].url, why.data);
+        trace_unsent(a->trace, &p->writes[w], "withheld", why.data);
+        stats->withheld++;
+        buf_free(&why);
+    }
+    free(archived);
     bool *ok = xcalloc(p->write_count + 1, sizeof *ok);
-    stats->failed += send_batch(a, p->writes, p->write_count, ok, &stats->sent);
+    stats->failed += send_batch(a, p->writes, kept, ok, &stats->sent);
     /* tasks go only behind a composed write that returned 2xx */
     planned_write *ready = xcalloc(p->task_count + 1, sizeof *ready);
     size_t ready_count = 0;
@@ -984,6 +1013,13 @@ int agent_iterate(agent *a, iteration_stats *stats) {
                          .history_limit = a->opt.history < 0 ? 0
                                           : a->opt.history ? (unsigned)a->opt.history : HISTORY_DEFAULT_LIMIT,
                          .history_properties = &history_properties};
+        strmap archived = {0}; /* --archive-history: the run's instance documents */
+        for (size_t i = 0; a->opt.archive_history && i < a->instance_count; i++) {
+            char *doc = http_url_identity(a->instances[i]);
+            strmap_put(&archived, doc, 1, NULL);
+            free(doc);
+        }
+        in.archived = a->opt.archive_history ? &archived : NULL;
         plan p;
         double planning = now_ms();
         plan_make(&in, &p);
@@ -999,6 +1035,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
         send_plan(a, &p, stats);
         stats->send_ms = now_ms() - sending;
         plan_free(&p);
+        strmap_free(&archived);
         for (size_t i = 0; i < a->opt.allow_origin_count; i++)
             free(origins[i]);
         free(origins);

@@ -109,6 +109,10 @@ typedef struct agent_options {
     unsigned max_derived;      /* per iteration; 0: the reasoner's default */
     long history;              /* history entries a status document keeps (--history): 0 the default (100),
                                   negative none */
+    bool archive_history;      /* --archive-history: the entries move from the status documents to their
+                                  archives (agent/archive.h) */
+    bool reads_history;        /* ldgsm status: the crawl reads the archives too (<urn:ldgsm:agent>
+                                  ldgsm:readsHistory true, rules/ldp-crawl.n3) */
     unsigned long remind_iterations; /* a wait or incident lasting this long is said again, a GET failure
                                       * gone this long is said when it comes back (0: 100) */
     unsigned long release_terms; /* release the terms iterations interned once more than this piled up

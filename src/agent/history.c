@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/archive.h"
 #include "rdf/buf.h"
 #include "rdf/hashmap.h"
 
@@ -71,6 +72,10 @@ void history_record(const history_input *in, const triple *before, size_t before
     entry *entries;
     size_t entry_count = existing_entries(in, before, before_count, &entries);
     unsigned long long sequence = entry_count ? entries[entry_count - 1].sequence : 0;
+    /* entries moved to the archive (archive.h) are numbered on from */
+    unsigned long long archived = archive_through(in->t, in->v, terms_iri_cstr(in->t, in->doc_url), before, before_count);
+    if (archived > sequence)
+        sequence = archived;
     entries = xrealloc(entries, (entry_count + slot_count + 1) * sizeof *entries);
     size_t cap = *next_count, total = entry_count;
     u64map seen = {0}; /* a slot given by several updates is one change */

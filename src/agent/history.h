@@ -12,8 +12,9 @@
  * triple of an entry is read by every agent in every iteration, and the history is most of a long-running
  * instance's document.)
  *
- * N counts up from the highest entry the document holds; when more than the limit would be kept, the
- * oldest entries go. Entries are plain triples of the document: a second agent composing the same change
+ * N counts up from the highest entry the document holds, or from its `ldgsm:archivedThrough` when that
+ * is higher (entries moved to its archive: archive.h); when more than the limit would be kept, the oldest
+ * entries go. Entries are plain triples of the document: a second agent composing the same change
  * from the same read writes the same entries, and its conditional write loses the race as any other. */
 #ifndef LDGSM_AGENT_HISTORY_H
 #define LDGSM_AGENT_HISTORY_H

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "agent/body.h"
+#include "agent/archive.h"
 #include "agent/history.h"
 #include "http/http_url.h"
 #include "reason/xsd_time.h"
@@ -153,6 +154,7 @@ static void free_write(planned_write *w) {
     free(w->url);
     free(w->doc);
     free(w->after);
+    free(w->archive_first);
     free(w->why);
     free(w->sources);
     free(w->document);
@@ -309,8 +311,55 @@ static int write_body(const plan_input *in, const doc_state *doc, const triple *
     return rc;
 }
 
+/* --archive-history (archive.h): takes the entries the document held when read out of next[0..next_count)
+ * (those it gains in this write stay: they move in a later iteration), says where they went and up to which
+ * sequence, and makes *archive the PATCH that inserts them into the archive. Returns the new count; *archive
+ * is left empty when the document held none. */
+static size_t move_entries(const plan_input *in, const char *url, const triple *before, size_t before_count,
+                           triple *next, size_t next_count, planned_write *archive) {
+    triple *entries = NULL;
+    size_t entry_count = 0;
+    unsigned long long through = archive_entries(in->t, in->v, url, before, before_count, &entries, &entry_count);
+    if (!through) {
+        free(entries);
+        return next_count;
+    }
+    u64map moved = {0};
+    for (size_t i = 0; i < entry_count; i++)
+        u64map_put(&moved, entries[i].s, 1, NULL);
+    term_id doc = terms_iri_cstr(in->t, url);
+    size_t kept = 0;
+    for (size_t i = 0; i < next_count; i++) {
+        const triple *tr = &next[i];
+        bool entry_read = u64map_get(&moved, tr->s) != NULL;
+        bool bookkeeping = tr->s == doc && (tr->p == in->v->archived_through || tr->p == in->v->history_archive);
+        if (!entry_read && !bookkeeping)
+            next[kept++] = *tr;
+    }
+    u64map_free(&moved);
+    char *archive_url = archive_url_of(url), number[24];
+    snprintf(number, sizeof number, "%llu", through);
+    next[kept++] = (triple){doc, in->v->history_archive, terms_iri_cstr(in->t, archive_url)};
+    next[kept++] = (triple){doc, in->v->archived_through,
+                            terms_literal(in->t, number, strlen(number), T_XSD_INTEGER, NULL, 0)};
+    entry_count = triples_canonical(entries, entry_count);
+    buf body = {0};
+    body_patch(in->t, NULL, 0, entries, entry_count, archive_url, &body);
+    free(entries);
+    *archive = (planned_write){.method = xstrndup("PATCH", 5), .url = archive_url,
+                               .doc = xstrndup(archive_url, strlen(archive_url)), .body = body,
+                               /* an insert sent twice adds nothing twice */
+                               .repeatable = true};
+    buf why = {0};
+    buf_printf(&why, "(the history of %s)", url);
+    archive->why = buf_cstr(&why);
+    add_header(archive, "Content-Type", "text/n3");
+    return kept;
+}
+
 /* Composes the live updates of one document into one write (or decides nothing changes): one write per
- * document per iteration, so a GSM step (GSM-1, GSM-2: docs/DESIGN.md §5.4) is never half written. */
+ * document per iteration, so a GSM step (GSM-1, GSM-2: docs/DESIGN.md §5.4) is never half written. With
+ * --archive-history, the entries it held move to its archive (move_entries), also when no update asks. */
 static void compose(const plan_input *in, plan *p, const char *resource, const size_t *updates, size_t update_count,
                     planned_write **writes, size_t *write_count, buf *scratch) {
     const doc_state *doc = find_doc(in, resource);
@@ -325,9 +374,11 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
             continue;
         live[live_count++] = updates[u];
     }
-    if (!live_count)
+    bool archiving = in->archived && strmap_get(in->archived, resource) && doc && doc->found &&
+                     doc->etag_kind == HTTP_ETAG_STRONG;
+    if (!live_count && !archiving)
         goto done;
-    char *url = http_url_without_fragment(in->requests[live[0]].url);
+    char *url = live_count ? http_url_without_fragment(in->requests[live[0]].url) : xstrndup(resource, strlen(resource));
     for (size_t i = 0; i < live_count; i++) {
         size_t body_start = next_count;
         append_formula(in, in->requests[live[i]].detail->body, url, &next, &next_count);
@@ -356,6 +407,9 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
                              .tracked = in->history_properties};
     history_record(&history, before, before_count, changed, slot_count, &next, &next_count);
     free(changed);
+    planned_write archive = {0};
+    if (archiving)
+        next_count = move_entries(in, url, before, before_count, next, next_count, &archive);
     before_count = triples_canonical(before, before_count);
     next_count = triples_canonical(next, next_count);
     bool unchanged = doc->found && before_count == next_count &&
@@ -367,13 +421,14 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
         }
         free(url);
         free(before);
+        free_write(&archive);
         goto done;
     }
     planned_write w = {.composed = true};
     w.url = url;
     w.doc = xstrndup(resource, strlen(resource));
-    w.why = rules_of(in, live, live_count);
-    w.sources = xmalloc(live_count * sizeof *w.sources);
+    w.why = live_count ? rules_of(in, live, live_count) : xstrndup("(its history moves to its archive)", 34);
+    w.sources = xmalloc((live_count ? live_count : 1) * sizeof *w.sources);
     memcpy(w.sources, live, live_count * sizeof *w.sources);
     w.source_count = live_count;
     int written = write_body(in, doc, before, before_count, next, next_count, &w, scratch);
@@ -382,6 +437,7 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
         for (size_t i = 0; i < live_count; i++)
             set_outcome(in, p, live[i], OUTCOME_REFUSED, "the composed document holds what Turtle cannot express");
         free_write(&w);
+        free_write(&archive);
         goto done;
     }
     if (!add_condition(in, &w, doc, true)) {
@@ -390,7 +446,13 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
                         "the document has no strong ETag, so an update could overwrite another writer "
                         "(--allow-unconditional-status allows it)");
         free_write(&w);
+        free_write(&archive);
         goto done;
+    }
+    if (archive.url) {
+        w.archive_first = xstrndup(archive.url, strlen(archive.url));
+        p->archives = xrealloc(p->archives, (p->archive_count + 1) * sizeof *p->archives);
+        p->archives[p->archive_count++] = archive;
     }
     w.document = next;
     w.document_count = next_count;
@@ -685,6 +747,20 @@ void plan_make(const plan_input *in, plan *p) {
         }
         compose(in, p, resource, members, count, &p->writes, &p->write_count, &scratch);
     }
+    /* --archive-history: the run's documents no update writes in this iteration move their entries alone */
+    for (size_t d = 0; in->archived && !in->hold_all && d < in->doc_count; d++) {
+        const char *resource = in->docs[d].resource;
+        if (!in->docs[d].found || !strmap_get(in->archived, resource) || strmap_get(&updates.index, resource) ||
+            strmap_get(&writes.index, resource) || strmap_get(&blocked, resource))
+            continue;
+        uint32_t count;
+        const uint32_t *read = store_graph_triples(in->wm, in->docs[d].graph, &count);
+        bool holds_entries = false; /* most documents hold none: no composing for them */
+        for (uint32_t i = 0; i < count && !holds_entries; i++)
+            holds_entries = store_triple(in->wm, read[i])->p == in->v->sequence;
+        if (holds_entries)
+            compose(in, p, resource, NULL, 0, &p->writes, &p->write_count, &scratch);
+    }
     free(members);
     buf_free(&scratch);
 
@@ -753,6 +829,9 @@ void plan_make(const plan_input *in, plan *p) {
 }
 
 void plan_free(plan *p) {
+    for (size_t i = 0; i < p->archive_count; i++)
+        free_write(&p->archives[i]);
+    free(p->archives);
     for (size_t i = 0; i < p->write_count; i++)
         free_write(&p->writes[i]);
     for (size_t i = 0; i < p->task_count; i++)

@@ -71,6 +71,8 @@ typedef struct planned_write {
     bool is_task;
     bool repeatable;      /* a write the plan made conditional on what it read: a second copy fails */
     char *after;          /* tasks: the document whose write must return 2xx first */
+    char *archive_first;  /* a composed write that drops history entries: the archive (archive.h) whose
+                             PATCH must return 2xx first (NULL: none) */
     term_id key;          /* the ldgsm:key */
     term_id report_to;    /* ldgsm:reportTo: the answer is reported to the rules under this node (0: not) */
     term_id called_at;    /* ldgsm:calledAt: the attempt the answer belongs to (0: none) */
@@ -82,7 +84,9 @@ typedef struct planned_write {
 } planned_write;
 
 typedef struct plan {
-    planned_write *writes; /* writes and as-written requests, sent first */
+    planned_write *archives; /* --archive-history: the archives' PATCHes, sent before everything (archive.h) */
+    size_t archive_count;
+    planned_write *writes; /* writes and as-written requests, sent next */
     size_t write_count;
     planned_write *tasks;  /* sent after their write returned 2xx */
     size_t task_count;
@@ -115,6 +119,8 @@ typedef struct plan_input {
     term_id clock;                  /* the iteration's ldgsm:now: the time of history entries */
     unsigned history_limit;         /* history entries a composed write keeps in its document (0: none) */
     const u64map *history_properties; /* predicates declared ldgsm:HistoryProperty in working memory */
+    const strmap *archived;         /* --archive-history: the documents whose entries move to their archive
+                                     * (the run's instances'; NULL: none) */
     const log_sink *log;
 } plan_input;
 

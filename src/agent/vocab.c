@@ -30,6 +30,9 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->history_property = terms_iri_cstr(t, NS_LDGSM "HistoryProperty");
     v->sequence = terms_iri_cstr(t, LDGSM_sequence);
     v->at = terms_iri_cstr(t, LDGSM_at);
+    v->history_archive = terms_iri_cstr(t, NS_LDGSM "historyArchive");
+    v->archived_through = terms_iri_cstr(t, NS_LDGSM "archivedThrough");
+    v->reads_history = terms_iri_cstr(t, NS_LDGSM "readsHistory");
     v->changed = terms_iri_cstr(t, LDGSM_changed);
     v->property = terms_iri_cstr(t, LDGSM_property);
     v->from = terms_iri_cstr(t, LDGSM_from);

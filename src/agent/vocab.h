@@ -11,6 +11,7 @@ typedef struct agent_vocab {
     term_id update, add, key, after, group, groups_of, priority, held_because, lenient, http_status, now, agent;
     term_id read_failure, waits_because;                              /* ldgsm: what the agent saw */
     term_id history_property, sequence, at, changed, property, from, to;   /* ldgsm: history entries */
+    term_id history_archive, archived_through, reads_history;         /* ldgsm: the history's archive */
     term_id reads, reads_container, holds_for, rule_condition;       /* ldgsm: sentries */
     term_id instance, is_completed, incident, wake_at, serves;       /* ldgsm: workflows; gx:serves */
     /* calls (docs/DESIGN.md §6.1): what a request node carries, and the answer the agent reports back */

@@ -107,6 +107,9 @@ static const char run_usage[] =
     "                          rules, outcome and reason) and every iteration (phase timings, counts);\n"
     "                          flushed at each iteration's end; '-' is standard output\n"
     "      --history N         keep the last N transitions in each status document (default 100; 0: none)\n"
+    "      --archive-history   move the transitions from each status document to its archive, the\n"
+    "                          resource DOC.history the document links to (ldgsm:historyArchive), in the\n"
+    "                          iteration after each is written: polls read the state, not the past\n"
     "      --remind N          say a wait or an incident that lasts again every N iterations (default 100)\n"
     "  -v, --verbose           more log lines\n"
     "  -h, --help              this text\n"
@@ -167,7 +170,7 @@ int cmd_run(int argc, char **argv) {
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_RELEASE_TERMS, OPT_TRACE,
            OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD, OPT_INSTANCES_FROM, OPT_READ_WAIT,
-           OPT_INCREMENTAL, OPT_SAFETY_POLL };
+           OPT_INCREMENTAL, OPT_SAFETY_POLL, OPT_ARCHIVE_HISTORY };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -198,6 +201,7 @@ int cmd_run(int argc, char **argv) {
         {"remind", required_argument, NULL, OPT_REMIND},
         {"incremental", no_argument, NULL, OPT_INCREMENTAL},
         {"safety-poll", required_argument, NULL, OPT_SAFETY_POLL},
+        {"archive-history", no_argument, NULL, OPT_ARCHIVE_HISTORY},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -314,6 +318,9 @@ int cmd_run(int argc, char **argv) {
         }
         case OPT_INCREMENTAL:
             opt.incremental = true;
+            break;
+        case OPT_ARCHIVE_HISTORY:
+            opt.archive_history = true;
             break;
         case OPT_READ_WAIT: {
             unsigned long v = strtoul(optarg, &end, 10);

@@ -251,6 +251,7 @@ int cmd_status(int argc, char **argv) {
         fputs("ldgsm status: --count needs --watch\n", stderr);
         goto done;
     }
+    opt.reads_history = history > 0; /* transitions moved to an archive (--archive-history) are shown too */
     if ((opt.instance_count && shipped_add_gsm(&opt, &shipped, "ldgsm status") != 0) ||
         (opt.machine_count && shipped_add_wsm(&opt, &shipped, "ldgsm status") != 0)) {
         status = 1;

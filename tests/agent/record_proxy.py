@@ -12,8 +12,9 @@ Listens on 127.0.0.1, a free port; the first line on stdout is its base URL. Sto
   --race PATH FILE  another writer wins the race: before forwarding the first write (PUT or PATCH) to
                     PATH, the proxy replaces PATH with FILE's Turtle itself (a GET for the ETag, then a
                     PUT with If-Match), logged as a RACE line with that PUT's status
-  --fail FILE       answer 500 to any request whose path is a line of FILE (read at every request, so
-                    a test can start and end the failure while the proxy runs); logged with status 500
+  --fail FILE       answer 500 to any request whose path is a line of FILE, or whose method and path are
+                    one ("PUT /status/a"), read at every request, so a test can start and end the
+                    failure while the proxy runs; logged with status 500
   --hang FILE       hold any request whose path is a line of FILE without answering (a device that
                     accepts the connection and never answers) until the line is gone (FILE is read
                     every 20 ms), then forward it as usual; logged as a HANG line when the hold begins
@@ -87,8 +88,8 @@ def main(argv):
         except FileNotFoundError:
             return False
 
-    def failing(path):
-        return listed(path, fail_file)
+    def failing(method, path):
+        return listed(path, fail_file) or listed(method + " " + path, fail_file)
 
     def race(path):
         with open(race_file, "rb") as f:
@@ -113,7 +114,7 @@ def main(argv):
                 log("HANG", path, "-", "-", "-", "-")
                 while listed(path, hang_file):
                     time.sleep(0.02)
-            if failing(path):
+            if failing(self.command, path):
                 log(self.command, path, "500", if_match, if_none_match, "-")
                 self.answer(500, [("Content-Type", "text/plain")], b"failing on purpose\n")
                 return
