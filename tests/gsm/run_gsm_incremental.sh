@@ -11,17 +11,9 @@
 # is one.
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
+. "$(dirname "$0")/one_stage_lib.sh"
 start_server
-put models/m '@prefix gsm: <http://purl.org/gsm/vocab#> . @prefix sp: <http://spinrdf.org/sp#> .
-@prefix ldgsm: <https://w3id.org/ldgsm#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-<#root> a gsm:Stage ; gsm:hasChildStage <#S> ; gsm:hasMilestone <#done> .
-<#S> a gsm:Stage ; gsm:hasGuard <#g> ; gsm:hasMilestone <#S-done> ; ldgsm:timeout "PT1S"^^xsd:dayTimeDuration .
-<#g> a gsm:Guard ; gsm:hasCondition <#started> .
-<#done> a gsm:Milestone ; gsm:hasAchievingSentry <#sensed> .
-<#S-done> a gsm:Milestone ; gsm:hasAchievingSentry <#sensed> .
-<#started> a sp:Ask ; sp:text """PREFIX gsm: <http://purl.org/gsm/vocab#>
-ASK { gsm:thisArtifactInstance gsm:hasState gsm:active }""" .
-<#sensed> a sp:Ask ; sp:text "ASK { <../env/sensor#it> <https://example.org/env#value> true }" .' > /dev/null
+one_stage_model models/m "$started_guard" "$(sensed sensor)" '; ldgsm:timeout "PT1S"^^xsd:dayTimeDuration'
 put env/sensor '<#it> <https://example.org/env#value> false .' > /dev/null
 for i in 1 2; do
   put s/i$i '@prefix gsm: <http://purl.org/gsm/vocab#> .
@@ -128,16 +120,7 @@ check "counted once" ! grep -qE '^iteration: .*; 2 instances evaluated' "$work/t
 # An invalid sentry met withholds every write (docs/DESIGN.md §2.6). hb is set up while its model is sound;
 # then its guard's text breaks: hb derives nothing more, yet is never left out, so the invalid sentry is met
 # in every iteration and the new instance ha beside it is held in each, as in polling.
-bad_model() { # the guard's sentry text
-  put models/bad "@prefix gsm: <http://purl.org/gsm/vocab#> . @prefix sp: <http://spinrdf.org/sp#> .
-<#root> a gsm:Stage ; gsm:hasChildStage <#S> ; gsm:hasMilestone <#done> .
-<#S> a gsm:Stage ; gsm:hasGuard <#g> ; gsm:hasMilestone <#S-done> .
-<#g> a gsm:Guard ; gsm:hasCondition <#guard> .
-<#done> a gsm:Milestone ; gsm:hasAchievingSentry <#never> .
-<#S-done> a gsm:Milestone ; gsm:hasAchievingSentry <#never> .
-<#guard> a sp:Ask ; sp:text \"$1\" .
-<#never> a sp:Ask ; sp:text \"ASK { <../env/sensor#it> <https://example.org/env#value> false }\" ." > /dev/null
-}
+bad_model() { one_stage_model models/bad "$1" 'ASK { <../env/sensor#it> <https://example.org/env#value> false }'; }
 bad_model "ASK { <../env/sensor#it> <https://example.org/env#value> false }"
 for i in b a; do
   put s/h$i "@prefix gsm: <http://purl.org/gsm/vocab#> .
@@ -155,8 +138,7 @@ check "in all 4" [ "$(grep -cE '^iteration: .* [1-9][0-9]* withheld' "$work/held
 # A program of the user's may join any documents: every document read is every instance's. Its rule writes
 # i5 once i6 is complete; i5 completes first and would be left out if only its own documents counted.
 put env/sensor2 '<#it> <https://example.org/env#value> false .' > /dev/null
-sed 's|env/sensor#it|env/sensor2#it|' <<< "$(request GET "${base}models/m" "" 'Accept: text/turtle'; printf '%s' "$http_body")" > "$work/m2.ttl"
-put models/m2 "$(cat "$work/m2.ttl")" > /dev/null
+one_stage_model models/m2 "$started_guard" "$(sensed sensor2)"
 for i in 5 6; do
   put s/i$i "@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/$([ $i = 5 ] && echo m || echo m2)#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
@@ -191,15 +173,8 @@ stop_pid "$agent_pid"
 # A sentry that reads the clock: its instance is never left out, so the guard opens once the time comes
 # (not at the next --safety-poll).
 at=$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%S.000Z)
-put models/clock "@prefix gsm: <http://purl.org/gsm/vocab#> . @prefix sp: <http://spinrdf.org/sp#> .
-<#root> a gsm:Stage ; gsm:hasChildStage <#S> ; gsm:hasMilestone <#done> .
-<#S> a gsm:Stage ; gsm:hasGuard <#g> ; gsm:hasMilestone <#S-done> .
-<#g> a gsm:Guard ; gsm:hasCondition <#time> .
-<#done> a gsm:Milestone ; gsm:hasAchievingSentry <#never> .
-<#S-done> a gsm:Milestone ; gsm:hasAchievingSentry <#never> .
-<#time> a sp:Ask ; sp:text \"\"\"PREFIX ldgsm: <https://w3id.org/ldgsm#> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
-ASK { ?agent ldgsm:now ?n FILTER(?n > \"$at\"^^xsd:dateTime) }\"\"\" .
-<#never> a sp:Ask ; sp:text \"ASK { <../env/sensor#it> <https://example.org/env#value> false }\" ." > /dev/null
+one_stage_model models/clock "PREFIX ldgsm: <https://w3id.org/ldgsm#> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
+ASK { ?agent ldgsm:now ?n FILTER(?n > \"$at\"^^xsd:dateTime) }" 'ASK { <../env/sensor#it> <https://example.org/env#value> false }'
 put s/i7 '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/clock#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
 "$ldgsm" run --instance "${base}s/i7#it" -n 100 --incremental --safety-poll 600000 > /dev/null 2> "$work/clock.log" &

@@ -6,6 +6,7 @@
 # answered, the document's write not: as if it died there) loses no entry and writes none twice.
 set -u
 . "$(dirname "$0")/evaluation_lib.sh"
+. "$(dirname "$0")/one_stage_lib.sh"
 ntriples() { get "$1"; }
 # transitions PATH: one line per entry of the document or archive PATH, "sequence changed property from... -> to...",
 # sorted; with "nosequence", the sequence left out (to compare two runs whose sequences differ)
@@ -79,15 +80,7 @@ check "each once, each with one time" numbered status/died.history "$recorded"
 
 # Transitions after a pause: the document held no entry when they came, and they are numbered on from its
 # ldgsm:archivedThrough, not from 1 again.
-put models/w '@prefix gsm: <http://purl.org/gsm/vocab#> . @prefix sp: <http://spinrdf.org/sp#> .
-<#root> a gsm:Stage ; gsm:hasChildStage <#S> ; gsm:hasMilestone <#done> .
-<#S> a gsm:Stage ; gsm:hasGuard <#g> ; gsm:hasMilestone <#S-done> .
-<#g> a gsm:Guard ; gsm:hasCondition <#started> .
-<#done> a gsm:Milestone ; gsm:hasAchievingSentry <#sensed> .
-<#S-done> a gsm:Milestone ; gsm:hasAchievingSentry <#sensed> .
-<#started> a sp:Ask ; sp:text """PREFIX gsm: <http://purl.org/gsm/vocab#>
-ASK { gsm:thisArtifactInstance gsm:hasState gsm:active }""" .
-<#sensed> a sp:Ask ; sp:text "ASK { <../env/w#it> <https://example.org/env#value> true }" .' > /dev/null
+one_stage_model models/w "$started_guard" "$(sensed w)"
 put env/w '<#it> <https://example.org/env#value> false .' > /dev/null
 put status/w '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/w#root> ; gsm:hasState gsm:uninitialized .' > /dev/null

@@ -44,6 +44,22 @@ static void note_a(incremental *inc, bool quiet, int64_t wake, const char *doc_e
     incremental_note(inc, A, quiet, wake, names, etags, 3);
 }
 
+/* B read its status document, the model in state model_etag, and (when with_sensor) the absent sensor. */
+static void note_b(incremental *inc, const char *model_etag, bool with_sensor) {
+    const char *names[] = {DOC_B, MODEL, SENSOR};
+    const char *etags[] = {"\"b1\"", model_etag, NULL};
+    incremental_note(inc, B, true, NEVER, names, etags, with_sensor ? 3 : 2);
+}
+
+/* A table after a first (full) iteration at 1000 that evaluated A, quiet, with the given wake time. */
+static incremental *with_a_noted(int64_t wake) {
+    incremental *inc = incremental_new(SAFETY);
+    bool full;
+    iterate(inc, 1000, NULL, 0, NULL, &full);
+    note_a(inc, true, wake, "\"a1\"");
+    return inc;
+}
+
 static void first_iteration_evaluates_everything_then_unchanged_is_left_out(void **state) {
     (void)state;
     incremental *inc = incremental_new(SAFETY);
@@ -63,10 +79,8 @@ static void first_iteration_evaluates_everything_then_unchanged_is_left_out(void
 
 static void a_changed_document_brings_its_reader_back(void **state) {
     (void)state;
-    incremental *inc = incremental_new(SAFETY);
+    incremental *inc = with_a_noted(NEVER);
     bool full;
-    iterate(inc, 1000, NULL, 0, NULL, &full);
-    note_a(inc, true, NEVER, "\"a1\"");
     const char *changed[] = {SENSOR};
     assert_int_equal(iterate(inc, 2000, changed, 1, NULL, &full), 0);
     assert_false(incremental_skips(inc, A));
@@ -88,10 +102,8 @@ static void an_instance_that_was_not_quiet_is_evaluated_and_not_revalidated(void
 
 static void its_wake_time_brings_it_back(void **state) {
     (void)state;
-    incremental *inc = incremental_new(SAFETY);
+    incremental *inc = with_a_noted(5000);
     bool full;
-    iterate(inc, 1000, NULL, 0, NULL, &full);
-    note_a(inc, true, 5000, "\"a1\"");
     assert_int_equal(iterate(inc, 4999, NULL, 0, NULL, &full), 1);
     assert_int_equal(iterate(inc, 5000, NULL, 0, NULL, &full), 0);
     assert_false(incremental_skips(inc, A));
@@ -122,13 +134,9 @@ static void the_safety_poll_evaluates_everything(void **state) {
  * the model is unchanged since that newer state. */
 static void a_reader_of_an_older_state_is_evaluated(void **state) {
     (void)state;
-    incremental *inc = incremental_new(SAFETY);
+    incremental *inc = with_a_noted(NEVER);
     bool full;
-    iterate(inc, 1000, NULL, 0, NULL, &full);
-    note_a(inc, true, NEVER, "\"a1\"");
-    const char *names[] = {DOC_B, MODEL};
-    const char *etags[] = {"\"b1\"", "\"m2\""};
-    incremental_note(inc, B, true, NEVER, names, etags, 2);
+    note_b(inc, "\"m2\"", false);
     assert_int_equal(iterate(inc, 2000, NULL, 0, NULL, &full), 1);
     assert_false(incremental_skips(inc, A));
     assert_true(incremental_skips(inc, B));
@@ -144,13 +152,9 @@ static void a_reader_of_an_older_state_is_evaluated(void **state) {
  * tag. */
 static void a_document_is_revalidated_once(void **state) {
     (void)state;
-    incremental *inc = incremental_new(SAFETY);
+    incremental *inc = with_a_noted(NEVER);
     bool full;
-    iterate(inc, 1000, NULL, 0, NULL, &full);
-    note_a(inc, true, NEVER, "\"a1\"");
-    const char *names[] = {DOC_B, MODEL, SENSOR};
-    const char *etags[] = {"\"b1\"", "\"m1\"", NULL};
-    incremental_note(inc, B, true, NEVER, names, etags, 3);
+    note_b(inc, "\"m1\"", true);
     size_t count;
     const revalidation *r = incremental_begin(inc, 2000, &count, &full);
     assert_int_equal(count, 4);
@@ -170,13 +174,9 @@ static void a_document_is_revalidated_once(void **state) {
  * evaluated; the one kept is still left out. */
 static void instances_that_left_are_forgotten(void **state) {
     (void)state;
-    incremental *inc = incremental_new(SAFETY);
+    incremental *inc = with_a_noted(NEVER);
     bool full;
-    iterate(inc, 1000, NULL, 0, NULL, &full);
-    note_a(inc, true, NEVER, "\"a1\"");
-    const char *names[] = {DOC_B, MODEL};
-    const char *etags[] = {"\"b1\"", "\"m1\""};
-    incremental_note(inc, B, true, NEVER, names, etags, 2);
+    note_b(inc, "\"m1\"", false);
     const char *listed[] = {B, B, "http://127.0.0.1:3000/status/never-noted#it"}; /* B listed twice */
     incremental_retain(inc, listed, 3);
     size_t asked;
