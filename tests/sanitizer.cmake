@@ -94,6 +94,6 @@ endforeach()
 # N3.js's), the evaluation workflow's run (the fleet, shard and --instances-from tests run that workflow
 # here), the two runs against Community Solid Server (their time is the server's) and the call rules again
 # under --incremental (the sanitized build runs the call rules, and --incremental in run_gsm_incremental.sh
-# and run_gsm_property_incremental.sh).
+# and run_gsm_same_outcome.sh).
 set_tests_properties(reason_run_peer_agreement gsm_run_evaluation gsm_css_gsm ldp_css_interop
   gsm_run_call_rules_incremental PROPERTIES DISABLED TRUE)

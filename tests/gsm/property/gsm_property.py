@@ -31,7 +31,11 @@ documents did not change is left out of an iteration, and every check holds as i
 being exactly the table's step for the environment (what a polling agent must take); the run must have
 left some instance out at least once.
 
+--dump FILE writes what the run did, for comparing two runs of one seed (tests/gsm/run_gsm_same_outcome.sh):
+every instance's state after every iteration, and every write the server took (method, path, status), sorted.
+
 usage: gsm_property.py LDGSM [--seed N] [--models 14] [--free 6] [--iterations 30] [--incremental] [--keep]
+       [--dump FILE]
 The seed is printed first (and on failure, with how to reproduce); GSM_PROPERTY_SEED sets it too.
 """
 import os
@@ -431,7 +435,18 @@ def env_text(value):
     return "<#it> <%svalue> %s ." % (ENV, ("true" if value else "false") if isinstance(value, bool) else value)
 
 
-def run(ldgsm, seed, n_models, n_free, iterations, keep, incremental):
+def dump_run(path, history, served):
+    """What --dump writes: the states, model by model, then the writes served, sorted (the server logs a
+    batch's parallel writes in the order they end)."""
+    writes = sorted(" ".join(line.split()[:3]) for line in served.splitlines()
+                    if line.split()[:1] and line.split()[0] in ("PUT", "POST", "PATCH", "DELETE"))
+    with open(path, "w") as f:
+        for i, lines in enumerate(history):
+            f.writelines("p%d %s\n" % (i, line) for line in lines)
+        f.writelines(w + "\n" for w in writes)
+
+
+def run(ldgsm, seed, n_models, n_free, iterations, keep, incremental, dump):
     rng = random.Random(seed)
     work = tempfile.mkdtemp(prefix="ldgsm-property.")
     models = [GenModel(rng, i < n_models) for i in range(n_models + n_free)]
@@ -503,6 +518,8 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep, incremental):
         if not server.stop():
             failures.append("the server did not stop within %d s of SIGTERM" % WAIT)
         served = open(server.log_path).read()
+        if dump:
+            dump_run(dump, history, served)
         total_activations = 0
         for i, gm in enumerate(models):
             for s, st in gm.stages.items():
@@ -548,7 +565,7 @@ def main(argv):
     if not argv or argv[0].startswith("-"):
         print(__doc__, file=sys.stderr)
         return 2
-    opts = {"--seed": None, "--models": "14", "--free": "6", "--iterations": "30"}
+    opts = {"--seed": None, "--models": "14", "--free": "6", "--iterations": "30", "--dump": None}
     keep = "--keep" in argv
     incremental = "--incremental" in argv
     rest = [a for a in argv[1:] if a not in ("--keep", "--incremental")]
@@ -564,7 +581,7 @@ def main(argv):
         print("FAIL: " + "\nFAIL: ".join(errors))
         return 1
     return run(os.path.abspath(argv[0]), int(seed), int(opts["--models"]), int(opts["--free"]),
-               int(opts["--iterations"]), keep, incremental)
+               int(opts["--iterations"]), keep, incremental, opts["--dump"])
 
 
 if __name__ == "__main__":
