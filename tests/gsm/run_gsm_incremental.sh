@@ -162,10 +162,16 @@ await_in_doc() { # PATH TEXT: bounded wait for TEXT in the document
   return 1
 }
 check "i5 completes" await_in_doc s/i5 'isCompleted> "true"'
-for ((i = 0; i < wait_limit * 10; i++)); do
-  grep -qE '^iteration: .*; 1 instances evaluated, 1 left out' "$work/mine.log" && break
-  nap 0.1
-done
+left_out_both() { grep -qE '^iteration: .*; 0 instances evaluated, 2 left out' "$work/mine.log"; }
+await_left_out_both() {
+  local i
+  for ((i = 0; i < wait_limit * 10; i++)); do
+    left_out_both && return 0
+    nap 0.1
+  done
+  return 1
+}
+check "i5 complete and i6 waiting, both are left out" await_left_out_both
 put env/sensor2 '<#it> <https://example.org/env#value> true .' > /dev/null
 check "once i6 completes, the user's rule writes i5" await_in_doc s/i5 'sawI6'
 stop_pid "$agent_pid"
