@@ -48,18 +48,23 @@ incremental *incremental_new(long safety_poll_ms) {
     return inc;
 }
 
-void incremental_free(incremental *inc) {
-    if (!inc)
-        return;
+/* Frees the tables of documents and instances (incremental_retain builds new ones). */
+static void tables_free(incremental *inc) {
     for (uint32_t i = 0; i < inc->doc_index.count; i++)
         free(inc->docs[i].etag);
     for (uint32_t i = 0; i < inc->instance_index.count; i++)
         free(inc->instances[i].seen);
     free(inc->docs);
     free(inc->instances);
-    free(inc->asked);
     strmap_free(&inc->doc_index);
     strmap_free(&inc->instance_index);
+}
+
+void incremental_free(incremental *inc) {
+    if (!inc)
+        return;
+    tables_free(inc);
+    free(inc->asked);
     free(inc);
 }
 
@@ -204,15 +209,8 @@ void incremental_retain(incremental *inc, const char *const *instances, size_t c
             in->seen[k].doc = doc_of[d] - 1;
         }
     }
-    for (uint32_t i = 0; i < inc->instance_index.count; i++)
-        free(inc->instances[i].seen);
-    for (uint32_t d = 0; d < inc->doc_index.count; d++)
-        free(inc->docs[d].etag);
-    free(inc->instances);
-    free(inc->docs);
+    tables_free(inc); /* what moved to the new tables was taken out of the old */
     free(doc_of);
-    strmap_free(&inc->instance_index);
-    strmap_free(&inc->doc_index);
     inc->instance_index = kept;
     inc->instances = kept_instances;
     inc->instance_cap = count ? count : 1;
