@@ -69,6 +69,9 @@ from interp import Interp, Term, parse  # noqa: E402
 
 ENV = "https://example.org/env#"
 WAIT = int(os.environ.get("LDGSM_TEST_WAIT", "30"))
+# Options the stepped agents run with beside their own (e.g. --incremental: tests/patterns/run_property_incremental.sh)
+AGENT_OPTIONS = os.environ.get("PATTERN_PROPERTY_AGENT_OPTIONS", "").split()
+LEFT_OUT = [0]  # instance-iterations the agents left out (--incremental), over the run
 QUIET = 3            # iterations without a status change that make a quiescent point
 MAX_SETTLE = 150     # iterations one change may take to settle (PROGRESS)
 OUTCOMES = (("held", 0.75), ("ok", 0.18), ("fail", 0.07))
@@ -435,7 +438,7 @@ class Run:
                         "gsm:hasState gsm:uninitialized ." % self.idx)
         self.instance = "%sstatus/m%d#it" % (self.server.base, self.idx)
         self.prop.service.runs[self.id] = self
-        self.agent = Agent([ldgsm, "run", "--instance", self.instance, "--step", "-n", "0"],
+        self.agent = Agent([ldgsm, "run", "--instance", self.instance, "--step", "-n", "0"] + AGENT_OPTIONS,
                            os.path.join(self.work, "agent.log"))
         self.model, self.snap = None, None
         self.interp = Interp(parse(self.text))
@@ -465,6 +468,7 @@ class Run:
             self.fail("iteration %d: the agent did not finish it (exit %s)" % (self.iterations, self.agent.proc.poll()))
             return None
         summary = " ".join(line for line in log.splitlines() if line.startswith("iteration:"))
+        LEFT_OUT[0] += sum(int(n) for n in re.findall(r"(\d+) left out", summary))
         if any(int(n) for n in re.findall(r"(\d+) (?:withheld|conflicting|refused)", summary)):
             self.fail("iteration %d: %s" % (self.iterations, summary))
         for code in re.findall(r"^(?:PUT|PATCH) \S+/status/m\d+ (\d+) ", log, re.M):
@@ -811,6 +815,11 @@ def main(argv):
     for text, n in sorted(prop.notes.items()):
         print("note: %s: %d" % (text, n))
     missing = [f for f in FEATURES if f not in covered]
+    if "--incremental" in AGENT_OPTIONS:
+        print("pattern property: --incremental left an instance out in %d iterations" % LEFT_OUT[0])
+        if not LEFT_OUT[0]:
+            print("  FAIL: --incremental left nothing out: nothing was tested")
+            failed += 1
     print("pattern property: seed %d: %d terms, %d script steps, %d agent iterations in %.0f s; %d failed%s" % (
         seed, int(opts["--terms"]), steps, iterations, time.monotonic() - started, failed,
         "; not covered: " + ", ".join(missing) if missing and not opts["--term"] else ""))
