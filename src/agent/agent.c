@@ -399,6 +399,19 @@ static void report_late_gets(agent *a, size_t scanned) {
     }
 }
 
+/* A GET of resource as the agent reads documents: RDF wanted, If-None-Match etag (NULL: none), waited for
+ * at most --read-wait, and not at all while an earlier read of it goes unanswered (the healthy reads do not
+ * pay for a hang). headers (two) are filled for it. */
+static http_request read_request(agent *a, const char *resource, const char *etag, http_header headers[2]) {
+    headers[0] = (http_header){"Accept", rdf_accept_header()};
+    headers[1] = (http_header){"If-None-Match", etag};
+    long wait_ms = !a->opt.read_wait_ms                        ? 0
+                   : get_unanswered(&a->gets, resource) ? HTTP_NO_WAIT
+                                                             : a->opt.read_wait_ms;
+    return (http_request){.method = "GET", .url = resource, .headers = headers, .header_count = etag ? 2 : 1,
+                          .wait_ms = wait_ms};
+}
+
 /* Moves into *out the answer a revalidation brought for resource, for the crawl to take instead of a GET of
  * its own; false when there is none, or it is a 304 for a tag other than the one the document cache holds
  * (which the cache cannot answer). The caller frees *out. */
@@ -453,15 +466,7 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
         if (take_revalidated(a, resource, &results[i]))
             continue;
         sent[i] = true;
-        headers[send_count][0] = (http_header){"Accept", rdf_accept_header()};
-        headers[send_count][1] = (http_header){"If-None-Match", held};
-        /* a read that went unanswered is not waited for again: the healthy ones do not pay for a hang */
-        bool unanswered = get_unanswered(&a->gets, resource);
-        reqs[send_count] = (http_request){.method = "GET", .url = resource, .headers = headers[send_count],
-                                          .header_count = held ? 2 : 1,
-                                          .wait_ms = !a->opt.read_wait_ms ? 0
-                                                     : unanswered         ? HTTP_NO_WAIT
-                                                                          : a->opt.read_wait_ms};
+        reqs[send_count] = read_request(a, resource, held, headers[send_count]);
         send_count++;
     }
     http_result *answers = xcalloc(send_count ? send_count : 1, sizeof *answers);
@@ -507,15 +512,8 @@ static void revalidate(agent *a, iteration_stats *stats) {
         a->revalidated_etags = xcalloc(count, sizeof *a->revalidated_etags);
         a->revalidated_count = count;
         for (size_t i = 0; i < count; i++) {
-            headers[i][0] = (http_header){"Accept", rdf_accept_header()};
-            headers[i][1] = (http_header){"If-None-Match", asked[i].etag};
-            /* as the crawl's reads (fetch_new): one unanswered by --read-wait counts as changed */
-            bool unanswered = get_unanswered(&a->gets, asked[i].resource);
-            reqs[i] = (http_request){.method = "GET", .url = asked[i].resource, .headers = headers[i],
-                                     .header_count = asked[i].etag ? 2 : 1,
-                                     .wait_ms = !a->opt.read_wait_ms ? 0
-                                                : unanswered         ? HTTP_NO_WAIT
-                                                                     : a->opt.read_wait_ms};
+            /* one unanswered by --read-wait counts as changed */
+            reqs[i] = read_request(a, asked[i].resource, asked[i].etag, headers[i]);
             a->revalidated_etags[i] = asked[i].etag;
             strmap_put(&a->revalidated, asked[i].resource, (uint32_t)i, NULL);
         }
@@ -833,17 +831,15 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
     stats->failed += send_batch(a, p->archives, p->archive_count, archived, &stats->sent);
     size_t kept = 0;
     for (size_t w = 0; w < p->write_count; w++) {
-        bool go = !p->writes[w].archive_first;
-        for (size_t k = 0; k < p->archive_count && !go; k++)
-            go = archived[k] && strcmp(p->archives[k].url, p->writes[w].archive_first) == 0;
-        if (go) {
+        size_t first = p->writes[w].archive_first;
+        if (!first || archived[first - 1]) {
             planned_write keep = p->writes[w];
             p->writes[w] = p->writes[kept];
             p->writes[kept++] = keep;
             continue;
         }
         buf why = {0};
-        buf_printf(&why, "its history could not be moved to %s; it stays in the document", p->writes[w].archive_first);
+        buf_printf(&why, "its history could not be moved to %s; it stays in the document", p->archives[first - 1].url);
         log_msg(a->log, LOG_WARN, "%s %s withheld: %s", p->writes[w].method, p->writes[w].url, why.data);
         trace_unsent(a->trace, &p->writes[w], "withheld", why.data);
         stats->withheld++;

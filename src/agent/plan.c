@@ -154,7 +154,6 @@ static void free_write(planned_write *w) {
     free(w->url);
     free(w->doc);
     free(w->after);
-    free(w->archive_first);
     free(w->why);
     free(w->sources);
     free(w->document);
@@ -311,6 +310,9 @@ static int write_body(const plan_input *in, const doc_state *doc, const triple *
     return rc;
 }
 
+/* the why of a write made only to move a document's history */
+static const char archive_only[] = "(its history moves to its archive)";
+
 /* --archive-history (archive.h): takes the entries the document held when read out of next[0..next_count)
  * (those it gains in this write stay: they move in a later iteration), says where they went and up to which
  * sequence, and makes *archive the PATCH that inserts them into the archive. Returns the new count; *archive
@@ -427,7 +429,7 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
     planned_write w = {.composed = true};
     w.url = url;
     w.doc = xstrndup(resource, strlen(resource));
-    w.why = live_count ? rules_of(in, live, live_count) : xstrndup("(its history moves to its archive)", 34);
+    w.why = live_count ? rules_of(in, live, live_count) : xstrndup(archive_only, sizeof archive_only - 1);
     w.sources = xmalloc((live_count ? live_count : 1) * sizeof *w.sources);
     memcpy(w.sources, live, live_count * sizeof *w.sources);
     w.source_count = live_count;
@@ -450,7 +452,7 @@ static void compose(const plan_input *in, plan *p, const char *resource, const s
         goto done;
     }
     if (archive.url) {
-        w.archive_first = xstrndup(archive.url, strlen(archive.url));
+        w.archive_first = p->archive_count + 1;
         p->archives = xrealloc(p->archives, (p->archive_count + 1) * sizeof *p->archives);
         p->archives[p->archive_count++] = archive;
     }

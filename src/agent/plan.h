@@ -71,8 +71,8 @@ typedef struct planned_write {
     bool is_task;
     bool repeatable;      /* a write the plan made conditional on what it read: a second copy fails */
     char *after;          /* tasks: the document whose write must return 2xx first */
-    char *archive_first;  /* a composed write that drops history entries: the archive (archive.h) whose
-                             PATCH must return 2xx first (NULL: none) */
+    size_t archive_first; /* a composed write that drops history entries: 1 + the index in plan.archives
+                             of the archive (archive.h) whose PATCH must return 2xx first (0: none) */
     term_id key;          /* the ldgsm:key */
     term_id report_to;    /* ldgsm:reportTo: the answer is reported to the rules under this node (0: not) */
     term_id called_at;    /* ldgsm:calledAt: the attempt the answer belongs to (0: none) */
