@@ -190,7 +190,8 @@ static int demo_server_start(demo_server *s, const char *fixtures, const log_sin
     s->server = ldp_server_bind(&config, message, sizeof message);
     if (s->server) {
         ldp_store_config store_config = {NULL, ldp_server_base_url(s->server), ldp_server_variant_free(), log,
-                                         body_prefixes};
+                                         body_prefixes, NULL, NULL};
+        ldp_server_hook_store(s->server, &store_config);
         s->store = ldp_store_open(&store_config, message, sizeof message);
     }
     ldp_fixtures_counts counts;

@@ -54,6 +54,18 @@ static const char serve_usage[] =
     "executed, even if the resource has changed since; under another request the key gets 422, and\n"
     "409 while the first is still executing. 2xx and 4xx answers are kept, 5xx answers are not (a\n"
     "re-send executes again).\n"
+    "Solid Notifications (WebSocketChannel2023, as Community Solid Server 7.2 offers them): the storage\n"
+    "description names the subscription service /.notifications/WebSocketChannel2023/ (notify:subscription;\n"
+    "features endAt, rate, startAt, state). POST it an application/ld+json subscription, e.g.\n"
+    "{\"@context\":[\"https://www.w3.org/ns/solid/notification/v1\"],\"type\":\n"
+    "\"http://www.w3.org/ns/solid/notifications#WebSocketChannel2023\",\"topic\":\"BASE/doc\",\"state\":ETAG}\n"
+    "(no token needed; the topic need not exist yet): 200 with the channel's JSON-LD (id, receiveFrom: a\n"
+    "ws:// URL on the notifications port, endAt); 415, 413 or 422 (why in the body) for a bad request, 429\n"
+    "when a channel bound is reached. A socket connected to receiveFrom gets, at once, an Update (or a\n"
+    "Delete) when the given state is not the topic's ETag, then one JSON-LD activity per change of the\n"
+    "topic: Create, Update, Delete, or on a container Add and Remove of a member (object the member, target\n"
+    "the container), each with the new ETag as state (quotes included) and the time published. DELETE of a\n"
+    "channel's id unsubscribes (205). Changes while no socket is connected are not kept.\n"
     "GET /.well-known/ldgsm is a read-only HTML page of the workflow instances the server holds (each\n"
     "with its state, its stages' states and, when the server holds its model, its drawing as `ldgsm draw`\n"
     "makes it); it reloads itself every 2 seconds. Other methods on it get 405.\n"
@@ -104,6 +116,21 @@ static const char serve_usage[] =
     "                            Community Solid Server); the origin is echoed, preflights (OPTIONS)\n"
     "                            answer 204 on any path\n"
     "  --no-access-log           leave out the per-request lines on standard error\n"
+    "  --notifications-port N    port of the notification sockets, on the same address (default 0: any free\n"
+    "                            port; receiveFrom names it)\n"
+    "  --no-notifications        no notifications: the storage description lists no service, and\n"
+    "                            /.notifications/ is not served\n"
+    "  --max-channels N          notification channels held at once, a socket each (default 1000, as\n"
+    "                            --max-connections); more subscriptions get 429\n"
+    "  --max-channels-per-client N\n"
+    "                            channels one client address may hold (default 250: a quarter, so one\n"
+    "                            client cannot take them all); more get 429\n"
+    "  --channel-lifetime SECONDS\n"
+    "                            a channel ends this long after its subscription at the latest (a later\n"
+    "                            endAt is cut to it), its socket closed (default 3600)\n"
+    "  --channel-connect-timeout SECONDS\n"
+    "                            a channel whose socket has not connected (or closed and did not\n"
+    "                            reconnect) for this long is dropped (default 30)\n"
     "  -h, --help                this text\n"
     "\n"
     "The first line on standard output is the base URL (e.g. http://127.0.0.1:8080/), printed once the\n"
@@ -137,6 +164,12 @@ enum {
     OPT_HEAD_TIMEOUT,
     OPT_BODY_MIN_RATE,
     OPT_BODY_GRACE,
+    OPT_NOTIFICATIONS_PORT,
+    OPT_NO_NOTIFICATIONS,
+    OPT_MAX_CHANNELS,
+    OPT_MAX_CHANNELS_PER_CLIENT,
+    OPT_CHANNEL_LIFETIME,
+    OPT_CHANNEL_CONNECT_TIMEOUT,
 };
 
 typedef struct serve_options {
@@ -228,6 +261,12 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         {"head-timeout", required_argument, NULL, OPT_HEAD_TIMEOUT},
         {"body-min-rate", required_argument, NULL, OPT_BODY_MIN_RATE},
         {"body-grace", required_argument, NULL, OPT_BODY_GRACE},
+        {"notifications-port", required_argument, NULL, OPT_NOTIFICATIONS_PORT},
+        {"no-notifications", no_argument, NULL, OPT_NO_NOTIFICATIONS},
+        {"max-channels", required_argument, NULL, OPT_MAX_CHANNELS},
+        {"max-channels-per-client", required_argument, NULL, OPT_MAX_CHANNELS_PER_CLIENT},
+        {"channel-lifetime", required_argument, NULL, OPT_CHANNEL_LIFETIME},
+        {"channel-connect-timeout", required_argument, NULL, OPT_CHANNEL_CONNECT_TIMEOUT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -249,6 +288,14 @@ static int parse_options(int argc, char **argv, serve_options *o) {
             }
             o->server.port = (unsigned)n;
             break;
+        case OPT_NOTIFICATIONS_PORT:
+            if (!parse_number(optarg, 65535, &n)) {
+                fprintf(stderr, "ldgsm serve: --notifications-port wants 0..65535, not '%s'\n", optarg);
+                return 2;
+            }
+            o->server.notifications_port = (unsigned)n;
+            break;
+        case OPT_NO_NOTIFICATIONS: o->server.no_notifications = true; break;
         case OPT_DATA: o->data_dir = optarg; break;
         case OPT_MEMORY: o->memory = true; break;
         case OPT_NO_ACCESS_LOG: o->server.access_log = NULL; break;
@@ -275,7 +322,11 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         case OPT_IDLE_TIMEOUT:
         case OPT_HEAD_TIMEOUT:
         case OPT_BODY_MIN_RATE:
-        case OPT_BODY_GRACE: {
+        case OPT_BODY_GRACE:
+        case OPT_MAX_CHANNELS:
+        case OPT_MAX_CHANNELS_PER_CLIENT:
+        case OPT_CHANNEL_LIFETIME:
+        case OPT_CHANNEL_CONNECT_TIMEOUT: {
             struct {
                 int opt;
                 const char *name;
@@ -288,6 +339,10 @@ static int parse_options(int argc, char **argv, serve_options *o) {
                 {OPT_HEAD_TIMEOUT, "head-timeout", &o->server.head_timeout},
                 {OPT_BODY_MIN_RATE, "body-min-rate", &o->server.body_min_rate},
                 {OPT_BODY_GRACE, "body-grace", &o->server.body_grace},
+                {OPT_MAX_CHANNELS, "max-channels", &o->server.max_channels},
+                {OPT_MAX_CHANNELS_PER_CLIENT, "max-channels-per-client", &o->server.max_channels_per_client},
+                {OPT_CHANNEL_LIFETIME, "channel-lifetime", &o->server.channel_lifetime},
+                {OPT_CHANNEL_CONNECT_TIMEOUT, "channel-connect-timeout", &o->server.channel_connect_timeout},
             };
             size_t i = 0;
             while (counts[i].opt != opt)
@@ -412,7 +467,8 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
     free(compat_rules);
     ldp_server_add_route(server, PAGE_PATH, serve_page, page);
     ldp_store_config store_config = {o->data_dir, ldp_server_base_url(server), ldp_server_variant_free(),
-                                     o->server.log, body_prefixes};
+                                     o->server.log, body_prefixes, NULL, NULL};
+    ldp_server_hook_store(server, &store_config);
     ldp_store *store = ldp_store_open(&store_config, message, sizeof message);
     int rc = 0;
     if (!store) {
@@ -439,6 +495,8 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
         fflush(stdout);
         fprintf(stderr, "ldgsm serve: serving %s/ from %s\n", ldp_server_base_url(server),
                 o->data_dir ? o->data_dir : "memory");
+        if (ldp_server_notifications_base(server))
+            fprintf(stderr, "ldgsm serve: notification sockets on %s/\n", ldp_server_notifications_base(server));
         int sig = 0;
         sigwait(stop_signals, &sig);
         fprintf(stderr, "ldgsm serve: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");

@@ -1,6 +1,7 @@
 /* ldp_server.c: libmicrohttpd request handling for the LDP server: request state, the methods
  * (GET/HEAD, OPTIONS, PUT, POST, DELETE, PATCH) built on ldp_store, cached responses, conditional reads,
- * CORS, writes made once under an Idempotency-Key (ldp_idempotency), the access log. */
+ * CORS, writes made once under an Idempotency-Key (ldp_idempotency), the notification service's requests
+ * (ldp_notify, design note 12), the access log. */
 #include "ldp/ldp_server.h"
 
 #include <arpa/inet.h>
@@ -20,9 +21,11 @@
 #include "ldp/ldp_guard.h"
 #include "ldp/ldp_idempotency.h"
 #include "ldp/ldp_link.h"
+#include "ldp/ldp_notify.h"
 #include "ldp/ldp_patch.h"
 #include "ldp/ldp_path.h"
 #include "ldp/ldp_rdf.h"
+#include "ldp/ldp_websocket.h"
 #include "rdf/vocab_ns.h"
 
 typedef struct route {
@@ -42,6 +45,8 @@ struct ldp_server {
     ldp_idem *idempotency;
     ldp_guard *guard;
     buf storage_description[LDP_MEDIA_COUNT]; /* design note 10, made at bind */
+    ldp_notify *notify;        /* design note 12; NULL when off */
+    ldp_websocket *websocket;
 };
 
 enum method { M_GET, M_HEAD, M_OPTIONS, M_PUT, M_POST, M_DELETE, M_PATCH, M_OTHER };
@@ -59,6 +64,7 @@ typedef struct request {
     const char *origin;     /* an allowed Origin to answer with CORS headers (design note 8), or NULL */
     bool preflight;         /* a CORS preflight (design note 8) */
     const route *route;     /* the extra route the path names (design note 5), or NULL */
+    bool notify;            /* the path is the notification service's (design note 12) */
     buf body;
     bool body_too_large;
     int status;
@@ -580,6 +586,30 @@ static enum MHD_Result handle_route(ldp_server *s, struct MHD_Connection *c, req
     return result;
 }
 
+/* Design note 12. */
+static enum MHD_Result handle_notify(ldp_server *s, struct MHD_Connection *c, request *r) {
+    char address[INET6_ADDRSTRLEN] = "unknown";
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *peer = info ? info->client_addr : NULL;
+    if (peer && peer->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)peer)->sin_addr, address, sizeof address);
+    else if (peer && peer->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)peer)->sin6_addr, address, sizeof address);
+    ldp_notify_answer answer = {0};
+    ldp_notify_request(s->notify, r->method_name, r->target, header(c, "Content-Type"), r->body.data ? r->body.data : "",
+                       r->body.len, address, &answer);
+    size_t len = answer.body.len;
+    /* The response takes over the body's memory (MHD frees it with free()). */
+    struct MHD_Response *response = MHD_create_response_from_buffer(len, buf_cstr(&answer.body), MHD_RESPMEM_MUST_FREE);
+    if (answer.content_type)
+        MHD_add_response_header(response, "Content-Type", answer.content_type);
+    if (answer.allow)
+        MHD_add_response_header(response, "Allow", answer.allow);
+    enum MHD_Result result = queue(r, c, answer.status, response, len);
+    MHD_destroy_response(response);
+    return result;
+}
+
 void ldp_route_answer_header(ldp_route_answer *answer, const char *name, const char *value) {
     if (answer->header_count < LDP_ROUTE_HEADERS_MAX) {
         answer->headers[answer->header_count].name = name;
@@ -621,6 +651,7 @@ static request *request_new(ldp_server *s, const char *url, const char *method) 
     for (size_t i = 0; r->target && i < s->route_count; i++)
         if (strcmp(r->target, s->routes[i].path) == 0)
             r->route = &s->routes[i];
+    r->notify = s->notify && r->target && strncmp(r->target, LDP_NOTIFY_PATH, strlen(LDP_NOTIFY_PATH)) == 0;
     return r;
 }
 
@@ -687,6 +718,11 @@ static enum MHD_Result answer_early(ldp_server *s, struct MHD_Connection *c, req
         *answered = r->method != M_GET && r->method != M_HEAD;
         return *answered ? respond_text(r, c, 405, "Method Not Allowed", "Allow", ALLOW_ROUTE) : MHD_YES;
     }
+    if (r->notify) { /* design note 12: ldp_notify answers all, with no token */
+        const char *length = header(c, "Content-Length");
+        *answered = length && strtoull(length, NULL, 10) > LDP_NOTIFY_MAX_REQUEST;
+        return *answered ? respond_text(r, c, 413, "Content Too Large", NULL, NULL) : MHD_YES;
+    }
     if (!r->path) {
         buf text = {0};
         buf_printf(&text, "Bad Request: %s", r->path_problem);
@@ -715,6 +751,8 @@ static enum MHD_Result execute(ldp_server *s, struct MHD_Connection *c, request 
         return respond_preflight(r, c);
     if (r->route)
         return handle_route(s, c, r);
+    if (r->notify)
+        return handle_notify(s, c, r);
     switch (r->method) {
     case M_GET:
     case M_HEAD: return handle_get(s, c, r);
@@ -781,7 +819,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     }
     if (*upload_data_size) {
         ldp_guard_body(c, *upload_data_size);
-        if (r->body.len + *upload_data_size > s->config.max_body) {
+        if (r->body.len + *upload_data_size > (r->notify ? LDP_NOTIFY_MAX_REQUEST : s->config.max_body)) {
             r->body_too_large = true;
             buf_free(&r->body);
         } else if (!r->body_too_large) {
@@ -894,6 +932,7 @@ static void serve_constraints(void *user, const ldp_store_view *view, const char
 static int describe_storage(ldp_server *s, char *message, size_t size) {
     buf *turtle = &s->storage_description[LDP_MEDIA_TURTLE];
     buf_printf(turtle,
+               "@prefix notify: <" LDP_NOTIFY_NS "> .\n"
                "@prefix pim: <http://www.w3.org/ns/pim/space#> .\n"
                "@prefix ldp: <http://www.w3.org/ns/ldp#> .\n"
                "@prefix solid: <http://www.w3.org/ns/solid/terms#> .\n"
@@ -904,6 +943,12 @@ static int describe_storage(ldp_server *s, char *message, size_t size) {
                "    hydra:supportedOperation [ a hydra:Operation ; hydra:method \"PATCH\" ;\n"
                "                               hydra:expects solid:InsertDeletePatch ] .\n",
                s->base_url, s->base_url);
+    if (s->notify) {
+        buf root = {0};
+        buf_printf(&root, "%s/", s->base_url);
+        ldp_notify_describe(s->notify, buf_cstr(&root), turtle);
+        buf_free(&root);
+    }
     buf uri = {0};
     buf_printf(&uri, "%s" LDP_SERVER_STORAGE_DESCRIPTION_PATH, s->base_url);
     int rc = 0;
@@ -968,6 +1013,16 @@ ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size
              config->host, bound_port);
     ldp_server_add_route(s, LDP_SERVER_CONSTRAINTS_PATH, serve_constraints, NULL);
     ldp_server_add_route(s, LDP_SERVER_STORAGE_DESCRIPTION_PATH, serve_storage_description, s);
+    if (!config->no_notifications) {
+        ldp_notify_config notify = {s->base_url, config->max_channels, config->max_channels_per_client,
+                                    config->channel_lifetime, config->channel_connect_timeout, config->log};
+        s->notify = ldp_notify_new(&notify);
+        if (!(s->websocket = ldp_websocket_bind(config->host, config->notifications_port, s->notify, config->log,
+                                                message, size))) {
+            ldp_server_free(s);
+            return NULL;
+        }
+    }
     if (describe_storage(s, message, size) != 0) {
         ldp_server_free(s);
         return NULL;
@@ -976,6 +1031,15 @@ ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size
 }
 
 const char *ldp_server_base_url(const ldp_server *s) { return s->base_url; }
+
+void ldp_server_hook_store(const ldp_server *s, ldp_store_config *config) {
+    config->on_change = s->notify ? ldp_notify_changed : NULL;
+    config->on_change_user = s->notify;
+}
+
+const char *ldp_server_notifications_base(const ldp_server *s) {
+    return s->websocket ? ldp_websocket_base(s->websocket) : NULL;
+}
 
 int ldp_server_add_route(ldp_server *s, const char *path, ldp_route_fn fn, void *user) {
     if (s->route_count == LDP_SERVER_ROUTES_MAX || path[0] != '/' || !strstr(path, "/."))
@@ -1019,6 +1083,11 @@ int ldp_server_start(ldp_server *s, ldp_store *store, char *message, size_t size
         snprintf(message, size, "cannot start the HTTP server on %s", s->base_url);
         return -1;
     }
+    if (s->notify) {
+        ldp_notify_set_store(s->notify, store);
+        if (ldp_websocket_start(s->websocket, message, size) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -1029,6 +1098,8 @@ void ldp_server_free(ldp_server *s) {
         MHD_stop_daemon(s->daemon);
     else if (s->listen_fd >= 0)
         close(s->listen_fd);
+    ldp_websocket_free(s->websocket); /* after the daemon: no request queues a notification now */
+    ldp_notify_free(s->notify);
     ldp_guard_free(s->guard); /* after the daemon: every connection closed */
     ldp_idem_free(s->idempotency);
     for (size_t i = 0; i < s->route_count; i++)

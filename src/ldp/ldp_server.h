@@ -48,6 +48,11 @@
  *     Community Solid Server's.
  * 11. Slow clients are closed, not waited on (ldp_guard.h): head and body deadlines, and room kept for new
  *     clients near the connection limit.
+ * 12. Solid Notifications (ldp_notify.h), unless turned off: the storage description lists the
+ *     WebSocketChannel2023 service, requests under /.notifications/ go to ldp_notify (no token: a
+ *     subscription is a read, and a channel's id is what lets one unsubscribe), the store's changes reach
+ *     it through its hook (ldp_server_hook_store), and its sockets are served by ldp_websocket on their own
+ *     port of the same host.
  * The server is started in two steps so that a caller can learn the base URL (--port 0) before the
  * store is opened with it, and serve only once the store is loaded. */
 #ifndef LDGSM_LDP_SERVER_H
@@ -88,6 +93,12 @@ typedef struct ldp_server_config {
     unsigned body_grace;
     const char *const *cors_origins;     /* design note 8: origins allowed ("*": any); none: any */
     size_t cors_origin_count;
+    /* Design note 12 (0: the LDP_NOTIFY_DEFAULT_ values). */
+    bool no_notifications;
+    unsigned notifications_port;         /* the sockets' port; 0: any free port */
+    unsigned max_channels, max_channels_per_client;
+    unsigned channel_lifetime;           /* seconds */
+    unsigned channel_connect_timeout;    /* seconds */
 } ldp_server_config;
 
 enum {
@@ -107,6 +118,10 @@ ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size
 const char *ldp_server_base_url(const ldp_server *server);
 /* What snapshots must call to free the variants this server caches in them (ldp_store_config). */
 ldp_variant_free_fn ldp_server_variant_free(void);
+/* Sets config's change hook to the server's notifications (design note 12; none when they are off). */
+void ldp_server_hook_store(const ldp_server *server, ldp_store_config *config);
+/* Where notification sockets connect ("ws://host:port"), or NULL when notifications are off. */
+const char *ldp_server_notifications_base(const ldp_server *server);
 enum { LDP_ROUTE_HEADERS_MAX = 8, LDP_SERVER_ROUTES_MAX = 8 };
 #define LDP_SERVER_CONSTRAINTS_PATH "/.well-known/ldgsm-constraints" /* design note 6 */
 #define LDP_SERVER_STORAGE_DESCRIPTION_PATH "/.well-known/solid"      /* design note 10 */

@@ -44,6 +44,14 @@ struct ldp_store {
     strmap deleted;     /* design note 5: every path ever deleted, under s->lock */
     buf deleted_record; /* the same, one per line, as LDP_DISK_DELETED_FILE holds it */
     uint64_t last_member_name; /* ldp_path_ordered_name's clock, under s->lock */
+    ldp_store_change_fn on_change; /* design note 7 */
+    void *on_change_user;
+    bool recording;     /* a write holds the write lock: changes go to pending */
+    struct pending_change {
+        enum ldp_activity activity;
+        char *path, *object;
+    } *pending;         /* the current write's changes, under the write lock */
+    size_t pending_count, pending_cap;
 };
 
 static uint64_t path_hash(const char *path, size_t len) { return hash_bytes(path, len, 0x6c6470); }
@@ -76,6 +84,22 @@ static size_t parent_len(const char *path, size_t len) {
     while (i > 0 && path[i - 1] != '/')
         i--;
     return i;
+}
+
+/* Design note 7: notes a change of the current write. Called with the write lock held. */
+static void record_change(ldp_store *s, enum ldp_activity activity, const char *path, const char *object) {
+    if (!s->recording || !s->on_change)
+        return;
+    if (activity == LDP_ACTIVITY_ADD)
+        for (size_t i = 0; i < s->pending_count; i++)
+            if (s->pending[i].activity == LDP_ACTIVITY_CREATE && strcmp(s->pending[i].path, path) == 0)
+                return; /* a container this write created: its Create says it all */
+    if (s->pending_count == s->pending_cap) {
+        s->pending_cap = s->pending_cap ? 2 * s->pending_cap : 4;
+        s->pending = xrealloc(s->pending, s->pending_cap * sizeof *s->pending);
+    }
+    s->pending[s->pending_count++] = (struct pending_change){
+        activity, xstrndup(path, strlen(path)), object ? xstrndup(object, strlen(object)) : NULL};
 }
 
 static void set_doc(node *n, ldp_doc *doc) {
@@ -158,7 +182,9 @@ static node *add_node(ldp_store *s, const char *path, bool is_container, ldp_byt
     if (n->path_len > 1) {
         n->parent = find(s, path, parent_len(path, n->path_len));
         insert_member(n->parent, n);
+        record_change(s, LDP_ACTIVITY_ADD, n->parent->path, n->path);
     }
+    record_change(s, LDP_ACTIVITY_CREATE, n->path, NULL);
     if (!is_container)
         make_resource_doc(s, n);
     return n;
@@ -180,6 +206,8 @@ static void remove_node(ldp_store *s, node *n) {
     *link = n->next;
     s->node_count--;
     node *parent = n->parent;
+    record_change(s, LDP_ACTIVITY_REMOVE, parent->path, n->path);
+    record_change(s, LDP_ACTIVITY_DELETE, n->path, NULL);
     size_t i = 0;
     while (parent->members[i] != n)
         i++;
@@ -261,6 +289,8 @@ ldp_store *ldp_store_open(const ldp_store_config *config, char *message, size_t 
     s->variant_free = config->variant_free;
     s->log = config->log;
     s->turtle_prefixes = config->turtle_prefixes;
+    s->on_change = config->on_change;
+    s->on_change_user = config->on_change_user;
     pthread_mutex_init(&s->lock, NULL);
     pthread_mutex_init(&s->write_lock, NULL);
     s->bucket_count = 64;
@@ -287,6 +317,7 @@ void ldp_store_free(ldp_store *s) {
             free_node(n);
         }
     free(s->buckets);
+    free(s->pending);
     strmap_free(&s->deleted);
     buf_free(&s->deleted_record);
     pthread_mutex_destroy(&s->lock);
@@ -337,6 +368,37 @@ void ldp_store_view_release(ldp_store_view *view) {
 void ldp_outcome_clear(ldp_outcome *outcome) {
     free(outcome->path);
     memset(outcome, 0, sizeof *outcome);
+}
+
+/* Every write runs between write_begin and write_end. */
+static void write_begin(ldp_store *s) {
+    pthread_mutex_lock(&s->write_lock);
+    s->recording = true;
+}
+
+/* Design note 7: reports the write's changes, each with the ETag it left, and lets the next write in. */
+static void write_end(ldp_store *s) {
+    s->recording = false;
+    if (s->pending_count) {
+        ldp_store_change *changes = xcalloc(s->pending_count, sizeof *changes);
+        pthread_mutex_lock(&s->lock);
+        for (size_t i = 0; i < s->pending_count; i++) {
+            const struct pending_change *p = &s->pending[i];
+            changes[i] = (ldp_store_change){p->activity, p->path, p->object, ""};
+            node *n = p->activity == LDP_ACTIVITY_DELETE ? NULL : find(s, p->path, strlen(p->path));
+            if (n)
+                memcpy(changes[i].etag, node_doc(s, n)->etag[LDP_MEDIA_TURTLE], LDP_ETAG_SIZE);
+        }
+        pthread_mutex_unlock(&s->lock);
+        s->on_change(s->on_change_user, changes, s->pending_count);
+        free(changes);
+        for (size_t i = 0; i < s->pending_count; i++) {
+            free(s->pending[i].path);
+            free(s->pending[i].object);
+        }
+        s->pending_count = 0;
+    }
+    pthread_mutex_unlock(&s->write_lock);
 }
 
 /* fmt has one %s, for arg. */
@@ -457,6 +519,7 @@ static void commit(ldp_store *s, const char *path, node *existing, buf *stored, 
     pthread_mutex_lock(&s->lock);
     node *n = existing;
     if (n) {
+        record_change(s, LDP_ACTIVITY_UPDATE, n->path, NULL);
         ldp_bytes_release(n->own);
         n->own = own;
         n->modified = time(NULL);
@@ -502,19 +565,19 @@ void ldp_store_put(ldp_store *s, const char *path, const ldp_body *body, const l
     buf stored = {0};
     if (prepare_body(s, path, body, &stored, outcome) != 0)
         return;
-    pthread_mutex_lock(&s->write_lock);
+    write_begin(s);
     node *existing;
     if (check_write(s, path, conditions, &existing, outcome) == 0 &&
         (existing || create_ancestors(s, path, outcome) == 0))
         commit(s, path, existing, &stored, outcome);
-    pthread_mutex_unlock(&s->write_lock);
+    write_end(s);
     buf_free(&stored);
 }
 
 void ldp_store_edit(ldp_store *s, const char *path, const ldp_conditions *conditions, ldp_store_edit_fn edit,
                     void *user, ldp_outcome *outcome) {
     memset(outcome, 0, sizeof *outcome);
-    pthread_mutex_lock(&s->write_lock);
+    write_begin(s);
     node *existing;
     if (check_write(s, path, conditions, &existing, outcome) == 0) {
         /* Only writers replace a node's own bytes, and this thread is the writer now. */
@@ -534,7 +597,7 @@ void ldp_store_edit(ldp_store *s, const char *path, const ldp_conditions *condit
         buf_free(&stored);
         buf_free(&edited);
     }
-    pthread_mutex_unlock(&s->write_lock);
+    write_end(s);
 }
 
 /* A member path for container: the slug when safe, free and short enough, else a fresh name; NULL when
@@ -569,7 +632,7 @@ static char *member_path(ldp_store *s, const char *container, const char *slug, 
 void ldp_store_post(ldp_store *s, const char *container, const char *slug, bool make_container,
                     const ldp_body *body, const ldp_conditions *conditions, ldp_outcome *outcome) {
     memset(outcome, 0, sizeof *outcome);
-    pthread_mutex_lock(&s->write_lock);
+    write_begin(s);
     pthread_mutex_lock(&s->lock);
     node *c = find(s, container, strlen(container));
     int status = c && c->is_container ? check_conditions(s, c, conditions) : 0;
@@ -590,7 +653,7 @@ void ldp_store_post(ldp_store *s, const char *container, const char *slug, bool 
         buf_free(&stored);
     }
     free(path);
-    pthread_mutex_unlock(&s->write_lock);
+    write_end(s);
 }
 
 /* Design note 5: path is recorded as deleted (durably first) before it goes. Called with the write lock
@@ -611,7 +674,7 @@ static int record_deleted(ldp_store *s, const char *path, ldp_outcome *outcome) 
 
 void ldp_store_delete(ldp_store *s, const char *path, const ldp_conditions *conditions, ldp_outcome *outcome) {
     memset(outcome, 0, sizeof *outcome);
-    pthread_mutex_lock(&s->write_lock);
+    write_begin(s);
     pthread_mutex_lock(&s->lock);
     node *n = find(s, path, strlen(path));
     int status = !n ? 404 : n == s->root ? 405 : n->member_count ? 409 : check_conditions(s, n, conditions);
@@ -634,5 +697,5 @@ void ldp_store_delete(ldp_store *s, const char *path, const ldp_conditions *cond
         outcome->status = 204;
         outcome->path = xstrndup(path, strlen(path));
     }
-    pthread_mutex_unlock(&s->write_lock);
+    write_end(s);
 }

@@ -19,6 +19,13 @@
  *  6. Every snapshot carries when its representation last changed (ldp_doc.modified: a write, or for a
  *     container also a member's arrival or departure); with a data directory it is read back from the
  *     files' modification times, so it survives a restart.
+ *  7. A write that changed the tree reports its changes once, to the config's on_change, after it has
+ *     published them and before the next write starts (under the writer lock), so listeners see writes
+ *     in the order they were made, each with the state it left. The changes are Community Solid
+ *     Server's activities: Create for every resource or container the write made (missing ancestors
+ *     included), Update for one it replaced, Delete for one it removed, and Add or Remove on the
+ *     container that existed before the write and gained or lost the member (a container the same
+ *     write created gets its Create only).
  *
  * Paths are decoded store paths (ldp_path.h). Statuses are HTTP status codes. */
 #ifndef LDGSM_LDP_STORE_H
@@ -33,6 +40,18 @@
 
 typedef struct ldp_store ldp_store;
 
+/* Design note 7. */
+enum ldp_activity { LDP_ACTIVITY_CREATE, LDP_ACTIVITY_UPDATE, LDP_ACTIVITY_DELETE, LDP_ACTIVITY_ADD,
+                    LDP_ACTIVITY_REMOVE };
+typedef struct ldp_store_change {
+    enum ldp_activity activity;
+    const char *path;          /* the resource or container changed */
+    const char *object;        /* Add, Remove: the member's path; otherwise NULL */
+    char etag[LDP_ETAG_SIZE];  /* the path's Turtle ETag after the write; "" for Delete */
+} ldp_store_change;
+/* Called with one write's changes; it must not write to the store. */
+typedef void (*ldp_store_change_fn)(void *user, const ldp_store_change *changes, size_t count);
+
 typedef struct ldp_store_config {
     const char *data_dir;  /* NULL keeps everything in memory */
     const char *base_url;  /* "http://host:port", no trailing '/' */
@@ -42,6 +61,8 @@ typedef struct ldp_store_config {
      * rdf: and xsd:, as rdf_write_turtle_compact takes them; NULL: none. The server knows no vocabulary:
      * its caller names them, and the table must outlive the store. */
     const char *const *turtle_prefixes;
+    ldp_store_change_fn on_change; /* design note 7; NULL: nobody listens */
+    void *on_change_user;
 } ldp_store_config;
 
 /* Opens the store, reading the data directory back when there is one. NULL with message on failure. */

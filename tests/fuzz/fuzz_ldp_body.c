@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static ldp_store *open_store(void) {
     rdfio_prepare_libxml();
-    ldp_store_config config = {NULL, BASE, free, NULL, NULL};
+    ldp_store_config config = {NULL, BASE, free, NULL, NULL, NULL, NULL};
     char message[600];
     ldp_store *store = ldp_store_open(&config, message, sizeof message);
     if (!store)

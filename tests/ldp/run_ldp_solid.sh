@@ -6,7 +6,8 @@
 #    (rel="http://www.w3.org/ns/solid/terms#storageDescription", /.well-known/solid, as Community Solid
 #    Server 7.2.0 names it); no other resource is typed pim:Storage.
 #  - The description holds exactly its triples (the root a pim:Storage, ldp:constrainedBy the
-#    constraints, PATCH with solid:InsertDeletePatch as a hydra:supportedOperation), the same in Turtle,
+#    constraints, PATCH with solid:InsertDeletePatch as a hydra:supportedOperation, the notification
+#    service: run_notifications.sh tests it), the same in Turtle,
 #    N-Triples and RDF/XML; an unacceptable Accept gets 406; writes get 405 with Allow: GET, HEAD and
 #    change nothing.
 #  - The page (/.well-known/ldgsm) parses without stalling the server: while it reads documents (server
@@ -77,6 +78,7 @@ cp "$WORK/body" "$WORK/parse/.well-known/solid.rdf"
 
 RDF='http://www.w3.org/1999/02/22-rdf-syntax-ns#'
 HYDRA='http://www.w3.org/ns/hydra/core#'
+NOTIFY='http://www.w3.org/ns/solid/notifications#'
 cat >"$WORK/expected.nt" <<EOF
 <${URL}> <${RDF}type> <http://www.w3.org/ns/pim/space#Storage> .
 <${URL}> <http://www.w3.org/ns/ldp#constrainedBy> <${URL}.well-known/ldgsm-constraints> .
@@ -84,6 +86,12 @@ cat >"$WORK/expected.nt" <<EOF
 _:op <${RDF}type> <${HYDRA}Operation> .
 _:op <${HYDRA}method> "PATCH" .
 _:op <${HYDRA}expects> <http://www.w3.org/ns/solid/terms#InsertDeletePatch> .
+<${URL}> <${NOTIFY}subscription> <${URL}.notifications/WebSocketChannel2023/> .
+<${URL}.notifications/WebSocketChannel2023/> <${NOTIFY}channelType> <${NOTIFY}WebSocketChannel2023> .
+<${URL}.notifications/WebSocketChannel2023/> <${NOTIFY}feature> <${NOTIFY}endAt> .
+<${URL}.notifications/WebSocketChannel2023/> <${NOTIFY}feature> <${NOTIFY}rate> .
+<${URL}.notifications/WebSocketChannel2023/> <${NOTIFY}feature> <${NOTIFY}startAt> .
+<${URL}.notifications/WebSocketChannel2023/> <${NOTIFY}feature> <${NOTIFY}state> .
 EOF
 canonical "$WORK/expected.nt" >"$WORK/expected.sorted"
 "$BIN" reason --pass -o ntriples "$WORK/parse/description.ttl" >"$WORK/from-turtle.nt" 2>"$WORK/reason.err"

@@ -459,7 +459,7 @@ static void the_store_does_not_serve_the_records(void **state) {
     fixture *f = *state;
     f->table = open_table(f, true, 0, 0);
     execute_put(f->table, "k", "<a> <b> <c> .", 201, "/c/m");
-    ldp_store_config config = {f->data_dir, "http://127.0.0.1:9", free, &f->log, NULL};
+    ldp_store_config config = {f->data_dir, "http://127.0.0.1:9", free, &f->log, NULL, NULL, NULL};
     char message[512] = "";
     ldp_store *store = ldp_store_open(&config, message, sizeof message);
     assert_non_null(store);

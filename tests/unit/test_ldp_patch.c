@@ -246,7 +246,7 @@ static int edit(ldp_store *store, const char *path, const char *patch, const ldp
 }
 
 static ldp_store *open_memory_store(void) {
-    ldp_store_config config = {NULL, BASE, free, NULL, NULL};
+    ldp_store_config config = {NULL, BASE, free, NULL, NULL, NULL, NULL};
     char message[512] = "";
     ldp_store *store = ldp_store_open(&config, message, sizeof message);
     assert_non_null(store);

@@ -1,6 +1,7 @@
 /* test_ldp_store.c: the LDP store without HTTP: creation and replacement, containers and their
  * generated representation, POST naming, DELETE rules, preconditions (also under racing writers),
- * body checks, and the data directory: files as written, read back on reopening, leftovers removed. */
+ * body checks, the data directory: files as written, read back on reopening, leftovers removed; the
+ * changes each write reports (design note 7). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,7 +30,7 @@ typedef struct fixture {
 } fixture;
 
 static ldp_store *open_store(fixture *f, bool durable) {
-    ldp_store_config config = {durable ? f->data_dir : NULL, BASE, free, NULL, NULL};
+    ldp_store_config config = {durable ? f->data_dir : NULL, BASE, free, NULL, NULL, NULL, NULL};
     char message[512] = "";
     ldp_store *store = ldp_store_open(&config, message, sizeof message);
     if (!store)
@@ -417,10 +418,57 @@ static void unusable_data_directory_is_an_error(void **state) {
     fixture *f = *state;
     FILE *file = fopen(f->data_dir, "w"); /* a file where the directory should be */
     fclose(file);
-    ldp_store_config config = {f->data_dir, BASE, free, NULL, NULL};
+    ldp_store_config config = {f->data_dir, BASE, free, NULL, NULL, NULL, NULL};
     char message[512] = "";
     assert_null(ldp_store_open(&config, message, sizeof message));
     assert_non_null(strstr(message, "not a directory"));
+}
+
+/* Design note 7: what the hook heard, a write's changes a line each ("Create /a/"), "|" between writes. */
+static void hear(void *user, const ldp_store_change *changes, size_t count) {
+    static const char *const names[] = {"Create", "Update", "Delete", "Add", "Remove"};
+    buf *heard = user;
+    for (size_t i = 0; i < count; i++) {
+        buf_printf(heard, "%s %s", names[changes[i].activity], changes[i].path);
+        if (changes[i].object)
+            buf_printf(heard, " %s", changes[i].object);
+        assert_int_equal(changes[i].etag[0] == '"', changes[i].activity != LDP_ACTIVITY_DELETE);
+        buf_putc(heard, '\n');
+    }
+    buf_puts(heard, "|\n");
+}
+
+/* Community Solid Server's activities: Create for each resource made (missing containers too), Add only on
+ * a container that was there before, Update, Delete and Remove; a refused write reports nothing; each
+ * change carries the path's ETag after the write. */
+static void writes_report_their_changes(void **state) {
+    fixture *f = *state;
+    buf heard = {0};
+    ldp_store_config config = {NULL, BASE, free, NULL, NULL, hear, &heard};
+    char message[512] = "";
+    f->store = ldp_store_open(&config, message, sizeof message);
+    assert_non_null(f->store);
+    char etag[LDP_ETAG_SIZE];
+    assert_int_equal(put(f->store, "/a/b/c", "<#x> <#p> 1 .", NULL, etag), 201);
+    assert_int_equal(put(f->store, "/a/b/c", "<#x> <#p> 2 .", NULL, etag), 204);
+    ldp_conditions stale = {"\"0\"", NULL, false};
+    assert_int_equal(put(f->store, "/a/b/c", "<#x> <#p> 3 .", &stale, NULL), 412);
+    ldp_body body = {"<#m> <#p> 1 .", 13, LDP_MEDIA_TURTLE, "body"};
+    ldp_outcome o;
+    ldp_store_post(f->store, "/a/", "m", false, &body, NULL, &o);
+    assert_int_equal(o.status, 201);
+    ldp_outcome_clear(&o);
+    ldp_store_delete(f->store, "/a/m", NULL, &o);
+    assert_int_equal(o.status, 204);
+    ldp_outcome_clear(&o);
+    assert_string_equal(buf_cstr(&heard), "Add / /a/\nCreate /a/\nCreate /a/b/\nCreate /a/b/c\n|\n"
+                                          "Update /a/b/c\n|\n"
+                                          "Add /a/ /a/m\nCreate /a/m\n|\n"
+                                          "Remove /a/ /a/m\nDelete /a/m\n|\n");
+    ldp_doc *doc = ldp_store_get(f->store, "/a/b/c");
+    assert_string_equal(doc->etag[LDP_MEDIA_TURTLE], etag);
+    ldp_doc_release(doc);
+    buf_free(&heard);
 }
 
 int main(void) {
@@ -436,6 +484,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(bodies_are_checked_and_converted, setup, teardown),
         cmocka_unit_test_setup_teardown(data_directory_is_the_store, setup, teardown),
         cmocka_unit_test_setup_teardown(unusable_data_directory_is_an_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(writes_report_their_changes, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,7 +23,7 @@ static void put(ldp_store *store, const char *path, const char *turtle) {
 
 static void the_whole_store_at_one_moment(void **state) {
     (void)state;
-    ldp_store_config config = {NULL, "http://h:1", free, NULL, NULL};
+    ldp_store_config config = {NULL, "http://h:1", free, NULL, NULL, NULL, NULL};
     char message[256];
     ldp_store *store = ldp_store_open(&config, message, sizeof message);
     assert_non_null(store);
