@@ -436,7 +436,7 @@ enum ldp_notify_next ldp_notify_next(ldp_notify *n, ldp_notify_channel *c, buf *
     return next;
 }
 
-void ldp_notify_poll(ldp_notify *n, bool expire, void (*visit)(void *user, void *socket), void *user) {
+void ldp_notify_poll(ldp_notify *n, bool expire, void (*visit)(void *user, void *socket, bool closing), void *user) {
     pthread_mutex_lock(&n->lock);
     if (expire) {
         int64_t now = clock_ms(CLOCK_REALTIME), mono = clock_ms(CLOCK_MONOTONIC);
@@ -457,7 +457,7 @@ void ldp_notify_poll(ldp_notify *n, bool expire, void (*visit)(void *user, void 
         n->dirty = c->dirty_next;
         c->dirty = false;
         if (c->socket)
-            visit(user, c->socket);
+            visit(user, c->socket, c->retired);
     }
     pthread_mutex_unlock(&n->lock);
 }

@@ -120,8 +120,9 @@ enum ldp_notify_next {
 };
 /* What the channel's socket does next; for LDP_NOTIFY_SEND the message replaces *message. */
 enum ldp_notify_next ldp_notify_next(ldp_notify *n, ldp_notify_channel *channel, buf *message, bool *more);
-/* Calls visit with every socket that has something to do. With expire, first retires the channels whose
- * endAt passed or that were without a socket for connect_timeout (call it about every second). */
-void ldp_notify_poll(ldp_notify *n, bool expire, void (*visit)(void *user, void *socket), void *user);
+/* Calls visit with every socket that has something to do (closing: its channel is over, so it is to be
+ * closed). With expire, first retires the channels whose endAt passed or that were without a socket for
+ * connect_timeout (call it about every second). */
+void ldp_notify_poll(ldp_notify *n, bool expire, void (*visit)(void *user, void *socket, bool closing), void *user);
 
 #endif

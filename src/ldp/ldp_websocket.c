@@ -30,9 +30,15 @@ typedef struct session {
     size_t received; /* bytes of the client's current message */
 } session;
 
-static void ask_writable(void *user, void *socket) {
+enum { CLOSE_GRACE = 5 }; /* seconds a closing socket has to take its close frame */
+
+static void ask_writable(void *user, void *socket, bool closing) {
     (void)user;
     lws_callback_on_writable(socket);
+    /* The close frame goes out when the socket can take it; one that never drains (a reader that stopped
+     * reading) is cut off after the grace, so its channel is freed all the same. */
+    if (closing)
+        lws_set_timeout(socket, PENDING_TIMEOUT_USER_OK, CLOSE_GRACE);
 }
 
 static void on_tick(lws_sorted_usec_list_t *sul) {

@@ -12,7 +12,7 @@
 #  - Bounds: channels per client and in all (429), endAt cut to --channel-lifetime and the socket closed
 #    when it passes, a channel never connected dropped after --channel-connect-timeout (its slot freed), one
 #    socket per channel, a client message over the bound closing its socket, a reader that does not read
-#    dropped; garbage subscriptions get 4xx and the server serves on; DELETE of a channel unsubscribes.
+#    dropped and its socket cut off; garbage subscriptions get 4xx and the server serves on; DELETE of a channel unsubscribes.
 #  - --no-notifications lists no service.
 # Usage: run_notifications.sh PATH/TO/ldgsm
 set -uo pipefail
@@ -223,7 +223,7 @@ check "the server serves on" same 200 "$http_code"
 long=$(printf 'n%.0s' $(seq 250))
 slow_path="slow/$long/$long/$long/$long/$long/$long/$long/doc"
 subscribe "$slow_path"
-listen slow "$receive" --rcvbuf 4096 --no-read 60
+listen slow "$receive" --rcvbuf 4096 --no-read 9
 for ((i = 0; i < 1000; i++)); do
   request PUT "$base$slow_path" "<#a> <#p> $i ." 'Content-Type: text/turtle'
   ((i % 25)) || ! grep -q 'does not read its channel' "$work/serve.log" || break
@@ -271,4 +271,7 @@ check "--no-notifications: no service in the description" ! grep -q "$NOTIFY" <<
 request POST "$service" "{$CONTEXT,$WS_TYPE,\"topic\":\"${base}x\"}" 'Content-Type: application/ld+json'
 check "--no-notifications: no subscription" ! same 200 "$http_code"
 check "--no-notifications: no socket listener" ! grep -q 'notification sockets' "$work/serve.log"
+# The reader that did not read: its socket was cut off (no close frame could reach it) before it read again.
+for ((i = 0; i < wait_limit * 50; i++)); do grep -q '^\(CLOSE\|EOF\)' "$work/slow.ws" && break; nap 0.02; done
+check "the socket that did not read was cut off" grep -q '^EOF' "$work/slow.ws"
 finish
