@@ -30,7 +30,7 @@ typedef struct session {
     size_t received; /* bytes of the client's current message */
 } session;
 
-enum { CLOSE_GRACE = 5 }; /* seconds a closing socket has to take its close frame */
+enum { CLOSE_GRACE = 2 }; /* seconds a closing socket has to take its close frame */
 
 static void ask_writable(void *user, void *socket, bool closing) {
     (void)user;

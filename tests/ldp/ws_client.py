@@ -5,7 +5,7 @@ Usage: ws_client.py WS-URL [--send BYTES] [--rcvbuf BYTES] [--no-read SECONDS] [
 
 Connects to WS-URL, checks the handshake (101 and Sec-WebSocket-Accept), then prints one line per event,
 flushed at once, so that a shell test can follow the file:
-  OPEN                          the handshake succeeded
+  OPEN <port>                   the handshake succeeded; the client's own port
   MESSAGE <text>                a text message (the notifications are one-line JSON)
   FIELDS <fields>               after each message that is a JSON object: its keys in order (joined by
                                 ','), then its type, object, target, state, id, published and @context
@@ -101,7 +101,7 @@ def main():
     if not lines[0].startswith("HTTP/1.1 101") or headers.get("sec-websocket-accept") != accept:
         say("REFUSED " + (lines[0] or "(no answer)"))
         return 1
-    say("OPEN")
+    say(f"OPEN {sock.getsockname()[1]}")
     if send:
         sock.sendall(frame(0x1, b"x" * send))
     if no_read:
