@@ -69,6 +69,11 @@ message() {
 }
 etag() { request GET "$base$1" "" 'Accept: text/turtle'; sed -n 's/^etag: //p' <<< "$http_headers"; }
 same() { [ "$1" = "$2" ]; }
+# stop_server WHAT: stops the server; its log must hold no sanitizer report (leaks are reported at exit).
+stop_server() {
+  stop_pid "$server_pid"; server_pid=
+  check "$1: no sanitizer report" ! grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$work/serve.log"
+}
 
 start_server --notifications-port 0
 service="${base}.notifications/WebSocketChannel2023/"
@@ -240,7 +245,7 @@ request GET "$base$slow_path"
 check "and the server serves on" same 200 "$http_code"
 
 # ---------------------------------------------------------------- bounds
-stop_pid "$server_pid"; server_pid=
+stop_server "the first server"
 start_server --max-channels 3 --max-channels-per-client 2 --channel-lifetime 2 --channel-connect-timeout 1
 service="${base}.notifications/WebSocketChannel2023/"
 subscribe b/1 "" ',"endAt":"2100-01-01T00:00:00Z"'
@@ -270,7 +275,7 @@ subscribe b/4
 check "the dropped channels' slots are free again" same 200 "$http_code"
 
 # ---------------------------------------------------------------- --no-notifications
-stop_pid "$server_pid"; server_pid=
+stop_server "the bounded server"
 start_server --no-notifications
 service="${base}.notifications/WebSocketChannel2023/"
 request GET "${base}.well-known/solid" "" 'Accept: application/n-triples'
@@ -278,4 +283,5 @@ check "--no-notifications: no service in the description" ! grep -q "$NOTIFY" <<
 request POST "$service" "{$CONTEXT,$WS_TYPE,\"topic\":\"${base}x\"}" 'Content-Type: application/ld+json'
 check "--no-notifications: no subscription" ! same 200 "$http_code"
 check "--no-notifications: no socket listener" ! grep -q 'notification sockets' "$work/serve.log"
+stop_server "the server without notifications"
 finish
