@@ -5,6 +5,7 @@
 #include "agent/agent.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -16,6 +17,7 @@
 #include "agent/doc_cache.h"
 #include "agent/get_outcome.h"
 #include "agent/incremental.h"
+#include "agent/notifications.h"
 #include "agent/history.h"
 #include "agent/plan.h"
 #include "agent/release.h"
@@ -73,6 +75,7 @@ struct agent {
     size_t instance_count;
     unsigned waiting;        /* held and waiting lines true in the last iteration (report_waits) */
     incremental *incremental; /* --incremental, or NULL */
+    notifications *notifications; /* --notifications, or NULL */
     /* per iteration */
     store *wm;
     request *requests;
@@ -270,6 +273,9 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     }
     if (options->trace_path && !(a->trace = trace_open(options->trace_path, log, error, error_len)))
         goto fail;
+    if (a->incremental && options->notifications &&
+        !(a->notifications = notifications_new(a->http, a->io, a->t, log, error, error_len)))
+        goto fail;
     a->lasting = terms_mark_now(a->t);
     return a;
 fail:
@@ -322,6 +328,7 @@ void agent_free(agent *a) {
     answers_free(a->answers);
     doc_cache_free(a->doc_cache);
     incremental_free(a->incremental);
+    notifications_free(a->notifications);
     strmap_free(&a->waits);
     discovery_free(a->discovery);
     free(a->instances);
@@ -428,8 +435,21 @@ static bool take_revalidated(agent *a, const char *resource, http_result *out) {
     return true;
 }
 
+static bool vouched(void *user, const char *resource, const char *etag) {
+    return notifications_vouches(user, resource, etag);
+}
+
+/* --notifications: when a live channel vouches that resource is still in the state the document cache
+ * holds (held), *out is the 304 a GET would have brought, without the GET. */
+static bool vouched_held(agent *a, const char *resource, const char *held, http_result *out) {
+    if (!a->notifications || !held || !notifications_vouches(a->notifications, resource, held))
+        return false;
+    *out = (http_result){.status = 304, .etag = xstrndup(held, strlen(held)), .etag_kind = HTTP_ETAG_STRONG};
+    return true;
+}
+
 /* GETs every resource asked for and not yet fetched this iteration, in one parallel batch (but those a
- * revalidation answered already); returns how many documents it took in. */
+ * revalidation answered already, or a channel vouches for); returns how many documents it took in. */
 static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     size_t first_doc = a->doc_count, first_request = *scanned;
     const get_env env = get_env_of(a);
@@ -463,7 +483,7 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     size_t send_count = 0;
     for (size_t i = 0; i < count; i++) {
         const char *resource = a->docs[first_doc + i].resource, *held = doc_cache_etag(a->doc_cache, resource);
-        if (take_revalidated(a, resource, &results[i]))
+        if (take_revalidated(a, resource, &results[i]) || vouched_held(a, resource, held, &results[i]))
             continue;
         sent[i] = true;
         reqs[send_count] = read_request(a, resource, held, headers[send_count]);
@@ -504,7 +524,10 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
 static void revalidate(agent *a, iteration_stats *stats) {
     size_t count;
     bool full;
-    const revalidation *asked = incremental_begin(a->incremental, a->clock_ms, &count, &full);
+    if (a->notifications)
+        notifications_take(a->notifications, a->clock_ms);
+    const revalidation *asked = incremental_begin(a->incremental, a->clock_ms, a->notifications ? vouched : NULL,
+                                                  a->notifications, &count, &full);
     if (count) {
         http_request *reqs = xcalloc(count, sizeof *reqs);
         http_header(*headers)[2] = xcalloc(count, sizeof *headers);
@@ -527,6 +550,8 @@ static void revalidate(agent *a, iteration_stats *stats) {
             bool unchanged = answered && (asked[i].etag ? res->status == 304 || same_tag
                                                         : res->status == 404 || res->status == 410);
             incremental_revalidated(a->incremental, asked[i].resource, unchanged);
+            if (unchanged && a->notifications)
+                notifications_read(a->notifications, asked[i].resource, asked[i].etag);
             trace_revalidation(a->trace, asked[i].resource, res, unchanged);
         }
         stats->gets += (unsigned)count;
@@ -888,6 +913,20 @@ static void gather_instances(agent *a) {
         a->instances[a->opt.instance_count + i] = discovered[i];
 }
 
+/* --notifications: every document this iteration read and whose state is known (a revalidation can tell
+ * whether it changed) is taken as read in that state, which makes a channel for it (notifications.h). */
+static void note_reads(agent *a) {
+    for (size_t d = 0; d < a->doc_count; d++) {
+        const char *etag;
+        if (a->docs[d].read && revalidatable(&a->docs[d], &etag))
+            notifications_read(a->notifications, a->docs[d].resource, etag);
+    }
+}
+
+static bool still_read(void *user, const char *resource) {
+    return incremental_knows(user, resource);
+}
+
 int agent_iterate(agent *a, iteration_stats *stats) {
     double start = now_ms();
     *stats = (iteration_stats){0};
@@ -978,6 +1017,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     }
     if (a->incremental)
         note_evaluations(a, rc);
+    if (a->notifications)
+        note_reads(a);
     if (rc == 0) {
         stats->calling = count_calling(a);
         report_waits(a);
@@ -1044,12 +1085,17 @@ int agent_iterate(agent *a, iteration_stats *stats) {
                         (unsigned long long)a->rules.rules[i]->fired);
     for (unsigned i = 0; i < a->rules.count; i++)
         a->rules.rules[i]->fired = a->rules.rules[i]->probed = 0;
+    if (a->notifications)
+        notifications_flush(a->notifications, a->clock_ms, still_read, a->incremental);
     stats->elapsed_ms = now_ms() - start;
     /* flushed before the iteration's log line: whoever sees that line can read the iteration's records */
     trace_end_iteration(a->trace, stats, rc);
     char evaluated[64] = "";
     if (a->incremental)
         snprintf(evaluated, sizeof evaluated, "; %zu instances evaluated, %zu left out", a->evaluated, a->left_out);
+    if (a->notifications)
+        snprintf(evaluated + strlen(evaluated), sizeof evaluated - strlen(evaluated), ", %zu channels live",
+                 notifications_live(a->notifications));
     log_msg(a->log, LOG_INFO,
             "iteration: %.1f ms, %u GETs (%u failed), %u held, %llu bytes, %u triples read, %u derived, unsafe %u: "
             "%u sent, %u withheld, %u conflicting, %u yielded, %u refused, %u failed; %zu terms%s",
@@ -1079,6 +1125,26 @@ static void pause_ms(agent *a, long ms) {
     }
 }
 
+/* Between iterations: --interval; with --notifications, until a notification comes or the next
+ * iteration is due (at --interval while some document must be read by GET or an instance is busy). */
+static void wait_for_next(agent *a) {
+    if (!a->notifications) {
+        pause_ms(a, a->opt.interval_ms);
+        return;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    int64_t due = incremental_next_due(a->incremental, now, vouched, a->notifications);
+    if (due <= now)
+        due = now + a->opt.interval_ms;
+    int64_t channels_due = notifications_next_due(a->notifications);
+    if (channels_due < due)
+        due = channels_due > now ? channels_due : now;
+    long wait = (long)(due - now < LONG_MAX ? due - now : LONG_MAX);
+    notifications_wait(a->notifications, wait, a->opt.settle_ms, a->opt.stop);
+}
+
 int agent_run(agent *a) {
     unsigned long done = 0;
     iteration_stats stats = {0};
@@ -1105,7 +1171,7 @@ int agent_run(agent *a) {
         if ((a->opt.iterations && done >= a->opt.iterations) || (a->opt.stop && *a->opt.stop))
             break;
         if (!a->opt.step)
-            pause_ms(a, a->opt.interval_ms);
+            wait_for_next(a);
         if (a->opt.stop && *a->opt.stop)
             break;
     }

@@ -119,6 +119,9 @@ typedef struct agent_options {
                                     (0: the default, agent.c) */
     bool incremental;          /* leave out the instances whose documents did not change (agent/incremental.h) */
     long safety_poll_ms;       /* --incremental: the longest an instance is left out (0: 60000) */
+    bool notifications;        /* with incremental: Solid Notifications channels stand in for revalidations,
+                                  and the agent waits for them (agent/notifications.h) */
+    long settle_ms;            /* --settle: after a notification, how long to wait for the rest of a burst */
     bool own_programs;         /* programs of the user's beside the shipped rules: their rules may join any
                                   documents, so --incremental counts every document read as every instance's */
     int verbose;

@@ -72,7 +72,8 @@ static bool due(const incremental *inc, const noted_instance *in) {
     return !in->quiet || in->wake_ms <= inc->now_ms;
 }
 
-const revalidation *incremental_begin(incremental *inc, int64_t now_ms, size_t *count, bool *full) {
+const revalidation *incremental_begin(incremental *inc, int64_t now_ms, incremental_vouch_fn vouch, void *user,
+                                      size_t *count, bool *full) {
     inc->now_ms = now_ms;
     inc->full = !inc->had_full || now_ms - inc->last_full_ms >= inc->safety_poll_ms || now_ms < inc->last_full_ms;
     if (inc->full) {
@@ -92,6 +93,8 @@ const revalidation *incremental_begin(incremental *inc, int64_t now_ms, size_t *
             if (d->asked)
                 continue;
             d->asked = true;
+            if (vouch && vouch(user, inc->doc_index.keys[in->seen[k].doc], d->etag))
+                continue; /* unchanged without a request */
             if (inc->asked_count == inc->asked_cap) {
                 inc->asked_cap = inc->asked_cap ? inc->asked_cap * 2 : 64;
                 inc->asked = xrealloc(inc->asked, inc->asked_cap * sizeof *inc->asked);
@@ -129,6 +132,25 @@ size_t incremental_decide(incremental *inc) {
 bool incremental_skips(const incremental *inc, const char *instance) {
     const uint32_t *i = strmap_get(&inc->instance_index, instance);
     return i && inc->instances[*i].skipped;
+}
+
+bool incremental_knows(const incremental *inc, const char *resource) {
+    return strmap_get(&inc->doc_index, resource) != NULL;
+}
+
+int64_t incremental_next_due(const incremental *inc, int64_t now_ms, incremental_vouch_fn vouch, void *user) {
+    int64_t next = inc->had_full ? inc->last_full_ms + inc->safety_poll_ms : now_ms;
+    for (uint32_t i = 0; i < inc->instance_index.count && next > now_ms; i++) {
+        const noted_instance *in = &inc->instances[i];
+        if (!in->quiet)
+            return now_ms;
+        if (in->wake_ms < next)
+            next = in->wake_ms;
+        for (uint32_t k = 0; k < in->seen_count; k++)
+            if (!vouch || !vouch(user, inc->doc_index.keys[in->seen[k].doc], inc->docs[in->seen[k].doc].etag))
+                return now_ms;
+    }
+    return next > now_ms ? next : now_ms;
 }
 
 static uint32_t note_doc(incremental *inc, const char *resource, const char *etag) {

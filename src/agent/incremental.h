@@ -33,16 +33,29 @@ typedef struct revalidation {
 incremental *incremental_new(long safety_poll_ms);
 void incremental_free(incremental *inc);
 
+/* Says whether something other than a GET vouches that resource is still in the state noted, etag (NULL:
+ * absent): a live notifications channel (notifications.h). NULL: nothing does. */
+typedef bool (*incremental_vouch_fn)(void *user, const char *resource, const char *etag);
+
 /* Begins an iteration at now_ms (milliseconds since the epoch). Returns the documents to revalidate, valid
  * until the next call, and their count in *count; none when this iteration evaluates every instance (the
- * first, or --safety-poll after the last full one: *full is then true). */
-const revalidation *incremental_begin(incremental *inc, int64_t now_ms, size_t *count, bool *full);
+ * first, or --safety-poll after the last full one: *full is then true). A document vouch() vouches for is
+ * taken as unchanged without being asked for. */
+const revalidation *incremental_begin(incremental *inc, int64_t now_ms, incremental_vouch_fn vouch, void *user,
+                                      size_t *count, bool *full);
 /* The answer to one revalidation: unchanged for a 304, a 2xx with the same strong ETag, or a 404 or 410 of
  * a document noted absent. */
 void incremental_revalidated(incremental *inc, const char *resource, bool unchanged);
 /* Decides, once every revalidation is answered, which instances this iteration leaves out; their count. */
 size_t incremental_decide(incremental *inc);
 bool incremental_skips(const incremental *inc, const char *instance);
+/* True when resource is a document some instance noted read. */
+bool incremental_knows(const incremental *inc, const char *resource);
+
+/* When the next iteration is needed, from now_ms: now_ms when an instance noted is not quiet or a document
+ * of a quiet one has no vouch() (it must be revalidated by GET, at --interval); else the earliest of the
+ * quiet instances' wake times and the next full iteration (--safety-poll). */
+int64_t incremental_next_due(const incremental *inc, int64_t now_ms, incremental_vouch_fn vouch, void *user);
 
 /* After an evaluation of instance: quiet as above; wake_ms its next wake time (INT64_MAX: none); the
  * documents it read and their states (etags[i] a strong ETag, or NULL: absent). A document whose state

@@ -71,6 +71,13 @@ static const char run_usage[] =
     "                          instances costs a 304 each, no parse and no reasoning\n"
     "      --safety-poll MS    with --incremental, evaluate every instance at least this often (default\n"
     "                          60000)\n"
+    "      --notifications     --incremental, with Solid Notifications: subscribe to each document read\n"
+    "                          (WebSocketChannel2023, where the server's /.well-known/solid offers it); an\n"
+    "                          open channel stands in for the document's conditional GET, and a\n"
+    "                          notification starts an iteration at once; documents without a channel\n"
+    "                          are polled as with --incremental\n"
+    "      --settle MS         with --notifications, after a notification wait this long for the rest\n"
+    "                          of a burst before the iteration (default 5)\n"
     "      --iterations N      stop after N iterations (default: run until stopped)\n"
     "      --until quiescent   exit after an iteration that derived no unsafe request (exit 0), or when\n"
     "                          --iterations ends with requests withheld (exit 3)\n"
@@ -170,7 +177,7 @@ int cmd_run(int argc, char **argv) {
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_RELEASE_TERMS, OPT_TRACE,
            OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD, OPT_INSTANCES_FROM, OPT_READ_WAIT,
-           OPT_INCREMENTAL, OPT_SAFETY_POLL, OPT_ARCHIVE_HISTORY };
+           OPT_INCREMENTAL, OPT_SAFETY_POLL, OPT_ARCHIVE_HISTORY, OPT_NOTIFICATIONS, OPT_SETTLE };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -201,12 +208,14 @@ int cmd_run(int argc, char **argv) {
         {"remind", required_argument, NULL, OPT_REMIND},
         {"incremental", no_argument, NULL, OPT_INCREMENTAL},
         {"safety-poll", required_argument, NULL, OPT_SAFETY_POLL},
+        {"notifications", no_argument, NULL, OPT_NOTIFICATIONS},
+        {"settle", required_argument, NULL, OPT_SETTLE},
         {"archive-history", no_argument, NULL, OPT_ARCHIVE_HISTORY},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    agent_options opt = {.interval_ms = 1000, .read_wait_ms = 2000, .stop = &cli_stop_requested};
+    agent_options opt = {.interval_ms = 1000, .read_wait_ms = 2000, .settle_ms = 5, .stop = &cli_stop_requested};
     unsigned shard_index = 0, shard_count = 0;
     int status = 2;
     optind = 1;
@@ -319,6 +328,18 @@ int cmd_run(int argc, char **argv) {
         case OPT_INCREMENTAL:
             opt.incremental = true;
             break;
+        case OPT_NOTIFICATIONS:
+            opt.incremental = opt.notifications = true;
+            break;
+        case OPT_SETTLE: {
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || !*optarg || v > 60000) {
+                fprintf(stderr, "ldgsm run: --settle needs milliseconds from 0 to 60000, not '%s'\n", optarg);
+                goto done;
+            }
+            opt.settle_ms = (long)v;
+            break;
+        }
         case OPT_ARCHIVE_HISTORY:
             opt.archive_history = true;
             break;

@@ -3,7 +3,8 @@
 # semantics and the intertask dependencies (tests/gsm/run_fire_alarm.sh, run_evaluation.sh,
 # run_suppliers.sh, tests/patterns/run_order.sh, tests/wsm/run_rules.sh and tests/deps/run_gsm.sh,
 # unchanged), and the data flow of ldp-fixtures/orders (tests/gsm/run_orders.sh, 25 orders)
-# against Community Solid Server 7.2.0 instead of
+# against Community Solid Server 7.2.0 (WebSocketChannel2023 on), and `ldgsm run --notifications`
+# (tests/gsm/run_notifications.sh, the orders again) with CSS's notifications on, then off, instead of
 # `ldgsm serve`: in memory,
 # no authorization, on 127.0.0.1 (tests/ldp/css.sh starts it, once). The two scripts run from a scratch
 # tree beside the real one in which tests/agent/lib.sh is property/css_agent_lib.sh: its start_server
@@ -27,14 +28,16 @@ fi
 mkdir -p "$WORK/tree/tests/gsm" "$WORK/tree/tests/agent" "$WORK/tree/tests/patterns" "$WORK/tree/tests/wsm" \
   "$WORK/tree/tests/deps"
 ln -s "$root/ldp-fixtures" "$WORK/tree/ldp-fixtures"
-for f in run_fire_alarm.sh run_evaluation.sh run_suppliers.sh fire_alarm_lib.sh run_orders.sh orders_check.py; do ln -s "$here/$f" "$WORK/tree/tests/gsm/$f"; done
+for f in run_fire_alarm.sh run_evaluation.sh run_suppliers.sh fire_alarm_lib.sh run_orders.sh orders_check.py \
+  run_notifications.sh one_stage_lib.sh history_lines.py; do ln -s "$here/$f" "$WORK/tree/tests/gsm/$f"; done
 ln -s "$here/property/css_agent_lib.sh" "$WORK/tree/tests/agent/lib.sh"
 ln -s "$root/tests/patterns/run_order.sh" "$WORK/tree/tests/patterns/run_order.sh"
 for f in run_rules.sh summary.py schemas; do ln -s "$root/tests/wsm/$f" "$WORK/tree/tests/wsm/$f"; done
 ln -s "$root/tests/agent/agents.sh" "$WORK/tree/tests/agent/agents.sh"
 for f in run_gsm.sh gsm_run.py oracle.py gsm; do ln -s "$root/tests/deps/$f" "$WORK/tree/tests/deps/$f"; done
 
-css_start || exit 1
+# WebSocketChannel2023 on: the runs without --notifications ignore it; those with it use it.
+LDGSM_CSS_CONFIG="$root/tests/ldp/css/css-memory-notify.json" css_start || exit 1
 echo "css_gsm.sh: Community Solid Server at $CSS_URL"
 export CSS_URL LDGSM_AGENT_LIB="$root/tests/agent/lib.sh"
 # Community Solid Server answers several times slower than ldgsm serve (and shares the cores with the
@@ -52,5 +55,21 @@ for t in gsm/run_fire_alarm.sh gsm/run_evaluation.sh gsm/run_suppliers.sh gsm/ru
   fi
   echo "css_gsm.sh: $t took $((SECONDS - started)) s"
 done
-[ $status = 0 ] && echo "css_gsm.sh: the fire-alarm, evaluation, procurement, order and pattern order runs, the state machine semantics and the intertask dependencies pass against Community Solid Server 7.2.0"
+# `ldgsm run --notifications` (tests/gsm/run_notifications.sh): the fire alarm and the orders, on channels,
+# then, once CSS runs with its notifications/disabled configuration, by polling.
+run_notified() { # NAME SCRIPT [VAR=VALUE...]
+  local name=$1 script=$2 started=$SECONDS
+  shift 2
+  if ! env "$@" bash "$WORK/tree/tests/$script" "$ldgsm"; then
+    echo "FAIL: $script ($name) against Community Solid Server 7.2.0"; status=1
+  fi
+  echo "css_gsm.sh: $script ($name) took $((SECONDS - started)) s"
+}
+run_notified "notifications on" gsm/run_notifications.sh NOTIFICATIONS_OFFERED=yes
+run_notified "notifications on" gsm/run_orders.sh AGENT_OPTIONS=--notifications
+css_stop
+LDGSM_CSS_CONFIG="$CSS_DIR/css-memory-open.json" css_start || exit 1
+run_notified "notifications disabled" gsm/run_notifications.sh NOTIFICATIONS_OFFERED=no
+run_notified "notifications disabled" gsm/run_orders.sh AGENT_OPTIONS=--notifications
+[ $status = 0 ] && echo "css_gsm.sh: the fire-alarm, evaluation, procurement, order and pattern order runs, the state machine semantics, the intertask dependencies and the runs with --notifications pass against Community Solid Server 7.2.0"
 exit $status

@@ -92,6 +92,69 @@ play() {
   await_pid $agent
 }
 
+# door_states: "FRONT BACK" as the doors are (open or closed).
+door_states() {
+  local doors front=open back=open
+  doors=$(device doors)
+  [[ $doors == *'#front> <https://example.org/devices#state> <https://example.org/devices#closed>'* ]] && front=closed
+  [[ $doors == *'#back> <https://example.org/devices#state> <https://example.org/devices#closed>'* ]] && back=closed
+  printf '%s %s' "$front" "$back"
+}
+sensor_states() {
+  local sensor front=open back=open
+  sensor=$(device door-sensor)
+  [[ $sensor == *'#front> <https://example.org/devices#shows> <https://example.org/devices#closed>'* ]] && front=closed
+  [[ $sensor == *'#back> <https://example.org/devices#shows> <https://example.org/devices#closed>'* ]] && back=closed
+  printf '%s %s' "$front" "$back"
+}
+
+# play_live OPTIONS...: the same scenario with the agent left to run by itself (`ldgsm run OPTIONS`, not
+# stepped), as deployed: the environment looks at the server every 50 ms and reacts as play's does (the
+# sensor shows the doors, the alarm stops once every door shows closed), writing only what differs; when
+# the agent's log did not grow for a second and nothing is left to react to, the workflow rests and the
+# scenario goes on. Writes $work/steps and $work/agent.log as play does, and $work/lines from the status
+# document's history (tests/gsm/history_lines.py): the agent passes through states faster than a look
+# every 50 ms sees.
+play_live() {
+  local step=0 rest_from=${EPOCHREALTIME/./} log_size=0
+  local -a scenario=(smoke reopen)
+  : > "$work/steps"
+  "$ldgsm" run --instance "${base}status/alarm1#it" "$@" 2> "$work/agent.log" &
+  local agent=$!
+  local deadline=$((SECONDS + 2 * wait_limit))
+  while [ $SECONDS -lt $deadline ] && running $agent; do
+    nap 0.05
+    local now=${EPOCHREALTIME/./} reacted=0 doors
+    doors=$(door_states)
+    if [ "$(sensor_states)" != "$doors" ]; then
+      put_device door-sensor "<#it> a dev:DoorSensor ; dev:reading <#front>, <#back> .
+<#front> a dev:DoorReading ; dev:door <doors#front> ; dev:shows dev:${doors% *} .
+<#back> a dev:DoorReading ; dev:door <doors#back> ; dev:shows dev:${doors#* } ."
+      reacted=1
+    fi
+    if [ "$(sensor_states)" = "closed closed" ] && device alarm | grep -q 'ringing> "true"'; then
+      put_device alarm '<#it> a dev:Alarm ; dev:ringing false .'
+      echo "alarm stops" >> "$work/steps"; reacted=1
+    fi
+    local size; size=$(wc -c < "$work/agent.log")
+    [ "$size" != "$log_size" ] && { log_size=$size; reacted=1; }
+    if [ $reacted = 1 ]; then rest_from=$now; continue; fi
+    [ $((now - rest_from)) -lt 1000000 ] && continue
+    [ $step -ge ${#scenario[@]} ] && break
+    case ${scenario[$step]} in
+      smoke) put_device smoke-detector '<#it> a dev:SmokeDetector ; dev:obscuration 5.0 .' ;;
+      reopen) put_device doors '<#front> a dev:Door ; dev:state dev:open . <#back> a dev:Door ; dev:state dev:closed .' ;;
+    esac
+    echo "${scenario[$step]}" >> "$work/steps"
+    step=$((step + 1)); rest_from=$now
+  done
+  [ $SECONDS -lt $deadline ] || echo "the scenario did not end within $((2 * wait_limit)) s"
+  stop_pid $agent
+  request GET "${base}status/alarm1" "" 'Accept: application/n-triples'
+  printf '%s' "$http_body" | python3 "$(dirname "${BASH_SOURCE[0]}")/history_lines.py" "${base}models/fire-alarm#" \
+    SFA CD m1 m2b > "$work/lines"
+}
+
 # Is "$2" an ordered subsequence of the lines of file $1?
 subsequence() {
   local -a want; IFS=$'\n' read -r -d '' -a want <<< "$2"

@@ -91,7 +91,7 @@ done
 for u in $(seq 1 "$unrelated"); do order_doc "u$u" > "$fx/orders/u$u"; done
 start_server --fixtures "$fx"
 # 12 iterations do it (each stage a write, its call answered in the next); 60 leave room without a hang.
-bounded "$ldgsm" run --instances-from "${base}status/" --until complete -n 0 --iterations 60 \
+bounded "$ldgsm" run --instances-from "${base}status/" --until complete -n 0 --iterations 60 ${AGENT_OPTIONS:-} \
   --trace "$work/all.jsonl" > /dev/null 2> "$work/all.log"
 rc=$?
 check "one agent runs the $n orders to completion (exit $rc)" [ $rc = 0 ]

@@ -3,7 +3,9 @@
 # to 127.0.0.1 on a free port, stopped by PID. The configuration and the loopback preload are
 # tests/ldp/css/ (copies of the project's peer setup: CSS 7.x has no bind-address option).
 #
-# Sourced; needs WORK (scratch directory). css_start sets CSS_URL (ending in '/') and CSS_PID.
+# Sourced; needs WORK (scratch directory). css_start sets CSS_URL (ending in '/') and CSS_PID. LDGSM_CSS_CONFIG
+# names the configuration (default css-memory-open.json: notifications off; css-memory-notify.json has
+# WebSocketChannel2023 on).
 
 CSS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CSS_DIR="$CSS_ROOT/tests/ldp/css"
@@ -22,10 +24,11 @@ css_start() {
     local port pin=()
     port=$(free_port)
     [ -n "${1:-}" ] && pin=(taskset -c "$1")
-    # node itself, not npx, so that $! is the server's PID.
-    "${pin[@]}" node --require "$CSS_DIR/bind-loopback.cjs" \
+    # node itself, not npx, so that $! is the server's PID. CSS reads any CSS_* variable as an option of its
+    # own (CSS_URL, which the tests export, as --url, which it refuses): none reaches it.
+    "${pin[@]}" env $(env | sed -n 's/^\(CSS_[A-Za-z0-9_]*\)=.*/-u \1/p') node --require "$CSS_DIR/bind-loopback.cjs" \
         "$CSS_ROOT/node_modules/@solid/community-server/bin/server.js" \
-        -c "$CSS_DIR/css-memory-open.json" -m "$CSS_ROOT/node_modules/@solid/community-server" \
+        -c "${LDGSM_CSS_CONFIG:-$CSS_DIR/css-memory-open.json}" -m "$CSS_ROOT/node_modules/@solid/community-server" \
         -p "$port" -b "http://127.0.0.1:$port/" -l warn >"$WORK/css.log" 2>&1 &
     CSS_PID=$!
     CSS_URL="http://127.0.0.1:$port/"

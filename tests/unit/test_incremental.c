@@ -26,7 +26,7 @@
 static size_t iterate(incremental *inc, int64_t now, const char *const *changed, size_t changed_count,
                       size_t *asked, bool *full) {
     size_t count;
-    const revalidation *r = incremental_begin(inc, now, &count, full);
+    const revalidation *r = incremental_begin(inc, now, NULL, NULL, &count, full);
     for (size_t i = 0; i < count; i++) {
         bool is_changed = false;
         for (size_t k = 0; k < changed_count; k++)
@@ -156,7 +156,7 @@ static void a_document_is_revalidated_once(void **state) {
     bool full;
     note_b(inc, "\"m1\"", true);
     size_t count;
-    const revalidation *r = incremental_begin(inc, 2000, &count, &full);
+    const revalidation *r = incremental_begin(inc, 2000, NULL, NULL, &count, &full);
     assert_int_equal(count, 4);
     size_t sensors = 0;
     for (size_t i = 0; i < count; i++)

@@ -1,0 +1,487 @@
+/* notifications.c: the agent's Solid Notifications channels (notifications.h): discovery, subscription,
+ * what each channel vouches for, resubscription. */
+#include "agent/notifications.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "http/http_url.h"
+#include "http/ws_channels.h"
+#include "rdf/buf.h"
+#include "rdf/strmap.h"
+#include "reason/xsd_time.h"
+
+#define NOTIFY_NS "http://www.w3.org/ns/solid/notifications#"
+
+enum {
+    PING_SECS = 30,               /* an idle socket is pinged this often (ws_channels.h, guarantee 3) */
+    RETRY_FIRST_MS = 1000,        /* a lost or refused subscription is made again after this, doubling ... */
+    RETRY_MAX_MS = 60000,         /* ... up to this */
+    REDISCOVER_MS = 10 * 60000,   /* an origin that offered no channel is asked again after this */
+    REFRESH_BEFORE_END_MS = 60000 /* a channel is replaced this long before its endAt */
+};
+
+typedef enum channel_state {
+    CH_IDLE,    /* no channel; one is wanted again from retry_at on */
+    CH_WANTED,  /* to subscribe at the next flush */
+    CH_OPENING, /* subscribed; its socket is being opened */
+    CH_LIVE,    /* its socket is open */
+} channel_state;
+
+typedef struct channel {
+    channel_state state;
+    bool changed;  /* not read since a notification, or since its socket opened */
+    bool has_read; /* a state was read (etag below) */
+    char *etag;    /* the state last read (NULL: absent) */
+    uint32_t origin;
+    uint64_t socket; /* its ws_channels id while CH_OPENING or CH_LIVE */
+    int64_t retry_at, refresh_at;
+    unsigned failures;
+} channel;
+
+typedef enum origin_state { ORIGIN_UNKNOWN, ORIGIN_SERVICE, ORIGIN_NONE } origin_state;
+
+typedef struct origin {
+    origin_state state;
+    char *service; /* ORIGIN_SERVICE: where WebSocketChannel2023 subscriptions are posted */
+    int64_t retry_at;
+} origin;
+
+struct notifications {
+    http_client *http;
+    rdfio *io;
+    terms *t;
+    const log_sink *log;
+    ws_channels *ws;
+    strmap index; /* document -> channel */
+    channel *channels;
+    size_t channel_cap;
+    strmap origin_index; /* "scheme://host[:port]" -> origin */
+    origin *origins;
+    size_t origin_cap;
+    uint32_t *slot_channel; /* socket slot (an id's low 32 bits) -> 1 + channel, 0: free */
+    uint32_t slot_count, slot_cap;
+    uint32_t *free_slots;
+    size_t free_count;
+    uint32_t generation;
+    size_t live;
+    int64_t now_ms;
+};
+
+notifications *notifications_new(http_client *http, rdfio *io, terms *t, const log_sink *log, char *error,
+                                 size_t error_len) {
+    ws_channels *ws = ws_channels_new(PING_SECS, log, error, error_len);
+    if (!ws)
+        return NULL;
+    notifications *n = xcalloc(1, sizeof *n);
+    *n = (notifications){.http = http, .io = io, .t = t, .log = log, .ws = ws};
+    return n;
+}
+
+static void channels_free(notifications *n) {
+    for (uint32_t i = 0; i < n->index.count; i++)
+        free(n->channels[i].etag);
+    free(n->channels);
+    strmap_free(&n->index);
+}
+
+void notifications_free(notifications *n) {
+    if (!n)
+        return;
+    ws_channels_free(n->ws);
+    channels_free(n);
+    for (uint32_t i = 0; i < n->origin_index.count; i++)
+        free(n->origins[i].service);
+    free(n->origins);
+    strmap_free(&n->origin_index);
+    free(n->slot_channel);
+    free(n->free_slots);
+    free(n);
+}
+
+static uint64_t take_slot(notifications *n, uint32_t channel_index) {
+    uint32_t slot;
+    if (n->free_count)
+        slot = n->free_slots[--n->free_count];
+    else {
+        if (n->slot_count == n->slot_cap) {
+            n->slot_cap = n->slot_cap ? n->slot_cap * 2 : 64;
+            n->slot_channel = xrealloc(n->slot_channel, n->slot_cap * sizeof *n->slot_channel);
+            n->free_slots = xrealloc(n->free_slots, n->slot_cap * sizeof *n->free_slots);
+        }
+        slot = n->slot_count++;
+    }
+    n->slot_channel[slot] = channel_index + 1;
+    return (uint64_t)++n->generation << 32 | slot;
+}
+
+static void give_slot(notifications *n, uint64_t socket) {
+    uint32_t slot = (uint32_t)socket;
+    n->slot_channel[slot] = 0;
+    n->free_slots[n->free_count++] = slot;
+}
+
+/* The channel a socket event is about, or NULL when that socket is no longer the channel's. */
+static channel *channel_of_socket(notifications *n, uint64_t socket) {
+    uint32_t slot = (uint32_t)socket;
+    if (slot >= n->slot_count || !n->slot_channel[slot])
+        return NULL;
+    channel *ch = &n->channels[n->slot_channel[slot] - 1];
+    return (ch->state == CH_OPENING || ch->state == CH_LIVE) && ch->socket == socket ? ch : NULL;
+}
+
+static const char *resource_of(const notifications *n, const channel *ch) {
+    return n->index.keys[ch - n->channels];
+}
+
+/* ch has no channel: one is wanted again after a pause that doubles with each failure in a row. */
+static void retry_later(notifications *n, channel *ch) {
+    ch->state = CH_IDLE;
+    ch->changed = true;
+    long pause = RETRY_FIRST_MS;
+    for (unsigned i = 1; i < ch->failures && pause < RETRY_MAX_MS; i++)
+        pause *= 2;
+    ch->retry_at = n->now_ms + (pause < RETRY_MAX_MS ? pause : RETRY_MAX_MS);
+    ch->failures++;
+}
+
+/* Ends ch's socket (closing it when close_socket: the owner's close reports nothing back) and retries. */
+static void lose(notifications *n, channel *ch, bool close_socket) {
+    if (ch->state == CH_LIVE)
+        n->live--;
+    if (close_socket)
+        ws_channels_close(n->ws, ch->socket);
+    give_slot(n, ch->socket);
+    retry_later(n, ch);
+}
+
+void notifications_take(notifications *n, int64_t now_ms) {
+    n->now_ms = now_ms;
+    ws_event *events;
+    size_t count = ws_channels_take(n->ws, &events);
+    for (size_t i = 0; i < count; i++) {
+        channel *ch = channel_of_socket(n, events[i].id);
+        if (!ch)
+            continue; /* a socket closed since */
+        switch (events[i].kind) {
+        case WS_EVENT_OPEN:
+            if (ch->state == CH_OPENING)
+                n->live++;
+            ch->state = CH_LIVE;
+            ch->changed = true; /* it vouches for reads made from now on */
+            ch->failures = 0;
+            break;
+        case WS_EVENT_MESSAGE:
+            ch->changed = true;
+            break;
+        case WS_EVENT_CLOSED:
+            log_msg(n->log, LOG_INFO, "notifications: the channel of %s closed (%s); it is read by GET meanwhile",
+                    resource_of(n, ch), events[i].text ? events[i].text : "no reason given");
+            lose(n, ch, false);
+            break;
+        }
+    }
+    ws_events_free(events, count);
+    for (uint32_t c = 0; c < n->index.count; c++) {
+        channel *ch = &n->channels[c];
+        if (ch->state == CH_LIVE && ch->refresh_at <= now_ms) {
+            lose(n, ch, true);
+            ch->failures = 0;
+            ch->retry_at = now_ms; /* its end is near: a new subscription at once */
+        }
+    }
+}
+
+bool notifications_vouches(const notifications *n, const char *resource, const char *etag) {
+    const uint32_t *c = strmap_get(&n->index, resource);
+    if (!c)
+        return false;
+    const channel *ch = &n->channels[*c];
+    return ch->state == CH_LIVE && !ch->changed && (etag && ch->etag ? strcmp(etag, ch->etag) == 0 : etag == ch->etag);
+}
+
+void notifications_read(notifications *n, const char *resource, const char *etag) {
+    bool inserted;
+    uint32_t *c = strmap_put(&n->index, resource, n->index.count, &inserted);
+    if (inserted) {
+        if (*c >= n->channel_cap) {
+            n->channel_cap = n->channel_cap ? n->channel_cap * 2 : 64;
+            n->channels = xrealloc(n->channels, n->channel_cap * sizeof *n->channels);
+        }
+        n->channels[*c] = (channel){.state = CH_IDLE, .changed = true, .retry_at = n->now_ms, .origin = UINT32_MAX};
+    }
+    channel *ch = &n->channels[*c];
+    free(ch->etag);
+    ch->etag = etag ? xstrndup(etag, strlen(etag)) : NULL;
+    ch->has_read = true;
+    ch->changed = false;
+    if (ch->state == CH_IDLE && ch->retry_at <= n->now_ms)
+        ch->state = CH_WANTED;
+}
+
+/* Closes the channels of the documents keep() drops, and forgets them. */
+static void retain(notifications *n, bool (*keep)(void *user, const char *resource), void *user) {
+    size_t kept = 0;
+    bool *keeps = xcalloc(n->index.count ? n->index.count : 1, sizeof *keeps);
+    for (uint32_t c = 0; c < n->index.count; c++)
+        kept += keeps[c] = keep(user, n->index.keys[c]);
+    if (kept == n->index.count) {
+        free(keeps);
+        return;
+    }
+    strmap index = {0};
+    channel *channels = xcalloc(kept ? kept : 1, sizeof *channels);
+    for (uint32_t c = 0; c < n->index.count; c++) {
+        channel *ch = &n->channels[c];
+        if (!keeps[c]) {
+            if (ch->state == CH_LIVE)
+                n->live--;
+            if (ch->state == CH_OPENING || ch->state == CH_LIVE) {
+                ws_channels_close(n->ws, ch->socket);
+                give_slot(n, ch->socket);
+            }
+            continue;
+        }
+        uint32_t to = index.count;
+        strmap_put(&index, n->index.keys[c], to, NULL);
+        channels[to] = *ch;
+        ch->etag = NULL;
+        if (ch->state == CH_OPENING || ch->state == CH_LIVE)
+            n->slot_channel[(uint32_t)ch->socket] = to + 1;
+    }
+    free(keeps);
+    channels_free(n);
+    n->index = index;
+    n->channels = channels;
+    n->channel_cap = kept ? kept : 1;
+}
+
+static uint32_t origin_of(notifications *n, const char *resource) {
+    char *name = http_url_origin(resource);
+    if (!name)
+        return UINT32_MAX;
+    bool inserted;
+    uint32_t *o = strmap_put(&n->origin_index, name, n->origin_index.count, &inserted);
+    free(name);
+    if (inserted) {
+        if (*o >= n->origin_cap) {
+            n->origin_cap = n->origin_cap ? n->origin_cap * 2 : 8;
+            n->origins = xrealloc(n->origins, n->origin_cap * sizeof *n->origins);
+        }
+        n->origins[*o] = (origin){.state = ORIGIN_UNKNOWN};
+    }
+    return *o;
+}
+
+/* The WebSocketChannel2023 subscription service a storage description lists, or NULL (caller frees). */
+static char *find_service(notifications *n, const http_result *res, const char *url) {
+    const char *base = res->final_url ? res->final_url : url;
+    enum rdf_syntax syntax = rdf_syntax_from_media_type(res->content_type);
+    triple *ts = NULL;
+    size_t count = 0;
+    rdf_error err;
+    if (rdf_parse_triples(n->io, syntax, res->body.data ? res->body.data : "", res->body.len, base, url, &ts, &count,
+                          &err) != 0) {
+        log_msg(n->log, LOG_WARN, "notifications: the storage description %s does not parse: %s", url, err.message);
+        return NULL;
+    }
+    terms *t = n->t;
+    term_id subscription = terms_iri_cstr(t, NOTIFY_NS "subscription"),
+            channel_type = terms_iri_cstr(t, NOTIFY_NS "channelType"),
+            websocket = terms_iri_cstr(t, NOTIFY_NS "WebSocketChannel2023");
+    char *found = NULL;
+    for (size_t i = 0; i < count && !found; i++) {
+        if (ts[i].p != subscription)
+            continue;
+        for (size_t k = 0; k < count && !found; k++)
+            if (ts[k].s == ts[i].o && ts[k].p == channel_type && ts[k].o == websocket) {
+                size_t len;
+                const char *iri = terms_lex(t, ts[i].o, &len);
+                found = xstrndup(iri, len);
+            }
+    }
+    free(ts);
+    return found;
+}
+
+/* Asks every origin of a wanted channel not known yet for its subscription service, in one batch. */
+static void discover(notifications *n) {
+    uint32_t *asked = xcalloc(n->origin_index.count ? n->origin_index.count : 1, sizeof *asked);
+    size_t count = 0;
+    for (uint32_t o = 0; o < n->origin_index.count; o++) {
+        origin *og = &n->origins[o];
+        if (og->state == ORIGIN_UNKNOWN || (og->state == ORIGIN_NONE && og->retry_at <= n->now_ms))
+            asked[count++] = o;
+    }
+    if (!count) {
+        free(asked);
+        return;
+    }
+    http_request *reqs = xcalloc(count, sizeof *reqs);
+    http_result *results = xcalloc(count, sizeof *results);
+    char **urls = xcalloc(count, sizeof *urls);
+    http_header accept = {"Accept", rdf_accept_header()};
+    for (size_t i = 0; i < count; i++) {
+        buf url = {0};
+        buf_printf(&url, "%s/.well-known/solid", n->origin_index.keys[asked[i]]);
+        urls[i] = url.data;
+        reqs[i] = (http_request){.method = "GET", .url = urls[i], .headers = &accept, .header_count = 1};
+    }
+    http_run(n->http, reqs, count, results);
+    for (size_t i = 0; i < count; i++) {
+        origin *og = &n->origins[asked[i]];
+        const http_result *res = &results[i];
+        char *service = res->failure == HTTP_FAIL_NONE && res->status / 100 == 2 ? find_service(n, res, urls[i]) : NULL;
+        free(og->service);
+        og->service = service;
+        og->state = service ? ORIGIN_SERVICE : ORIGIN_NONE;
+        og->retry_at = n->now_ms + REDISCOVER_MS;
+        if (service)
+            log_msg(n->log, LOG_INFO, "notifications: %s offers WebSocketChannel2023 at %s", n->origin_index.keys[asked[i]],
+                    service);
+        else
+            log_msg(n->log, LOG_INFO, "notifications: %s offers no WebSocketChannel2023 (%s %s%s); its documents are "
+                    "read by GET", n->origin_index.keys[asked[i]], urls[i],
+                    res->failure != HTTP_FAIL_NONE ? http_failure_name(res->failure) : "answered",
+                    res->failure != HTTP_FAIL_NONE ? "" : res->status / 100 == 2 ? " without one" : " with an error");
+        http_result_free(&results[i]);
+        free(urls[i]);
+    }
+    free(urls);
+    free(results);
+    free(reqs);
+    free(asked);
+}
+
+static char *subscription_body(const char *topic, const char *etag) {
+    json_t *body = json_object();
+    json_object_set_new(body, "@context", json_pack("[s]", "https://www.w3.org/ns/solid/notification/v1"));
+    json_object_set_new(body, "type", json_string(NOTIFY_NS "WebSocketChannel2023"));
+    json_object_set_new(body, "topic", json_string(topic));
+    if (etag)
+        json_object_set_new(body, "state", json_string(etag));
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    return text;
+}
+
+/* Takes a subscription's answer: the channel opens its socket, or is lost (a pause, then again). */
+static void take_subscription(notifications *n, channel *ch, const http_result *res) {
+    const char *resource = resource_of(n, ch);
+    json_error_t jerr;
+    json_t *doc = res->failure == HTTP_FAIL_NONE && res->status / 100 == 2
+                      ? json_loadb(res->body.data ? res->body.data : "", res->body.len, 0, &jerr)
+                      : NULL;
+    const char *receive_from = json_string_value(json_object_get(doc, "receiveFrom"));
+    if (!receive_from) {
+        log_msg(n->log, LOG_WARN, "notifications: the subscription to %s failed (%s); it is read by GET", resource,
+                res->failure != HTTP_FAIL_NONE ? http_failure_name(res->failure)
+                : res->status / 100 != 2       ? "an error status"
+                : !doc                         ? "the answer is not JSON"
+                                               : "the answer has no receiveFrom");
+        json_decref(doc);
+        retry_later(n, ch);
+        return;
+    }
+    ch->socket = take_slot(n, (uint32_t)(ch - n->channels));
+    ch->state = CH_OPENING;
+    ch->refresh_at = INT64_MAX;
+    const char *end = json_string_value(json_object_get(doc, "endAt"));
+    xsd_time at;
+    if (end && xsd_datetime_parse(end, strlen(end), &at) && at.kind == XSD_DATETIME) {
+        int64_t before = (at.ms - n->now_ms) / 10;
+        ch->refresh_at = at.ms - (before < REFRESH_BEFORE_END_MS ? before : REFRESH_BEFORE_END_MS);
+    }
+    ws_channels_open(n->ws, ch->socket, receive_from);
+    json_decref(doc);
+}
+
+void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *user, const char *resource), void *user) {
+    n->now_ms = now_ms;
+    retain(n, keep, user);
+    uint32_t *wanted = NULL;
+    size_t count = 0, cap = 0;
+    bool unknown = false;
+    for (uint32_t c = 0; c < n->index.count; c++) {
+        channel *ch = &n->channels[c];
+        if (ch->state == CH_IDLE && ch->has_read && ch->retry_at <= now_ms)
+            ch->state = CH_WANTED;
+        if (ch->state != CH_WANTED)
+            continue;
+        if (ch->origin == UINT32_MAX)
+            ch->origin = origin_of(n, n->index.keys[c]);
+        if (ch->origin == UINT32_MAX) {
+            ch->state = CH_IDLE;
+            ch->retry_at = INT64_MAX; /* not an http(s) document */
+            continue;
+        }
+        unknown |= n->origins[ch->origin].state != ORIGIN_SERVICE;
+        if (count == cap) {
+            cap = cap ? cap * 2 : 64;
+            wanted = xrealloc(wanted, cap * sizeof *wanted);
+        }
+        wanted[count++] = c;
+    }
+    if (unknown)
+        discover(n);
+    http_request *reqs = xcalloc(count ? count : 1, sizeof *reqs);
+    http_result *results = xcalloc(count ? count : 1, sizeof *results);
+    char **bodies = xcalloc(count ? count : 1, sizeof *bodies);
+    uint32_t *sent = xcalloc(count ? count : 1, sizeof *sent);
+    static const http_header headers[] = {{"Content-Type", "application/ld+json"}, {"Accept", "application/ld+json"}};
+    size_t send_count = 0;
+    for (size_t i = 0; i < count; i++) {
+        channel *ch = &n->channels[wanted[i]];
+        const origin *og = &n->origins[ch->origin];
+        if (og->state != ORIGIN_SERVICE) {
+            ch->state = CH_IDLE;
+            ch->retry_at = og->retry_at;
+            continue;
+        }
+        bodies[send_count] = subscription_body(n->index.keys[wanted[i]], ch->etag);
+        reqs[send_count] = (http_request){.method = "POST", .url = og->service, .headers = headers, .header_count = 2,
+                                          .body = bodies[send_count], .body_len = strlen(bodies[send_count])};
+        sent[send_count++] = wanted[i];
+    }
+    if (send_count)
+        http_run(n->http, reqs, send_count, results);
+    for (size_t i = 0; i < send_count; i++) {
+        take_subscription(n, &n->channels[sent[i]], &results[i]);
+        http_result_free(&results[i]);
+        free(bodies[i]);
+    }
+    free(sent);
+    free(bodies);
+    free(results);
+    free(reqs);
+    free(wanted);
+}
+
+int64_t notifications_next_due(const notifications *n) {
+    int64_t next = INT64_MAX;
+    for (uint32_t c = 0; c < n->index.count; c++) {
+        const channel *ch = &n->channels[c];
+        int64_t at = ch->state == CH_IDLE && ch->has_read ? ch->retry_at : ch->state == CH_LIVE ? ch->refresh_at : INT64_MAX;
+        if (at < next)
+            next = at;
+    }
+    return next;
+}
+
+size_t notifications_live(const notifications *n) {
+    return n->live;
+}
+
+bool notifications_wait(notifications *n, long timeout_ms, long settle_ms, const volatile sig_atomic_t *stop) {
+    if (!ws_channels_wait(n->ws, timeout_ms, stop))
+        return false;
+    while (settle_ms > 0 && !(stop && *stop)) {
+        long slice = settle_ms < 50 ? settle_ms : 50;
+        struct timespec ts = {slice / 1000, (slice % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+        settle_ms -= slice;
+    }
+    return true;
+}

@@ -1,0 +1,71 @@
+/* notifications.h: Solid Notifications for the agent (the specification's section 9, "Notifications";
+ * docs/DESIGN.md §1.5; `ldgsm run --notifications`).
+ *
+ * With --incremental, a document of a quiet instance is revalidated with a conditional GET in every
+ * iteration. Here a channel stands in for that GET: the agent subscribes to each document it reads
+ * (WebSocketChannel2023, found in the storage description, /.well-known/solid, of the document's origin;
+ * the subscription's `state` is the ETag the agent read, so a change made between the read and the
+ * subscription is sent at once), and while the channel is open and has brought no notification since the
+ * document was last read, the document counts as unchanged without a request.
+ *
+ * A notification is never trusted for what it says: any message on a channel marks its document changed,
+ * to be read again (the conditional GET tells). A channel vouches only for what was read after it opened:
+ * once its socket is open, the document is read once more before the channel counts, so a change made
+ * before the server began to watch (which `state` reports too, where the server honours it) is not lost.
+ * Whatever arrives while an iteration runs is taken at the next one, so a change seen by no GET of this
+ * iteration is seen by the next. A document with no
+ * channel (its server offers none, the subscription failed or is being made, the socket closed, the
+ * channel nears its end) is revalidated by GET as without notifications; a lost subscription is made again
+ * after a pause that doubles from 1 s to 60 s. Channels of documents no longer read are closed.
+ *
+ * The socket side is src/http/ws_channels.h; subscriptions and discovery go through the agent's HTTP
+ * client, in the agent's thread, between iterations. */
+#ifndef LDGSM_AGENT_NOTIFICATIONS_H
+#define LDGSM_AGENT_NOTIFICATIONS_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "http/http_client.h"
+#include "rdf/log.h"
+#include "rdf/rdfio.h"
+
+typedef struct notifications notifications;
+
+/* http, io and t (the agent's) and log must outlive the result. NULL on failure, with error filled. */
+notifications *notifications_new(http_client *http, rdfio *io, terms *t, const log_sink *log, char *error,
+                                 size_t error_len);
+void notifications_free(notifications *n);
+
+/* At the start of an iteration, at now_ms: takes in what the sockets brought since the last call (a
+ * notification marks its document changed; an opened socket makes its channel live; a closed one lost). */
+void notifications_take(notifications *n, int64_t now_ms);
+
+/* True when resource's channel is live and brought no notification since the document was last read, in
+ * state etag (NULL: absent). */
+bool notifications_vouches(const notifications *n, const char *resource, const char *etag);
+
+/* resource was read in this iteration (by a GET begun after notifications_take), in state etag (a strong
+ * ETag; NULL: absent, subscribed to without a state): it is no longer marked changed, and it is subscribed
+ * to with that state when it has no channel. */
+void notifications_read(notifications *n, const char *resource, const char *etag);
+
+/* After an iteration: closes the channels of documents keep() says are no longer read, then makes the
+ * subscriptions wanted (discovering each new origin's subscription service first), one parallel batch each.
+ * keep(user, resource) decides. */
+void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *user, const char *resource), void *user);
+
+/* When a channel wants work next: a lost one's new subscription, a live one's replacement before its end;
+ * INT64_MAX when none does. */
+int64_t notifications_next_due(const notifications *n);
+
+/* Counts for the iteration's log line: live channels, documents read by GET for want of one. */
+size_t notifications_live(const notifications *n);
+
+/* Waits at most timeout_ms for something from the sockets; when something came, waits settle_ms more for
+ * the rest of a burst. True when something came. */
+bool notifications_wait(notifications *n, long timeout_ms, long settle_ms, const volatile sig_atomic_t *stop);
+
+#endif

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# `ldgsm run --notifications` (src/agent/notifications.h, docs/DESIGN.md §1.5), run with --interval 60000 and
+# --safety-poll 600000, so that whatever happens within a minute happened by a notification:
+# - two instances of a model whose milestones wait for a sensor: the agent finds the server's
+#   WebSocketChannel2023 service in its storage description, subscribes to the four documents it reads, and
+#   once the channels are open makes no request while nothing changes; the sensor's change is acted on at
+#   once (its document the one read) and both instances complete;
+# - the fire alarm (tests/gsm/run_fire_alarm.sh) with the agent left to run by itself, the environment
+#   reacting to what the server shows: Fig. 2's lines in order, each task once per activation;
+# - a server that offers no channel is polled as with --incremental.
+# tests/gsm/css_gsm.sh runs it against Community Solid Server 7.2.0 twice: NOTIFICATIONS_OFFERED=yes with
+# WebSocketChannel2023 on (the first two parts), =no with its notifications/disabled configuration (the last).
+set -u
+. "$(dirname "$0")/../agent/lib.sh"
+. "$(dirname "$0")/one_stage_lib.sh"
+. "$(dirname "$0")/fire_alarm_lib.sh"
+if [ "${NOTIFICATIONS_OFFERED:-both}" != no ]; then
+# the sockets' port, known, so that the test can cut the agent's sockets (against ldgsm serve)
+notify_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+if [ -z "${CSS_URL:-}" ]; then start_server --notifications-port "$notify_port"; else start_server; fi
+one_stage_model models/m "$started_guard" "$(sensed sensor)"
+put env/sensor '<#it> <https://example.org/env#value> false .' > /dev/null
+instance='@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .'
+for i in 1 2; do put s/i$i "$instance" > /dev/null; done
+"$ldgsm" run --instance "${base}s/i1#it" --instance "${base}s/i2#it" --notifications -n 60000 --safety-poll 600000 \
+  > /dev/null 2> "$work/run.log" &
+agent_pid=$!
+
+# waits (bounded) until the agent's log, from line $1 on, has a line matching the extended regex $2
+await_log() {
+  local i
+  for ((i = 0; i < wait_limit * 10; i++)); do
+    tail -n +"$1" "$work/run.log" | grep -qE "$2" && return 0
+    running "$agent_pid" || break
+    nap 0.1
+  done
+  return 1
+}
+check "the storage description's WebSocketChannel2023 service is found" \
+  await_log 1 "^notifications: ${base%/} offers WebSocketChannel2023 at "
+check "the four documents read get a channel each" await_log 1 '^iteration: .*, 4 channels live'
+check "and an iteration finds both instances quiet" await_log 1 '^iteration: .* unsafe 0: .*, 4 channels live'
+# the agent now waits for a notification (or its safety poll, ten minutes away): nothing is asked
+nap 0.5
+quiet_from=$(($(wc -l < "$work/run.log") + 1))
+nap 2
+check "while nothing changes, no request is made" ! grep -qE '^(GET|PUT|PATCH|POST) ' <(tail -n +"$quiet_from" "$work/run.log")
+check "nor an iteration run" ! grep -q '^iteration:' <(tail -n +"$quiet_from" "$work/run.log")
+
+# Sockets cut (as a server restart or a network fault would): each channel is lost, its document read by GET
+# and subscribed to again a second later; then the agent is quiet again.
+if [ -z "${CSS_URL:-}" ]; then
+  cut_from=$(($(wc -l < "$work/run.log") + 1))
+  ss -K dst 127.0.0.1 dport = ":$notify_port" > /dev/null 2>&1
+  check "cut sockets: each of the four channels is said lost" \
+    await_log "$cut_from" '^notifications: the channel of .*env/sensor closed'
+  check "and read by GET meanwhile" await_log "$cut_from" "^GET ${base}env/sensor 304 "
+  check "and subscribed to again: four channels live" \
+    await_log "$cut_from" '^iteration: .* unsafe 0: .*, 4 channels live'
+  nap 0.5
+  quiet_from=$(($(wc -l < "$work/run.log") + 1))
+  nap 1
+  check "then, again, no request while nothing changes" \
+    ! grep -qE '^(GET|PUT|PATCH|POST) ' <(tail -n +"$quiet_from" "$work/run.log")
+fi
+
+sensed_from=$(($(wc -l < "$work/run.log") + 1))
+put env/sensor '<#it> <https://example.org/env#value> true .' > /dev/null
+completed() { grep -q 'isCompleted> "true"' <<< "$(get "s/i$1")"; }
+await_completed() {
+  local i
+  for ((i = 0; i < wait_limit * 10; i++)); do
+    completed 1 && completed 2 && return 0
+    nap 0.1
+  done
+  return 1
+}
+check "the sensor's change is acted on well before --interval: both instances complete" await_completed
+check "the first request after the change reads the sensor, the one document it changed" \
+  grep -qE "^GET ${base}env/sensor 200 " <(tail -n +"$sensed_from" "$work/run.log" | grep -m1 -E '^(GET|PUT|PATCH) ')
+stop_pid "$agent_pid"
+check "the agent stops at SIGTERM with status 0" [ $? = 0 ]
+
+# The fire alarm left to run by itself: the environment reacts to what the server shows, and the agent to
+# the notifications of its changes.
+start_server --fixtures "$(cd "$(dirname "$0")/../../ldp-fixtures/fire-alarm" && pwd)"
+play_live --notifications -n 60000 --safety-poll 600000
+check "fire alarm: Fig. 2 lines 1, 2, 3, 4, 6 in order" subsequence "$work/lines" "inactive inactive f f
+active inactive f f
+inactive active T f
+inactive inactive f T
+active inactive f f"
+check "fire alarm: the scenario was played to its end" grep -q reopen "$work/steps"
+check "fire alarm: the alarm was told to ring once per SFA activation" \
+  [ "$(grep -Ec '^(PUT|PATCH) .*/devices/alarm 20' "$work/agent.log")" = "$(grep -c '^active' "$work/lines")" ]
+check "fire alarm: the doors were closed once per CD activation" \
+  [ "$(grep -Ec '^(PUT|PATCH) .*/devices/doors 20' "$work/agent.log")" = "$(grep -c '^[a-z]* active' "$work/lines")" ]
+if [ $failures -gt 0 ]; then echo "status lines:"; cat "$work/lines"; echo "steps:"; cat "$work/steps"; fi
+
+fi
+
+# A server that offers no channel (`ldgsm serve --no-notifications`; Community Solid Server with its
+# notifications/disabled configuration) is polled: the instance completes at --interval 100.
+if [ "${NOTIFICATIONS_OFFERED:-both}" != yes ]; then
+  start_server --no-notifications
+  one_stage_model models/m "$started_guard" "$(sensed sensor)"
+  put env/sensor '<#it> <https://example.org/env#value> true .' > /dev/null
+  instance='@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .'
+  put s/i3 "$instance" > /dev/null
+  bounded "$ldgsm" run --instance "${base}s/i3#it" --notifications -n 100 --until complete --iterations 50 \
+    > /dev/null 2> "$work/none.log"
+  check "without a channel offered, the instance completes by polling (exit 0)" [ $? = 0 ]
+  check "the agent says the server offers none" grep -q "^notifications: ${base%/} offers no WebSocketChannel2023" \
+    "$work/none.log"
+fi
+finish
