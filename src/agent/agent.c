@@ -273,7 +273,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     }
     if (options->trace_path && !(a->trace = trace_open(options->trace_path, log, error, error_len)))
         goto fail;
-    if (a->incremental && options->notifications &&
+    if (options->notifications &&
         !(a->notifications = notifications_new(a->http, a->io, a->t, log, error, error_len)))
         goto fail;
     a->lasting = terms_mark_now(a->t);
@@ -524,8 +524,6 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
 static void revalidate(agent *a, iteration_stats *stats) {
     size_t count;
     bool full;
-    if (a->notifications)
-        notifications_take(a->notifications, a->clock_ms);
     const revalidation *asked = incremental_begin(a->incremental, a->clock_ms, a->notifications ? vouched : NULL,
                                                   a->notifications, &count, &full);
     if (count) {
@@ -923,8 +921,10 @@ static void note_reads(agent *a) {
     }
 }
 
+/* A document some instance noted read (--incremental), else one this iteration read. */
 static bool still_read(void *user, const char *resource) {
-    return incremental_knows(user, resource);
+    const agent *a = user;
+    return a->incremental ? incremental_knows(a->incremental, resource) : strmap_get(&a->doc_index, resource) != NULL;
 }
 
 int agent_iterate(agent *a, iteration_stats *stats) {
@@ -938,6 +938,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     get_forget_old(&a->gets, a->iteration);
     term_id now = read_clock(a);
     trace_begin_iteration(a->trace, terms_lex(a->t, now, NULL));
+    if (a->notifications)
+        notifications_take(a->notifications, a->clock_ms);
     if (a->incremental)
         revalidate(a, stats);
     a->wm = store_new();
@@ -1086,7 +1088,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     for (unsigned i = 0; i < a->rules.count; i++)
         a->rules.rules[i]->fired = a->rules.rules[i]->probed = 0;
     if (a->notifications)
-        notifications_flush(a->notifications, a->clock_ms, still_read, a->incremental);
+        notifications_flush(a->notifications, a->clock_ms, still_read, a);
     stats->elapsed_ms = now_ms() - start;
     /* flushed before the iteration's log line: whoever sees that line can read the iteration's records */
     trace_end_iteration(a->trace, stats, rc);
@@ -1125,11 +1127,18 @@ static void pause_ms(agent *a, long ms) {
     }
 }
 
+void agent_pause(agent *a, long ms) {
+    if (a->notifications)
+        notifications_wait(a->notifications, ms, a->opt.settle_ms, a->opt.stop);
+    else
+        pause_ms(a, ms);
+}
+
 /* Between iterations: --interval; with --notifications, until a notification comes or the next
  * iteration is due (at --interval while some document must be read by GET or an instance is busy). */
 static void wait_for_next(agent *a) {
-    if (!a->notifications) {
-        pause_ms(a, a->opt.interval_ms);
+    if (!a->notifications || !a->incremental) {
+        agent_pause(a, a->opt.interval_ms);
         return;
     }
     struct timespec ts;

@@ -119,8 +119,9 @@ typedef struct agent_options {
                                     (0: the default, agent.c) */
     bool incremental;          /* leave out the instances whose documents did not change (agent/incremental.h) */
     long safety_poll_ms;       /* --incremental: the longest an instance is left out (0: 60000) */
-    bool notifications;        /* with incremental: Solid Notifications channels stand in for revalidations,
-                                  and the agent waits for them (agent/notifications.h) */
+    bool notifications;        /* Solid Notifications channels for the documents read (agent/notifications.h): a
+                                  change ends a pause at once; with incremental, a live channel stands in for
+                                  a revalidation, and the agent waits for them */
     long settle_ms;            /* --settle: after a notification, how long to wait for the rest of a burst */
     bool own_programs;         /* programs of the user's beside the shipped rules: their rules may join any
                                   documents, so --incremental counts every document read as every instance's */
@@ -156,6 +157,10 @@ void agent_free(agent *a);
 /* Runs one iteration. Returns 0, -1 when the iteration could not run to its end (a cap hit), or -2 when
  * the run cannot go on (an instance document in the authors' draft vocabulary). */
 int agent_iterate(agent *a, iteration_stats *stats);
+/* Waits ms milliseconds, or less when a stop is requested or (with notifications) a document read
+ * changed. */
+void agent_pause(agent *a, long ms);
+
 /* The loop of iterations until --iterations, quiescence, completion or a stop signal; returns the exit
  * status (0; 3 when the run ended with withheld requests; 4 when it ended with a call still calling; 5
  * when --until complete found the instances not complete failed, with nothing more to do; 6 when an

@@ -49,7 +49,9 @@ static const char status_usage[] =
     "\n"
     "options:\n"
     "      --json              one JSON object per instance and line, instead of text (below)\n"
-    "      --watch [MS]        read again every MS milliseconds (default 1000) and print again when\n"
+    "      --watch [MS]        read again every MS milliseconds (default 1000), and at once when a\n"
+    "                          document read changes on a server that offers Solid Notifications\n"
+    "                          (WebSocketChannel2023 in its /.well-known/solid), and print again when\n"
     "                          what is shown changed: on a terminal the screen is redrawn, otherwise each\n"
     "                          new state follows a line '---' (with --json, the objects follow each other);\n"
     "                          until SIGINT or SIGTERM\n"
@@ -267,6 +269,10 @@ int cmd_status(int argc, char **argv) {
                                       .compat_authors_draft = opt.compat_authors_draft, .status_only = true,
                                       .log = &log});
     char error[1024];
+    /* --watch reads again at once when a document read changes, where its server notifies (a change of
+     * many documents at once is one read: the burst settles first) */
+    opt.notifications = watch;
+    opt.settle_ms = 20;
     agent *a = agent_new(&opt, &log, error, sizeof error);
     if (!a) {
         fprintf(stderr, "ldgsm status: %s\n", error);
@@ -300,7 +306,7 @@ int cmd_status(int argc, char **argv) {
         }
         if (!watch || (count && ++reads >= count))
             break;
-        cli_pause_ms((long)watch_ms);
+        agent_pause(a, (long)watch_ms);
     }
     buf_free(&shown);
     agent_free(a);

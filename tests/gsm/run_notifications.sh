@@ -65,6 +65,15 @@ if [ -z "${CSS_URL:-}" ]; then
     ! grep -qE '^(GET|PUT|PATCH|POST) ' <(tail -n +"$quiet_from" "$work/run.log")
 fi
 
+# ldgsm status --watch, reading again every minute, shows the change at once too
+"$ldgsm" status --watch 60000 "${base}s/i1#it" > "$work/watch.out" 2> "$work/watch.err" &
+watcher=$!
+await_output() { # file, extended regex: waits (bounded) for a line
+  local i
+  for ((i = 0; i < wait_limit * 10; i++)); do grep -qE "$2" "$1" && return 0; nap 0.1; done
+  return 1
+}
+check "status --watch shows the instance" await_output "$work/watch.out" '^last transitions'
 sensed_from=$(($(wc -l < "$work/run.log") + 1))
 put env/sensor '<#it> <https://example.org/env#value> true .' > /dev/null
 completed() { grep -q 'isCompleted> "true"' <<< "$(get "s/i$1")"; }
@@ -81,6 +90,9 @@ check "the first request after the change reads the sensor, the one document it 
   grep -qE "^GET ${base}env/sensor 200 " <(tail -n +"$sensed_from" "$work/run.log" | grep -m1 -E '^(GET|PUT|PATCH) ')
 stop_pid "$agent_pid"
 check "the agent stops at SIGTERM with status 0" [ $? = 0 ]
+check "status --watch printed the completed instance well before its minute" \
+  await_output "$work/watch.out" '^---$'
+stop_pid "$watcher"
 
 # The fire alarm left to run by itself: the environment reacts to what the server shows, and the agent to
 # the notifications of its changes.
