@@ -36,6 +36,16 @@ copy_doors_to_sensor() {
 }
 sensor_all_closed() { [ "$(device door-sensor | grep -c 'shows> <https://example.org/devices#closed>')" = 2 ]; }
 
+# take_step STEP: the scenario's step smoke (the detector sees smoke) or reopen (a door opens), noted in
+# $work/steps.
+take_step() {
+  case $1 in
+    smoke) put_device smoke-detector '<#it> a dev:SmokeDetector ; dev:obscuration 5.0 .' ;;
+    reopen) put_device doors '<#front> a dev:Door ; dev:state dev:open . <#back> a dev:Door ; dev:state dev:closed .' ;;
+  esac
+  echo "$1" >> "$work/steps"
+}
+
 # play LATE: one agent runs the workflow (a long-running `ldgsm run`, as deployed: a task's outcome is
 # known to the agent that sent it); after each of its iterations the environment reacts and, when the
 # iteration derived no unsafe request, takes the scenario's next step. LATE=1 copies the doors to the
@@ -79,11 +89,7 @@ play() {
     # when the workflow rests, the scenario goes on; one more quiet iteration ends it
     if [ $quiescent = 1 ]; then
       [ $step -ge ${#scenario[@]} ] && break
-      case ${scenario[$step]} in
-        smoke) put_device smoke-detector '<#it> a dev:SmokeDetector ; dev:obscuration 5.0 .' ;;
-        reopen) put_device doors '<#front> a dev:Door ; dev:state dev:open . <#back> a dev:Door ; dev:state dev:closed .' ;;
-      esac
-      echo "${scenario[$step]}" >> "$work/steps"
+      take_step "${scenario[$step]}"
       step=$((step + 1))
     fi
   done
@@ -141,11 +147,7 @@ play_live() {
     if [ $reacted = 1 ]; then rest_from=$now; continue; fi
     [ $((now - rest_from)) -lt 1000000 ] && continue
     [ $step -ge ${#scenario[@]} ] && break
-    case ${scenario[$step]} in
-      smoke) put_device smoke-detector '<#it> a dev:SmokeDetector ; dev:obscuration 5.0 .' ;;
-      reopen) put_device doors '<#front> a dev:Door ; dev:state dev:open . <#back> a dev:Door ; dev:state dev:closed .' ;;
-    esac
-    echo "${scenario[$step]}" >> "$work/steps"
+    take_step "${scenario[$step]}"
     step=$((step + 1)); rest_from=$now
   done
   [ $SECONDS -lt $deadline ] || echo "the scenario did not end within $((2 * wait_limit)) s"

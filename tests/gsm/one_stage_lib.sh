@@ -18,3 +18,15 @@ one_stage_model() {
 }
 # sensed NAME: the ASK that env/NAME's value is true
 sensed() { printf 'ASK { <../env/%s#it> <https://example.org/env#value> true }' "$1"; }
+# await_completed N...: waits (bounded) until the instances s/iN... say they are complete
+completed() { grep -q 'isCompleted> "true"' <<< "$(get "s/i$1")"; }
+await_completed() {
+  local i k all
+  for ((i = 0; i < wait_limit * 10; i++)); do
+    all=1
+    for k in "$@"; do completed "$k" || { all=0; break; }; done
+    [ $all = 1 ] && return 0
+    nap 0.1
+  done
+  return 1
+}

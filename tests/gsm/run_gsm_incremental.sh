@@ -46,16 +46,7 @@ check "and nothing of it is parsed" grep -qE "^iteration: .* 0 triples read, .*;
 
 put env/sensor '<#it> <https://example.org/env#value> true .' > /dev/null
 sensed_at=$(wc -l < "$work/run.log")
-completed() { grep -q 'isCompleted> "true"' <<< "$(get "s/i$1")"; }
-await_completed() {
-  local i
-  for ((i = 0; i < wait_limit * 10; i++)); do
-    completed 1 && completed 2 && return 0
-    nap 0.1
-  done
-  return 1
-}
-check "the sensor's change brings both back, and they complete" await_completed
+check "the sensor's change brings both back, and they complete" await_completed 1 2
 check "after the change, both were evaluated" \
   grep -qE "^iteration: .*; 2 instances evaluated, 0 left out" <<< "$(tail -n +"$sensed_at" "$work/run.log")"
 settled=$(wc -l < "$work/run.log")
