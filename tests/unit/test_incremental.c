@@ -2,7 +2,9 @@
  * the revalidations' answers are given by hand. An instance is left out only when it was quiet, its wake
  * time has not come, and every document it read answered "unchanged" in the state it saw; the first
  * iteration and every --safety-poll evaluate everything; a document another instance saw change makes the
- * older readers be evaluated whatever the server answers; an instance that left the run is forgotten. */
+ * older readers be evaluated whatever the server answers; an instance that left the run is forgotten. A
+ * document something vouches for (a live notifications channel) is not asked for, and the next iteration
+ * is due at once while any document of a quiet instance lacks that, else at its wake time or safety poll. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -192,6 +194,50 @@ static void instances_that_left_are_forgotten(void **state) {
     incremental_free(inc);
 }
 
+/* vouches for every document but the sensor, and only in the state noted */
+static bool vouch_but_sensor(void *user, const char *resource, const char *etag) {
+    (void)etag;
+    int *calls = user;
+    (*calls)++;
+    return strcmp(resource, SENSOR) != 0;
+}
+
+static bool vouch_all(void *user, const char *resource, const char *etag) {
+    (void)user;
+    (void)resource;
+    (void)etag;
+    return true;
+}
+
+static void a_vouched_document_is_not_asked_for(void **state) {
+    (void)state;
+    incremental *inc = with_a_noted(NEVER);
+    int calls = 0;
+    size_t count;
+    bool full;
+    const revalidation *r = incremental_begin(inc, 2000, vouch_but_sensor, &calls, &count, &full);
+    assert_int_equal(count, 1);
+    assert_string_equal(r[0].resource, SENSOR);
+    assert_int_equal(calls, 3);
+    incremental_revalidated(inc, SENSOR, true);
+    assert_int_equal(incremental_decide(inc), 1); /* the vouched ones count as unchanged */
+    incremental_free(inc);
+}
+
+static void the_next_iteration_is_due_when_a_document_is_not_vouched_for(void **state) {
+    (void)state;
+    incremental *inc = with_a_noted(5000);
+    int calls = 0;
+    assert_int_equal(incremental_next_due(inc, 2000, vouch_but_sensor, &calls), 2000);
+    assert_int_equal(incremental_next_due(inc, 2000, NULL, NULL), 2000);
+    assert_int_equal(incremental_next_due(inc, 2000, vouch_all, NULL), 5000); /* its wake time */
+    note_a(inc, true, NEVER, "\"a1\"");
+    assert_int_equal(incremental_next_due(inc, 2000, vouch_all, NULL), 1000 + SAFETY); /* the safety poll */
+    note_a(inc, false, NEVER, "\"a1\"");
+    assert_int_equal(incremental_next_due(inc, 2000, vouch_all, NULL), 2000); /* not quiet */
+    incremental_free(inc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(first_iteration_evaluates_everything_then_unchanged_is_left_out),
@@ -202,6 +248,8 @@ int main(void) {
         cmocka_unit_test(a_reader_of_an_older_state_is_evaluated),
         cmocka_unit_test(a_document_is_revalidated_once),
         cmocka_unit_test(instances_that_left_are_forgotten),
+        cmocka_unit_test(a_vouched_document_is_not_asked_for),
+        cmocka_unit_test(the_next_iteration_is_due_when_a_document_is_not_vouched_for),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
