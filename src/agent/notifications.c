@@ -367,23 +367,22 @@ static char *subscription_body(const char *topic, const char *etag) {
     return text;
 }
 
-/* Takes a subscription's answer: the channel opens its socket, or is lost (a pause, then again). */
-static void take_subscription(notifications *n, channel *ch, const http_result *res) {
-    const char *resource = resource_of(n, ch);
+/* Takes a subscription's answer: the channel opens its socket (NULL), or is retried after a pause (what
+ * went wrong). */
+static const char *take_subscription(notifications *n, channel *ch, const http_result *res) {
     json_error_t jerr;
     json_t *doc = res->failure == HTTP_FAIL_NONE && res->status / 100 == 2
                       ? json_loadb(res->body.data ? res->body.data : "", res->body.len, 0, &jerr)
                       : NULL;
     const char *receive_from = json_string_value(json_object_get(doc, "receiveFrom"));
     if (!receive_from) {
-        log_msg(n->log, LOG_WARN, "notifications: the subscription to %s failed (%s); it is read by GET", resource,
-                res->failure != HTTP_FAIL_NONE ? http_failure_name(res->failure)
-                : res->status / 100 != 2       ? "an error status"
-                : !doc                         ? "the answer is not JSON"
-                                               : "the answer has no receiveFrom");
         json_decref(doc);
         retry_later(n, ch);
-        return;
+        return res->failure != HTTP_FAIL_NONE ? http_failure_name(res->failure)
+               : res->status == 429          ? "429: the server holds as many channels as it allows"
+               : res->status / 100 != 2      ? "an error status"
+               : !doc                        ? "the answer is not JSON"
+                                             : "the answer has no receiveFrom";
     }
     ch->socket = take_slot(n, (uint32_t)(ch - n->channels));
     ch->state = CH_OPENING;
@@ -396,6 +395,13 @@ static void take_subscription(notifications *n, channel *ch, const http_result *
     }
     ws_channels_open(n->ws, ch->socket, receive_from);
     json_decref(doc);
+    return NULL;
+}
+
+static void say_failed(notifications *n, size_t count, uint32_t first, const char *why) {
+    if (count)
+        log_msg(n->log, LOG_WARN, "notifications: %zu subscription%s failed (%s), %s%s; read by GET meanwhile", count,
+                count == 1 ? "" : "s", why, n->index.keys[first], count == 1 ? "" : " and others");
 }
 
 void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *user, const char *resource), void *user) {
@@ -447,11 +453,22 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
     }
     if (send_count)
         http_run(n->http, reqs, send_count, results);
+    /* failures are said once per flush and kind (a server at its channel limit refuses many at once) */
+    const char *failed_why = NULL;
+    size_t failed = 0, failed_first = 0;
     for (size_t i = 0; i < send_count; i++) {
-        take_subscription(n, &n->channels[sent[i]], &results[i]);
+        const char *why = take_subscription(n, &n->channels[sent[i]], &results[i]);
+        if (why && (!failed_why || strcmp(why, failed_why) != 0)) {
+            say_failed(n, failed, sent[failed_first], failed_why);
+            failed_why = why;
+            failed = 0;
+            failed_first = i;
+        }
+        failed += why != NULL;
         http_result_free(&results[i]);
         free(bodies[i]);
     }
+    say_failed(n, failed, sent[failed_first], failed_why);
     free(sent);
     free(bodies);
     free(results);
