@@ -1,10 +1,11 @@
-# bench/scale/lib.sh, sourced by run.sh, poll.sh and container-size.sh: the LDP tier a bench runs against.
+# bench/scale/lib.sh, sourced by run.sh, poll.sh, idle.sh and container-size.sh: the LDP tier a bench runs against.
 # The sourcing script sets root (the source tree), ldgsm (the binary) and work (its directory).
 #   start_server NAME [FIXTURES]  NAME: serve (`ldgsm serve --memory`, plus SERVE_OPTIONS) or cssW
 #                 (scripts/css-cluster.sh with W workers); FIXTURES: a directory whose documents (not
 #                 status/, not README.md) the server starts with. Sets base (ending in /), server_pids.
 #   stop_server   stops what start_server started, by PID.
 #   server_cpu    utime + stime of the server's processes (CSS's primary, workers and redis), seconds.
+#   seed_complete_copies N   N complete instances of the evaluation workflow, status/poll/i1 ... iN.
 server_pids=() base='' serve_pid='' css_dir=''
 ticks=$(getconf CLK_TCK)
 
@@ -48,4 +49,22 @@ server_cpu() {
     [ -r "/proc/$p/stat" ] && t=$(awk -v t="$t" -v k="$ticks" '{ sub(/^.*\) /, ""); printf "%.3f", t + ($12 + $13) / k }' "/proc/$p/stat")
   done
   echo "$t"
+}
+
+# seed_complete_copies N: one instance of the evaluation workflow run to completion (status/poll/seed),
+# then N copies of its status document, its IRIs renamed (status/poll/i1 ... iN), written 8 at a time.
+seed_complete_copies() {
+  local n=$1 i made
+  printf '@prefix gsm: <http://purl.org/gsm/vocab#> .\n<#it> a gsm:StageInstance ; gsm:isInstanceOf <%smodels/evaluation#workflow> ; gsm:hasState gsm:uninitialized .\n' \
+    "$base" | curl -s -f -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @- "${base}status/poll/seed" || return 1
+  "$ldgsm" run --instance "${base}status/poll/seed#it" -n 0 --until complete --iterations 100 > /dev/null 2> "$work/seed.log" ||
+    { echo "the seed instance did not complete (see $work/seed.log)" >&2; return 1; }
+  curl -s -f -H 'Accept: application/n-triples' "${base}status/poll/seed" > "$work/seed.nt" || return 1
+  mkdir -p "$work/docs"; : > "$work/urls"
+  for i in $(seq 1 "$n"); do
+    sed "s|status/poll/seed|status/poll/i$i|g" "$work/seed.nt" > "$work/docs/i$i"
+    printf 'url = "%sstatus/poll/i%d"\nupload-file = "%s/docs/i%d"\noutput = "/dev/null"\n' "$base" "$i" "$work" "$i" >> "$work/urls"
+  done
+  made=$(curl -s --no-progress-meter -Z --parallel-max 8 -H 'Content-Type: application/n-triples' -w '%{http_code}\n' -K "$work/urls" | grep -c '^20')
+  [ "$made" -eq "$n" ] || { echo "only $made of $n copies were written" >&2; return 1; }
 }

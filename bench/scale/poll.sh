@@ -24,19 +24,7 @@ fixtures=$root/ldp-fixtures/evaluation
 trap stop_server EXIT
 start_server "$server" "$fixtures" || exit 1
 
-# one complete instance, then N copies of its status document
-printf '@prefix gsm: <http://purl.org/gsm/vocab#> .\n<#it> a gsm:StageInstance ; gsm:isInstanceOf <%smodels/evaluation#workflow> ; gsm:hasState gsm:uninitialized .\n' \
-  "$base" | curl -s -f -o /dev/null -X PUT -H 'Content-Type: text/turtle' --data-binary @- "${base}status/poll/seed" || exit 1
-"$ldgsm" run --instance "${base}status/poll/seed#it" -n 0 --until complete --iterations 100 > /dev/null 2> "$work/seed.log" ||
-  { echo "poll.sh: the seed instance did not complete (see $work/seed.log)" >&2; exit 1; }
-curl -s -f -H 'Accept: application/n-triples' "${base}status/poll/seed" > "$work/seed.nt" || exit 1
-mkdir -p "$work/docs"; : > "$work/urls"
-for i in $(seq 1 "$n"); do
-  sed "s|status/poll/seed|status/poll/i$i|g" "$work/seed.nt" > "$work/docs/i$i"
-  printf 'url = "%sstatus/poll/i%d"\nupload-file = "%s/docs/i%d"\noutput = "/dev/null"\n' "$base" "$i" "$work" "$i" >> "$work/urls"
-done
-made=$(curl -s --no-progress-meter -Z --parallel-max 8 -H 'Content-Type: application/n-triples' -w '%{http_code}\n' -K "$work/urls" | grep -c '^20')
-[ "$made" -eq "$n" ] || { echo "poll.sh: only $made of $n copies were written" >&2; exit 1; }
+seed_complete_copies "$n" || exit 1
 args=(); for i in $(seq 1 "$n"); do args+=(--instance "${base}status/poll/i$i#it"); done
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
