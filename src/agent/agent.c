@@ -76,6 +76,7 @@ struct agent {
     unsigned waiting;        /* held and waiting lines true in the last iteration (report_waits) */
     incremental *incremental; /* --incremental, or NULL */
     notifications *notifications; /* --notifications, or NULL */
+    strmap listings; /* --instances-from's containers, as resources: with --notifications, watched too */
     /* per iteration */
     store *wm;
     request *requests;
@@ -276,6 +277,11 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     if (options->notifications &&
         !(a->notifications = notifications_new(a->http, a->io, a->t, log, error, error_len)))
         goto fail;
+    for (size_t i = 0; i < options->instance_container_count; i++) {
+        char *listing = http_url_identity(options->instance_containers[i]);
+        strmap_put(&a->listings, listing, 1, NULL);
+        free(listing);
+    }
     a->lasting = terms_mark_now(a->t);
     return a;
 fail:
@@ -329,6 +335,7 @@ void agent_free(agent *a) {
     doc_cache_free(a->doc_cache);
     incremental_free(a->incremental);
     notifications_free(a->notifications);
+    strmap_free(&a->listings);
     strmap_free(&a->waits);
     discovery_free(a->discovery);
     free(a->instances);
@@ -921,10 +928,12 @@ static void note_reads(agent *a) {
     }
 }
 
-/* A document some instance noted read (--incremental), else one this iteration read. */
+/* A document some instance noted read (--incremental), or an --instances-from listing; else one this
+ * iteration read. */
 static bool still_read(void *user, const char *resource) {
     const agent *a = user;
-    return a->incremental ? incremental_knows(a->incremental, resource) : strmap_get(&a->doc_index, resource) != NULL;
+    return a->incremental ? incremental_knows(a->incremental, resource) || strmap_get(&a->listings, resource)
+                          : strmap_get(&a->doc_index, resource) != NULL;
 }
 
 int agent_iterate(agent *a, iteration_stats *stats) {
@@ -1145,6 +1154,10 @@ static void wait_for_next(agent *a) {
     clock_gettime(CLOCK_REALTIME, &ts);
     int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
     int64_t due = incremental_next_due(a->incremental, now, vouched, a->notifications);
+    /* a listing without a watching channel is polled: a new member is a new instance */
+    for (uint32_t i = 0; i < a->listings.count && due > now; i++)
+        if (!notifications_watching(a->notifications, a->listings.keys[i]))
+            due = now;
     if (due <= now)
         due = now + a->opt.interval_ms;
     int64_t channels_due = notifications_next_due(a->notifications);

@@ -202,6 +202,11 @@ bool notifications_vouches(const notifications *n, const char *resource, const c
     return ch->state == CH_LIVE && !ch->changed && (etag && ch->etag ? strcmp(etag, ch->etag) == 0 : etag == ch->etag);
 }
 
+bool notifications_watching(const notifications *n, const char *resource) {
+    const uint32_t *c = strmap_get(&n->index, resource);
+    return c && n->channels[*c].state == CH_LIVE && !n->channels[*c].changed;
+}
+
 void notifications_read(notifications *n, const char *resource, const char *etag) {
     bool inserted;
     uint32_t *c = strmap_put(&n->index, resource, n->index.count, &inserted);

@@ -47,6 +47,11 @@ void notifications_take(notifications *n, int64_t now_ms);
  * state etag (NULL: absent). */
 bool notifications_vouches(const notifications *n, const char *resource, const char *etag);
 
+/* True when resource's channel is live and brought no notification since the document was last read,
+ * whatever state it was read in (a listing read in every iteration, which only a change should bring
+ * about early). */
+bool notifications_watching(const notifications *n, const char *resource);
+
 /* resource was read in this iteration (by a GET begun after notifications_take), in state etag (a strong
  * ETag; NULL: absent, subscribed to without a state): it is no longer marked changed, and it is subscribed
  * to with that state when it has no channel. */

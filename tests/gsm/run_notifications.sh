@@ -85,6 +85,21 @@ check "status --watch printed the completed instance well before its minute" \
   await_output "$work/watch.out" '^---$'
 stop_pid "$watcher"
 
+# --instances-from: the listing has a channel too, so a member created later is taken up at once.
+ensure_container pool/ > /dev/null
+put pool/p1 "$instance" > /dev/null
+"$ldgsm" run --instances-from "${base}pool/" --notifications -n 60000 --safety-poll 600000 > /dev/null \
+  2> "$work/pool.log" &
+pool_agent=$!
+pool_complete() { grep -q 'isCompleted> "true"' <<< "$(get "pool/$1")"; }
+await_pool() { local i; for ((i = 0; i < wait_limit * 10; i++)); do pool_complete "$1" && return 0; nap 0.1; done; return 1; }
+check "--instances-from: the listed instance completes" await_pool p1
+check "and the agent rests, its channels live" \
+  await_output "$work/pool.log" '^iteration: .* unsafe 0: .*, [1-9] channels live'
+put pool/p2 "$instance" > /dev/null
+check "a member created later is taken up and completes well before --interval" await_pool p2
+stop_pid "$pool_agent"
+
 # The fire alarm left to run by itself: the environment reacts to what the server shows, and the agent to
 # the notifications of its changes.
 start_server --fixtures "$(cd "$(dirname "$0")/../../ldp-fixtures/fire-alarm" && pwd)"
