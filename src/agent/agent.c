@@ -93,6 +93,7 @@ struct agent {
                                        incremental's strings, valid until note_evaluations */
     size_t revalidated_count;
     size_t left_out;  /* instances this iteration leaves out */
+    bool full;        /* this iteration evaluates every instance (incremental_begin): no channel vouches */
     size_t evaluated; /* ... and evaluates (each instance once, however often it is listed) */
 };
 
@@ -447,9 +448,10 @@ static bool vouched(void *user, const char *resource, const char *etag) {
 }
 
 /* --notifications: when a live channel vouches that resource is still in the state the document cache
- * holds (held), *out is the 304 a GET would have brought, without the GET. */
+ * holds (held), *out is the 304 a GET would have brought, without the GET. Not in a full iteration: the
+ * safety poll reads every document, since a notification may have been lost on a channel still open. */
 static bool vouched_held(agent *a, const char *resource, const char *held, http_result *out) {
-    if (!a->notifications || !held || !notifications_vouches(a->notifications, resource, held))
+    if (!a->notifications || a->full || !held || !notifications_vouches(a->notifications, resource, held))
         return false;
     *out = (http_result){.status = 304, .etag = xstrndup(held, strlen(held)), .etag_kind = HTTP_ETAG_STRONG};
     return true;
@@ -533,6 +535,7 @@ static void revalidate(agent *a, iteration_stats *stats) {
     bool full;
     const revalidation *asked = incremental_begin(a->incremental, a->clock_ms, a->notifications ? vouched : NULL,
                                                   a->notifications, &count, &full);
+    a->full = full;
     if (count) {
         http_request *reqs = xcalloc(count, sizeof *reqs);
         http_header(*headers)[2] = xcalloc(count, sizeof *headers);
@@ -1144,7 +1147,8 @@ void agent_pause(agent *a, long ms) {
 }
 
 /* Between iterations: --interval; with --notifications, until a notification comes or the next
- * iteration is due (at --interval while some document must be read by GET or an instance is busy). */
+ * iteration is due (at --interval while some document must be read by GET or an instance is busy, but no
+ * later than the next full iteration: a busy instance may wait for a notification that was lost). */
 static void wait_for_next(agent *a) {
     if (!a->notifications || !a->incremental) {
         agent_pause(a, a->opt.interval_ms);
@@ -1158,8 +1162,12 @@ static void wait_for_next(agent *a) {
     for (uint32_t i = 0; i < a->listings.count && due > now; i++)
         if (!notifications_watching(a->notifications, a->listings.keys[i]))
             due = now;
-    if (due <= now)
+    if (due <= now) {
         due = now + a->opt.interval_ms;
+        int64_t full = incremental_next_full(a->incremental);
+        if (full < due)
+            due = full > now ? full : now;
+    }
     int64_t channels_due = notifications_next_due(a->notifications);
     if (channels_due < due)
         due = channels_due > now ? channels_due : now;

@@ -153,6 +153,10 @@ int64_t incremental_next_due(const incremental *inc, int64_t now_ms, incremental
     return next > now_ms ? next : now_ms;
 }
 
+int64_t incremental_next_full(const incremental *inc) {
+    return inc->had_full ? inc->last_full_ms + inc->safety_poll_ms : INT64_MIN;
+}
+
 static uint32_t note_doc(incremental *inc, const char *resource, const char *etag) {
     bool inserted;
     uint32_t *slot = strmap_put(&inc->doc_index, resource, inc->doc_index.count, &inserted);

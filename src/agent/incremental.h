@@ -57,6 +57,9 @@ bool incremental_knows(const incremental *inc, const char *resource);
  * quiet instances' wake times and the next full iteration (--safety-poll). */
 int64_t incremental_next_due(const incremental *inc, int64_t now_ms, incremental_vouch_fn vouch, void *user);
 
+/* When the next full iteration is due (--safety-poll after the last one began); INT64_MIN before the first. */
+int64_t incremental_next_full(const incremental *inc);
+
 /* After an evaluation of instance: quiet as above; wake_ms its next wake time (INT64_MAX: none); the
  * documents it read and their states (etags[i] a strong ETag, or NULL: absent). A document whose state
  * cannot be revalidated is given as not quiet by the caller. */

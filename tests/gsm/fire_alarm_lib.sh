@@ -121,11 +121,18 @@ sensor_states() {
 # scenario goes on. Writes $work/steps and $work/agent.log as play does, and $work/lines from the status
 # document's history (tests/gsm/history_lines.py): the agent passes through states faster than a look
 # every 50 ms sees.
+# Two settings: agent_base, where the agent reaches the server (a proxy; default $base, where the
+# environment does); rest_ms, when set, makes the workflow rest after that many ms in which the environment
+# wrote nothing and the agent neither read a change (a GET answered 200), wrote, nor derived a request, its
+# quiet iterations not counting: an agent whose notifications are lost catches up only at its next
+# --safety-poll, whose iteration (its log growing) must neither end the rest nor be missed by it (rest_ms
+# longer than --safety-poll).
 play_live() {
-  local step=0 rest_from=${EPOCHREALTIME/./} log_size=0
+  local step=0 rest_from=${EPOCHREALTIME/./} log_size=0 rest_us=$((${rest_ms:-1000} * 1000)) agent_fd line partial=""
   local -a scenario=(smoke reopen)
-  : > "$work/steps"
-  "$ldgsm" run --instance "${base}status/alarm1#it" "$@" 2> "$work/agent.log" &
+  : > "$work/steps"; : > "$work/agent.log"
+  exec {agent_fd}< "$work/agent.log"
+  "$ldgsm" run --instance "${agent_base:-$base}status/alarm1#it" "$@" 2> "$work/agent.log" &
   local agent=$!
   local deadline=$((SECONDS + 2 * wait_limit))
   while [ $SECONDS -lt $deadline ] && running $agent; do
@@ -142,16 +149,27 @@ play_live() {
       put_device alarm '<#it> a dev:Alarm ; dev:ringing false .'
       echo "alarm stops" >> "$work/steps"; reacted=1
     fi
-    local size; size=$(wc -c < "$work/agent.log")
-    [ "$size" != "$log_size" ] && { log_size=$size; reacted=1; }
+    if [ -z "${rest_ms:-}" ]; then
+      local size; size=$(wc -c < "$work/agent.log")
+      [ "$size" != "$log_size" ] && { log_size=$size; reacted=1; }
+    else
+      # the agent's new lines (a partial last one kept for the next look): a change read, a write, a busy
+      # iteration
+      while IFS= read -r -u "$agent_fd" line || { partial+=$line; false; }; do
+        line=$partial$line; partial=""
+        [[ $line =~ ^(PUT|PATCH|POST|DELETE)\ |^GET\ [^\ ]*\ 200\  || ( $line == iteration:* && $line != *', unsafe 0:'* ) ]] &&
+          reacted=1
+      done
+    fi
     if [ $reacted = 1 ]; then rest_from=$now; continue; fi
-    [ $((now - rest_from)) -lt 1000000 ] && continue
+    [ $((now - rest_from)) -lt $rest_us ] && continue
     [ $step -ge ${#scenario[@]} ] && break
     take_step "${scenario[$step]}"
     step=$((step + 1)); rest_from=$now
   done
   [ $SECONDS -lt $deadline ] || echo "the scenario did not end within $((2 * wait_limit)) s"
   stop_pid $agent
+  exec {agent_fd}<&-
   request GET "${base}status/alarm1" "" 'Accept: application/n-triples'
   printf '%s' "$http_body" | python3 "$(dirname "${BASH_SOURCE[0]}")/history_lines.py" "${base}models/fire-alarm#" \
     SFA CD m1 m2b > "$work/lines"

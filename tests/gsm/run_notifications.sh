@@ -102,6 +102,8 @@ stop_pid "$pool_agent"
 
 # The fire alarm left to run by itself: the environment reacts to what the server shows, and the agent to
 # the notifications of its changes.
+# (a new server: lib.sh's cleanup stops only the last one started; none to stop against CSS)
+[ -n "$server_pid" ] && { stop_pid "$server_pid"; server_pid=; }
 start_server --fixtures "$(cd "$(dirname "$0")/../../ldp-fixtures/fire-alarm" && pwd)"
 play_live --notifications -n 60000 --safety-poll 600000
 check "fire alarm: Fig. 2 lines 1, 2, 3, 4, 6 in order" subsequence "$work/lines" "inactive inactive f f
@@ -121,6 +123,7 @@ fi
 # A server that offers no channel (`ldgsm serve --no-notifications`; Community Solid Server with its
 # notifications/disabled configuration) is polled: the instance completes at --interval 100.
 if [ "${NOTIFICATIONS_OFFERED:-both}" != yes ]; then
+  [ -n "$server_pid" ] && { stop_pid "$server_pid"; server_pid=; }
   start_server --no-notifications
   one_stage_model models/m "$started_guard" "$(sensed sensor)"
   put env/sensor '<#it> <https://example.org/env#value> true .' > /dev/null

@@ -30,6 +30,7 @@
 # Every run is bounded by an iteration count (and lib.sh's wait limit); nothing here depends on timing.
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
+. "$(dirname "$0")/orders_lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 fixtures=$(cd "$here/../../ldp-fixtures/orders" && pwd)
 n=${ORDERS_INSTANCES:-100}
@@ -38,57 +39,16 @@ unrelated=${ORDERS_UNRELATED:-2000}
 # orders (css_gsm.sh gives 25); the other parts need `ldgsm serve`: its access log, fresh servers, a store
 # of 2,000 documents loaded at start.
 if [ -n "${CSS_URL:-}" ]; then n=${ORDERS_CSS_INSTANCES:-100}; unrelated=0; fi
-SHOP=https://example.org/shop#
-GSM=http://purl.org/gsm/vocab#
 LDGSM=https://w3id.org/ldgsm#
-orders_check() { python3 "$here/orders_check.py" "$@"; }
 
 # Helper servers of part 4, stopped by PID with the LDP server.
 helper_pids=()
 trap 'for p in "${helper_pids[@]}"; do stop_pid "$p"; done; cleanup' EXIT
 [ -n "${KEEP:-}" ] && trap - EXIT
 
-# price K: order K's quote: 40 and 250 alternating, exactly 100 for every fifth (the "over 100" boundary).
-price() { if [ $(($1 % 5)) = 0 ]; then echo 100; elif [ $(($1 % 2)) = 1 ]; then echo 40; else echo 250; fi; }
-order_doc() { # ID: an order of two lines
-  printf '@prefix shop: <%s> .\n<#it> a shop:Order ; shop:id "%s" ;\n    shop:line <#line-1>, <#line-2> .\n' "$SHOP" "$1"
-  printf '<#line-1> shop:sku "sku-%s-a" ; shop:quantity 1 .\n<#line-2> shop:sku "sku-%s-b" ; shop:quantity 2 .\n' "$1" "$1"
-}
-instance_doc() { # ORDER-IRI (relative to the status document)
-  printf '@prefix gsm: <%s> .\n@prefix shop: <%s> .\n' "$GSM" "$SHOP"
-  printf '<#it> a gsm:StageInstance ;\n    gsm:isInstanceOf <../models/order#root> ;\n'
-  printf '    gsm:hasState gsm:uninitialized ;\n    shop:order <%s> .\n' "$1"
-}
-# outcome_checks N FILE [classes]: the properties orders_check.py outcome reported for status/o1..oN, one
-# check each (with "classes": that the quotes hold prices below, above and exactly 100 as well).
-outcome_checks() {
-  orders_check outcome "$base" "$1" > "$2" 2>&1
-  if [ "${3:-}" = classes ]; then
-    check "the quotes hold prices below, above and exactly 100" grep -qx 'ok: classes' "$2"
-  else
-    sed -i '/^bad classes/d' "$2"
-  fi
-  grep -v '^ok: ' "$2" | sed 's/^/  /'
-  check "every instance is complete" grep -qx 'ok: complete' "$2"
-  check "every instance's shop:price is its own quote's price" grep -qx 'ok: prices' "$2"
-  check "every order has exactly one shipment, naming the order and its id" grep -qx 'ok: shipments' "$2"
-  check "every instance's shop:shipment is the shipment naming its own order" grep -qx 'ok: instance-shipment' "$2"
-  check "approvals exist exactly for the orders quoted over 100, each naming its order and price" \
-    grep -qx 'ok: approvals' "$2"
-  check "every notification names its own order and the Location of that order's shipment" \
-    grep -qx 'ok: notifications' "$2"
-}
-
 echo "# 1. $n orders under one agent"
 fx=$work/fixture
-cp -r "$fixtures" "$fx"
-rm -f "$fx"/orders/* "$fx"/quotes/* "$fx"/status/*
-for k in $(seq 1 "$n"); do
-  order_doc "$k" > "$fx/orders/$k"
-  printf '@prefix shop: <%s> .\n<#it> a shop:Quote ; shop:price %s .\n' "$SHOP" "$(price "$k")" > "$fx/quotes/$k"
-  instance_doc "../orders/$k#it" > "$fx/status/o$k"
-done
-for u in $(seq 1 "$unrelated"); do order_doc "u$u" > "$fx/orders/u$u"; done
+orders_fixture "$fx" "$n" "$unrelated"
 start_server --fixtures "$fx"
 # 12 iterations do it (each stage a write, its call answered in the next); 60 leave room without a hang.
 bounded "$ldgsm" run --instances-from "${base}status/" --until complete -n 0 --iterations 60 ${AGENT_OPTIONS:-} \

@@ -117,13 +117,16 @@ static void the_safety_poll_evaluates_everything(void **state) {
     incremental *inc = incremental_new(SAFETY);
     bool full;
     size_t asked;
+    assert_true(incremental_next_full(inc) == INT64_MIN);
     iterate(inc, 1000, NULL, 0, NULL, &full);
+    assert_true(incremental_next_full(inc) == 1000 + SAFETY);
     note_a(inc, true, NEVER, "\"a1\"");
     assert_int_equal(iterate(inc, 1000 + SAFETY - 1, NULL, 0, NULL, &full), 1);
     assert_int_equal(iterate(inc, 1000 + SAFETY, NULL, 0, &asked, &full), 0);
     assert_true(full);
     assert_int_equal(asked, 0);
     /* and the next safety poll counts from this one */
+    assert_true(incremental_next_full(inc) == 1000 + 2 * SAFETY);
     note_a(inc, true, NEVER, "\"a1\"");
     assert_int_equal(iterate(inc, 1000 + 2 * SAFETY - 1, NULL, 0, NULL, &full), 1);
     /* a clock set back is no reason to trust what was noted */
