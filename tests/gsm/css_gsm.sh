@@ -29,7 +29,7 @@ mkdir -p "$WORK/tree/tests/gsm" "$WORK/tree/tests/agent" "$WORK/tree/tests/patte
   "$WORK/tree/tests/deps"
 ln -s "$root/ldp-fixtures" "$WORK/tree/ldp-fixtures"
 for f in run_fire_alarm.sh run_evaluation.sh run_suppliers.sh fire_alarm_lib.sh run_orders.sh orders_check.py \
-  run_notifications.sh one_stage_lib.sh history_lines.py; do ln -s "$here/$f" "$WORK/tree/tests/gsm/$f"; done
+  orders_lib.sh run_notifications.sh one_stage_lib.sh history_lines.py; do ln -s "$here/$f" "$WORK/tree/tests/gsm/$f"; done
 ln -s "$here/property/css_agent_lib.sh" "$WORK/tree/tests/agent/lib.sh"
 ln -s "$root/tests/patterns/run_order.sh" "$WORK/tree/tests/patterns/run_order.sh"
 for f in run_rules.sh summary.py schemas; do ln -s "$root/tests/wsm/$f" "$WORK/tree/tests/wsm/$f"; done
