@@ -589,10 +589,10 @@ static uint32_t slot_in(const u64map *slots, term_id key) {
 
 /* --incremental, once the rules are done: notes every instance this iteration evaluated (incremental.h).
  * An instance is quiet when no unsafe request of its group was derived and none of its reads failed or can
- * go unrevalidated, and none of its sentries reads the clock; its wake time is the earliest of its
- * `ldgsm:wakeAt` times from this iteration's clock on (a call waiting for its answer needs none of its own:
- * its task is answered, or fails, within the iteration that sends it, which also writes the instance's
- * document; its deadline is a wake time). What cannot be told apart by instance (a request, a read, a
+ * go unrevalidated, and none of its sentries reads the clock; its wake time is a millisecond after the
+ * earliest of its `ldgsm:wakeAt` times from this iteration's clock on (a call waiting for its answer needs
+ * none of its own: its task is answered, or fails, within the iteration that sends it, which also writes
+ * the instance's document; its deadline is a wake time). What cannot be told apart by instance (a request, a read, a
  * clock-reading sentry or a wake time of no instance's group, an invalid sentry met, which withholds every
  * write, an iteration that could not run to its end) counts for every instance; so does every read when
  * programs of the user's run beside the shipped rules (their rules may join any documents). Not what the
@@ -664,10 +664,13 @@ static void note_evaluations(agent *a, int rc) {
         xsd_time at;
         if (!xsd_time_from_term(a->t, tr->o, &at) || at.kind != XSD_DATETIME || at.ms < a->clock_ms)
             continue; /* passed: this iteration acted on it (the rules compare ?due math:lessThan ?now) */
+        /* the rules act once the clock is past it: a wake at the time itself (a wait of exactly the time left
+         * mostly ends within that millisecond) acted on nothing, found no wake to come, and slept --interval,
+         * a minute with --notifications */
         uint32_t slot = slot_in(&slot_of, tr->s);
         int64_t *earliest = slot ? &wake[slot - 1] : &everyone_wake;
-        if (at.ms < *earliest)
-            *earliest = at.ms;
+        if (at.ms + 1 < *earliest)
+            *earliest = at.ms + 1;
     }
     const char **names = NULL, **etags = NULL;
     size_t cap = 0;

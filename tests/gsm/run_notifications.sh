@@ -118,6 +118,34 @@ check "fire alarm: the doors were closed once per CD activation" \
   [ "$(grep -Ec '^(PUT|PATCH) .*/devices/doors 20' "$work/agent.log")" = "$(grep -c '^[a-z]* active' "$work/lines")" ]
 if [ $failures -gt 0 ]; then echo "status lines:"; cat "$work/lines"; echo "steps:"; cat "$work/steps"; fi
 
+# Deadlines wake the agent: a call to a port where nothing listens fails at once and is re-sent 0.2 s later, 3
+# times (ldgsm:wakeAt of its deadline), then exhausted. A wake that begins within the deadline's millisecond
+# must act too (the rules compare ?due math:lessThan ?now): it once came too early to do anything, and the
+# agent then slept --interval, a minute here, which most wakes did.
+dead_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+one_stage_model models/calls "$started_guard" "$(sensed never)" "; gsm:hasHttpRequest <#call> .
+<#call> a ldgsm:Call ; ldgsm:retries 3 ; ldgsm:retryDelay \"PT0.2S\"^^xsd:dayTimeDuration ; ldgsm:alternatives ( <#req> ) .
+<#req> a <http://www.w3.org/2011/http#Request> ; <http://www.w3.org/2011/http#mthd> <http://www.w3.org/2011/http-methods#PUT> ;
+  <http://www.w3.org/2011/http#requestURI> <http://127.0.0.1:$dead_port/task> ;
+  <http://www.w3.org/2011/http#headers> ( [ <http://www.w3.org/2011/http#fieldName> \"Content-Type\" ;
+    <http://www.w3.org/2011/http#fieldValue> \"text/turtle\" ] ) ;
+  <http://www.w3.org/2011/http#body> \"<#it> a <#Task> .\" "
+put s/calls '@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/calls#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
+"$ldgsm" run --instance "${base}s/calls#it" --notifications -n 60000 --safety-poll 600000 > /dev/null 2> "$work/calls.log" &
+agent_pid=$!
+await_exhausted() {
+  local i
+  for ((i = 0; i < wait_limit * 10; i++)); do
+    grep -q '#callState> <https://w3id.org/ldgsm#exhausted>' <<< "$(get s/calls)" && return 0
+    nap 0.1
+  done
+  return 1
+}
+check "each deadline wakes the agent: the call is re-sent 3 times and exhausted, well before --interval" await_exhausted
+check "its request was sent 4 times" [ "$(grep -c "^PUT http://127.0.0.1:$dead_port/task failed" "$work/calls.log")" = 4 ]
+stop_pid "$agent_pid"
+
 fi
 
 # A server that offers no channel (`ldgsm serve --no-notifications`; Community Solid Server with its
