@@ -1160,21 +1160,18 @@ static void wait_for_next(agent *a) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-    int64_t due = incremental_next_due(a->incremental, now, vouched, a->notifications);
+    bool poll;
+    int64_t due = incremental_next_due(a->incremental, vouched, a->notifications, &poll);
     /* a listing without a watching channel is polled: a new member is a new instance */
-    for (uint32_t i = 0; i < a->listings.count && due > now; i++)
+    for (uint32_t i = 0; i < a->listings.count && !poll; i++)
         if (!notifications_watching(a->notifications, a->listings.keys[i]))
-            due = now;
-    if (due <= now) {
+            poll = true;
+    if (poll && due - now > a->opt.interval_ms)
         due = now + a->opt.interval_ms;
-        int64_t full = incremental_next_full(a->incremental);
-        if (full < due)
-            due = full > now ? full : now;
-    }
     int64_t channels_due = notifications_next_due(a->notifications);
     if (channels_due < due)
-        due = channels_due > now ? channels_due : now;
-    long wait = (long)(due - now < LONG_MAX ? due - now : LONG_MAX);
+        due = channels_due;
+    long wait = due <= now ? 0 : (long)(due - now < LONG_MAX ? due - now : LONG_MAX);
     notifications_wait(a->notifications, wait, a->opt.settle_ms, a->opt.stop);
 }
 

@@ -138,19 +138,24 @@ bool incremental_knows(const incremental *inc, const char *resource) {
     return strmap_get(&inc->doc_index, resource) != NULL;
 }
 
-int64_t incremental_next_due(const incremental *inc, int64_t now_ms, incremental_vouch_fn vouch, void *user) {
-    int64_t next = inc->had_full ? inc->last_full_ms + inc->safety_poll_ms : now_ms;
-    for (uint32_t i = 0; i < inc->instance_index.count && next > now_ms; i++) {
+int64_t incremental_next_due(const incremental *inc, incremental_vouch_fn vouch, void *user, bool *poll) {
+    *poll = !inc->had_full; /* nothing noted yet: as polling */
+    int64_t next = inc->had_full ? inc->last_full_ms + inc->safety_poll_ms : INT64_MAX;
+    /* every wake time counts, beside a busy instance or a polled document too: one that comes before
+     * --interval must not wait for it */
+    for (uint32_t i = 0; i < inc->instance_index.count; i++) {
         const noted_instance *in = &inc->instances[i];
-        if (!in->quiet)
-            return now_ms;
         if (in->wake_ms < next)
             next = in->wake_ms;
-        for (uint32_t k = 0; k < in->seen_count; k++)
+        if (!in->quiet) {
+            *poll = true;
+            continue;
+        }
+        for (uint32_t k = 0; k < in->seen_count && !*poll; k++)
             if (!vouch || !vouch(user, inc->doc_index.keys[in->seen[k].doc], inc->docs[in->seen[k].doc].etag))
-                return now_ms;
+                *poll = true;
     }
-    return next > now_ms ? next : now_ms;
+    return next;
 }
 
 int64_t incremental_next_full(const incremental *inc) {

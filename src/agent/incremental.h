@@ -52,10 +52,11 @@ bool incremental_skips(const incremental *inc, const char *instance);
 /* True when resource is a document some instance noted read. */
 bool incremental_knows(const incremental *inc, const char *resource);
 
-/* When the next iteration is needed, from now_ms: now_ms when an instance noted is not quiet or a document
- * of a quiet one has no vouch() (it must be revalidated by GET, at --interval); else the earliest of the
- * quiet instances' wake times and the next full iteration (--safety-poll). */
-int64_t incremental_next_due(const incremental *inc, int64_t now_ms, incremental_vouch_fn vouch, void *user);
+/* When the next iteration is needed: the earliest of the quiet instances' wake times and the next full
+ * iteration (--safety-poll), in the past when one passed already (while the last iteration ran: at once).
+ * *poll is set when, besides, an instance noted is not quiet or a document of a quiet one has no vouch() (it
+ * must be revalidated by GET), or nothing is noted yet: the caller comes back at --interval, if sooner. */
+int64_t incremental_next_due(const incremental *inc, incremental_vouch_fn vouch, void *user, bool *poll);
 
 /* When the next full iteration is due (--safety-poll after the last one began); INT64_MIN before the first. */
 int64_t incremental_next_full(const incremental *inc);

@@ -119,32 +119,47 @@ check "fire alarm: the doors were closed once per CD activation" \
 if [ $failures -gt 0 ]; then echo "status lines:"; cat "$work/lines"; echo "steps:"; cat "$work/steps"; fi
 
 # Deadlines wake the agent: a call to a port where nothing listens fails at once and is re-sent 0.2 s later, 3
-# times (ldgsm:wakeAt of its deadline), then exhausted. A wake that begins within the deadline's millisecond
-# must act too (the rules compare ?due math:lessThan ?now): it once came too early to do anything, and the
-# agent then slept --interval, a minute here, which most wakes did.
+# times (ldgsm:wakeAt of its deadline), then exhausted; well before --interval (a minute here). Twice: with
+# every document on a channel, and with the milestone read from a second server that offers none (that
+# document is polled at --interval; the deadlines come first). A wake that began within the deadline's
+# millisecond once acted on nothing and then waited --interval (most wakes did), and so did every wait while
+# some document had no channel.
 dead_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-one_stage_model models/calls "$started_guard" "$(sensed never)" "; gsm:hasHttpRequest <#call> .
+"$ldgsm" serve --memory --port 0 --no-notifications > "$work/plain.out" 2> "$work/plain.log" &
+plain_pid=$!
+trap 'stop_pid "$plain_pid"; cleanup' EXIT
+wait_for_line "$work/plain.out" "$work/plain.log" "$plain_pid" "the second server"
+plain=$line
+request PUT "${plain}env/never" '<#it> <https://example.org/env#value> false .' 'Content-Type: text/turtle'
+# deadlines NAME MILESTONE-ASK: true when an instance of a model whose stage makes that call and completes when
+# MILESTONE-ASK holds (never) ends exhausted within the bounded wait; its agent's log is $work/NAME.log
+deadlines() {
+  one_stage_model "models/$1" "$started_guard" "$2" "; gsm:hasHttpRequest <#call> .
 <#call> a ldgsm:Call ; ldgsm:retries 3 ; ldgsm:retryDelay \"PT0.2S\"^^xsd:dayTimeDuration ; ldgsm:alternatives ( <#req> ) .
 <#req> a <http://www.w3.org/2011/http#Request> ; <http://www.w3.org/2011/http#mthd> <http://www.w3.org/2011/http-methods#PUT> ;
   <http://www.w3.org/2011/http#requestURI> <http://127.0.0.1:$dead_port/task> ;
   <http://www.w3.org/2011/http#headers> ( [ <http://www.w3.org/2011/http#fieldName> \"Content-Type\" ;
     <http://www.w3.org/2011/http#fieldValue> \"text/turtle\" ] ) ;
   <http://www.w3.org/2011/http#body> \"<#it> a <#Task> .\" "
-put s/calls '@prefix gsm: <http://purl.org/gsm/vocab#> .
-<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/calls#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
-"$ldgsm" run --instance "${base}s/calls#it" --notifications -n 60000 --safety-poll 600000 > /dev/null 2> "$work/calls.log" &
-agent_pid=$!
-await_exhausted() {
-  local i
+  put "s/$1" "@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/$1#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
+  "$ldgsm" run --instance "${base}s/$1#it" --notifications -n 60000 --safety-poll 600000 > /dev/null 2> "$work/$1.log" &
+  local agent=$! i rc=1
   for ((i = 0; i < wait_limit * 10; i++)); do
-    grep -q '#callState> <https://w3id.org/ldgsm#exhausted>' <<< "$(get s/calls)" && return 0
+    grep -q '#callState> <https://w3id.org/ldgsm#exhausted>' <<< "$(get "s/$1")" && { rc=0; break; }
     nap 0.1
   done
-  return 1
+  stop_pid "$agent"
+  return $rc
 }
-check "each deadline wakes the agent: the call is re-sent 3 times and exhausted, well before --interval" await_exhausted
+check "each deadline wakes the agent: the call is re-sent 3 times and exhausted, well before --interval" \
+  deadlines calls "$(sensed never)"
 check "its request was sent 4 times" [ "$(grep -c "^PUT http://127.0.0.1:$dead_port/task failed" "$work/calls.log")" = 4 ]
-stop_pid "$agent_pid"
+check "so too while a document without a channel is polled at --interval" \
+  deadlines calls-polled "ASK { <${plain}env/never#it> <https://example.org/env#value> true }"
+check "that document had no channel" grep -q "^notifications: ${plain%/} offers no WebSocketChannel2023" "$work/calls-polled.log"
+stop_pid "$plain_pid"
+trap cleanup EXIT
 
 fi
 

@@ -7,6 +7,7 @@
  * is due at once while any document of a quiet instance lacks that, else at its wake time or safety poll. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -227,17 +228,41 @@ static void a_vouched_document_is_not_asked_for(void **state) {
     incremental_free(inc);
 }
 
+/* When the next iteration is due (a change-driven agent sleeps until then): the earliest wake time or the
+ * safety poll, and besides whether something is to be polled at --interval (a document no channel vouches
+ * for, a busy instance): a minute in `ldgsm run --notifications -n 60000`, which a wake time must not wait
+ * for. A wake time that passed while the last iteration ran is returned as it is: at once. */
 static void the_next_iteration_is_due_when_a_document_is_not_vouched_for(void **state) {
     (void)state;
     incremental *inc = with_a_noted(5000);
     int calls = 0;
-    assert_int_equal(incremental_next_due(inc, 2000, vouch_but_sensor, &calls), 2000);
-    assert_int_equal(incremental_next_due(inc, 2000, NULL, NULL), 2000);
-    assert_int_equal(incremental_next_due(inc, 2000, vouch_all, NULL), 5000); /* its wake time */
+    bool poll;
+    assert_int_equal(incremental_next_due(inc, vouch_but_sensor, &calls, &poll), 5000);
+    assert_true(poll);
+    assert_int_equal(incremental_next_due(inc, NULL, NULL, &poll), 5000);
+    assert_true(poll);
+    assert_int_equal(incremental_next_due(inc, vouch_all, NULL, &poll), 5000); /* its wake time */
+    assert_false(poll);
+    incremental_note(inc, B, false, NEVER, (const char *[]){DOC_B}, (const char *[]){"\"b1\""}, 1);
+    assert_int_equal(incremental_next_due(inc, vouch_all, NULL, &poll), 5000); /* B busy: A's wake time still */
+    assert_true(poll);
+    incremental_retain(inc, (const char *[]){A}, 1);
     note_a(inc, true, NEVER, "\"a1\"");
-    assert_int_equal(incremental_next_due(inc, 2000, vouch_all, NULL), 1000 + SAFETY); /* the safety poll */
+    assert_int_equal(incremental_next_due(inc, vouch_all, NULL, &poll), 1000 + SAFETY); /* the safety poll */
+    assert_false(poll);
     note_a(inc, false, NEVER, "\"a1\"");
-    assert_int_equal(incremental_next_due(inc, 2000, vouch_all, NULL), 2000); /* not quiet */
+    assert_int_equal(incremental_next_due(inc, vouch_all, NULL, &poll), 1000 + SAFETY); /* not quiet */
+    assert_true(poll);
+    incremental_free(inc);
+}
+
+/* Nothing noted yet: the next iteration is a poll. */
+static void with_nothing_noted_it_polls(void **state) {
+    (void)state;
+    incremental *inc = incremental_new(SAFETY);
+    bool poll;
+    assert_int_equal(incremental_next_due(inc, vouch_all, NULL, &poll), INT64_MAX);
+    assert_true(poll);
     incremental_free(inc);
 }
 
@@ -253,6 +278,7 @@ int main(void) {
         cmocka_unit_test(instances_that_left_are_forgotten),
         cmocka_unit_test(a_vouched_document_is_not_asked_for),
         cmocka_unit_test(the_next_iteration_is_due_when_a_document_is_not_vouched_for),
+        cmocka_unit_test(with_nothing_noted_it_polls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
