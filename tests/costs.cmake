@@ -35,6 +35,7 @@ set(LDGSM_TEST_COSTS_PLAIN
   reason_run_cases 14
   gsm_run_page 13
   wsm_run_rules 13
+  gsm_run_gsm_same_outcome_live 13
   gsm_run_gsm_long_running 12
   patterns_run_order 12
   deps_run_gsm 11
@@ -91,6 +92,7 @@ set(LDGSM_TEST_COSTS_SANITIZE
   n3suite_run_n3suite 11
   test_rdf_errors 11
   wsm_run_exactly_once 10
+  gsm_run_gsm_same_outcome_live 10
   agent_run_trace 9
   gsm_run_gsm_instances_from 9
   gsm_run_gsm_restart 9

@@ -53,6 +53,8 @@ set(LDGSM_SANITIZER_SHELL_ENV
   "FLEET_INSTANCES=12"
   # the GSM property test: 3 models (14)
   "GSM_PROPERTY_MODELS=3"
+  # the live same-outcome test: 3 models (and a free one) over 6 rounds (6 and 12; 9 s here beside other work)
+  "GSM_LIVE_MODELS=3" "GSM_LIVE_ROUNDS=6"
   # the isolation property test: 4 cases (16; scripts/isolation-property.sh 200)
   "ISOLATION_CASES=4"
   # the call campaign: 4 and 2 kills (20 and 10; scripts/chaos.sh longer)

@@ -34,10 +34,31 @@ left some instance out at least once.
 --dump FILE writes what the run did, for comparing two runs of one seed (tests/gsm/run_gsm_same_outcome.sh):
 every instance's state after every iteration, and every write the server took (method, path, status), sorted.
 
+--live compares two agents left to run by themselves (DESIGN section 9, "Same outcome";
+tests/gsm/run_gsm_same_outcome_live.sh): `ldgsm run -n 50` and --against's (notifications: `--notifications
+-n 60000 --safety-poll 600000`; incremental: `--incremental -n 50`), each over every instance with a server
+and a task service (tests/gsm/data_service.py) of its own, side by side. The environment writes one variable
+of some instances per round, only when the workflow rests (no write, request or change-driven log line for
+--quiet seconds, and after the last write an iteration that derived nothing), never one whose table steps
+would cycle. A timed stage per model or so (at least one open after set-up) has a task whose service fails,
+re-sent once 2 s later (a deadline, ldgsm:wakeAt), then exhausted. Per instance the two runs must make the
+same status writes (the status document's history, write by write: property, from, to), have the same task
+requests received (method, body, answer; in order, those of one iteration as a set), have got as far at every
+rest, and end in the same status. Each run also checks every write as above (1 to 4, the table's step under
+the environment of its time), each task sent once per activation under its own Idempotency-Key (a timed
+one re-sent once at most), no write withheld, in conflict or refused, and at every rest that the table has
+no step left and no call is calling past its deadline. Rounds end at --rounds or after --time seconds, for
+both runs at the same round.
+
 usage: gsm_property.py LDGSM [--seed N] [--models 14] [--free 6] [--iterations 30] [--incremental] [--keep]
        [--dump FILE]
+       gsm_property.py LDGSM --live [--seed N] [--models 4] [--free 2] [--rounds 12] [--time 600] [--quiet 0.5]
+       [--against notifications|incremental] [--keep]
 The seed is printed first (and on failure, with how to reproduce); GSM_PROPERTY_SEED sets it too.
 """
+import datetime
+import itertools
+import json
 import os
 import random
 import re
@@ -46,10 +67,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import traceback
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+GSM_TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, GSM_TESTS)
+import data_service  # noqa: E402 (tests/gsm/data_service.py: --live's task service, and its log's reader)
 import gsm_status as gs  # noqa: E402
 
 ENV = "https://example.org/env#"
@@ -71,6 +97,7 @@ class GenModel:
 
     def __init__(self, rng, well_formed):
         self.well_formed = well_formed
+        self.timed = None  # --live: the stage whose task is a call to a failing service (live_models)
         self.stages = {"root": {"parent": None, "depth": 0, "guards": [], "milestones": [], "task": False}}
         self.milestones = {}
         self.env, self.flip = {}, {}
@@ -135,11 +162,15 @@ class GenModel:
     def descendants(self, s):
         return [d for d in self.stages if s in self.ancestors(d)]
 
-    def turtle(self, rng):
-        """The model document, relative IRIs against <.../pN/model>; sentries in SPIN or text at random."""
+    def turtle(self, rng, task_uri=None):
+        """The model document, relative IRIs against <.../pN/model>; sentries in SPIN or text at random.
+        task_uri(stage): where its task goes (default <tasks/STAGE>, on the model's server)."""
         out = ["@prefix gsm: <http://purl.org/gsm/vocab#> .", "@prefix sp: <http://spinrdf.org/sp#> .",
                "@prefix http: <http://www.w3.org/2011/http#> .",
                "@prefix httpm: <http://www.w3.org/2011/http-methods#> .", "@prefix env: <%s> ." % ENV, ""]
+        if self.timed:
+            out[-1:-1] = ["@prefix ldgsm: <https://w3id.org/ldgsm#> .",
+                          "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> ."]
         sentries = []
 
         def sentry(atoms):
@@ -165,11 +196,20 @@ class GenModel:
                 out.append(line + " .")
             if st["task"]:
                 props.append("gsm:hasHttpRequest <#%s-task>" % s)
-                out.append('<#%s-task> a http:Request ; http:mthd httpm:PUT ; http:requestURI <tasks/%s> ;\n'
-                           '    http:headers ( [ http:fieldName "Content-Type" ; http:fieldValue "text/turtle" ] ) ;\n'
-                           '    http:body "<#it> <https://example.org/env#ran> <../model#%s> ." .' % (s, s, s))
+                request = "<#%s-%s> a http:Request ; http:mthd httpm:PUT ; http:requestURI <%s> ;\n" \
+                    '    http:headers ( [ http:fieldName "Content-Type" ; http:fieldValue "text/turtle" ] ) ;\n' \
+                    '    http:body "%s" .' % (s, "req" if s == self.timed else "task",
+                                              "tasks/" + s if task_uri is None else task_uri(s), task_body(s))
+                if s == self.timed:  # one re-send TIMED_DELAY after the first send fails, then exhausted
+                    out.append('<#%s-task> a ldgsm:Call ; ldgsm:retries 1 ; ldgsm:retryDelay "PT%gS"^^xsd:dayTimeDuration ;'
+                               ' ldgsm:alternatives ( <#%s-req> ) .' % (s, TIMED_DELAY, s))
+                out.append(request)
             out.append("<#%s> %s ." % (s, " ;\n    ".join(props)))
         return "\n".join(out + sentries) + "\n"
+
+
+def task_body(stage):
+    return "<#it> <https://example.org/env#ran> <../model#%s> ." % stage
 
 
 def render_spin(name, atoms):
@@ -561,14 +601,581 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep, incremental, dump):
             shutil.rmtree(work, ignore_errors=True)
 
 
+# --- live runs (--live) -------------------------------------------------------------------------------------
+#
+# The same outcome of DESIGN section 9: two agents left to run by themselves, `ldgsm run -n 50` and the agent
+# under test (`--notifications -n 60000 --safety-poll 600000` by default), each with a server and a task
+# service of its own, on the same models under the same environment. A stepped run cannot compare them: a
+# notification arrives when it arrives, so the change-driven agent may see the environment's last write one
+# iteration later than polling does, which is no fault. What must be the same is what each instance goes
+# through: its status writes and its task requests, in order. So the environment acts only when the workflow
+# rests (LiveRun.rest), with one write per instance at most, and each run sees each change at the same point
+# of each instance's progress.
+
+TIMED_DELAY = 2  # s: a timed stage's retry delay, longer than a cascade of steps, so that none races it
+POLLING = ["-n", "50"]
+AGAINST = {  # the agents compared with polling
+    "notifications": ["--notifications", "-n", "60000", "--safety-poll", "600000"],
+    "incremental": ["--incremental", "-n", "50", "--safety-poll", "600000"],
+}
+LDGSM = "https://w3id.org/ldgsm#"
+ITERATION = re.compile(r"^iteration: .* unsafe (\d+): \d+ sent, (\d+) withheld, (\d+) conflicting, \d+ yielded, "
+                       r"(\d+) refused")
+REQUEST = re.compile(r"^(PUT|POST|PATCH|DELETE) (\S+) (\S+)")
+
+
+class Table:
+    """A status as simulate() reads it, keyed by model names: {stage: (state, completed)}, {milestone:
+    achieved}; with the identity for iri, simulate() runs on its own results."""
+
+    def __init__(self, states, achieveds):
+        self.states, self.achieveds = states, achieveds
+
+    @classmethod
+    def of(cls, gm, snap, iri):
+        return cls({s: (snap.state(iri(s)), snap.completed(iri(s))) for s in gm.stages},
+                   {m: snap.achieved(iri(mi["stage"]), iri(m)) for m, mi in gm.milestones.items()})
+
+    def state(self, s):
+        return self.states.get(s, (None, None))[0]
+
+    def completed(self, s):
+        return self.states.get(s, (None, None))[1]
+
+    def achieved(self, _stage, m):
+        return self.achieveds.get(m)
+
+    def key(self):
+        return tuple(sorted(self.states.items())), tuple(sorted(self.achieveds.items()))
+
+
+def table_step(gm, env, table):
+    states, achieveds, _ = simulate(gm, env, table, lambda n: n)
+    return Table(states, achieveds)
+
+
+def settles(gm, env, table, limit=64):
+    """The table's steps from table under env come to a fixpoint: the workflow would rest (a free model's
+    stage may cycle for ever, and a run that never rests cannot be compared)."""
+    seen = {table.key()}
+    for _ in range(limit):
+        nxt = table_step(gm, env, table)
+        if nxt.key() == table.key():
+            return True
+        if nxt.key() in seen:
+            return False
+        seen.add(nxt.key())
+        table = nxt
+    return False
+
+
+def draw_value(rng, old):
+    return (not old) if isinstance(old, bool) else rng.choice([v for v in range(4) if v != old])
+
+
+def live_models(rng, n_models, n_free):
+    """The models as the stepped run makes them, an initial environment whose table steps would cycle
+    redrawn; then a third of those with a task get a timed stage, and at least one does whose stage is open
+    once the initial steps are done (a deadline in every run): its task is a call to a service that always
+    fails (500), re-sent once TIMED_DELAY later (a deadline: ldgsm:wakeAt), then exhausted. One per model, so
+    that no two deadlines of one instance race."""
+    models = [GenModel(rng, i < n_models) for i in range(n_models + n_free)]
+    for gm in models:
+        for _ in range(50):
+            if settles(gm, gm.env, Table({"root": ("uninitialized", None)}, {})):
+                break
+            for v in sorted(gm.env):
+                if rng.random() < 0.5:
+                    gm.env[v] = draw_value(rng, gm.env[v])
+    opened = {}  # model index -> its task stages open once the initial steps are done
+    for i, gm in enumerate(models):
+        table = Table({"root": ("uninitialized", None)}, {})
+        for _ in range(64):
+            table = table_step(gm, gm.env, table)
+        opened[i] = sorted(s for s, st in gm.stages.items() if st["task"] and table.state(s) == "active")
+    for i, gm in enumerate(models):
+        tasks = sorted(s for s, st in gm.stages.items() if st["task"])
+        if tasks and rng.random() < 0.33:
+            gm.timed = rng.choice(opened[i] or tasks)
+    if not any(gm.timed in opened[i] for i, gm in enumerate(models)):
+        i = next((i for i in range(len(models)) if opened[i]), None)
+        if i is not None:
+            models[i].timed = rng.choice(opened[i])
+    return models
+
+
+def read_status(instance):
+    """The status document: (triples, names, writes, top): a name for each fragment (its stage's or
+    milestone's model name; "call STAGE" for a call record); its history as writes in order (the entries of
+    one write share their ldgsm:at), each (its first ldgsm:sequence, a sorted tuple of (name, property, from,
+    to)); the highest sequence (0: none). Sequences not 1..top mean that the history lost entries."""
+    triples = gs.fetch(instance)
+    props = {}
+    for s, p, o in triples:
+        props.setdefault(s, {}).setdefault(p, []).append(o)
+    names = {s: gs.local(ps[gs.GSM + "isInstanceOf"][0]) for s, ps in props.items() if gs.GSM + "isInstanceOf" in ps}
+    for s, ps in props.items():
+        if LDGSM + "CallRecord" in ps.get(gs.RDF_TYPE, []):
+            names[s] = "call " + names.get(ps.get(LDGSM + "ofStage", ["?"])[0], "?")
+    writes, seqs = {}, []
+    for s, ps in props.items():
+        if LDGSM + "sequence" not in ps:
+            continue
+        seq = int(ps[LDGSM + "sequence"][0])
+        seqs.append(seq)
+        entry = (names.get(ps.get(LDGSM + "changed", ["?"])[0], "?"), gs.local(ps.get(LDGSM + "property", ["?"])[0]),
+                 " ".join(sorted(gs.local(v) for v in ps.get(LDGSM + "from", []))) or "-",
+                 " ".join(sorted(gs.local(v) for v in ps.get(LDGSM + "to", []))) or "-")
+        first, entries = writes.get(ps.get(LDGSM + "at", [""])[0], (seq, []))
+        writes[ps.get(LDGSM + "at", [""])[0]] = (min(first, seq), entries + [entry])
+    top = max(seqs, default=0)
+    if sorted(seqs) != list(range(1, top + 1)):
+        raise ValueError("%s: the history's sequences are not 1..%d: entries were lost" % (instance, top))
+    return triples, names, [(first, tuple(sorted(entries))) for first, entries in sorted(writes.values())], top
+
+
+def calls_waiting(triples):
+    """The deadlines (seconds since the epoch) of the call records still calling."""
+    props = {}
+    for s, p, o in triples:
+        props.setdefault(s, {}).setdefault(p, []).append(o)
+    out = []
+    for ps in props.values():
+        if LDGSM + "calling" in ps.get(LDGSM + "callState", []) and ps.get(LDGSM + "deadline"):
+            at = datetime.datetime.strptime(ps[LDGSM + "deadline"][0], "%Y-%m-%dT%H:%M:%S.%fZ")
+            out.append(at.replace(tzinfo=datetime.timezone.utc).timestamp())
+    return out
+
+
+def replay(gm, iri, writes):
+    """The snapshots the history's writes make, from before set-up on (one more than writes), as gs.Snapshot
+    keyed by model IRIs. Set-up adds its fragments without entries: inactive, uncompleted, unachieved."""
+    stages = {iri("root"): {"frag": "it", "state": "uninitialized", "completed": None, "task": None}}
+    milestones = {}
+    snaps = [gs.Snapshot.from_json({"root_model": iri("root"), "stages": stages, "milestones": []})]
+    fields = {"hasState": "state", "isCompleted": "completed", "taskState": "task"}
+    for g, (_, entries) in enumerate(writes):
+        stages = {k: dict(v) for k, v in stages.items()}
+        milestones = {k: dict(v) for k, v in milestones.items()}
+        if g == 0:
+            for s in gm.stages:
+                if s != "root":
+                    stages[iri(s)] = {"frag": s, "state": "inactive", "completed": False, "task": None}
+            for m, mi in gm.milestones.items():
+                milestones[(iri(mi["stage"]), iri(m))] = {"frag": m, "achieved": False}
+        for name, prop, _, to in entries:
+            value = None if to == "-" else to
+            if name in gm.stages and prop in fields:
+                stages[iri(name)][fields[prop]] = (value == "true") if prop == "isCompleted" else value
+            elif name in gm.milestones and prop == "isAchieved":
+                milestones[(iri(gm.milestones[name]["stage"]), iri(name))]["achieved"] = value == "true"
+        snaps.append(gs.Snapshot.from_json({"root_model": iri("root"), "stages": stages,
+                                            "milestones": [[list(k), v] for k, v in milestones.items()]}))
+    return snaps
+
+
+class Tail:
+    """A file's complete lines, as they are appended."""
+
+    def __init__(self, path):
+        self.path, self.offset = path, 0
+
+    def lines(self):
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                data = f.read()
+        except FileNotFoundError:
+            return []
+        end = data.rfind(b"\n") + 1
+        self.offset += end
+        return data[:end].decode("utf-8", "replace").splitlines()
+
+
+class Rounds:
+    """Both runs take the same rounds of the environment: each waits for the other at every rest, and the
+    barrier decides for both whether another round begins (so that a time limit ends them at the same one)."""
+
+    def __init__(self, rounds, seconds):
+        self.rounds, self.end, self.done, self.go = rounds, time.monotonic() + seconds, 0, True
+        self.barrier = threading.Barrier(2, action=self.decide)
+
+    def decide(self):
+        self.go = self.done < self.rounds and time.monotonic() < self.end
+        self.done += self.go
+
+    def next(self):
+        try:
+            self.barrier.wait(timeout=4 * WAIT)
+        except threading.BrokenBarrierError:
+            return False
+        return self.go
+
+
+class LiveRun:
+    """One agent left to run by itself over every model, with an `ldgsm serve` and a task service of its own
+    (tests/gsm/data_service.py: it records every request with its body, and fails the timed tasks)."""
+
+    def __init__(self, ldgsm, label, agent_options, seed, n_models, n_free, quiet, work):
+        self.ldgsm, self.label, self.agent_options, self.quiet = ldgsm, label, agent_options, quiet
+        self.polling = "--notifications" not in agent_options  # it iterates every -n, logging as it goes
+        self.rng = random.Random(seed)
+        self.models = live_models(self.rng, n_models, n_free)
+        self.work = os.path.join(work, label)
+        os.makedirs(self.work)
+        self.failures, self.results = [], None
+        self.env_at = [[(0, dict(gm.env))] for gm in self.models]  # per model: (history's top when set, env)
+        self.rests = self.actions = self.resent = 0
+        self.requested = [0] * len(self.models)  # task requests the service received, per model
+        self.progress = [[] for _ in self.models]  # per model, at each rest: (status writes, task requests)
+        self.server = self.service = self.agent = None
+
+    def start(self):
+        self.server = Server(self.ldgsm, self.work)
+        self.service_log = os.path.join(self.work, "service.log")
+        with open(os.path.join(self.work, "service.json"), "w") as f:
+            json.dump({"/p%d/tasks/%s" % (i, gm.timed): {"fail": 1 << 30}
+                       for i, gm in enumerate(self.models) if gm.timed}, f)
+        self.service = subprocess.Popen(
+            [sys.executable, os.path.join(GSM_TESTS, "data_service.py"), "serve", "0",
+             os.path.join(self.work, "service.json"), self.service_log],
+            stdout=subprocess.PIPE, stderr=open(os.path.join(self.work, "service.err"), "w"), text=True)
+        ready, _, _ = select.select([self.service.stdout], [], [], WAIT)
+        port = self.service.stdout.readline().strip() if ready else ""
+        if not port.isdigit():
+            raise RuntimeError("the task service did not start")
+        self.service_base = "http://127.0.0.1:%s/" % port
+        for i, gm in enumerate(self.models):
+            text = gm.turtle(self.rng, lambda s, i=i: "%sp%d/tasks/%s" % (self.service_base, i, s))
+            with open(os.path.join(self.work, "p%d.ttl" % i), "w") as f:
+                f.write(text)
+            self.server.put("p%d/model" % i, text)
+            for v, value in gm.env.items():
+                self.server.put("p%d/env/%s" % (i, v), env_text(value))
+            self.server.put("p%d/status" % i, "<#it> a <%sStageInstance> ; <%sisInstanceOf> <model#root> ; "
+                            "<%shasState> <%suninitialized> ." % (gs.GSM, gs.GSM, gs.GSM, gs.GSM))
+        self.instances = ["%sp%d/status#it" % (self.server.base, i) for i in range(len(self.models))]
+        self.iris = [(lambda i: lambda name: "%sp%d/model#%s" % (self.server.base, i, name))(i)
+                     for i in range(len(self.models))]
+        self.gs_models = [gs.read_model(iri("root")) for iri in self.iris]
+        args = [self.ldgsm, "run", "--history", "100000"] + self.agent_options
+        for inst in self.instances:
+            args += ["--instance", inst]
+        self.agent_log = os.path.join(self.work, "agent.log")
+        self.agent = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=open(self.agent_log, "w"))
+        self.tails = {"serve": Tail(self.server.log_path), "service": Tail(self.service_log),
+                      "agent": Tail(self.agent_log)}
+
+    def stop(self):
+        if self.agent is not None and self.agent.poll() is None:
+            self.agent.terminate()
+            try:
+                if self.agent.wait(timeout=WAIT) != 0:
+                    self.failures.append("the agent exits %d at SIGTERM" % self.agent.returncode)
+            except subprocess.TimeoutExpired:
+                self.agent.kill()
+                self.agent.wait()
+                self.failures.append("the agent did not stop within %d s of SIGTERM" % WAIT)
+        if self.service is not None and self.service.poll() is None:
+            self.service.terminate()
+            self.service.wait()
+        if self.server is not None and self.server.proc.poll() is None and not self.server.stop():
+            self.failures.append("the server did not stop within %d s of SIGTERM" % WAIT)
+
+    def look(self):
+        """Since the last look: whether the server or the task service saw anything but the environment's writes
+        (under env/), and the agent's new log lines."""
+        busy = any(REQUEST.match(line) and "/env/" not in line for line in self.tails["serve"].lines())
+        for line in self.tails["service"].lines():
+            busy = True
+            m = re.match(r'.*"path": "/p(\d+)/', line)
+            if m and '"method"' in line:
+                self.requested[int(m.group(1))] += 1
+        return busy, self.tails["agent"].lines()
+
+    def rest(self, after):
+        """Waits until the workflow rests, the environment having written at `after` (wall clock): after the
+        agent's last request (its log has a line for each, before its iteration's line) an iteration that
+        derived none, and nothing written or requested, nor logged by the change-driven agent, for the quiet
+        period. After the environment's writes or a deadline, polling needs two such iterations, its next one
+        having maybe begun before them. A call waiting for a deadline is no rest: its deadline is waited for,
+        then as after a write. Returns the status documents as read at rest (read_status), or None after WAIT
+        seconds: a failure."""
+        if self.polling:  # what it logged before now is no iteration after the environment's writes
+            self.look()
+        first = 2 if self.polling else 1
+        need, quiet_iterations, last, handled = first, 0, time.monotonic(), after
+        limit = time.monotonic() + WAIT
+        while time.monotonic() < limit:
+            time.sleep(0.05)
+            if self.agent.poll() is not None:
+                self.failures.append("the agent exited (status %d)" % self.agent.returncode)
+                return None
+            busy, lines = self.look()
+            if busy or (lines and not self.polling):
+                last = time.monotonic()
+            for line in lines:
+                if REQUEST.match(line):
+                    need, quiet_iterations, last = 1, 0, time.monotonic()
+                elif line.startswith("iteration:") and " unsafe 0:" in line:
+                    quiet_iterations += 1
+            if time.monotonic() - last < self.quiet or quiet_iterations < need:
+                continue
+            docs = [read_status(inst) for inst in self.instances]
+            due = [d for doc in docs for d in calls_waiting(doc[0]) if d > handled]
+            if not due:
+                return docs
+            handled = max(due)
+            while time.time() < handled + 0.002 and time.monotonic() < limit:
+                time.sleep(min(0.05, handled + 0.002 - time.time()))
+            if self.polling:  # the change-driven agent rested: what it logs from now on came after the deadline
+                self.look()
+            need, quiet_iterations, last = first, 0, time.monotonic()
+        late = ["p%d (%.1f s)" % (i, time.time() - d) for i, inst in enumerate(self.instances)
+                for d in calls_waiting(read_status(inst)[0]) if d < time.time()]
+        self.failures.append("rest %d: the workflow did not rest within %d s (no write for %.1f s and an iteration "
+                             "without requests after the last)%s" % (self.rests + 1, WAIT, self.quiet,
+                                                                      "; calls still calling past their deadline: "
+                                                                      + ", ".join(late) if late else ""))
+        return None
+
+    def play(self, rounds):
+        try:
+            self.start()
+            docs = self.rest(time.time())
+            while docs is not None:
+                self.at_rest(docs)
+                if self.failures or not rounds.next():
+                    break
+                self.act(docs)
+                docs = self.rest(time.time())
+        except Exception as e:  # the harness failing fails the run, with where
+            self.failures.append("%s: %s\n%s" % (type(e).__name__, e, traceback.format_exc()))
+        if self.failures:
+            rounds.barrier.abort()
+        self.finish()
+
+    def at_rest(self, docs):
+        """At rest the table has no step left for any instance (the agent saw every change), and no call is
+        still calling past its deadline (the agent woke for it). How far each instance got is noted, for the
+        comparison: the environment must act at the same point of its progress in both runs."""
+        self.rests += 1
+        for i, gm in enumerate(self.models):
+            self.progress[i].append((len(docs[i][2]), self.requested[i]))
+            snap = gs.Snapshot(docs[i][0], self.instances[i])
+            table = Table.of(gm, snap, self.iris[i])
+            if table_step(gm, gm.env, table).key() != table.key():
+                self.failures.append("model p%d, rest %d: the table still has a step to take from %s"
+                                     % (i, self.rests, gs.compact(self.gs_models[i], snap)))
+            late = [d for d in calls_waiting(docs[i][0]) if d < time.time() - 0.01]
+            if late:
+                self.failures.append("model p%d, rest %d: a call is still calling %.1f s past its deadline"
+                                     % (i, self.rests, time.time() - min(late)))
+
+    def act(self, docs):
+        """One round of the environment: some models (at least one) get one write each, never one that would
+        make their workflow cycle, and rather one that makes it move (of 4 drawn) than one it ignores."""
+        if not self.polling:  # it rests: whatever it logs from now on came after these writes
+            self.look()
+        chosen = [i for i in range(len(self.models)) if self.rng.random() < 0.5] or [self.rng.randrange(len(self.models))]
+        for i in chosen:
+            gm = self.models[i]
+            table = Table.of(gm, gs.Snapshot(docs[i][0], self.instances[i]), self.iris[i])
+            pick = None
+            for _ in range(4):
+                v = self.rng.choice(sorted(gm.env))
+                env = dict(gm.env, **{v: draw_value(self.rng, gm.env[v])})
+                if settles(gm, env, table):
+                    pick = pick or (v, env)
+                    if table_step(gm, env, table).key() != table.key():
+                        pick = (v, env)
+                        break
+            if pick:
+                v, gm.env = pick
+                self.env_at[i].append((docs[i][3], dict(gm.env)))
+                self.server.put("p%d/env/%s" % (i, v), env_text(gm.env[v]))
+                self.actions += 1
+
+    def finish(self):
+        """Reads what the run did and stops its processes: per instance its history's writes, the task requests
+        its service received, its final status; then checks every write as the stepped test checks every
+        iteration."""
+        docs = None
+        if self.agent is not None and self.server is not None and self.server.proc.poll() is None:
+            try:
+                docs = [read_status(inst) for inst in self.instances]
+            except Exception as e:
+                self.failures.append("the status documents cannot be read at the end: %s" % e)
+        self.stop()
+        if docs is None:
+            return
+        requests = self.task_requests()
+        timed_keys = [r[4] for i, gm in enumerate(self.models) for batch in requests.get(i, []) for r in batch
+                      if r[0] == gm.timed]
+        self.resent = len(timed_keys) - len(set(timed_keys))  # a re-send repeats its first send's key
+        self.results = []
+        for i, gm in enumerate(self.models):
+            snap = gs.Snapshot(docs[i][0], self.instances[i])
+            calls = sorted("%s=%s" % (docs[i][1].get(s, "?"), gs.local(o)) for s, p, o in docs[i][0]
+                           if p == LDGSM + "callState")
+            tasks = [tuple(r[:4] for r in batch) for batch in requests.get(i, [])]  # keys differ between runs
+            self.results.append({"writes": [entries for _, entries in docs[i][2]], "tasks": tasks,
+                                 "rests": self.progress[i],
+                                 "final": " ".join([gs.compact(self.gs_models[i], snap)] + calls)})
+            self.check(i, gm, docs[i][2], requests.get(i, []))
+        self.check_log()
+
+    def task_requests(self):
+        """Per model, the task requests its service received, in batches: those the agent sent in one
+        iteration (in parallel: their order is none) sorted, each (stage, body, status, key). The agent's log
+        tells the iteration of each (a stage's requests follow one another: the n-th the service received
+        for a path is the n-th the agent sent there)."""
+        iteration, sent = 0, {}
+        with open(self.agent_log, errors="replace") as f:
+            for line in f:
+                if line.startswith("iteration:"):
+                    iteration += 1
+                m = REQUEST.match(line)
+                if m and m.group(2).startswith(self.service_base):
+                    sent.setdefault("/" + m.group(2)[len(self.service_base):], []).append(iteration)
+        received, order = data_service.read_log(self.service_log)
+        by_path = {}
+        for n in order:
+            by_path.setdefault(received[n]["path"], []).append(received[n])
+        out = {}
+        for path in sorted(set(sent) | set(by_path)):
+            if len(sent.get(path, [])) != len(by_path.get(path, [])):
+                self.failures.append("%s: the agent logged %d requests, the service received %d"
+                                     % (path, len(sent.get(path, [])), len(by_path.get(path, []))))
+                continue
+            i, stage = re.match(r"/p(\d+)/tasks/(.*)", path).groups()
+            for it, r in zip(sent[path], by_path[path]):
+                out.setdefault(int(i), {}).setdefault(it, []).append((stage, r["method"], r["body"], r["status"], r["key"]))
+        return {i: [tuple(sorted(batch)) for _, batch in sorted(batches.items())] for i, batches in out.items()}
+
+    def check(self, i, gm, writes, batches):
+        """The stepped test's checks, on every write of the history: GSM-1 and GSM-2, a step the rule table
+        allows, exactly the table's step under the environment of the time, a finished workflow staying so;
+        and each task request as its model says, sent once per activation (a timed one: re-sent once at most,
+        under the same Idempotency-Key)."""
+        iri, model = self.iris[i], self.gs_models[i]
+        snaps = replay(gm, iri, writes)
+        activations = dict.fromkeys(gm.stages, 0)
+        for g, (first, _) in enumerate(writes):
+            env = [e for top, e in self.env_at[i] if top < first][-1]
+            prev, snap = snaps[g], snaps[g + 1]
+            problems = gs.invariant_violations(model, snap) + gs.transition_violations(model, prev, snap)
+            problems += step_differences(gm, simulate(gm, env, prev, iri), snap, iri)
+            problems += root_finality(gm, prev, snap, iri)
+            for p in problems:
+                self.failures.append("model p%d%s, write %d: %s" % (i, "" if gm.well_formed else " (free)", g + 1, p))
+            for s in gm.stages:
+                activations[s] += prev.state(iri(s)) == "inactive" and snap.state(iri(s)) == "active"
+        keys = {}
+        for stage, method, body, status, key in (r for batch in batches for r in batch):
+            keys.setdefault(stage, []).append(key)
+            want = 500 if stage == gm.timed else 204
+            if (method, body, status) != ("PUT", task_body(stage), want):
+                self.failures.append("model p%d: a request of %s's task: %s %r answered %s (expected PUT %r, %d)"
+                                     % (i, stage, method, body, status, task_body(stage), want))
+        for s, st in gm.stages.items():
+            sent = keys.get(s, [])
+            distinct = [k for n, k in enumerate(sent) if k not in sent[:n]]
+            runs = [len(list(g)) for _, g in itertools.groupby(sent)]
+            if st["task"] and (len(distinct) != activations[s] or len(runs) != len(distinct) or ""
+                               in distinct or any(n > (2 if s == gm.timed else 1) for n in runs)):
+                self.failures.append("model p%d: %s's task: %d activations, requests under the keys %s"
+                                     % (i, s, activations[s], sent))
+
+    def check_log(self):
+        """No write withheld, refused or in conflict; no request failed but the timed tasks'."""
+        with open(self.agent_log, errors="replace") as f:
+            for line in f:
+                m = ITERATION.match(line)
+                if m and any(int(n) for n in m.groups()[1:]):
+                    self.failures.append("the agent: " + line.strip())
+                m = REQUEST.match(line)
+                if m and not m.group(3).startswith("2") and not any(
+                        m.group(2) == "%sp%d/tasks/%s" % (self.service_base, i, gm.timed)
+                        for i, gm in enumerate(self.models) if gm.timed):
+                    self.failures.append("the agent: " + line.strip())
+
+
+def differences(a, b, label_a, label_b):
+    """Where two runs' results differ, per model: the first write, task batch and rest, the final status."""
+    out = []
+    names = {"writes": "status write", "tasks": "batch of task requests",
+             "rests": "rest (status writes, task requests so far)"}
+    for i, (ra, rb) in enumerate(zip(a, b)):
+        for what, name in names.items():
+            xa, xb = ra[what], rb[what]
+            if xa == xb:
+                continue
+            k = next((k for k in range(min(len(xa), len(xb))) if xa[k] != xb[k]), min(len(xa), len(xb)))
+            out.append("model p%d: %s %d (of %d/%d) differs:\n    %s: %s\n    %s: %s\n    (before it: %s)"
+                       % (i, name, k + 1, len(xa), len(xb), label_a, xa[k] if k < len(xa) else "none",
+                          label_b, xb[k] if k < len(xb) else "none", list(xa[max(0, k - 2):k])))
+        if ra["final"] != rb["final"]:
+            out.append("model p%d: the final status differs:\n    %s: %s\n    %s: %s"
+                       % (i, label_a, ra["final"], label_b, rb["final"]))
+    return out
+
+
+def run_live(ldgsm, seed, n_models, n_free, rounds, seconds, quiet, against, keep):
+    """Polling and `against` on the same seed, side by side; each run's own checks, then the comparison."""
+    work = tempfile.mkdtemp(prefix="ldgsm-same-live.")
+    started = time.monotonic()
+    runs = [LiveRun(ldgsm, "polling", POLLING, seed, n_models, n_free, quiet, work),
+            LiveRun(ldgsm, against, AGAINST[against], seed, n_models, n_free, quiet, work)]
+    turn = Rounds(rounds, seconds)
+    threads = [threading.Thread(target=r.play, args=(turn,)) for r in runs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    failures = []
+    for i, gm in enumerate(runs[0].models):  # lint must not reject what satisfies the 4.3 conditions
+        if gm.well_formed and os.path.exists(os.path.join(runs[0].work, "p%d.ttl" % i)):
+            lint = subprocess.run([ldgsm, "lint", "p%d.ttl" % i], cwd=runs[0].work, capture_output=True, text=True)
+            if lint.returncode != 0:
+                failures.append("model p%d: ldgsm lint exits %d: %s" % (i, lint.returncode, lint.stdout + lint.stderr))
+    for r in runs:
+        failures += ["%s run: %s" % (r.label, f) for f in r.failures]
+    if not failures:
+        failures += differences(runs[0].results, runs[1].results, "polling", against)
+    a, b = runs
+    writes = sum(len(r["writes"]) for r in a.results or [])
+    requests = sum(len(batch) for r in a.results or [] for batch in r["tasks"])
+    resent = a.resent
+    timed = sum(1 for gm in a.models if gm.timed)
+    stats = "%d models (%d free, %d timed) x %d rounds (%d environment writes), %d status writes, %d task requests " \
+        "(%d re-sent at a deadline), %.1f s" % (len(a.models), n_free, timed, turn.done, a.actions, writes, requests,
+                                                 resent, time.monotonic() - started)
+    if failures:
+        print("FAIL: seed %d: %s" % (seed, stats))
+        for f in failures[:20]:
+            print("  " + f)
+        print("reproduce: GSM_PROPERTY_SEED=%d python3 tests/gsm/property/gsm_property.py LDGSM --live --models %d "
+              "--free %d --rounds %d --against %s (work kept in %s)" % (seed, n_models, n_free, rounds, against, work))
+        return 1
+    print("gsm_property --live: seed %d: %s: polling and %s made the same writes and requests" % (seed, stats, against))
+    if keep:
+        print("work kept in " + work)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
 def main(argv):
     if not argv or argv[0].startswith("-"):
         print(__doc__, file=sys.stderr)
         return 2
-    opts = {"--seed": None, "--models": "14", "--free": "6", "--iterations": "30", "--dump": None}
+    live = "--live" in argv
+    opts = {"--seed": None, "--models": "4" if live else "14", "--free": "2" if live else "6", "--iterations": "30",
+            "--dump": None, "--rounds": "12", "--time": "600", "--quiet": "0.5", "--against": "notifications"}
     keep = "--keep" in argv
     incremental = "--incremental" in argv
-    rest = [a for a in argv[1:] if a not in ("--keep", "--incremental")]
+    rest = [a for a in argv[1:] if a not in ("--keep", "--incremental", "--live")]
     for k, v in zip(rest[::2], rest[1::2]):
         if k not in opts:
             print("unknown option " + k, file=sys.stderr)
@@ -580,6 +1187,12 @@ def main(argv):
     if errors:
         print("FAIL: " + "\nFAIL: ".join(errors))
         return 1
+    if live:
+        if opts["--against"] not in AGAINST:
+            print("--against: one of " + ", ".join(sorted(AGAINST)), file=sys.stderr)
+            return 2
+        return run_live(os.path.abspath(argv[0]), int(seed), int(opts["--models"]), int(opts["--free"]),
+                        int(opts["--rounds"]), float(opts["--time"]), float(opts["--quiet"]), opts["--against"], keep)
     return run(os.path.abspath(argv[0]), int(seed), int(opts["--models"]), int(opts["--free"]),
                int(opts["--iterations"]), keep, incremental, opts["--dump"])
 
