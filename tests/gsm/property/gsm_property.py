@@ -734,6 +734,12 @@ def read_status(instance):
     return triples, names, [(first, tuple(sorted(entries))) for first, entries in sorted(writes.values())], top
 
 
+def clock_seconds(stamp):
+    """An xsd:dateTime of the agent's clock ("2026-12-07T17:04:08.902Z") in seconds since the epoch."""
+    at = datetime.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ")
+    return at.replace(tzinfo=datetime.timezone.utc).timestamp()
+
+
 def calls_waiting(triples):
     """The deadlines (seconds since the epoch) of the call records still calling."""
     props = {}
@@ -742,8 +748,7 @@ def calls_waiting(triples):
     out = []
     for ps in props.values():
         if LDGSM + "calling" in ps.get(LDGSM + "callState", []) and ps.get(LDGSM + "deadline"):
-            at = datetime.datetime.strptime(ps[LDGSM + "deadline"][0], "%Y-%m-%dT%H:%M:%S.%fZ")
-            out.append(at.replace(tzinfo=datetime.timezone.utc).timestamp())
+            out.append(clock_seconds(ps[LDGSM + "deadline"][0]))
     return out
 
 
@@ -862,9 +867,12 @@ class LiveRun:
         for inst in self.instances:
             args += ["--instance", inst]
         self.agent_log = os.path.join(self.work, "agent.log")
-        self.agent = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=open(self.agent_log, "w"))
         self.tails = {"serve": Tail(self.server.log_path), "service": Tail(self.service_log),
                       "agent": Tail(self.agent_log)}
+        if not self.polling:  # its iterations' clocks (polling's trace would be a record per GET)
+            args += ["--trace", os.path.join(self.work, "trace.jsonl")]
+            self.tails["trace"] = Tail(os.path.join(self.work, "trace.jsonl"))
+        self.agent = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=open(self.agent_log, "w"))
 
     def stop(self):
         if self.agent is not None and self.agent.poll() is None:
@@ -884,40 +892,47 @@ class LiveRun:
 
     def look(self):
         """Since the last look: whether the server or the task service saw anything but the environment's writes
-        (under env/), and the agent's new log lines."""
+        (under env/); the agent's new log lines; the iterations its trace records (change-driven agents)."""
         busy = any(REQUEST.match(line) and "/env/" not in line for line in self.tails["serve"].lines())
         for line in self.tails["service"].lines():
             busy = True
             m = re.match(r'.*"path": "/p(\d+)/', line)
             if m and '"method"' in line:
                 self.requested[int(m.group(1))] += 1
-        return busy, self.tails["agent"].lines()
+        iterations = [json.loads(line) for line in self.tails["trace"].lines() if '"kind":"iteration"' in line] \
+            if "trace" in self.tails else []
+        return busy, self.tails["agent"].lines(), iterations
 
     def rest(self, after):
-        """Waits until the workflow rests, the environment having written at `after` (wall clock): after the
-        agent's last request (its log has a line for each, before its iteration's line) an iteration that
-        derived none, and nothing written or requested, nor logged by the change-driven agent, for the quiet
-        period. After the environment's writes or a deadline, polling needs two such iterations, its next one
-        having maybe begun before them. A call waiting for a deadline is no rest: its deadline is waited for,
-        then as after a write. Returns the status documents as read at rest (read_status), or None after WAIT
-        seconds: a failure."""
+        """Waits until the workflow rests, the environment having written at `after` (wall clock): since the
+        agent's last request, and since `after`, an iteration that derived none began, and the agent wrote or
+        requested nothing, nor the change-driven one logged anything, for the quiet period. Polling tells
+        only the order of its log lines (its requests before their iteration's line): after `after`, the
+        second iteration logged began after it. The change-driven agent's trace gives each iteration's clock.
+        A call waiting for a deadline is no rest: its deadline is waited for, and then as after a write.
+        Returns the status documents as read at rest (read_status), or None after WAIT seconds: a failure."""
         if self.polling:  # what it logged before now is no iteration after the environment's writes
             self.look()
-        first = 2 if self.polling else 1
-        need, quiet_iterations, last, handled = first, 0, time.monotonic(), after
+        need, quiet_iterations, last = (2 if self.polling else 1), 0, time.monotonic()
+        floor = handled = after  # change-driven: an iteration must begin after this (wall clock)
         limit = time.monotonic() + WAIT
         while time.monotonic() < limit:
             time.sleep(0.05)
             if self.agent.poll() is not None:
                 self.failures.append("the agent exited (status %d)" % self.agent.returncode)
                 return None
-            busy, lines = self.look()
+            busy, lines, iterations = self.look()
             if busy or (lines and not self.polling):
                 last = time.monotonic()
-            for line in lines:
+            for line in lines if self.polling else ():
                 if REQUEST.match(line):
                     need, quiet_iterations, last = 1, 0, time.monotonic()
                 elif line.startswith("iteration:") and " unsafe 0:" in line:
+                    quiet_iterations += 1
+            for it in iterations:  # in order: one after a request began after it
+                if it["unsafe"]:
+                    quiet_iterations, last = 0, time.monotonic()
+                elif clock_seconds(it["now"]) > floor:
                     quiet_iterations += 1
             if time.monotonic() - last < self.quiet or quiet_iterations < need:
                 continue
@@ -925,12 +940,12 @@ class LiveRun:
             due = [d for doc in docs for d in calls_waiting(doc[0]) if d > handled]
             if not due:
                 return docs
-            handled = max(due)
+            floor = handled = max(due)
             while time.time() < handled + 0.002 and time.monotonic() < limit:
                 time.sleep(min(0.05, handled + 0.002 - time.time()))
-            if self.polling:  # the change-driven agent rested: what it logs from now on came after the deadline
+            if self.polling:
                 self.look()
-            need, quiet_iterations, last = first, 0, time.monotonic()
+            need, quiet_iterations, last = (2 if self.polling else 1), 0, time.monotonic()
         late = ["p%d (%.1f s)" % (i, time.time() - d) for i, inst in enumerate(self.instances)
                 for d in calls_waiting(read_status(inst)[0]) if d < time.time()]
         self.failures.append("rest %d: the workflow did not rest within %d s (no write for %.1f s and an iteration "
@@ -975,8 +990,6 @@ class LiveRun:
     def act(self, docs):
         """One round of the environment: some models (at least one) get one write each, never one that would
         make their workflow cycle, and rather one that makes it move (of 4 drawn) than one it ignores."""
-        if not self.polling:  # it rests: whatever it logs from now on came after these writes
-            self.look()
         chosen = [i for i in range(len(self.models)) if self.rng.random() < 0.5] or [self.rng.randrange(len(self.models))]
         for i in chosen:
             gm = self.models[i]
