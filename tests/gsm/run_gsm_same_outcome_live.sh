@@ -4,7 +4,7 @@
 # over every instance, with a server and a task service of its own: `ldgsm run -n 50` (polling) and
 # `ldgsm run --notifications -n 60000 --safety-poll 600000` (so that whatever it does within a minute it did
 # through notifications). The environment writes one sensor per instance at most, and only when the
-# workflow rests, so that both runs see each change at the same point of each instance's progress; a third
+# workflow rests, so that both runs see each change at the same point of each instance's progress; a quarter
 # of the models have a stage whose task fails and is re-sent once at a deadline. Per instance the status
 # writes (from the status document's history: property, from, to, in order, write by write), the task
 # requests the service received (bodies and answers, in order) and the final status must be the same; each

@@ -40,8 +40,8 @@ tests/gsm/run_gsm_same_outcome_live.sh): `ldgsm run -n 50` and --against's (noti
 and a task service (tests/gsm/data_service.py) of its own, side by side. The environment writes one variable
 of some instances per round, only when the workflow rests (no write, request or change-driven log line for
 --quiet seconds, and after the last write an iteration that derived nothing), never one whose table steps
-would cycle. A timed stage per model or so (at least one open after set-up) has a task whose service fails,
-re-sent once 2 s later (a deadline, ldgsm:wakeAt), then exhausted. Per instance the two runs must make the
+would cycle. A quarter of the models (at least one) have a timed stage, open after set-up where they can: its
+task's service fails, and it is re-sent once 1.5 s later (a deadline, ldgsm:wakeAt), then exhausted. Per instance the two runs must make the
 same status writes (the status document's history, write by write: property, from, to), have the same task
 requests received (method, body, answer; in order, those of one iteration as a set), have got as far at every
 rest, and end in the same status. Each run also checks every write as above (1 to 4, the table's step under
@@ -201,8 +201,9 @@ class GenModel:
                     '    http:body "%s" .' % (s, "req" if s == self.timed else "task",
                                               "tasks/" + s if task_uri is None else task_uri(s), task_body(s))
                 if s == self.timed:  # one re-send TIMED_DELAY after the first send fails, then exhausted
-                    out.append('<#%s-task> a ldgsm:Call ; ldgsm:retries 1 ; ldgsm:retryDelay "PT%gS"^^xsd:dayTimeDuration ;'
-                               ' ldgsm:alternatives ( <#%s-req> ) .' % (s, TIMED_DELAY, s))
+                    out.append('<#%s-task> a ldgsm:Call ; ldgsm:retries 1 ;\n'
+                               '    ldgsm:retryDelay "PT%gS"^^xsd:dayTimeDuration ; ldgsm:alternatives ( <#%s-req> ) .'
+                               % (s, TIMED_DELAY, s))
                 out.append(request)
             out.append("<#%s> %s ." % (s, " ;\n    ".join(props)))
         return "\n".join(out + sentries) + "\n"
@@ -612,7 +613,7 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep, incremental, dump):
 # rests (LiveRun.rest), with one write per instance at most, and each run sees each change at the same point
 # of each instance's progress.
 
-TIMED_DELAY = 2  # s: a timed stage's retry delay, longer than a cascade of steps, so that none races it
+TIMED_DELAY = 1.5  # s: a timed stage's retry delay, longer than a cascade of steps, so that none races it
 POLLING = ["-n", "50"]
 AGAINST = {  # the agents compared with polling
     "notifications": ["--notifications", "-n", "60000", "--safety-poll", "600000"],
@@ -675,7 +676,7 @@ def draw_value(rng, old):
 
 def live_models(rng, n_models, n_free):
     """The models as the stepped run makes them, an initial environment whose table steps would cycle
-    redrawn; then a third of those with a task get a timed stage, and at least one does whose stage is open
+    redrawn; then a quarter of those with a task get a timed stage, and at least one does whose stage is open
     once the initial steps are done (a deadline in every run): its task is a call to a service that always
     fails (500), re-sent once TIMED_DELAY later (a deadline: ldgsm:wakeAt), then exhausted. One per model, so
     that no two deadlines of one instance race."""
@@ -695,7 +696,7 @@ def live_models(rng, n_models, n_free):
         opened[i] = sorted(s for s, st in gm.stages.items() if st["task"] and table.state(s) == "active")
     for i, gm in enumerate(models):
         tasks = sorted(s for s, st in gm.stages.items() if st["task"])
-        if tasks and rng.random() < 0.33:
+        if tasks and rng.random() < 0.25:
             gm.timed = rng.choice(opened[i] or tasks)
     if not any(gm.timed in opened[i] for i, gm in enumerate(models)):
         i = next((i for i in range(len(models)) if opened[i]), None)
@@ -872,6 +873,7 @@ class LiveRun:
         if not self.polling:  # its iterations' clocks (polling's trace would be a record per GET)
             args += ["--trace", os.path.join(self.work, "trace.jsonl")]
             self.tails["trace"] = Tail(os.path.join(self.work, "trace.jsonl"))
+        self.started = time.time()
         self.agent = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=open(self.agent_log, "w"))
 
     def stop(self):
@@ -904,9 +906,9 @@ class LiveRun:
         return busy, self.tails["agent"].lines(), iterations
 
     def rest(self, after):
-        """Waits until the workflow rests, the environment having written at `after` (wall clock): since the
-        agent's last request, and since `after`, an iteration that derived none began, and the agent wrote or
-        requested nothing, nor the change-driven one logged anything, for the quiet period. Polling tells
+        """Waits until the workflow rests, the environment having begun to write at `after` (wall clock): since
+        the agent's last request, and since `after`, an iteration that derived none began, and the agent wrote
+        or requested nothing, nor the change-driven one logged anything, for the quiet period. Polling tells
         only the order of its log lines (its requests before their iteration's line): after `after`, the
         second iteration logged began after it. The change-driven agent's trace gives each iteration's clock.
         A call waiting for a deadline is no rest: its deadline is waited for, and then as after a write.
@@ -957,13 +959,12 @@ class LiveRun:
     def play(self, rounds):
         try:
             self.start()
-            docs = self.rest(time.time())
+            docs = self.rest(self.started)
             while docs is not None:
                 self.at_rest(docs)
                 if self.failures or not rounds.next():
                     break
-                self.act(docs)
-                docs = self.rest(time.time())
+                docs = self.rest(self.act(docs))
         except Exception as e:  # the harness failing fails the run, with where
             self.failures.append("%s: %s\n%s" % (type(e).__name__, e, traceback.format_exc()))
         if self.failures:
@@ -989,8 +990,12 @@ class LiveRun:
 
     def act(self, docs):
         """One round of the environment: some models (at least one) get one write each, never one that would
-        make their workflow cycle, and rather one that makes it move (of 4 drawn) than one it ignores."""
-        chosen = [i for i in range(len(self.models)) if self.rng.random() < 0.5] or [self.rng.randrange(len(self.models))]
+        make their workflow cycle, and rather one that makes it move (of 4 drawn) than one it ignores. Returns
+        when it began to write (an iteration that began after, and every one after it, saw the writes, or is
+        followed by one that did: a notification that comes while an iteration runs is taken by the next)."""
+        began = None
+        chosen = [i for i in range(len(self.models)) if self.rng.random() < 0.5] \
+            or [self.rng.randrange(len(self.models))]
         for i in chosen:
             gm = self.models[i]
             table = Table.of(gm, gs.Snapshot(docs[i][0], self.instances[i]), self.iris[i])
@@ -1005,9 +1010,11 @@ class LiveRun:
                         break
             if pick:
                 v, gm.env = pick
+                began = began or time.time()
                 self.env_at[i].append((docs[i][3], dict(gm.env)))
                 self.server.put("p%d/env/%s" % (i, v), env_text(gm.env[v]))
                 self.actions += 1
+        return began or time.time()
 
     def finish(self):
         """Reads what the run did and stops its processes: per instance its history's writes, the task requests
@@ -1063,7 +1070,8 @@ class LiveRun:
                 continue
             i, stage = re.match(r"/p(\d+)/tasks/(.*)", path).groups()
             for it, r in zip(sent[path], by_path[path]):
-                out.setdefault(int(i), {}).setdefault(it, []).append((stage, r["method"], r["body"], r["status"], r["key"]))
+                out.setdefault(int(i), {}).setdefault(it, []).append(
+                    (stage, r["method"], r["body"], r["status"], r["key"]))
         return {i: [tuple(sorted(batch)) for _, batch in sorted(batches.items())] for i, batches in out.items()}
 
     def check(self, i, gm, writes, batches):
@@ -1156,14 +1164,13 @@ def run_live(ldgsm, seed, n_models, n_free, rounds, seconds, quiet, against, kee
         failures += ["%s run: %s" % (r.label, f) for f in r.failures]
     if not failures:
         failures += differences(runs[0].results, runs[1].results, "polling", against)
-    a, b = runs
+    a = runs[0]
     writes = sum(len(r["writes"]) for r in a.results or [])
     requests = sum(len(batch) for r in a.results or [] for batch in r["tasks"])
-    resent = a.resent
     timed = sum(1 for gm in a.models if gm.timed)
     stats = "%d models (%d free, %d timed) x %d rounds (%d environment writes), %d status writes, %d task requests " \
         "(%d re-sent at a deadline), %.1f s" % (len(a.models), n_free, timed, turn.done, a.actions, writes, requests,
-                                                 resent, time.monotonic() - started)
+                                                 a.resent, time.monotonic() - started)
     if failures:
         print("FAIL: seed %d: %s" % (seed, stats))
         for f in failures[:20]:
