@@ -175,6 +175,22 @@ play_live() {
     SFA CD m1 m2b > "$work/lines"
 }
 
+# live_checks LABEL: after play_live, Fig. 2's lines 1, 2, 3, 4 and 6 in order, the scenario played to its
+# end, each task sent once per activation; the lines and steps shown when a check failed.
+live_checks() {
+  check "$1: Fig. 2 lines 1, 2, 3, 4, 6 in order" subsequence "$work/lines" "inactive inactive f f
+active inactive f f
+inactive active T f
+inactive inactive f T
+active inactive f f"
+  check "$1: the scenario was played to its end" grep -q reopen "$work/steps"
+  check "$1: the alarm was told to ring once per SFA activation" \
+    [ "$(grep -Ec '^(PUT|PATCH) .*/devices/alarm 20' "$work/agent.log")" = "$(grep -c '^active' "$work/lines")" ]
+  check "$1: the doors were closed once per CD activation" \
+    [ "$(grep -Ec '^(PUT|PATCH) .*/devices/doors 20' "$work/agent.log")" = "$(grep -c '^[a-z]* active' "$work/lines")" ]
+  if [ $failures -gt 0 ]; then echo "status lines:"; cat "$work/lines"; echo "steps:"; cat "$work/steps"; fi
+}
+
 # Is "$2" an ordered subsequence of the lines of file $1?
 subsequence() {
   local -a want; IFS=$'\n' read -r -d '' -a want <<< "$2"
