@@ -72,7 +72,7 @@ struct notifications {
 
 notifications *notifications_new(http_client *http, rdfio *io, terms *t, const log_sink *log, char *error,
                                  size_t error_len) {
-    ws_channels *ws = ws_channels_new(PING_SECS, log, error, error_len);
+    ws_channels *ws = ws_channels_new(PING_SECS, error, error_len);
     if (!ws)
         return NULL;
     notifications *n = xcalloc(1, sizeof *n);

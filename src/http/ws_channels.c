@@ -39,7 +39,6 @@ struct ws_channels {
     lws_retry_bo_t idle_policy;
     pthread_t thread;
     bool thread_started;
-    const log_sink *log;
     pthread_mutex_t lock; /* commands, events, stopping */
     pthread_cond_t arrived;
     command *commands;
@@ -272,9 +271,8 @@ static void *serve_sockets(void *arg) {
     return NULL;
 }
 
-ws_channels *ws_channels_new(unsigned ping_secs, const log_sink *log, char *error, size_t error_len) {
+ws_channels *ws_channels_new(unsigned ping_secs, char *error, size_t error_len) {
     ws_channels *ws = xcalloc(1, sizeof *ws);
-    ws->log = log;
     ws->idle_policy = (lws_retry_bo_t){.secs_since_valid_ping = (uint16_t)ping_secs,
                                         .secs_since_valid_hangup = (uint16_t)(2 * ping_secs)};
     pthread_mutex_init(&ws->lock, NULL);

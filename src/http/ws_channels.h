@@ -26,7 +26,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rdf/log.h"
 
 enum { WS_CHANNELS_MAX_MESSAGE = 64 * 1024, WS_CHANNELS_MAX_QUEUED = 100000 };
 
@@ -44,8 +43,8 @@ typedef struct ws_event {
 } ws_event;
 
 /* ping_secs: idle seconds before a ping (its answer is awaited as long again). NULL on failure, with
- * error filled. log must outlive the result. */
-ws_channels *ws_channels_new(unsigned ping_secs, const log_sink *log, char *error, size_t error_len);
+ * error filled; what goes wrong later is told by the events. */
+ws_channels *ws_channels_new(unsigned ping_secs, char *error, size_t error_len);
 /* Closes every connection and stops the thread. */
 void ws_channels_free(ws_channels *ws);
 
