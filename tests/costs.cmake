@@ -3,6 +3,7 @@
 # so that ctest -j starts the longest first. The sanitizer build's times are its own.
 set(LDGSM_TEST_COSTS_PLAIN
   gsm_css_gsm 226
+  gsm_css_notifications 140
   ldp_css_interop 96
   reason_run_peer_agreement 79
   wsm_run_property 70
