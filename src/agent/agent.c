@@ -93,7 +93,6 @@ struct agent {
                                        incremental's strings, valid until note_evaluations */
     size_t revalidated_count;
     size_t left_out;  /* instances this iteration leaves out */
-    bool full;        /* this iteration evaluates every instance (incremental_begin): no channel vouches */
     size_t evaluated; /* ... and evaluates (each instance once, however often it is listed) */
 };
 
@@ -443,15 +442,14 @@ static bool take_revalidated(agent *a, const char *resource, http_result *out) {
     return true;
 }
 
-static bool vouched(void *user, const char *resource, const char *etag) {
-    return notifications_vouches(user, resource, etag);
-}
-
 /* --notifications: when a live channel vouches that resource is still in the state the document cache
- * holds (held), *out is the 304 a GET would have brought, without the GET. Not in a full iteration: the
- * safety poll reads every document, since a notification may have been lost on a channel still open. */
+ * holds (held), *out is the 304 a GET would have brought, without the GET. With --incremental, not when
+ * its safety poll is due (incremental.h): a notification may have been lost on a channel still open.
+ * (`ldgsm status --watch` has notifications without --incremental: it reads everything every MS.) */
 static bool vouched_held(agent *a, const char *resource, const char *held, http_result *out) {
-    if (!a->notifications || a->full || !held || !notifications_vouches(a->notifications, resource, held))
+    if (!a->notifications || !held ||
+        !(a->incremental ? incremental_vouches(a->incremental, resource, held)
+                         : notifications_vouches(a->notifications, resource, held)))
         return false;
     *out = (http_result){.status = 304, .etag = xstrndup(held, strlen(held)), .etag_kind = HTTP_ETAG_STRONG};
     return true;
@@ -492,8 +490,12 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     size_t send_count = 0;
     for (size_t i = 0; i < count; i++) {
         const char *resource = a->docs[first_doc + i].resource, *held = doc_cache_etag(a->doc_cache, resource);
-        if (take_revalidated(a, resource, &results[i]) || vouched_held(a, resource, held, &results[i]))
+        if (take_revalidated(a, resource, &results[i]))
             continue;
+        if (vouched_held(a, resource, held, &results[i])) {
+            a->docs[first_doc + i].vouched = true;
+            continue;
+        }
         sent[i] = true;
         reqs[send_count] = read_request(a, resource, held, headers[send_count]);
         send_count++;
@@ -527,15 +529,26 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     return count;
 }
 
+/* --notifications: resource was read in state etag (by GET, or on a channel's word): a channel is made for it
+ * if it has none, and the instances' bookkeeping learns whether one vouches for it now. */
+static void read_with_channel(agent *a, const char *resource, const char *etag) {
+    notifications_read(a->notifications, resource, etag);
+    if (a->incremental)
+        incremental_watch(a->incremental, resource, notifications_vouches(a->notifications, resource, etag));
+}
+
+static void channel_unvouched(void *user, const char *resource) {
+    agent *a = user;
+    if (a->incremental)
+        incremental_watch(a->incremental, resource, false);
+}
+
 /* --incremental, before anything is asserted: the conditional GETs of the documents of the instances that
  * may be left out (incremental.h), in one parallel batch, and which ones are. The answers stay for the
  * crawl, which takes a changed document's body from here rather than reading it again. */
 static void revalidate(agent *a, iteration_stats *stats) {
     size_t count;
-    bool full;
-    const revalidation *asked = incremental_begin(a->incremental, a->clock_ms, a->notifications ? vouched : NULL,
-                                                  a->notifications, &count, &full);
-    a->full = full;
+    const revalidation *asked = incremental_begin(a->incremental, a->clock_ms, &count);
     if (count) {
         http_request *reqs = xcalloc(count, sizeof *reqs);
         http_header(*headers)[2] = xcalloc(count, sizeof *headers);
@@ -559,7 +572,7 @@ static void revalidate(agent *a, iteration_stats *stats) {
                                                         : res->status == 404 || res->status == 410);
             incremental_revalidated(a->incremental, asked[i].resource, unchanged);
             if (unchanged && a->notifications)
-                notifications_read(a->notifications, asked[i].resource, asked[i].etag);
+                read_with_channel(a, asked[i].resource, asked[i].etag);
             trace_revalidation(a->trace, asked[i].resource, res, unchanged);
         }
         stats->gets += (unsigned)count;
@@ -659,6 +672,10 @@ static void note_evaluations(agent *a, int rc) {
         everyone_loud |= !served;
     }
     free(clock_readers);
+    /* a rule of the user's may compare the clock without deriving a wake time: every instance is evaluated
+     * at least once a safety poll then (the shipped rules derive one for each deadline and timeout) */
+    if (a->opt.own_programs)
+        everyone_wake = a->clock_ms + (a->opt.safety_poll_ms > 0 ? a->opt.safety_poll_ms : DEFAULT_SAFETY_POLL_MS);
     store_match(a->wm, 0, a->v.wake_at, 0, 0, store_size(a->wm), &it);
     for (const triple *tr; (tr = store_next(&it, &tn));) {
         xsd_time at;
@@ -673,6 +690,7 @@ static void note_evaluations(agent *a, int rc) {
             *earliest = at.ms + 1;
     }
     const char **names = NULL, **etags = NULL;
+    bool *fetched = NULL;
     size_t cap = 0;
     for (size_t k = 0; k < n; k++) {
         if (incremental_skips(a->incremental, a->instances[k]) ||
@@ -683,15 +701,17 @@ static void note_evaluations(agent *a, int rc) {
             cap = count;
             names = xrealloc(names, cap * sizeof *names);
             etags = xrealloc(etags, cap * sizeof *etags);
+            fetched = xrealloc(fetched, cap * sizeof *fetched);
         }
         for (size_t i = 0; i < count; i++) {
             const doc_state *doc = &a->docs[i < everyone_reads.len ? everyone_reads.data[i]
                                                                      : reads[k].data[i - everyone_reads.len]];
             names[i] = doc->resource;
             revalidatable(doc, &etags[i]);
+            fetched[i] = !doc->vouched;
         }
         incremental_note(a->incremental, a->instances[k], !everyone_loud && !loud[k],
-                         wake[k] < everyone_wake ? wake[k] : everyone_wake, names, etags, count);
+                         wake[k] < everyone_wake ? wake[k] : everyone_wake, names, etags, fetched, count);
     }
     for (size_t k = 0; k <= n; k++)
         u32vec_free(&reads[k]);
@@ -699,6 +719,7 @@ static void note_evaluations(agent *a, int rc) {
     free(reads);
     free(names);
     free(etags);
+    free(fetched);
     free(loud);
     free(wake);
     u64map_free(&slot_of);
@@ -930,7 +951,7 @@ static void note_reads(agent *a) {
     for (size_t d = 0; d < a->doc_count; d++) {
         const char *etag;
         if (a->docs[d].read && revalidatable(&a->docs[d], &etag))
-            notifications_read(a->notifications, a->docs[d].resource, etag);
+            read_with_channel(a, a->docs[d].resource, etag);
     }
 }
 
@@ -954,7 +975,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     term_id now = read_clock(a);
     trace_begin_iteration(a->trace, terms_lex(a->t, now, NULL));
     if (a->notifications)
-        notifications_take(a->notifications, a->clock_ms);
+        notifications_take(a->notifications, a->clock_ms, channel_unvouched, a);
     if (a->incremental)
         revalidate(a, stats);
     a->wm = store_new();
@@ -1150,8 +1171,9 @@ void agent_pause(agent *a, long ms) {
 }
 
 /* Between iterations: --interval; with --notifications, until a notification comes or the next
- * iteration is due (at --interval while some document must be read by GET or an instance is busy, but no
- * later than the next full iteration: a busy instance may wait for a notification that was lost). */
+ * iteration is due: at --interval while some document must be read by GET or an instance is busy, and no
+ * later than the next wake time or safety poll of a document (a busy instance may wait for a notification
+ * that was lost). */
 static void wait_for_next(agent *a) {
     if (!a->notifications || !a->incremental) {
         agent_pause(a, a->opt.interval_ms);
@@ -1161,7 +1183,7 @@ static void wait_for_next(agent *a) {
     clock_gettime(CLOCK_REALTIME, &ts);
     int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
     bool poll;
-    int64_t due = incremental_next_due(a->incremental, vouched, a->notifications, &poll);
+    int64_t due = incremental_next_due(a->incremental, &poll);
     /* a listing without a watching channel is polled: a new member is a new instance */
     for (uint32_t i = 0; i < a->listings.count && !poll; i++)
         if (!notifications_watching(a->notifications, a->listings.keys[i]))

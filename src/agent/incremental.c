@@ -12,6 +12,8 @@ typedef struct noted_doc {
     uint32_t version; /* goes up whenever that state changes */
     bool asked;       /* revalidated in this iteration */
     bool changed;     /* ... and not answered "unchanged" */
+    bool watched;     /* a live channel vouches for that state (incremental_watch) */
+    int64_t check_due; /* when its safety poll wants it read by GET */
 } noted_doc;
 
 typedef struct seen_doc {
@@ -28,10 +30,8 @@ typedef struct noted_instance {
 
 struct incremental {
     long safety_poll_ms;
-    bool had_full;        /* some iteration evaluated every instance */
-    int64_t last_full_ms; /* when the last one began */
+    long gather_ms;       /* safety polls due this much after now are made now (incremental.h) */
     int64_t now_ms;       /* this iteration's */
-    bool full;            /* this iteration evaluates every instance */
     strmap doc_index;     /* resource -> index in docs (= its entry in the map, whose key it is) */
     noted_doc *docs;
     size_t doc_cap;
@@ -45,6 +45,7 @@ struct incremental {
 incremental *incremental_new(long safety_poll_ms) {
     incremental *inc = xcalloc(1, sizeof *inc);
     inc->safety_poll_ms = safety_poll_ms;
+    inc->gather_ms = safety_poll_ms / 8 < 1000 ? safety_poll_ms / 8 : 1000;
     return inc;
 }
 
@@ -72,28 +73,40 @@ static bool due(const incremental *inc, const noted_instance *in) {
     return !in->quiet || in->wake_ms <= inc->now_ms;
 }
 
-const revalidation *incremental_begin(incremental *inc, int64_t now_ms, incremental_vouch_fn vouch, void *user,
-                                      size_t *count, bool *full) {
+/* A channel stands in for d's GET: it watches d and d's safety poll is not due now. */
+static bool fresh(const incremental *inc, const noted_doc *d) {
+    return d->watched && d->check_due > inc->now_ms + inc->gather_ms;
+}
+
+/* The safety poll of document d after a GET now: within the last quarter of the period, by document, so
+ * that documents read together are not all read again together. */
+static int64_t next_check(const incremental *inc, uint32_t d) {
+    uint64_t spread = (uint64_t)inc->safety_poll_ms / 4 + 1;
+    return inc->now_ms + inc->safety_poll_ms - (int64_t)(((uint64_t)d * 2654435761u) % spread);
+}
+
+void incremental_watch(incremental *inc, const char *resource, bool watched) {
+    const uint32_t *d = strmap_get(&inc->doc_index, resource);
+    if (d)
+        inc->docs[*d].watched = watched;
+}
+
+const revalidation *incremental_begin(incremental *inc, int64_t now_ms, size_t *count) {
     inc->now_ms = now_ms;
-    inc->full = !inc->had_full || now_ms - inc->last_full_ms >= inc->safety_poll_ms || now_ms < inc->last_full_ms;
-    if (inc->full) {
-        inc->had_full = true;
-        inc->last_full_ms = now_ms;
-    }
     inc->asked_count = 0;
     for (uint32_t d = 0; d < inc->doc_index.count; d++)
         inc->docs[d].asked = inc->docs[d].changed = false;
     for (uint32_t i = 0; i < inc->instance_index.count; i++) {
         noted_instance *in = &inc->instances[i];
         in->skipped = false;
-        if (inc->full || due(inc, in))
+        if (due(inc, in))
             continue;
         for (uint32_t k = 0; k < in->seen_count; k++) {
             noted_doc *d = &inc->docs[in->seen[k].doc];
             if (d->asked)
                 continue;
             d->asked = true;
-            if (vouch && vouch(user, inc->doc_index.keys[in->seen[k].doc], d->etag))
+            if (fresh(inc, d))
                 continue; /* unchanged without a request */
             if (inc->asked_count == inc->asked_cap) {
                 inc->asked_cap = inc->asked_cap ? inc->asked_cap * 2 : 64;
@@ -104,19 +117,21 @@ const revalidation *incremental_begin(incremental *inc, int64_t now_ms, incremen
         }
     }
     *count = inc->asked_count;
-    *full = inc->full;
     return inc->asked;
 }
 
 void incremental_revalidated(incremental *inc, const char *resource, bool unchanged) {
     const uint32_t *d = strmap_get(&inc->doc_index, resource);
-    if (d && inc->docs[*d].asked)
-        inc->docs[*d].changed = !unchanged;
+    if (!d || !inc->docs[*d].asked)
+        return;
+    inc->docs[*d].changed = !unchanged;
+    if (unchanged)
+        inc->docs[*d].check_due = next_check(inc, *d);
 }
 
 size_t incremental_decide(incremental *inc) {
     size_t skipped = 0;
-    for (uint32_t i = 0; i < inc->instance_index.count && !inc->full; i++) {
+    for (uint32_t i = 0; i < inc->instance_index.count; i++) {
         noted_instance *in = &inc->instances[i];
         bool same = !due(inc, in);
         for (uint32_t k = 0; k < in->seen_count && same; k++) {
@@ -138,9 +153,17 @@ bool incremental_knows(const incremental *inc, const char *resource) {
     return strmap_get(&inc->doc_index, resource) != NULL;
 }
 
-int64_t incremental_next_due(const incremental *inc, incremental_vouch_fn vouch, void *user, bool *poll) {
-    *poll = !inc->had_full; /* nothing noted yet: as polling */
-    int64_t next = inc->had_full ? inc->last_full_ms + inc->safety_poll_ms : INT64_MAX;
+bool incremental_vouches(const incremental *inc, const char *resource, const char *etag) {
+    const uint32_t *slot = strmap_get(&inc->doc_index, resource);
+    if (!slot)
+        return false;
+    const noted_doc *d = &inc->docs[*slot];
+    return fresh(inc, d) && (etag ? d->etag && strcmp(d->etag, etag) == 0 : !d->etag);
+}
+
+int64_t incremental_next_due(const incremental *inc, bool *poll) {
+    *poll = inc->instance_index.count == 0; /* nothing noted: as polling */
+    int64_t next = INT64_MAX;
     /* every wake time counts, beside a busy instance or a polled document too: one that comes before
      * --interval must not wait for it */
     for (uint32_t i = 0; i < inc->instance_index.count; i++) {
@@ -152,17 +175,16 @@ int64_t incremental_next_due(const incremental *inc, incremental_vouch_fn vouch,
             continue;
         }
         for (uint32_t k = 0; k < in->seen_count && !*poll; k++)
-            if (!vouch || !vouch(user, inc->doc_index.keys[in->seen[k].doc], inc->docs[in->seen[k].doc].etag))
+            if (!inc->docs[in->seen[k].doc].watched)
                 *poll = true;
     }
+    for (uint32_t d = 0; d < inc->doc_index.count; d++)
+        if (inc->docs[d].watched && inc->docs[d].check_due < next)
+            next = inc->docs[d].check_due;
     return next;
 }
 
-int64_t incremental_next_full(const incremental *inc) {
-    return inc->had_full ? inc->last_full_ms + inc->safety_poll_ms : INT64_MIN;
-}
-
-static uint32_t note_doc(incremental *inc, const char *resource, const char *etag) {
+static uint32_t note_doc(incremental *inc, const char *resource, const char *etag, bool fetched) {
     bool inserted;
     uint32_t *slot = strmap_put(&inc->doc_index, resource, inc->doc_index.count, &inserted);
     if (inserted) {
@@ -170,7 +192,8 @@ static uint32_t note_doc(incremental *inc, const char *resource, const char *eta
             inc->doc_cap = inc->doc_cap ? inc->doc_cap * 2 : 64;
             inc->docs = xrealloc(inc->docs, inc->doc_cap * sizeof *inc->docs);
         }
-        inc->docs[*slot] = (noted_doc){.etag = etag ? xstrndup(etag, strlen(etag)) : NULL};
+        inc->docs[*slot] = (noted_doc){.etag = etag ? xstrndup(etag, strlen(etag)) : NULL,
+                                       .check_due = next_check(inc, *slot)};
         return *slot;
     }
     noted_doc *d = &inc->docs[*slot];
@@ -178,12 +201,15 @@ static uint32_t note_doc(incremental *inc, const char *resource, const char *eta
         free(d->etag);
         d->etag = etag ? xstrndup(etag, strlen(etag)) : NULL;
         d->version++;
+        d->watched = false; /* the channel vouched for the state before */
     }
+    if (fetched)
+        d->check_due = next_check(inc, *slot);
     return *slot;
 }
 
 void incremental_note(incremental *inc, const char *instance, bool quiet, int64_t wake_ms,
-                      const char *const *resources, const char *const *etags, size_t count) {
+                      const char *const *resources, const char *const *etags, const bool *fetched, size_t count) {
     bool inserted;
     uint32_t *slot = strmap_put(&inc->instance_index, instance, inc->instance_index.count, &inserted);
     if (inserted && *slot >= inc->instance_cap) {
@@ -199,7 +225,7 @@ void incremental_note(incremental *inc, const char *instance, bool quiet, int64_
     in->seen = xrealloc(in->seen, (count ? count : 1) * sizeof *in->seen);
     in->seen_count = (uint32_t)count;
     for (size_t k = 0; k < count; k++) {
-        uint32_t d = note_doc(inc, resources[k], etags[k]);
+        uint32_t d = note_doc(inc, resources[k], etags[k], fetched[k]);
         in->seen[k] = (seen_doc){d, inc->docs[d].version};
     }
 }

@@ -157,7 +157,8 @@ static void lose(notifications *n, channel *ch, bool close_socket) {
     retry_later(n, ch);
 }
 
-void notifications_take(notifications *n, int64_t now_ms) {
+void notifications_take(notifications *n, int64_t now_ms, void (*unvouched)(void *user, const char *resource),
+                        void *user) {
     n->now_ms = now_ms;
     ws_event *events;
     size_t count = ws_channels_take(n->ws, &events);
@@ -182,6 +183,7 @@ void notifications_take(notifications *n, int64_t now_ms) {
             lose(n, ch, false);
             break;
         }
+        unvouched(user, resource_of(n, ch));
     }
     ws_events_free(events, count);
     for (uint32_t c = 0; c < n->index.count; c++) {
@@ -190,6 +192,7 @@ void notifications_take(notifications *n, int64_t now_ms) {
             lose(n, ch, true);
             ch->failures = 0;
             ch->retry_at = now_ms; /* its end is near: a new subscription at once */
+            unvouched(user, resource_of(n, ch));
         }
     }
 }

@@ -40,8 +40,10 @@ notifications *notifications_new(http_client *http, rdfio *io, terms *t, const l
 void notifications_free(notifications *n);
 
 /* At the start of an iteration, at now_ms: takes in what the sockets brought since the last call (a
- * notification marks its document changed; an opened socket makes its channel live; a closed one lost). */
-void notifications_take(notifications *n, int64_t now_ms);
+ * notification marks its document changed; an opened socket makes its channel live; a closed one lost),
+ * telling unvouched(user, resource) of each document whose channel no longer vouches for it. */
+void notifications_take(notifications *n, int64_t now_ms, void (*unvouched)(void *user, const char *resource),
+                        void *user);
 
 /* True when resource's channel is live and brought no notification since the document was last read, in
  * state etag (NULL: absent). */

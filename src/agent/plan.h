@@ -40,6 +40,7 @@ typedef struct doc_state {
     bool found;     /* 2xx or 304 */
     bool failed;    /* failed (the hold policy's sense) */
     bool unparsable; /* answered with RDF that does not parse */
+    bool vouched;   /* taken from the document cache on a notifications channel's word, without a GET */
     char *parse_error; /* then the reader's message, for status */
     bool strict;    /* some request that asked for it is not lenient (an unparsable body fails it) */
     long status;

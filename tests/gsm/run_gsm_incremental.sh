@@ -167,6 +167,26 @@ put env/sensor2 '<#it> <https://example.org/env#value> true .' > /dev/null
 check "once i6 completes, the user's rule writes i5" await_in_doc s/i5 'sawI6'
 stop_pid "$agent_pid"
 
+# A rule of the user's may compare the clock without deriving a wake time: beside a program every instance
+# is evaluated once a --safety-poll, so the rule on complete i5 fires within one after its time.
+at=$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%S.000Z)
+cat > "$work/clock.n3" <<N3
+@prefix http: <http://www.w3.org/2011/http#> .
+@prefix ldgsm: <https://w3id.org/ldgsm#> .
+@prefix math: <http://www.w3.org/2000/10/swap/math#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+{ <${base}s/i5#it> ldgsm:isCompleted true . ?agent ldgsm:now ?now . ?now math:greaterThan "$at"^^xsd:dateTime . }
+=> { [] http:mthd ldgsm:UPDATE ; http:requestURI <${base}s/i5> ; ldgsm:group <${base}s/i5#it> ;
+        http:body { <${base}s/i5#it> <https://example.org/env#sawTime> true . } . } .
+N3
+"$ldgsm" run -p "$work/clock.n3" --instance "${base}s/i5#it" -n 100 --incremental --safety-poll 1500 \
+  > /dev/null 2> "$work/clock.log" &
+agent_pid=$!
+check "a rule of the user's on the clock fires once its time passed, the instance left out until then" \
+  await_in_doc s/i5 'sawTime'
+check "... which it was" grep -qE '^iteration: .*; 0 instances evaluated, 1 left out' "$work/clock.log"
+stop_pid "$agent_pid"
+
 # A sentry that reads the clock: its instance is never left out, so the guard opens once the time comes
 # (not at the next --safety-poll).
 at=$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%S.000Z)

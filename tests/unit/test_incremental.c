@@ -1,10 +1,11 @@
 /* test_incremental.c: which instances an iteration leaves out (src/agent/incremental.h), without a server:
  * the revalidations' answers are given by hand. An instance is left out only when it was quiet, its wake
- * time has not come, and every document it read answered "unchanged" in the state it saw; the first
- * iteration and every --safety-poll evaluate everything; a document another instance saw change makes the
- * older readers be evaluated whatever the server answers; an instance that left the run is forgotten. A
- * document something vouches for (a live notifications channel) is not asked for, and the next iteration
- * is due at once while any document of a quiet instance lacks that, else at its wake time or safety poll. */
+ * time has not come, and every document it read answered "unchanged" in the state it saw; a document
+ * another instance saw change makes the older readers be evaluated whatever the server answers; an
+ * instance that left the run is forgotten. A document a channel watches is not asked for until its safety
+ * poll, which asks for it by GET (spread over the last quarter of the period) without evaluating its
+ * readers unless it changed; the next iteration is due at once while any document of a quiet instance has
+ * no channel, else at its wake time or the earliest safety poll. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -25,11 +26,13 @@
 #define SAFETY 60000
 #define NEVER INT64_MAX
 
+static const bool by_get[] = {true, true, true};
+
 /* Begins an iteration at now and answers each revalidation: unchanged unless its resource is in changed. */
 static size_t iterate(incremental *inc, int64_t now, const char *const *changed, size_t changed_count,
-                      size_t *asked, bool *full) {
+                      size_t *asked) {
     size_t count;
-    const revalidation *r = incremental_begin(inc, now, NULL, NULL, &count, full);
+    const revalidation *r = incremental_begin(inc, now, &count);
     for (size_t i = 0; i < count; i++) {
         bool is_changed = false;
         for (size_t k = 0; k < changed_count; k++)
@@ -44,21 +47,20 @@ static size_t iterate(incremental *inc, int64_t now, const char *const *changed,
 static void note_a(incremental *inc, bool quiet, int64_t wake, const char *doc_etag) {
     const char *names[] = {DOC_A, MODEL, SENSOR};
     const char *etags[] = {doc_etag, "\"m1\"", NULL};
-    incremental_note(inc, A, quiet, wake, names, etags, 3);
+    incremental_note(inc, A, quiet, wake, names, etags, by_get, 3);
 }
 
 /* B read its status document, the model in state model_etag, and (when with_sensor) the absent sensor. */
 static void note_b(incremental *inc, const char *model_etag, bool with_sensor) {
     const char *names[] = {DOC_B, MODEL, SENSOR};
     const char *etags[] = {"\"b1\"", model_etag, NULL};
-    incremental_note(inc, B, true, NEVER, names, etags, with_sensor ? 3 : 2);
+    incremental_note(inc, B, true, NEVER, names, etags, by_get, with_sensor ? 3 : 2);
 }
 
-/* A table after a first (full) iteration at 1000 that evaluated A, quiet, with the given wake time. */
+/* A table after a first iteration at 1000 that evaluated A, quiet, with the given wake time. */
 static incremental *with_a_noted(int64_t wake) {
     incremental *inc = incremental_new(SAFETY);
-    bool full;
-    iterate(inc, 1000, NULL, 0, NULL, &full);
+    iterate(inc, 1000, NULL, 0, NULL);
     note_a(inc, true, wake, "\"a1\"");
     return inc;
 }
@@ -66,14 +68,11 @@ static incremental *with_a_noted(int64_t wake) {
 static void first_iteration_evaluates_everything_then_unchanged_is_left_out(void **state) {
     (void)state;
     incremental *inc = incremental_new(SAFETY);
-    bool full;
     size_t asked;
-    assert_int_equal(iterate(inc, 1000, NULL, 0, &asked, &full), 0);
-    assert_true(full);
+    assert_int_equal(iterate(inc, 1000, NULL, 0, &asked), 0);
     assert_int_equal(asked, 0);
     note_a(inc, true, NEVER, "\"a1\"");
-    assert_int_equal(iterate(inc, 2000, NULL, 0, &asked, &full), 1);
-    assert_false(full);
+    assert_int_equal(iterate(inc, 2000, NULL, 0, &asked), 1);
     assert_int_equal(asked, 3); /* its status document, the model and the absent sensor */
     assert_true(incremental_skips(inc, A));
     assert_false(incremental_skips(inc, B)); /* never noted: evaluated */
@@ -83,9 +82,8 @@ static void first_iteration_evaluates_everything_then_unchanged_is_left_out(void
 static void a_changed_document_brings_its_reader_back(void **state) {
     (void)state;
     incremental *inc = with_a_noted(NEVER);
-    bool full;
     const char *changed[] = {SENSOR};
-    assert_int_equal(iterate(inc, 2000, changed, 1, NULL, &full), 0);
+    assert_int_equal(iterate(inc, 2000, changed, 1, NULL), 0);
     assert_false(incremental_skips(inc, A));
     incremental_free(inc);
 }
@@ -93,11 +91,10 @@ static void a_changed_document_brings_its_reader_back(void **state) {
 static void an_instance_that_was_not_quiet_is_evaluated_and_not_revalidated(void **state) {
     (void)state;
     incremental *inc = incremental_new(SAFETY);
-    bool full;
     size_t asked;
-    iterate(inc, 1000, NULL, 0, NULL, &full);
+    iterate(inc, 1000, NULL, 0, NULL);
     note_a(inc, false, NEVER, "\"a1\"");
-    assert_int_equal(iterate(inc, 2000, NULL, 0, &asked, &full), 0);
+    assert_int_equal(iterate(inc, 2000, NULL, 0, &asked), 0);
     assert_int_equal(asked, 0);
     assert_false(incremental_skips(inc, A));
     incremental_free(inc);
@@ -106,33 +103,72 @@ static void an_instance_that_was_not_quiet_is_evaluated_and_not_revalidated(void
 static void its_wake_time_brings_it_back(void **state) {
     (void)state;
     incremental *inc = with_a_noted(5000);
-    bool full;
-    assert_int_equal(iterate(inc, 4999, NULL, 0, NULL, &full), 1);
-    assert_int_equal(iterate(inc, 5000, NULL, 0, NULL, &full), 0);
+    assert_int_equal(iterate(inc, 4999, NULL, 0, NULL), 1);
+    assert_int_equal(iterate(inc, 5000, NULL, 0, NULL), 0);
     assert_false(incremental_skips(inc, A));
     incremental_free(inc);
 }
 
-static void the_safety_poll_evaluates_everything(void **state) {
+/* A's documents, all three watched by a channel. */
+static incremental *with_a_watched(void) {
+    incremental *inc = with_a_noted(NEVER);
+    incremental_watch(inc, DOC_A, true);
+    incremental_watch(inc, MODEL, true);
+    incremental_watch(inc, SENSOR, true);
+    return inc;
+}
+
+/* The safety poll reads a watched document by GET within the last quarter of the period after its last GET,
+ * those due within the gathering window together; finding it unchanged, its reader stays left out. */
+static void the_safety_poll_reads_by_get_and_evaluates_only_a_change(void **state) {
     (void)state;
-    incremental *inc = incremental_new(SAFETY);
-    bool full;
+    incremental *inc = with_a_watched();
     size_t asked;
-    assert_true(incremental_next_full(inc) == INT64_MIN);
-    iterate(inc, 1000, NULL, 0, NULL, &full);
-    assert_true(incremental_next_full(inc) == 1000 + SAFETY);
-    note_a(inc, true, NEVER, "\"a1\"");
-    assert_int_equal(iterate(inc, 1000 + SAFETY - 1, NULL, 0, NULL, &full), 1);
-    assert_int_equal(iterate(inc, 1000 + SAFETY, NULL, 0, &asked, &full), 0);
-    assert_true(full);
+    assert_int_equal(iterate(inc, 2000, NULL, 0, &asked), 1);
     assert_int_equal(asked, 0);
-    /* and the next safety poll counts from this one */
-    assert_true(incremental_next_full(inc) == 1000 + 2 * SAFETY);
-    note_a(inc, true, NEVER, "\"a1\"");
-    assert_int_equal(iterate(inc, 1000 + 2 * SAFETY - 1, NULL, 0, NULL, &full), 1);
-    /* a clock set back is no reason to trust what was noted */
-    assert_int_equal(iterate(inc, 500, NULL, 0, NULL, &full), 0);
-    assert_true(full);
+    bool poll;
+    int64_t due = incremental_next_due(inc, &poll);
+    assert_false(poll);
+    assert_true(due >= 1000 + SAFETY * 3 / 4 && due <= 1000 + SAFETY);
+    assert_int_equal(iterate(inc, due - 1000 - 1, NULL, 0, &asked), 1); /* before the window */
+    assert_int_equal(asked, 0);
+    assert_int_equal(iterate(inc, due, NULL, 0, &asked), 1);
+    size_t asked_first = asked;
+    assert_true(asked_first >= 1);
+    int64_t next = incremental_next_due(inc, &poll);
+    if (asked_first < 3) /* the others' come by 1000 + SAFETY, after the window */
+        assert_true(next > due + 1000 && next <= 1000 + SAFETY);
+    /* every document is read by GET by then, each once: those asked before are a period away */
+    assert_int_equal(iterate(inc, 1000 + SAFETY, NULL, 0, &asked), 1);
+    assert_int_equal(asked_first + asked, 3);
+    next = incremental_next_due(inc, &poll);
+    assert_true(next > 1000 + SAFETY + SAFETY / 2);
+    /* a change the safety poll finds brings A back */
+    const char *changed[] = {DOC_A, MODEL, SENSOR};
+    assert_int_equal(iterate(inc, 1000 + 3 * SAFETY, changed, 3, &asked), 0);
+    assert_int_equal(asked, 3);
+    assert_false(incremental_skips(inc, A));
+    incremental_free(inc);
+}
+
+/* A watched document stands in for its GET only in the state noted, and only until its safety poll; a
+ * newer state noted unwatches it (the channel vouched for the older one). */
+static void a_channel_vouches_for_the_state_noted_until_its_safety_poll(void **state) {
+    (void)state;
+    incremental *inc = with_a_watched();
+    size_t count;
+    incremental_begin(inc, 2000, &count);
+    assert_true(incremental_vouches(inc, DOC_A, "\"a1\""));
+    assert_false(incremental_vouches(inc, DOC_A, "\"a2\""));
+    assert_true(incremental_vouches(inc, SENSOR, NULL));
+    assert_false(incremental_vouches(inc, SENSOR, "\"s1\""));
+    assert_false(incremental_vouches(inc, DOC_B, "\"b1\"")); /* not noted */
+    incremental_begin(inc, 1000 + SAFETY, &count);
+    assert_false(incremental_vouches(inc, DOC_A, "\"a1\""));
+    note_a(inc, true, NEVER, "\"a2\"");
+    incremental_begin(inc, 1000 + SAFETY + 1, &count);
+    assert_false(incremental_vouches(inc, DOC_A, "\"a2\""));
+    assert_true(incremental_vouches(inc, MODEL, "\"m1\""));
     incremental_free(inc);
 }
 
@@ -141,16 +177,15 @@ static void the_safety_poll_evaluates_everything(void **state) {
 static void a_reader_of_an_older_state_is_evaluated(void **state) {
     (void)state;
     incremental *inc = with_a_noted(NEVER);
-    bool full;
     note_b(inc, "\"m2\"", false);
-    assert_int_equal(iterate(inc, 2000, NULL, 0, NULL, &full), 1);
+    assert_int_equal(iterate(inc, 2000, NULL, 0, NULL), 1);
     assert_false(incremental_skips(inc, A));
     assert_true(incremental_skips(inc, B));
     /* once evaluated again with what is there now, A is left out too */
     const char *names_a[] = {DOC_A, MODEL};
     const char *etags_a[] = {"\"a1\"", "\"m2\""};
-    incremental_note(inc, A, true, NEVER, names_a, etags_a, 2);
-    assert_int_equal(iterate(inc, 3000, NULL, 0, NULL, &full), 2);
+    incremental_note(inc, A, true, NEVER, names_a, etags_a, by_get, 2);
+    assert_int_equal(iterate(inc, 3000, NULL, 0, NULL), 2);
     incremental_free(inc);
 }
 
@@ -159,10 +194,9 @@ static void a_reader_of_an_older_state_is_evaluated(void **state) {
 static void a_document_is_revalidated_once(void **state) {
     (void)state;
     incremental *inc = with_a_noted(NEVER);
-    bool full;
     note_b(inc, "\"m1\"", true);
     size_t count;
-    const revalidation *r = incremental_begin(inc, 2000, NULL, NULL, &count, &full);
+    const revalidation *r = incremental_begin(inc, 2000, &count);
     assert_int_equal(count, 4);
     size_t sensors = 0;
     for (size_t i = 0; i < count; i++)
@@ -181,77 +215,67 @@ static void a_document_is_revalidated_once(void **state) {
 static void instances_that_left_are_forgotten(void **state) {
     (void)state;
     incremental *inc = with_a_noted(NEVER);
-    bool full;
     note_b(inc, "\"m1\"", false);
     const char *listed[] = {B, B, "http://127.0.0.1:3000/status/never-noted#it"}; /* B listed twice */
     incremental_retain(inc, listed, 3);
     size_t asked;
-    assert_int_equal(iterate(inc, 2000, NULL, 0, &asked, &full), 1);
+    assert_int_equal(iterate(inc, 2000, NULL, 0, &asked), 1);
     assert_int_equal(asked, 2); /* B's status document and the model: A's and the sensor are gone */
     assert_true(incremental_skips(inc, B));
     assert_false(incremental_skips(inc, A));
     /* back in the run, A is evaluated until noted again */
     const char *both[] = {A, B};
     incremental_retain(inc, both, 2);
-    assert_int_equal(iterate(inc, 3000, NULL, 0, NULL, &full), 1);
+    assert_int_equal(iterate(inc, 3000, NULL, 0, NULL), 1);
     assert_false(incremental_skips(inc, A));
     incremental_free(inc);
 }
 
-/* vouches for every document but the sensor, and only in the state noted */
-static bool vouch_but_sensor(void *user, const char *resource, const char *etag) {
-    (void)etag;
-    int *calls = user;
-    (*calls)++;
-    return strcmp(resource, SENSOR) != 0;
-}
-
-static bool vouch_all(void *user, const char *resource, const char *etag) {
-    (void)user;
-    (void)resource;
-    (void)etag;
-    return true;
-}
-
-static void a_vouched_document_is_not_asked_for(void **state) {
+static void a_watched_document_is_not_asked_for(void **state) {
     (void)state;
     incremental *inc = with_a_noted(NEVER);
-    int calls = 0;
+    incremental_watch(inc, DOC_A, true);
+    incremental_watch(inc, MODEL, true);
+    incremental_watch(inc, "http://127.0.0.1:3000/never-noted", true); /* nothing */
     size_t count;
-    bool full;
-    const revalidation *r = incremental_begin(inc, 2000, vouch_but_sensor, &calls, &count, &full);
+    const revalidation *r = incremental_begin(inc, 2000, &count);
     assert_int_equal(count, 1);
     assert_string_equal(r[0].resource, SENSOR);
-    assert_int_equal(calls, 3);
     incremental_revalidated(inc, SENSOR, true);
-    assert_int_equal(incremental_decide(inc), 1); /* the vouched ones count as unchanged */
+    assert_int_equal(incremental_decide(inc), 1); /* the watched ones count as unchanged */
+    incremental_watch(inc, MODEL, false); /* a notification came */
+    r = incremental_begin(inc, 3000, &count);
+    assert_int_equal(count, 2);
     incremental_free(inc);
 }
 
-/* When the next iteration is due (a change-driven agent sleeps until then): the earliest wake time or the
- * safety poll, and besides whether something is to be polled at --interval (a document no channel vouches
- * for, a busy instance): a minute in `ldgsm run --notifications -n 60000`, which a wake time must not wait
- * for. A wake time that passed while the last iteration ran is returned as it is: at once. */
-static void the_next_iteration_is_due_when_a_document_is_not_vouched_for(void **state) {
+/* When the next iteration is due (a change-driven agent sleeps until then): the earliest wake time or safety
+ * poll, and besides whether something is to be polled at --interval (a document no channel watches, a busy
+ * instance): a minute in `ldgsm run --notifications -n 60000`, which a wake time must not wait for. A wake
+ * time that passed while the last iteration ran is returned as it is: at once. */
+static void the_next_iteration_is_due_when_a_document_is_not_watched(void **state) {
     (void)state;
     incremental *inc = with_a_noted(5000);
-    int calls = 0;
     bool poll;
-    assert_int_equal(incremental_next_due(inc, vouch_but_sensor, &calls, &poll), 5000);
+    assert_int_equal(incremental_next_due(inc, &poll), 5000);
     assert_true(poll);
-    assert_int_equal(incremental_next_due(inc, NULL, NULL, &poll), 5000);
-    assert_true(poll);
-    assert_int_equal(incremental_next_due(inc, vouch_all, NULL, &poll), 5000); /* its wake time */
+    incremental_watch(inc, DOC_A, true);
+    incremental_watch(inc, MODEL, true);
+    assert_int_equal(incremental_next_due(inc, &poll), 5000);
+    assert_true(poll); /* the sensor */
+    incremental_watch(inc, SENSOR, true);
+    assert_int_equal(incremental_next_due(inc, &poll), 5000); /* its wake time */
     assert_false(poll);
-    incremental_note(inc, B, false, NEVER, (const char *[]){DOC_B}, (const char *[]){"\"b1\""}, 1);
-    assert_int_equal(incremental_next_due(inc, vouch_all, NULL, &poll), 5000); /* B busy: A's wake time still */
+    incremental_note(inc, B, false, NEVER, (const char *[]){DOC_B}, (const char *[]){"\"b1\""}, by_get, 1);
+    assert_int_equal(incremental_next_due(inc, &poll), 5000); /* B busy: A's wake time still */
     assert_true(poll);
     incremental_retain(inc, (const char *[]){A}, 1);
     note_a(inc, true, NEVER, "\"a1\"");
-    assert_int_equal(incremental_next_due(inc, vouch_all, NULL, &poll), 1000 + SAFETY); /* the safety poll */
+    int64_t due = incremental_next_due(inc, &poll); /* the earliest safety poll */
+    assert_true(due >= 1000 + SAFETY * 3 / 4 && due <= 1000 + SAFETY);
     assert_false(poll);
     note_a(inc, false, NEVER, "\"a1\"");
-    assert_int_equal(incremental_next_due(inc, vouch_all, NULL, &poll), 1000 + SAFETY); /* not quiet */
+    assert_int_equal(incremental_next_due(inc, &poll), due); /* not quiet */
     assert_true(poll);
     incremental_free(inc);
 }
@@ -261,7 +285,7 @@ static void with_nothing_noted_it_polls(void **state) {
     (void)state;
     incremental *inc = incremental_new(SAFETY);
     bool poll;
-    assert_int_equal(incremental_next_due(inc, vouch_all, NULL, &poll), INT64_MAX);
+    assert_int_equal(incremental_next_due(inc, &poll), INT64_MAX);
     assert_true(poll);
     incremental_free(inc);
 }
@@ -272,12 +296,13 @@ int main(void) {
         cmocka_unit_test(a_changed_document_brings_its_reader_back),
         cmocka_unit_test(an_instance_that_was_not_quiet_is_evaluated_and_not_revalidated),
         cmocka_unit_test(its_wake_time_brings_it_back),
-        cmocka_unit_test(the_safety_poll_evaluates_everything),
+        cmocka_unit_test(the_safety_poll_reads_by_get_and_evaluates_only_a_change),
+        cmocka_unit_test(a_channel_vouches_for_the_state_noted_until_its_safety_poll),
         cmocka_unit_test(a_reader_of_an_older_state_is_evaluated),
         cmocka_unit_test(a_document_is_revalidated_once),
         cmocka_unit_test(instances_that_left_are_forgotten),
-        cmocka_unit_test(a_vouched_document_is_not_asked_for),
-        cmocka_unit_test(the_next_iteration_is_due_when_a_document_is_not_vouched_for),
+        cmocka_unit_test(a_watched_document_is_not_asked_for),
+        cmocka_unit_test(the_next_iteration_is_due_when_a_document_is_not_watched),
         cmocka_unit_test(with_nothing_noted_it_polls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
