@@ -77,6 +77,14 @@ struct agent {
     incremental *incremental; /* --incremental, or NULL */
     notifications *notifications; /* --notifications, or NULL */
     strmap listings; /* --instances-from's containers, as resources: with --notifications, watched too */
+    char **listing_of;        /* per --instances-from container (in order): its listing, as a resource */
+    int64_t *listing_read_ms; /* ... when it was last read (with --notifications: a safety poll of its own) */
+    bool *listing_unchanged;  /* ... whether a watching channel vouches for it in this iteration */
+    const char **evaluating;  /* agent_evaluated_instances: this iteration's, when some are left out */
+    size_t evaluating_count, evaluating_cap;
+    strmap archived;          /* --archive-history: the run's instance documents ... */
+    bool archived_stale;      /* ... to be listed again (the instances changed) */
+    bool retain_due;          /* instances left the run: incremental_retain at the next iteration's start */
     /* per iteration */
     store *wm;
     request *requests;
@@ -95,6 +103,10 @@ struct agent {
     size_t left_out;  /* instances this iteration leaves out */
     size_t evaluated; /* ... and evaluates (each instance once, however often it is listed) */
 };
+
+static long safety_poll_ms(const agent *a) {
+    return a->opt.safety_poll_ms > 0 ? a->opt.safety_poll_ms : DEFAULT_SAFETY_POLL_MS;
+}
 
 static double now_ms(void) {
     struct timespec ts;
@@ -212,7 +224,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     a->answers = answers_new();
     a->doc_cache = doc_cache_new();
     if (options->incremental)
-        a->incremental = incremental_new(options->safety_poll_ms > 0 ? options->safety_poll_ms : DEFAULT_SAFETY_POLL_MS);
+        a->incremental = incremental_new(safety_poll_ms(a));
     for (size_t i = 0; i < options->program_count; i++)
         if (load_program(a, options->programs[i], error, error_len) != 0)
             goto fail;
@@ -277,11 +289,14 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     if (options->notifications &&
         !(a->notifications = notifications_new(a->http, a->io, a->t, log, error, error_len)))
         goto fail;
+    a->listing_of = xcalloc(options->instance_container_count + 1, sizeof *a->listing_of);
+    a->listing_read_ms = xcalloc(options->instance_container_count + 1, sizeof *a->listing_read_ms);
+    a->listing_unchanged = xcalloc(options->instance_container_count + 1, sizeof *a->listing_unchanged);
     for (size_t i = 0; i < options->instance_container_count; i++) {
-        char *listing = http_url_identity(options->instance_containers[i]);
-        strmap_put(&a->listings, listing, 1, NULL);
-        free(listing);
+        a->listing_of[i] = http_url_identity(options->instance_containers[i]);
+        strmap_put(&a->listings, a->listing_of[i], 1, NULL);
     }
+    a->archived_stale = true;
     a->lasting = terms_mark_now(a->t);
     return a;
 fail:
@@ -336,6 +351,13 @@ void agent_free(agent *a) {
     incremental_free(a->incremental);
     notifications_free(a->notifications);
     strmap_free(&a->listings);
+    for (size_t i = 0; a->listing_of && i < a->opt.instance_container_count; i++)
+        free(a->listing_of[i]);
+    free(a->listing_of);
+    free(a->listing_read_ms);
+    free(a->listing_unchanged);
+    free(a->evaluating);
+    strmap_free(&a->archived);
     strmap_free(&a->waits);
     discovery_free(a->discovery);
     free(a->instances);
@@ -612,15 +634,13 @@ static uint32_t slot_in(const u64map *slots, term_id key) {
  * state machines (evaluated in every iteration) ask for, nor the reads --instances-from makes to find
  * instances (a new member is a new instance). */
 static void note_evaluations(agent *a, int rc) {
-    size_t n = a->instance_count;
-    incremental_retain(a->incremental, a->instances, n);
+    size_t n;
+    const char *const *evaluated = agent_evaluated_instances(a, &n);
     u64map slot_of = {0}; /* an evaluated instance's term -> 1 + its first index; a state machine's -> n + 1 */
     for (size_t k = 0; k < n; k++) {
         bool first;
-        if (!incremental_skips(a->incremental, a->instances[k])) {
-            u64map_put(&slot_of, terms_iri_cstr(a->t, a->instances[k]), (uint32_t)k + 1, &first);
-            a->evaluated += first;
-        }
+        u64map_put(&slot_of, terms_iri_cstr(a->t, evaluated[k]), (uint32_t)k + 1, &first);
+        a->evaluated += first;
     }
     for (size_t k = 0; k < a->opt.machine_count; k++)
         u64map_put(&slot_of, terms_iri_cstr(a->t, a->opt.machines[k]), (uint32_t)n + 1, NULL);
@@ -675,7 +695,7 @@ static void note_evaluations(agent *a, int rc) {
     /* a rule of the user's may compare the clock without deriving a wake time: every instance is evaluated
      * at least once a safety poll then (the shipped rules derive one for each deadline and timeout) */
     if (a->opt.own_programs)
-        everyone_wake = a->clock_ms + (a->opt.safety_poll_ms > 0 ? a->opt.safety_poll_ms : DEFAULT_SAFETY_POLL_MS);
+        everyone_wake = a->clock_ms + safety_poll_ms(a);
     store_match(a->wm, 0, a->v.wake_at, 0, 0, store_size(a->wm), &it);
     for (const triple *tr; (tr = store_next(&it, &tn));) {
         xsd_time at;
@@ -693,9 +713,8 @@ static void note_evaluations(agent *a, int rc) {
     bool *fetched = NULL;
     size_t cap = 0;
     for (size_t k = 0; k < n; k++) {
-        if (incremental_skips(a->incremental, a->instances[k]) ||
-            slot_in(&slot_of, terms_iri_cstr(a->t, a->instances[k])) != k + 1)
-            continue; /* left out, or listed before */
+        if (slot_in(&slot_of, terms_iri_cstr(a->t, evaluated[k])) != k + 1)
+            continue; /* listed before */
         size_t count = everyone_reads.len + reads[k].len;
         if (count > cap) {
             cap = count;
@@ -710,7 +729,7 @@ static void note_evaluations(agent *a, int rc) {
             revalidatable(doc, &etags[i]);
             fetched[i] = !doc->vouched;
         }
-        incremental_note(a->incremental, a->instances[k], !everyone_loud && !loud[k],
+        incremental_note(a->incremental, evaluated[k], !everyone_loud && !loud[k],
                          wake[k] < everyone_wake ? wake[k] : everyone_wake, names, etags, fetched, count);
     }
     for (size_t k = 0; k <= n; k++)
@@ -723,6 +742,9 @@ static void note_evaluations(agent *a, int rc) {
     free(loud);
     free(wake);
     u64map_free(&slot_of);
+    /* instances that left the run are forgotten (at the next iteration's start: what this one evaluated is
+     * named by the table's strings until then); instances leave only through --instances-from */
+    a->retain_due |= a->discovery && discovery_some_left(a->discovery);
 }
 
 static void print_write(FILE *out, const planned_write *w) {
@@ -943,6 +965,25 @@ static void gather_instances(agent *a) {
         a->instances[i] = a->opt.instances[i];
     for (size_t i = 0; i < found; i++)
         a->instances[a->opt.instance_count + i] = discovered[i];
+    size_t joined = 0;
+    if (a->discovery)
+        discovery_joined(a->discovery, &joined);
+    a->archived_stale |= joined > 0 || (a->discovery && discovery_some_left(a->discovery));
+    if (!a->left_out)
+        return;
+    /* those left out excepted: the ones noted and not left out, and those that joined in this iteration */
+    size_t noted;
+    const char *const *evaluated = incremental_evaluated(a->incremental, &noted);
+    const char *const *joining = a->discovery ? discovery_joined(a->discovery, &joined) : NULL;
+    if (noted + joined > a->evaluating_cap) {
+        a->evaluating_cap = noted + joined;
+        a->evaluating = xrealloc(a->evaluating, a->evaluating_cap * sizeof *a->evaluating);
+    }
+    for (size_t i = 0; i < noted; i++)
+        a->evaluating[i] = evaluated[i];
+    for (size_t i = 0; i < joined; i++)
+        a->evaluating[noted + i] = joining[i];
+    a->evaluating_count = noted + joined;
 }
 
 /* --notifications: every document this iteration read and whose state is known (a revalidation can tell
@@ -953,6 +994,21 @@ static void note_reads(agent *a) {
         if (a->docs[d].read && revalidatable(&a->docs[d], &etag))
             read_with_channel(a, a->docs[d].resource, etag);
     }
+}
+
+/* --notifications, for discovery_begin: per --instances-from container, whether its listing is unchanged since
+ * it was last read (a channel watches it, and its safety poll is not due), so that neither it nor its members
+ * are read again; NULL when none can be. The others are read now. */
+static const bool *unchanged_listings(agent *a) {
+    if (!a->notifications || !a->incremental)
+        return NULL;
+    for (size_t i = 0; i < a->opt.instance_container_count; i++) {
+        a->listing_unchanged[i] = a->listing_read_ms[i] && a->clock_ms < a->listing_read_ms[i] + safety_poll_ms(a) &&
+                                  notifications_watching(a->notifications, a->listing_of[i]);
+        if (!a->listing_unchanged[i])
+            a->listing_read_ms[i] = a->clock_ms;
+    }
+    return a->listing_unchanged;
 }
 
 /* A document some instance noted read (--incremental), or an --instances-from listing; else one this
@@ -976,21 +1032,30 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     trace_begin_iteration(a->trace, terms_lex(a->t, now, NULL));
     if (a->notifications)
         notifications_take(a->notifications, a->clock_ms, channel_unvouched, a);
+    if (a->retain_due) {
+        incremental_retain(a->incremental, a->instances, a->instance_count);
+        a->retain_due = false;
+    }
     if (a->incremental)
         revalidate(a, stats);
     a->wm = store_new();
     for (size_t i = 0; i < a->fact_count; i++) {
         const base_fact *f = &a->facts[i];
-        if (a->left_out && f->t.p == a->v.instance && f->t.s == a->v.agent &&
-            incremental_skips(a->incremental, terms_lex(a->t, f->t.o, NULL)))
-            continue;
+        if (a->left_out && f->t.p == a->v.instance && f->t.s == a->v.agent)
+            continue; /* asserted below, those evaluated */
         store_add(a->wm, f->t.s, f->t.p, f->t.o, f->graph);
+    }
+    if (a->left_out) { /* what was not left out, --instance and --instances-from alike */
+        size_t noted;
+        const char *const *evaluated = incremental_evaluated(a->incremental, &noted);
+        for (size_t i = 0; i < noted; i++)
+            store_add(a->wm, a->v.agent, a->v.instance, terms_iri_cstr(a->t, evaluated[i]), a->v.clock_graph);
     }
     store_add(a->wm, a->v.agent, a->v.now, now, a->v.clock_graph);
     store_add(a->wm, a->v.agent, a->v.default_timeout, a->default_timeout, a->v.clock_graph);
     answers_assert(a->answers, a->wm, a->v.derived_graph);
     if (a->discovery)
-        discovery_begin(a->discovery, a->wm, a->left_out ? a->incremental : NULL);
+        discovery_begin(a->discovery, a->wm, !a->left_out, unchanged_listings(a));
 
     reasoner_options ropt = {.derived_graph = a->v.derived_graph, .log = a->log, .request_sink = on_request,
                              .request_sink_user = a, .max_fresh_nodes = a->opt.max_fresh_nodes,
@@ -1088,13 +1153,17 @@ int agent_iterate(agent *a, iteration_stats *stats) {
                          .history_limit = a->opt.history < 0 ? 0
                                           : a->opt.history ? (unsigned)a->opt.history : HISTORY_DEFAULT_LIMIT,
                          .history_properties = &history_properties};
-        strmap archived = {0}; /* --archive-history: the run's instance documents */
-        for (size_t i = 0; a->opt.archive_history && i < a->instance_count; i++) {
-            char *doc = http_url_identity(a->instances[i]);
-            strmap_put(&archived, doc, 1, NULL);
-            free(doc);
+        if (a->opt.archive_history && a->archived_stale) {
+            strmap_free(&a->archived);
+            a->archived = (strmap){0};
+            for (size_t i = 0; i < a->instance_count; i++) {
+                char *doc = http_url_identity(a->instances[i]);
+                strmap_put(&a->archived, doc, 1, NULL);
+                free(doc);
+            }
+            a->archived_stale = false;
         }
-        in.archived = a->opt.archive_history ? &archived : NULL;
+        in.archived = a->opt.archive_history ? &a->archived : NULL;
         plan p;
         double planning = now_ms();
         plan_make(&in, &p);
@@ -1110,7 +1179,6 @@ int agent_iterate(agent *a, iteration_stats *stats) {
         send_plan(a, &p, stats);
         stats->send_ms = now_ms() - sending;
         plan_free(&p);
-        strmap_free(&archived);
         for (size_t i = 0; i < a->opt.allow_origin_count; i++)
             free(origins[i]);
         free(origins);
@@ -1244,6 +1312,13 @@ int agent_run(agent *a) {
 
 bool agent_instance_evaluated(agent *a, const char *instance) {
     return !a->left_out || !incremental_skips(a->incremental, instance);
+}
+
+const char *const *agent_evaluated_instances(agent *a, size_t *count) {
+    if (!a->left_out)
+        return agent_instances(a, count);
+    *count = a->evaluating_count;
+    return a->evaluating;
 }
 
 terms *agent_terms(agent *a) {

@@ -23,6 +23,7 @@ typedef struct member {
     char **instances;
     size_t instance_count;
     unsigned long listed; /* the iteration a listing last named it */
+    uint32_t container;   /* ... and which one */
     bool asked;           /* asserted as a candidate in this iteration */
 } member;
 
@@ -32,7 +33,9 @@ struct discovery {
     const log_sink *log;
     term_id *containers;
     bool *listing_taken; /* per container: its listing was looked at in this iteration */
-    size_t listings_read; /* ... and how many of them were read */
+    bool *unchanged;     /* ... or is known unchanged (discovery_begin) */
+    size_t listings_read; /* how many were looked at or known unchanged */
+    bool some_read;       /* some listing was looked at in this iteration */
     char **unreadable;    /* per container: why its last listing could not be read (NULL: it could) */
     size_t container_count;
     unsigned shard_index, shard_count;
@@ -42,10 +45,15 @@ struct discovery {
     strmap member_index; /* doc -> 1 + index in members */
     char **asked;        /* the candidates asserted in this iteration and not read yet */
     size_t asked_count, asked_cap;
+    char **asked_all;    /* every candidate asserted in this iteration (their flags are reset at the next) */
+    size_t asked_all_count, asked_all_cap;
     unsigned long iteration;
     const char **current; /* discovery_instances' answer */
     size_t current_count;
     bool current_stale;
+    const char **joined; /* the instances that joined the run in this iteration */
+    size_t joined_count, joined_cap;
+    bool some_left;      /* some instance left the run in this iteration */
     /* the text of members that left in this iteration: freed at the next one's start, so that the instance
      * lists handed out before they left (discovery_instances, the agent's) stay valid until then */
     char **left;
@@ -60,6 +68,7 @@ discovery *discovery_new(char *const *containers, size_t container_count, unsign
     d->log = log;
     d->containers = xcalloc(container_count + 1, sizeof *d->containers);
     d->listing_taken = xcalloc(container_count + 1, sizeof *d->listing_taken);
+    d->unchanged = xcalloc(container_count + 1, sizeof *d->unchanged);
     d->unreadable = xcalloc(container_count + 1, sizeof *d->unreadable);
     for (size_t i = 0; i < container_count; i++)
         d->containers[i] = terms_iri_cstr(t, containers[i]);
@@ -105,8 +114,11 @@ void discovery_free(discovery *d) {
     free(d->members);
     strmap_free(&d->member_index);
     free(d->asked);
+    free(d->asked_all);
     free(d->containers);
     free(d->listing_taken);
+    free(d->unchanged);
+    free(d->joined);
     for (size_t i = 0; i < d->container_count; i++)
         free(d->unreadable[i]);
     free(d->unreadable);
@@ -115,6 +127,8 @@ void discovery_free(discovery *d) {
     free(d->left);
     free(d);
 }
+
+static member *find_member(discovery *d, const char *doc);
 
 static void assert_fact(discovery *d, store *wm, term_id p, term_id o) {
     store_add(wm, d->v->agent, p, o, d->v->clock_graph);
@@ -127,21 +141,31 @@ bool discovery_reads(const discovery *d, term_id group) {
     return terms_kind(d->t, group) == TERM_IRI && strmap_get(&d->member_index, terms_lex(d->t, group, NULL));
 }
 
-void discovery_begin(discovery *d, store *wm, const incremental *leaves_out) {
+void discovery_begin(discovery *d, store *wm, bool assert_known, const bool *unchanged) {
     d->iteration++;
+    for (size_t i = 0; i < d->asked_all_count; i++) { /* before free_left: a member that left is named there */
+        member *m = find_member(d, d->asked_all[i]);
+        if (m)
+            m->asked = false;
+    }
+    d->asked_all_count = 0;
+    d->asked_count = 0;
     free_left(d);
     d->listings_read = 0;
+    d->some_read = false;
+    d->joined_count = 0;
+    d->some_left = false;
     for (size_t i = 0; i < d->container_count; i++) {
-        d->listing_taken[i] = false;
-        assert_fact(d, wm, d->instances_from, d->containers[i]);
+        d->unchanged[i] = unchanged && unchanged[i];
+        d->listing_taken[i] = d->unchanged[i];
+        if (d->unchanged[i])
+            d->listings_read++; /* as if read: its members stay */
+        else
+            assert_fact(d, wm, d->instances_from, d->containers[i]);
     }
-    d->asked_count = 0;
-    for (size_t i = 0; i < d->member_count; i++) {
-        d->members[i].asked = false;
+    for (size_t i = 0; i < d->member_count && assert_known; i++)
         for (size_t k = 0; k < d->members[i].instance_count; k++)
-            if (!leaves_out || !incremental_skips(leaves_out, d->members[i].instances[k]))
-                assert_fact(d, wm, d->v->instance, terms_iri_cstr(d->t, d->members[i].instances[k]));
-    }
+            assert_fact(d, wm, d->v->instance, terms_iri_cstr(d->t, d->members[i].instances[k]));
 }
 
 static member *find_member(discovery *d, const char *doc) {
@@ -162,14 +186,15 @@ static member *add_member(discovery *d, const char *doc) {
 }
 
 /* Members that no listing taken in this iteration names leave, with their instances; a member of a
- * container that could not be read stays (its listing was not taken). */
+ * container that could not be read stays (its listing was not taken), and so does one of a container known
+ * unchanged. Nothing to do unless some listing was read. */
 static void drop_unlisted(discovery *d) {
-    if (d->listings_read < d->container_count)
+    if (d->listings_read < d->container_count || !d->some_read)
         return;
     size_t kept = 0;
     for (size_t i = 0; i < d->member_count; i++) {
         member *m = &d->members[i];
-        if (m->listed == d->iteration) {
+        if (m->listed == d->iteration || d->unchanged[m->container]) {
             d->members[kept++] = *m;
             continue;
         }
@@ -177,6 +202,7 @@ static void drop_unlisted(discovery *d) {
             log_msg(d->log, LOG_INFO, "instances-from: <%s> is no longer listed: its instances leave the run",
                     m->doc);
             d->current_stale = true;
+            d->some_left = true;
         }
         for (size_t k = 0; k < m->instance_count; k++)
             keep_until_next_iteration(d, m->instances[k]);
@@ -229,6 +255,7 @@ static size_t take_listing(discovery *d, size_t i, store *wm, discovery_read_fn 
     if (!say_readable(d, i, &outcome))
         return 0;
     d->listings_read++;
+    d->some_read = true;
     size_t asked = 0;
     store_iter it;
     store_match(wm, d->containers[i], d->ldp_contains, 0, 0, store_size(wm), &it);
@@ -241,6 +268,7 @@ static size_t take_listing(discovery *d, size_t i, store *wm, discovery_read_fn 
         if (!m)
             m = add_member(d, doc);
         m->listed = d->iteration;
+        m->container = (uint32_t)i;
         if (m->kind == MEMBER_UNREAD && !m->asked) {
             m->asked = true;
             assert_fact(d, wm, d->instance_candidate, tr->o);
@@ -249,6 +277,11 @@ static size_t take_listing(discovery *d, size_t i, store *wm, discovery_read_fn 
                 d->asked = xrealloc(d->asked, d->asked_cap * sizeof *d->asked);
             }
             d->asked[d->asked_count++] = m->doc;
+            if (d->asked_all_count == d->asked_all_cap) {
+                d->asked_all_cap = d->asked_all_cap ? d->asked_all_cap * 2 : 64;
+                d->asked_all = xrealloc(d->asked_all, d->asked_all_cap * sizeof *d->asked_all);
+            }
+            d->asked_all[d->asked_all_count++] = m->doc;
             asked++;
         }
     }
@@ -281,6 +314,11 @@ static void take_candidate(discovery *d, member *m, store *wm) {
         m->instances[m->instance_count++] = xstrndup(instance, strlen(instance));
         log_msg(d->log, LOG_INFO, "instances-from: <%s> joins the run", instance);
         d->current_stale = true;
+        if (d->joined_count == d->joined_cap) {
+            d->joined_cap = d->joined_cap ? d->joined_cap * 2 : 16;
+            d->joined = xrealloc(d->joined, d->joined_cap * sizeof *d->joined);
+        }
+        d->joined[d->joined_count++] = m->instances[m->instance_count - 1];
     }
     free(identity);
     m->kind = MEMBER_READ;
@@ -325,4 +363,13 @@ const char *const *discovery_instances(discovery *d, size_t *count) {
     }
     *count = d->current_count;
     return d->current;
+}
+
+const char *const *discovery_joined(const discovery *d, size_t *count) {
+    *count = d->joined_count;
+    return d->joined;
+}
+
+bool discovery_some_left(const discovery *d) {
+    return d->some_left;
 }

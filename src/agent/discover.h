@@ -21,7 +21,6 @@
 #include <stddef.h>
 
 #include "agent/agent.h"
-#include "agent/incremental.h"
 #include "agent/vocab.h"
 #include "rdf/log.h"
 #include "rdf/store.h"
@@ -36,9 +35,11 @@ discovery *discovery_new(char *const *containers, size_t container_count, unsign
                          unsigned shard_count, terms *t, const agent_vocab *v, const log_sink *log);
 void discovery_free(discovery *d);
 
-/* At an iteration's start: asserts into wm the containers to read and the instances known, but those the
- * iteration leaves out (incremental.h; NULL: none). */
-void discovery_begin(discovery *d, store *wm, const incremental *leaves_out);
+/* At an iteration's start: asserts into wm the containers to read, but those unchanged[i] says are
+ * unchanged since their last listing (NULL: none; with --notifications, a channel watches it), whose members
+ * stay as they were, and, when assert_known, the instances known (else the caller asserts those the
+ * iteration evaluates, incremental.h). */
+void discovery_begin(discovery *d, store *wm, bool assert_known, const bool *unchanged);
 
 /* After each round of the crawl: takes in the container listings and candidates read since the last
  * call, asserting candidates and new instances into wm. Returns how many it asserted (the crawl goes on
@@ -48,6 +49,11 @@ size_t discovery_scan(discovery *d, store *wm, discovery_read_fn read, void *use
 /* True when group is one of the discovery's own reads (a container it takes instances from, a member
  * document it reads to learn its instances): what an instance evaluates does not depend on it. */
 bool discovery_reads(const discovery *d, term_id group);
+
+/* The instances that joined the run in this iteration (valid until the next discovery_begin), and whether
+ * some left it. */
+const char *const *discovery_joined(const discovery *d, size_t *count);
+bool discovery_some_left(const discovery *d);
 
 /* The instances the containers list now (this agent's shard). The list is valid until the next discovery
  * call; its strings, until the next discovery_begin (an instance that leaves keeps its text until then). */

@@ -40,6 +40,8 @@ struct incremental {
     size_t instance_cap;
     revalidation *asked;
     size_t asked_count, asked_cap;
+    const char **evaluated; /* the noted instances incremental_decide did not leave out */
+    size_t evaluated_count, evaluated_cap;
 };
 
 incremental *incremental_new(long safety_poll_ms) {
@@ -66,6 +68,7 @@ void incremental_free(incremental *inc) {
         return;
     tables_free(inc);
     free(inc->asked);
+    free(inc->evaluated);
     free(inc);
 }
 
@@ -131,6 +134,7 @@ void incremental_revalidated(incremental *inc, const char *resource, bool unchan
 
 size_t incremental_decide(incremental *inc) {
     size_t skipped = 0;
+    inc->evaluated_count = 0;
     for (uint32_t i = 0; i < inc->instance_index.count; i++) {
         noted_instance *in = &inc->instances[i];
         bool same = !due(inc, in);
@@ -140,8 +144,20 @@ size_t incremental_decide(incremental *inc) {
         }
         in->skipped = same;
         skipped += same;
+        if (same)
+            continue;
+        if (inc->evaluated_count == inc->evaluated_cap) {
+            inc->evaluated_cap = inc->evaluated_cap ? inc->evaluated_cap * 2 : 64;
+            inc->evaluated = xrealloc(inc->evaluated, inc->evaluated_cap * sizeof *inc->evaluated);
+        }
+        inc->evaluated[inc->evaluated_count++] = inc->instance_index.keys[i];
     }
     return skipped;
+}
+
+const char *const *incremental_evaluated(const incremental *inc, size_t *count) {
+    *count = inc->evaluated_count;
+    return inc->evaluated;
 }
 
 bool incremental_skips(const incremental *inc, const char *instance) {
@@ -275,4 +291,5 @@ void incremental_retain(incremental *inc, const char *const *instances, size_t c
     inc->docs = docs;
     inc->doc_cap = inc->doc_index.count ? inc->doc_index.count : 1;
     inc->asked_count = 0; /* its strings were the old map's */
+    inc->evaluated_count = 0;
 }

@@ -55,6 +55,9 @@ void incremental_revalidated(incremental *inc, const char *resource, bool unchan
 /* Decides, once every revalidation is answered, which instances this iteration leaves out; their count. */
 size_t incremental_decide(incremental *inc);
 bool incremental_skips(const incremental *inc, const char *instance);
+/* The noted instances this iteration evaluates (those incremental_decide did not leave out; an instance never
+ * noted is evaluated too, and is not among them), valid until incremental_retain. */
+const char *const *incremental_evaluated(const incremental *inc, size_t *count);
 /* True when resource is a document some instance noted read. */
 bool incremental_knows(const incremental *inc, const char *resource);
 /* True when a channel watches resource, noted in state etag (NULL: absent), and its safety poll is not

@@ -16,7 +16,7 @@
 static bool draft_instances(agent *a, const log_sink *log) {
     bool found = false;
     size_t ns = strlen(NS_DRAFT), count;
-    const char *const *instances = agent_instances(a, &count);
+    const char *const *instances = agent_evaluated_instances(a, &count); /* the others' documents were not read */
     terms *t = agent_terms(a);
     store *wm = agent_memory(a);
     for (size_t i = 0; i < count; i++) {
@@ -82,9 +82,10 @@ int gsm_inspect_phase(void *user, agent *a, agent_phase phase, const iteration_s
     case AGENT_CRAWLED:
         if (draft_instances(a, g->log))
             return 1;
-        return g->until_complete && gsm_never_completes(agent_terms(a), agent_memory(a), instances, count, g->log)
-                   ? 1
-                   : AGENT_GO_ON;
+        if (!g->until_complete)
+            return AGENT_GO_ON;
+        instances = agent_evaluated_instances(a, &count); /* what working memory holds */
+        return gsm_never_completes(agent_terms(a), agent_memory(a), instances, count, g->log) ? 1 : AGENT_GO_ON;
     case AGENT_DERIVED:
         return g->watch && gsm_watch_iteration(g->watch, a) ? 1 : AGENT_GO_ON;
     case AGENT_ENDED: {

@@ -265,15 +265,13 @@ int gsm_watch_iteration(gsm_watch *w, agent *a) {
     terms *t = agent_terms(a);
     store *wm = agent_memory(a);
     size_t instance_count;
-    const char *const *instances = agent_instances(a, &instance_count);
+    const char *const *instances = agent_evaluated_instances(a, &instance_count); /* nothing of the others changed */
     watch_etag_fn etag_of = agent_read_etag;
     void *user = a;
     vocab_init(w, t);
     size_t refused = 0;
     lint_term_docs *term_docs = lint_term_docs_new();
     for (size_t i = 0; i < instance_count; i++) {
-        if (!agent_instance_evaluated(a, instances[i]))
-            continue; /* left out (--incremental): nothing of it changed */
         term_id iri = terms_iri_cstr(t, instances[i]);
         term_id *docs;
         size_t doc_count = lint_read_documents(t, wm, term_docs, w->v.serves, w->v.read_failure, iri, &docs);

@@ -98,6 +98,18 @@ check "and the agent rests, its channels live" \
   await_output "$work/pool.log" '^iteration: .* unsafe 0: .*, [1-9] channels live'
 put pool/p2 "$instance" > /dev/null
 check "a member created later is taken up and completes well before --interval" await_pool p2
+# a member's own change leaves the listing as it was: watched, it is not read again
+check "the agent rests again" await_output "$work/pool.log" '^iteration: .* unsafe 0: .*, [1-9] channels live'
+nap 0.3
+reset_from=$(($(wc -l < "$work/pool.log") + 1))
+put pool/p1 "$instance" > /dev/null
+pool_reset_complete() { local i; for ((i = 0; i < wait_limit * 10; i++)); do
+  pool_complete p1 && grep -q "^PUT ${base}pool/p1 " <(tail -n +"$reset_from" "$work/pool.log") && return 0; nap 0.1; done; return 1; }
+check "a member written anew completes again" pool_reset_complete
+check "... without the listing being read again" ! grep -q "^GET ${base}pool/ " <(tail -n +"$reset_from" "$work/pool.log")
+request DELETE "${base}pool/p1" "" > /dev/null
+check "a member deleted leaves the run at once" \
+  await_output "$work/pool.log" "instances-from: <${base}pool/p1> is no longer listed"
 stop_pid "$pool_agent"
 
 # The fire alarm left to run by itself: the environment reacts to what the server shows, and the agent to

@@ -2,7 +2,9 @@
  * are played by a table, the documents' triples put into the working memory by hand. An instance joins
  * when its listed document is read; a member no longer listed leaves with its instances, whose text stays
  * valid until the next iteration starts (lists handed out before stay readable); a container that cannot
- * be read keeps the known instances; a member describing no instance is not read again. */
+ * be read keeps the known instances; a member describing no instance is not read again; a container known
+ * unchanged (a channel watches it) is not read and keeps its members; who joined and whether some left is
+ * told per iteration. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -69,7 +71,7 @@ static void begin(world *w, const char *const *listed) {
     w->container_status = 200;
     w->read_count = 0;
     w->reads[w->read_count++] = POOL;
-    discovery_begin(w->d, w->wm, NULL);
+    discovery_begin(w->d, w->wm, true, NULL);
     for (size_t i = 0; listed && listed[i]; i++)
         store_add(w->wm, iri(w, POOL), iri(w, LDP_CONTAINS), iri(w, listed[i]), iri(w, POOL));
 }
@@ -120,6 +122,42 @@ static void test_join_and_leave(void **state) {
     world_free(&w);
 }
 
+/* A container a channel vouches for is not asked for, and its members stay; the instances known are not
+ * asserted when the caller asserts those it evaluates. */
+static void test_unchanged_container_is_not_read(void **state) {
+    (void)state;
+    world w;
+    world_init(&w);
+    const char *both[] = {POOL "a", POOL "b", NULL};
+    begin(&w, both);
+    read_document(&w, POOL "a", false);
+    read_document(&w, POOL "b", false);
+    discovery_scan(w.d, w.wm, read_table, &w);
+    size_t joined;
+    discovery_joined(w.d, &joined);
+    assert_int_equal(joined, 2);
+    assert_false(discovery_some_left(w.d));
+
+    store_free(w.wm);
+    w.wm = store_new();
+    w.read_count = 0;
+    const bool unchanged[] = {true};
+    discovery_begin(w.d, w.wm, false, unchanged);
+    assert_int_equal(store_size(w.wm), 0); /* neither the container to read nor an instance */
+    assert_int_equal(discovery_scan(w.d, w.wm, read_table, &w), 0);
+    assert_int_equal(instance_count(&w), 2);
+    discovery_joined(w.d, &joined);
+    assert_int_equal(joined, 0);
+    assert_false(discovery_some_left(w.d));
+
+    const char *only_b[] = {POOL "b", NULL}; /* read again once it changed: a leaves */
+    begin(&w, only_b);
+    discovery_scan(w.d, w.wm, read_table, &w);
+    assert_int_equal(instance_count(&w), 1);
+    assert_true(discovery_some_left(w.d));
+    world_free(&w);
+}
+
 static void test_unreadable_container_keeps_instances(void **state) {
     (void)state;
     world w;
@@ -161,6 +199,7 @@ static void test_bare_member_read_once(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_join_and_leave),
+        cmocka_unit_test(test_unchanged_container_is_not_read),
         cmocka_unit_test(test_unreadable_container_keeps_instances),
         cmocka_unit_test(test_bare_member_read_once),
     };

@@ -76,6 +76,9 @@ static void first_iteration_evaluates_everything_then_unchanged_is_left_out(void
     assert_int_equal(asked, 3); /* its status document, the model and the absent sensor */
     assert_true(incremental_skips(inc, A));
     assert_false(incremental_skips(inc, B)); /* never noted: evaluated */
+    size_t evaluated;
+    incremental_evaluated(inc, &evaluated);
+    assert_int_equal(evaluated, 0); /* B is not among the noted ones */
     incremental_free(inc);
 }
 
@@ -85,6 +88,10 @@ static void a_changed_document_brings_its_reader_back(void **state) {
     const char *changed[] = {SENSOR};
     assert_int_equal(iterate(inc, 2000, changed, 1, NULL), 0);
     assert_false(incremental_skips(inc, A));
+    size_t evaluated;
+    const char *const *list = incremental_evaluated(inc, &evaluated);
+    assert_int_equal(evaluated, 1);
+    assert_string_equal(list[0], A);
     incremental_free(inc);
 }
 
