@@ -288,6 +288,18 @@ static size_t take_listing(discovery *d, size_t i, store *wm, discovery_read_fn 
     return asked;
 }
 
+/* True when s is a stage of another instance (gsm:inArtifactInstance): the rules write a root's own
+ * inArtifactInstance as itself, so an instance run before is a root still. */
+static bool stage_of_another(discovery *d, store *wm, term_id s) {
+    store_iter it;
+    store_match(wm, s, d->v->in_artifact_instance, 0, 0, store_size(wm), &it);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&it, &n));)
+        if (tr->o != s)
+            return true;
+    return false;
+}
+
 /* The workflow instances member m's document describes: its own IRIs with a gsm:isInstanceOf that are no
  * stage of another instance. */
 static void take_candidate(discovery *d, member *m, store *wm) {
@@ -298,8 +310,7 @@ static void take_candidate(discovery *d, member *m, store *wm) {
     const uint32_t *ns = store_graph_triples(wm, terms_iri_cstr(d->t, identity), &count);
     for (uint32_t k = 0; k < count; k++) {
         const triple *tr = store_triple(wm, ns[k]);
-        if (tr->p != d->v->is_instance_of || terms_kind(d->t, tr->s) != TERM_IRI ||
-            store_first_object(wm, tr->s, d->v->in_artifact_instance))
+        if (tr->p != d->v->is_instance_of || terms_kind(d->t, tr->s) != TERM_IRI || stage_of_another(d, wm, tr->s))
             continue;
         const char *instance = terms_lex(d->t, tr->s, NULL);
         char *subject = http_url_identity(instance);

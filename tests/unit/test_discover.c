@@ -2,7 +2,8 @@
  * are played by a table, the documents' triples put into the working memory by hand. An instance joins
  * when its listed document is read; a member no longer listed leaves with its instances, whose text stays
  * valid until the next iteration starts (lists handed out before stay readable); a container that cannot
- * be read keeps the known instances; a member describing no instance is not read again; a container known
+ * be read keeps the known instances; a member describing no instance is not read again; an instance run
+ * before (the root its own gsm:inArtifactInstance) joins, its stages do not; a container known
  * unchanged (a channel watches it) is not read and keeps its members; who joined and whether some left is
  * told per iteration. */
 #include <setjmp.h>
@@ -158,6 +159,27 @@ static void test_unchanged_container_is_not_read(void **state) {
     world_free(&w);
 }
 
+/* An instance an agent has run before names itself its gsm:inArtifactInstance (the root's): it joins; a stage
+ * of it, naming the root, does not. */
+static void test_an_instance_run_before_joins(void **state) {
+    (void)state;
+    world w;
+    world_init(&w);
+    const char *a[] = {POOL "a", NULL};
+    begin(&w, a);
+    read_document(&w, POOL "a", false);
+    term_id root = iri(&w, POOL "a#it"), stage = iri(&w, POOL "a#s1"), doc = iri(&w, POOL "a");
+    store_add(w.wm, root, w.v.in_artifact_instance, root, doc);
+    store_add(w.wm, stage, w.v.is_instance_of, iri(&w, "http://127.0.0.1:3000/models/m#s1"), doc);
+    store_add(w.wm, stage, w.v.in_artifact_instance, root, doc);
+    discovery_scan(w.d, w.wm, read_table, &w);
+    size_t count;
+    const char *const *list = discovery_instances(w.d, &count);
+    assert_int_equal(count, 1);
+    assert_string_equal(list[0], POOL "a#it");
+    world_free(&w);
+}
+
 static void test_unreadable_container_keeps_instances(void **state) {
     (void)state;
     world w;
@@ -200,6 +222,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_join_and_leave),
         cmocka_unit_test(test_unchanged_container_is_not_read),
+        cmocka_unit_test(test_an_instance_run_before_joins),
         cmocka_unit_test(test_unreadable_container_keeps_instances),
         cmocka_unit_test(test_bare_member_read_once),
     };
