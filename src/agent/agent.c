@@ -85,6 +85,7 @@ struct agent {
     strmap archived;          /* --archive-history: the run's instance documents ... */
     bool archived_stale;      /* ... to be listed again (the instances changed) */
     bool retain_due;          /* instances left the run: incremental_retain at the next iteration's start */
+    bool retained;            /* ... which this iteration made: channels of documents forgotten are closed */
     /* per iteration */
     store *wm;
     request *requests;
@@ -986,12 +987,21 @@ static void gather_instances(agent *a) {
     a->evaluating_count = noted + joined;
 }
 
+/* A document some instance noted read (--incremental), or an --instances-from listing; else one this
+ * iteration read. */
+static bool still_read(void *user, const char *resource) {
+    const agent *a = user;
+    return a->incremental ? incremental_knows(a->incremental, resource) || strmap_get(&a->listings, resource)
+                          : strmap_get(&a->doc_index, resource) != NULL;
+}
+
 /* --notifications: every document this iteration read and whose state is known (a revalidation can tell
- * whether it changed) is taken as read in that state, which makes a channel for it (notifications.h). */
+ * whether it changed) is taken as read in that state, which makes a channel for it (notifications.h); but
+ * one still_read() does not keep (with --incremental: no instance noted it, e.g. a member describing none). */
 static void note_reads(agent *a) {
     for (size_t d = 0; d < a->doc_count; d++) {
         const char *etag;
-        if (a->docs[d].read && revalidatable(&a->docs[d], &etag))
+        if (a->docs[d].read && revalidatable(&a->docs[d], &etag) && still_read(a, a->docs[d].resource))
             read_with_channel(a, a->docs[d].resource, etag);
     }
 }
@@ -1011,13 +1021,6 @@ static const bool *unchanged_listings(agent *a) {
     return a->listing_unchanged;
 }
 
-/* A document some instance noted read (--incremental), or an --instances-from listing; else one this
- * iteration read. */
-static bool still_read(void *user, const char *resource) {
-    const agent *a = user;
-    return a->incremental ? incremental_knows(a->incremental, resource) || strmap_get(&a->listings, resource)
-                          : strmap_get(&a->doc_index, resource) != NULL;
-}
 
 int agent_iterate(agent *a, iteration_stats *stats) {
     double start = now_ms();
@@ -1032,6 +1035,7 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     trace_begin_iteration(a->trace, terms_lex(a->t, now, NULL));
     if (a->notifications)
         notifications_take(a->notifications, a->clock_ms, channel_unvouched, a);
+    a->retained = a->retain_due;
     if (a->retain_due) {
         incremental_retain(a->incremental, a->instances, a->instance_count);
         a->retain_due = false;
@@ -1192,7 +1196,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     for (unsigned i = 0; i < a->rules.count; i++)
         a->rules.rules[i]->fired = a->rules.rules[i]->probed = 0;
     if (a->notifications)
-        notifications_flush(a->notifications, a->clock_ms, still_read, a);
+        /* with --incremental a document stops being read only when the table forgets it */
+        notifications_flush(a->notifications, a->clock_ms, !a->incremental || a->retained ? still_read : NULL, a);
     stats->elapsed_ms = now_ms() - start;
     /* flushed before the iteration's log line: whoever sees that line can read the iteration's records */
     trace_end_iteration(a->trace, stats, rc);

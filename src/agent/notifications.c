@@ -414,7 +414,8 @@ static void say_failed(notifications *n, size_t count, uint32_t first, const cha
 
 void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *user, const char *resource), void *user) {
     n->now_ms = now_ms;
-    retain(n, keep, user);
+    if (keep)
+        retain(n, keep, user);
     uint32_t *wanted = NULL;
     size_t count = 0, cap = 0;
     bool unknown = false;

@@ -61,7 +61,7 @@ void notifications_read(notifications *n, const char *resource, const char *etag
 
 /* After an iteration: closes the channels of documents keep() says are no longer read, then makes the
  * subscriptions wanted (discovering each new origin's subscription service first), one parallel batch each.
- * keep(user, resource) decides. */
+ * keep(user, resource) decides (NULL: none was dropped). */
 void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *user, const char *resource), void *user);
 
 /* When a channel wants work next: a lost one's new subscription, a live one's replacement before its end;
