@@ -77,6 +77,8 @@ struct agent {
     incremental *incremental; /* --incremental, or NULL */
     notifications *notifications; /* --notifications, or NULL */
     strmap listings; /* --instances-from's containers, as resources: with --notifications, watched too */
+    strmap machine_reads; /* --notifications: what the state machines read in the last iteration (they are
+                             evaluated in every iteration, so a change there is a reason to iterate): watched too */
     /* per iteration */
     store *wm;
     request *requests;
@@ -337,6 +339,7 @@ void agent_free(agent *a) {
     incremental_free(a->incremental);
     notifications_free(a->notifications);
     strmap_free(&a->listings);
+    strmap_free(&a->machine_reads);
     strmap_free(&a->waits);
     discovery_free(a->discovery);
     free(a->instances);
@@ -812,8 +815,11 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
         log_request(a, ws[i].method, ws[i].url, res, ws[i].why);
         ok[i] = res->failure == HTTP_FAIL_NONE && res->status >= 200 && res->status < 300;
         answers_record(a->answers, &env, &ws[i], res);
-        if (res->failure != HTTP_FAIL_STOPPED && res->failure != HTTP_FAIL_INVALID)
+        if (res->failure != HTTP_FAIL_STOPPED && res->failure != HTTP_FAIL_INVALID) {
             (*sent)++;
+            if (a->notifications)
+                notifications_wrote(a->notifications, ws[i].url);
+        }
         if (ok[i]) {
             keep_written(a, &ws[i], res);
             trace_sent(a->trace, &ws[i], res, NULL);
@@ -925,20 +931,35 @@ static void gather_instances(agent *a) {
 }
 
 /* --notifications: every document this iteration read and whose state is known (a revalidation can tell
- * whether it changed) is taken as read in that state, which makes a channel for it (notifications.h). */
+ * whether it changed) is taken as read in that state, which makes a channel for it (notifications.h); those
+ * a state machine asked for (its ldgsm:group) are its reads until the next iteration. */
 static void note_reads(agent *a) {
+    u64map machines = {0};
+    for (size_t k = 0; k < a->opt.machine_count; k++)
+        u64map_put(&machines, terms_iri_cstr(a->t, a->opt.machines[k]), 1, NULL);
+    strmap_free(&a->machine_reads);
+    a->machine_reads = (strmap){0};
     for (size_t d = 0; d < a->doc_count; d++) {
+        const doc_state *doc = &a->docs[d];
         const char *etag;
-        if (a->docs[d].read && revalidatable(&a->docs[d], &etag))
-            notifications_read(a->notifications, a->docs[d].resource, etag);
+        if (!doc->read || !revalidatable(doc, &etag))
+            continue;
+        notifications_read(a->notifications, doc->resource, etag);
+        for (size_t g = 0; g < doc->group_count; g++)
+            if (u64map_get(&machines, doc->groups[g])) {
+                strmap_put(&a->machine_reads, doc->resource, 1, NULL);
+                break;
+            }
     }
+    u64map_free(&machines);
 }
 
-/* A document some instance noted read (--incremental), or an --instances-from listing; else one this
- * iteration read. */
+/* A document some instance noted read (--incremental), an --instances-from listing or a state machine's read;
+ * else one this iteration read. */
 static bool still_read(void *user, const char *resource) {
     const agent *a = user;
-    return a->incremental ? incremental_knows(a->incremental, resource) || strmap_get(&a->listings, resource)
+    return a->incremental ? incremental_knows(a->incremental, resource) || strmap_get(&a->listings, resource) ||
+                                strmap_get(&a->machine_reads, resource)
                           : strmap_get(&a->doc_index, resource) != NULL;
 }
 
@@ -1165,6 +1186,10 @@ static void wait_for_next(agent *a) {
     /* a listing without a watching channel is polled: a new member is a new instance */
     for (uint32_t i = 0; i < a->listings.count && !poll; i++)
         if (!notifications_watching(a->notifications, a->listings.keys[i]))
+            poll = true;
+    /* so is a state machine's read: a new member of its inbox is its next event */
+    for (uint32_t i = 0; i < a->machine_reads.count && !poll; i++)
+        if (!notifications_watching(a->notifications, a->machine_reads.keys[i]))
             poll = true;
     if (poll && due - now > a->opt.interval_ms)
         due = now + a->opt.interval_ms;

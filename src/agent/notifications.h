@@ -57,6 +57,11 @@ bool notifications_watching(const notifications *n, const char *resource);
  * to with that state when it has no channel. */
 void notifications_read(notifications *n, const char *resource, const char *etag);
 
+/* The agent sent an unsafe request to url: that document, and the container whose members it may have
+ * changed (a member created or deleted), are marked changed, so that no channel vouches for what was read of
+ * them before the notification of this write has come. */
+void notifications_wrote(notifications *n, const char *url);
+
 /* After an iteration: closes the channels of documents keep() says are no longer read, then makes the
  * subscriptions wanted (discovering each new origin's subscription service first), one parallel batch each.
  * keep(user, resource) decides. */
