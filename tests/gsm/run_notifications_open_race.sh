@@ -27,6 +27,7 @@ check "its channel's socket is held by the relay" await logged "$work/relay.log"
 check "the agent rests with the two other channels live" \
   await logged "$work/run.log" '^iteration: .* unsafe 0: .*, 2 channels live'
 check "the sensor is created while the socket is held" test "$(put env/a '<#it> <https://example.org/env#value> true .')" = 201
+check "the agent, resting, does not read the sensor while its socket is held" ! grep -q "^GET ${pbase}env/a 200 " "$work/run.log"
 reads=$(grep -c "^GET ${pbase}env/a " "$work/run.log")
 : > "$gate"
 check "the socket opens" await logged "$work/relay.log" "^OPEN	${pbase}env/a$"

@@ -39,6 +39,8 @@ class MachineRun(live.LiveRun):
     """The schemas of a seed, one instance each (pI/schema, pI/doc#it, its inbox pI/inbox/)."""
 
     ENV_WRITE = re.compile(r"^POST /p\d+/inbox/")  # the members the environment posts
+    # what publish() writes (the server logs a request once answered: by line numbers, one may come late)
+    PUBLISHED = re.compile(r"^PUT /p\d+/(schema|inbox/|doc 201) ")
 
     def __init__(self, ldgsm, label, agent_options, seed, n_schemas, quiet, work):
         live.LiveRun.__init__(self, ldgsm, label, agent_options, quiet, work)
@@ -54,7 +56,6 @@ class MachineRun(live.LiveRun):
             self.server.put("p%d/doc" % i, prop.PREFIXES + "<#it> a wsm:MachineInstance ; wsm:instanceOf <schema#W> ; "
                             "wsm:inbox <inbox/> .\n")
             self.server.send("PUT", "p%d/inbox/" % i, "", CONTAINER)
-        self.published = len(live.Tail(self.server.log_path).lines())  # the agent's writes come after
         self.instances = ["%sp%d/doc#it" % (self.server.base, i) for i in range(len(self.cases))]
         return [a for inst in self.instances for a in ("--machine", inst)]
 
@@ -101,9 +102,10 @@ class MachineRun(live.LiveRun):
                 if p:
                     sent.setdefault(int(p.group(2)), {}).setdefault(iteration, []).append(
                         (m.group(1), "/" + p.group(1), m.group(3)))
-        for line in live.Tail(self.server.log_path).lines()[self.published:]:
+        for line in live.Tail(self.server.log_path).lines():
             m = live.REQUEST.match(line)
-            p = m and not self.ENV_WRITE.match(line) and re.match(r"/p(\d+)/", m.group(2))
+            ours = m and not self.ENV_WRITE.match(line) and not self.PUBLISHED.match(line)
+            p = ours and re.match(r"/p(\d+)/", m.group(2))
             if p:
                 received.setdefault(int(p.group(1)), []).append(m.groups())
         out = {}
