@@ -35,7 +35,7 @@ left some instance out at least once.
 every instance's state after every iteration, and every write the server took (method, path, status), sorted.
 
 --live compares two agents left to run by themselves (DESIGN section 9, "Same outcome";
-tests/gsm/run_gsm_same_outcome_live.sh): `ldgsm run -n 50` and --against's (notifications: `--notifications
+tests/gsm/run_gsm_same_outcome_live.sh; the machinery is live_runs.py's): `ldgsm run -n 50` and --against's (notifications: `--notifications
 -n 60000 --safety-poll 600000`; incremental: `--incremental -n 50`), each over every instance with a server
 and a task service (tests/gsm/data_service.py) of its own, side by side. The environment writes one variable
 of some instances per round, only when the workflow rests (no write, request or change-driven log line for
