@@ -9,8 +9,8 @@ order, those of one iteration as a set), have got as far at every rest, and end 
 
 Tasks answer at once: 204 (ok), or 403 (fail: the call is not re-sent, exhausted in the next iteration) for
 about one in seven, the stop shapes' as the generator fixes them. Some terms (about a third, and at least one)
-have a timed task, one the workflow waits for at its first rest, outside every loop and mi (so that no two
-deadlines of one instance race): its service answers 500, it is re-sent once 1.5 s later (a deadline, ldgsm:wakeAt), then
+have a timed task, one the workflow waits for at its first rest, started after every other task (so that no
+cascade of steps races its deadline), outside every loop and mi (so that no two deadlines of one instance race): its service answers 500, it is re-sent once 1.5 s later (a deadline, ldgsm:wakeAt), then
 exhausted (a failure). Terms that wait for the environment are preferred (with tasks that answer at once, the
 others end at their start). The environment acts at rest,
 in some instances each round (at least one), with one change each: a condition, event or cancel trigger
@@ -80,9 +80,13 @@ class Case:
         raise RuntimeError("no term of seed's index %d comes to rest" % idx)
 
     def waits_for(self, text, init, outcomes, task):
-        """Whether the workflow, at rest under the initial environment, waits for task when it is never answered."""
+        """Whether the workflow, at rest under the initial environment, waits for task when it is never answered,
+        having started no task after it: no cascade of steps runs on beside its deadline (the two would race)."""
         interp = self.settled(text, init, dict(outcomes, **{task: "held"}))
-        return interp is not None and task in {prop.task_name(parse(text), path) for path in interp.tokens()}
+        if interp is None or not interp.started():
+            return False
+        last = interp.started()[-1][0]
+        return last in interp.tokens() and prop.task_name(parse(text), last) == task
 
     def settled(self, text, init, outcomes):
         """The interpreter at rest under the initial environment (and self.env that environment), or None."""
