@@ -55,6 +55,9 @@ set(LDGSM_SANITIZER_SHELL_ENV
   "GSM_PROPERTY_MODELS=3"
   # the live same-outcome test: 3 models (and a free one) over 6 rounds (6 and 12; 9 s here beside other work)
   "GSM_LIVE_MODELS=3" "GSM_LIVE_ROUNDS=6"
+  # the live same-outcome tests of compiled patterns and state machines: 2 terms over 4 rounds (4 and 8), 3
+  # schemas over 5 rounds (4 and 8)
+  "PATTERN_LIVE_TERMS=2" "PATTERN_LIVE_ROUNDS=4" "WSM_LIVE_SCHEMAS=3" "WSM_LIVE_ROUNDS=5"
   # the isolation property test: 4 cases (16; scripts/isolation-property.sh 200)
   "ISOLATION_CASES=4"
   # the call campaign: 4 and 2 kills (20 and 10; scripts/chaos.sh longer)

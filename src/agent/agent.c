@@ -86,6 +86,8 @@ struct agent {
     bool archived_stale;      /* ... to be listed again (the instances changed) */
     bool retain_due;          /* instances left the run: incremental_retain at the next iteration's start */
     bool retained;            /* ... which this iteration made: channels of documents forgotten are closed */
+    strmap machine_reads; /* --notifications: what the state machines read in the last iteration (they are
+                             evaluated in every iteration, so a change there is a reason to iterate): watched too */
     /* per iteration */
     store *wm;
     request *requests;
@@ -359,6 +361,7 @@ void agent_free(agent *a) {
     free(a->listing_unchanged);
     free(a->evaluating);
     strmap_free(&a->archived);
+    strmap_free(&a->machine_reads);
     strmap_free(&a->waits);
     discovery_free(a->discovery);
     free(a->instances);
@@ -465,6 +468,20 @@ static bool take_revalidated(agent *a, const char *resource, http_result *out) {
     return true;
 }
 
+/* --notifications: resource was read in state etag (by GET, or on a channel's word): a channel is made for it
+ * if it has none, and the instances' bookkeeping learns whether one vouches for it now. */
+static void read_with_channel(agent *a, const char *resource, const char *etag) {
+    notifications_read(a->notifications, resource, etag);
+    if (a->incremental)
+        incremental_watch(a->incremental, resource, notifications_vouches(a->notifications, resource, etag));
+}
+
+static void channel_unvouched(void *user, const char *resource) {
+    agent *a = user;
+    if (a->incremental)
+        incremental_watch(a->incremental, resource, false);
+}
+
 /* --notifications: when a live channel vouches that resource is still in the state the document cache
  * holds (held), *out is the 304 a GET would have brought, without the GET. With --incremental, not when
  * its safety poll is due (incremental.h): a notification may have been lost on a channel still open.
@@ -552,19 +569,6 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
     return count;
 }
 
-/* --notifications: resource was read in state etag (by GET, or on a channel's word): a channel is made for it
- * if it has none, and the instances' bookkeeping learns whether one vouches for it now. */
-static void read_with_channel(agent *a, const char *resource, const char *etag) {
-    notifications_read(a->notifications, resource, etag);
-    if (a->incremental)
-        incremental_watch(a->incremental, resource, notifications_vouches(a->notifications, resource, etag));
-}
-
-static void channel_unvouched(void *user, const char *resource) {
-    agent *a = user;
-    if (a->incremental)
-        incremental_watch(a->incremental, resource, false);
-}
 
 /* --incremental, before anything is asserted: the conditional GETs of the documents of the instances that
  * may be left out (incremental.h), in one parallel batch, and which ones are. The answers stay for the
@@ -832,6 +836,17 @@ static void keep_written(agent *a, const planned_write *w, const http_result *re
                            read && read->takes_n3_patch, w->document, w->document_count);
 }
 
+/* Whether w may create or delete its document (and so change its container's members): a DELETE, or a write
+ * not conditional on the document's ETag (If-Match: it exists, and stays). */
+static bool may_change_membership(const planned_write *w) {
+    if (strcmp(w->method, "DELETE") == 0)
+        return true;
+    for (size_t h = 0; h < w->header_count; h++)
+        if (strcasecmp(w->headers[h].name, "If-Match") == 0)
+            return false;
+    return true;
+}
+
 /* Sends ws[0..n) in parallel; ok[i] says which returned 2xx. Answers asked for are kept for the rules.
  * Returns the failures. */
 static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsigned *sent) {
@@ -856,8 +871,11 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
         log_request(a, ws[i].method, ws[i].url, res, ws[i].why);
         ok[i] = res->failure == HTTP_FAIL_NONE && res->status >= 200 && res->status < 300;
         answers_record(a->answers, &env, &ws[i], res);
-        if (res->failure != HTTP_FAIL_STOPPED && res->failure != HTTP_FAIL_INVALID)
+        if (res->failure != HTTP_FAIL_STOPPED && res->failure != HTTP_FAIL_INVALID) {
             (*sent)++;
+            if (a->notifications)
+                notifications_wrote(a->notifications, ws[i].url, may_change_membership(&ws[i]), channel_unvouched, a);
+        }
         if (ok[i]) {
             keep_written(a, &ws[i], res);
             trace_sent(a->trace, &ws[i], res, NULL);
@@ -987,18 +1005,37 @@ static void gather_instances(agent *a) {
     a->evaluating_count = noted + joined;
 }
 
-/* A document some instance noted read (--incremental), or an --instances-from listing; else one this
- * iteration read. */
+/* A document some instance noted read (--incremental), an --instances-from listing or a state machine's read;
+ * else one this iteration read. */
 static bool still_read(void *user, const char *resource) {
     const agent *a = user;
-    return a->incremental ? incremental_knows(a->incremental, resource) || strmap_get(&a->listings, resource)
+    return a->incremental ? incremental_knows(a->incremental, resource) || strmap_get(&a->listings, resource) ||
+                                strmap_get(&a->machine_reads, resource)
                           : strmap_get(&a->doc_index, resource) != NULL;
 }
 
 /* --notifications: every document this iteration read and whose state is known (a revalidation can tell
  * whether it changed) is taken as read in that state, which makes a channel for it (notifications.h); but
- * one still_read() does not keep (with --incremental: no instance noted it, e.g. a member describing none). */
+ * one still_read() does not keep (with --incremental: no instance noted it, e.g. a member describing none).
+ * Those a state machine asked for (its ldgsm:group) are its reads until the next iteration. */
 static void note_reads(agent *a) {
+    u64map machines = {0};
+    for (size_t k = 0; k < a->opt.machine_count; k++)
+        u64map_put(&machines, terms_iri_cstr(a->t, a->opt.machines[k]), 1, NULL);
+    strmap_free(&a->machine_reads);
+    a->machine_reads = (strmap){0};
+    for (size_t d = 0; d < a->doc_count; d++) {
+        const doc_state *doc = &a->docs[d];
+        const char *etag;
+        if (!doc->read || !revalidatable(doc, &etag))
+            continue;
+        for (size_t g = 0; g < doc->group_count; g++)
+            if (u64map_get(&machines, doc->groups[g])) {
+                strmap_put(&a->machine_reads, doc->resource, 1, NULL);
+                break;
+            }
+    }
+    u64map_free(&machines);
     for (size_t d = 0; d < a->doc_count; d++) {
         const char *etag;
         if (a->docs[d].read && revalidatable(&a->docs[d], &etag) && still_read(a, a->docs[d].resource))
@@ -1260,6 +1297,10 @@ static void wait_for_next(agent *a) {
     /* a listing without a watching channel is polled: a new member is a new instance */
     for (uint32_t i = 0; i < a->listings.count && !poll; i++)
         if (!notifications_watching(a->notifications, a->listings.keys[i]))
+            poll = true;
+    /* so is a state machine's read: a new member of its inbox is its next event */
+    for (uint32_t i = 0; i < a->machine_reads.count && !poll; i++)
+        if (!notifications_watching(a->notifications, a->machine_reads.keys[i]))
             poll = true;
     if (poll && due - now > a->opt.interval_ms)
         due = now + a->opt.interval_ms;

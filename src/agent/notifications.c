@@ -229,6 +229,32 @@ void notifications_read(notifications *n, const char *resource, const char *etag
         ch->state = CH_WANTED;
 }
 
+static void mark_changed(notifications *n, const char *resource, size_t len,
+                         void (*unvouched)(void *user, const char *resource), void *user) {
+    const uint32_t *c = strmap_get_n(&n->index, resource, len);
+    if (!c)
+        return;
+    n->channels[*c].changed = true;
+    unvouched(user, n->index.keys[*c]);
+}
+
+void notifications_wrote(notifications *n, const char *url, bool membership,
+                         void (*unvouched)(void *user, const char *resource), void *user) {
+    size_t len = strcspn(url, "#");
+    mark_changed(n, url, len, unvouched, user);
+    if (!membership)
+        return;
+    const char *authority = strstr(url, "://");
+    const char *path = authority ? strchr(authority + 3, '/') : NULL;
+    if (!path || (size_t)(path - url) >= len)
+        return;
+    size_t end = len - (url[len - 1] == '/'); /* a container's container is its parent */
+    while (end > (size_t)(path - url) + 1 && url[end - 1] != '/')
+        end--;
+    if (url[end - 1] == '/' && end < len)
+        mark_changed(n, url, end, unvouched, user);
+}
+
 /* Closes the channels of the documents keep() drops, and forgets them. */
 static void retain(notifications *n, bool (*keep)(void *user, const char *resource), void *user) {
     size_t kept = 0;

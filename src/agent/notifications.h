@@ -59,6 +59,13 @@ bool notifications_watching(const notifications *n, const char *resource);
  * to with that state when it has no channel. */
 void notifications_read(notifications *n, const char *resource, const char *etag);
 
+/* The agent sent an unsafe request to url: that document, and when membership (the request may create or
+ * delete it) the container whose members it may have changed, are marked changed, so that no channel vouches
+ * for what was read of them before the notification of this write has come; unvouched(user, resource) is
+ * told of each. */
+void notifications_wrote(notifications *n, const char *url, bool membership,
+                         void (*unvouched)(void *user, const char *resource), void *user);
+
 /* After an iteration: closes the channels of documents keep() says are no longer read, then makes the
  * subscriptions wanted (discovering each new origin's subscription service first), one parallel batch each.
  * keep(user, resource) decides (NULL: none was dropped). */

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """lossy_notifications.py: a reverse proxy in front of `ldgsm serve` whose Solid Notifications lose
 messages, for tests/gsm/run_notifications_lossy.sh (issue 35: lost notifications are bounded by the
-agent's --safety-poll). Standard library only.
+agent's --safety-poll), or whose sockets open late, for tests/gsm/run_notifications_open_race.sh (a channel
+vouches only for reads after its socket opened), or whose containers' Remove activities are lost, for
+tests/wsm/run_wsm_own_writes.sh (the agent's own DELETE ends what a channel vouches for). Standard library only.
 
 HTTP: every request is forwarded to TARGET (a base URL) and its answer sent back. The server names itself
 by its own origin (the storage description's subscription service, container members, Location, Link)
@@ -23,10 +25,17 @@ mode picks:
                     cut only when something was happening on it, the case where a loss matters. The draws
                     are counted over all sockets like --drop-every's (seed 1 draws 0.134 first: with P
                     above it the first message is always cut)
+  --drop-type TYPE  every text message that is an activity of type TYPE (e.g. Remove: a container's member
+                    deleted) is not forwarded (not counted as a message by the two above)
+and, beside them or alone:
+  --hold-open SUFFIX GATE   a socket whose topic ends with SUFFIX is held before its handshake reaches the
+                    server (so the server has no socket for it: a change meanwhile is told to no one)
+                    until the file GATE exists; the test decides what happens first
 
 LOG gets one tab-separated line per event, written before the event's effect (a dropped message is
 logged before the next frame is read; a forwarded one before it is sent):
   SUBSCRIBE  TOPIC  RECEIVE-FROM      a subscription answered (the real receiveFrom)
+  HOLD       TOPIC                    a socket held (--hold-open), before its handshake went on
   OPEN       TOPIC                    a relayed socket's handshake passed
   FORWARD    TOPIC  STATE             a notification forwarded (STATE: its "state", "-" without)
   DROP       TOPIC  STATE             a notification not forwarded
@@ -37,16 +46,19 @@ TOPIC is the subscription's topic as the client named it (under the proxy's orig
 Listens on 127.0.0.1 only, on free ports; the first line on stdout is the proxy's base URL. Stopped by
 its PID.
 
-usage: lossy_notifications.py TARGET LOG (--drop-every N | --close-random P [--seed S])"""
+usage: lossy_notifications.py TARGET LOG [--drop-every N | --close-random P [--seed S]] [--drop-type TYPE]
+                               [--hold-open SUFFIX GATE]"""
 import http.client
 import http.server
 import json
+import os
 import random
 import re
 import socket
 import struct
 import sys
 import threading
+import time
 import urllib.parse
 
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
@@ -69,8 +81,10 @@ def replacer(old, new):
 class Relay:
     """The WebSocket relay: its channels (path -> real receiveFrom and topic), the mode, the log."""
 
-    def __init__(self, log_path, drop_every, close_p, seed, to_client):
+    def __init__(self, log_path, drop_every, close_p, seed, to_client, hold=None, drop_type=None):
         self.log_path = log_path
+        self.hold = hold  # (topic suffix, gate file) or None
+        self.drop_type = drop_type
         self.to_client = to_client
         self.drop_every = drop_every
         self.close_p = close_p
@@ -93,8 +107,11 @@ class Relay:
         self.log("SUBSCRIBE", topic, receive_from)
         return "ws://127.0.0.1:%d%s" % (self.port, path)
 
-    def fate(self):
-        """What happens to the next text message from a server: "FORWARD", "DROP" or "CUT"."""
+    def fate(self, kind):
+        """What happens to the next text message from a server (an activity of type kind): "FORWARD", "DROP"
+        or "CUT"."""
+        if kind == self.drop_type:
+            return "DROP"
         with self.lock:
             self.messages += 1
             if self.drop_every and self.messages % self.drop_every == 0:
@@ -124,6 +141,10 @@ class Relay:
                 client.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
                 return
             receive_from, topic = known
+            if self.hold and topic.endswith(self.hold[0]):
+                self.log("HOLD", topic)
+                while not os.path.exists(self.hold[1]):  # the test stops the relay by its PID if it fails
+                    time.sleep(0.02)
             parts = urllib.parse.urlsplit(receive_from)
             upstream = socket.create_connection((parts.hostname, parts.port), timeout=UPSTREAM_TIMEOUT)
             # the handshake as the client sent it, but for Host (the key, and so the accept, pass through)
@@ -164,12 +185,13 @@ class Relay:
                 return
             opcode, fin, payload, raw = frame
             if opcode == 0x1:
-                fate = self.fate()
-                state = "-"
+                state = kind = "-"
                 try:
-                    state = str(json.loads(payload.decode()).get("state", "-")) if fin else "-"
+                    activity = json.loads(payload.decode()) if fin else {}
+                    state, kind = str(activity.get("state", "-")), str(activity.get("type", "-"))
                 except (ValueError, AttributeError):
                     pass
+                fate = self.fate(kind)
                 self.log(fate, topic, state)
                 if fate == "CUT":
                     return
@@ -270,7 +292,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     target, log_path, rest = argv[0], argv[1], argv[2:]
-    drop_every, close_p, seed = 0, 0.0, 1
+    drop_every, close_p, seed, hold, drop_type = 0, 0.0, 1, None, None
     while rest:
         if rest[0] == "--drop-every" and len(rest) >= 2:
             drop_every, rest = int(rest[1]), rest[2:]
@@ -278,6 +300,10 @@ def main(argv):
             close_p, rest = float(rest[1]), rest[2:]
         elif rest[0] == "--seed" and len(rest) >= 2:
             seed, rest = int(rest[1]), rest[2:]
+        elif rest[0] == "--drop-type" and len(rest) >= 2:
+            drop_type, rest = rest[1], rest[2:]
+        elif rest[0] == "--hold-open" and len(rest) >= 3:
+            hold, rest = (rest[1], rest[2]), rest[3:]
         else:
             print(__doc__, file=sys.stderr)
             return 2
@@ -285,7 +311,7 @@ def main(argv):
     server = Server(("127.0.0.1", 0), None)
     own = "http://127.0.0.1:%d" % server.server_address[1]
     to_client, to_server = replacer(origin_of(target), own), replacer(own, origin_of(target))
-    relay = Relay(log_path, drop_every, close_p, seed, to_client)
+    relay = Relay(log_path, drop_every, close_p, seed, to_client, hold, drop_type)
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"

@@ -17,37 +17,13 @@ set -u
 . "$(dirname "$0")/one_stage_lib.sh"
 . "$(dirname "$0")/fire_alarm_lib.sh"
 . "$(dirname "$0")/orders_lib.sh"
+. "$(dirname "$0")/relay_lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 safety=1000 # ms: the agents' --safety-poll (a second: the fire alarm rests longer than it at each step)
 orders=20 # the order fixture's instances, beside the fire alarm
 # The fire alarm's environment waits this long without activity before its next step: longer than the
 # safety poll, so that a change whose notification was lost is acted on before the scenario goes on.
 rest_ms=$((safety + 500))
-
-relay_pid=
-agent_pids=() # the agents run in the background, stopped by PID if the test ends early
-trap 'for p in "${agent_pids[@]}" $relay_pid; do running "$p" && stop_pid "$p"; done; cleanup' EXIT
-[ -n "${KEEP:-}" ] && trap - EXIT
-# start_relay MODE...: a (new) relay in front of the server at $base; its base URL in $pbase, its log
-# $work/relay.log (emptied).
-start_relay() {
-  [ -n "$relay_pid" ] && stop_pid "$relay_pid"
-  : > "$work/relay.log"
-  rm -f "$work/relay.out" # never read the last relay's address
-  python3 "$here/lossy_notifications.py" "$base" "$work/relay.log" "$@" > "$work/relay.out" 2> "$work/relay.err" &
-  relay_pid=$!
-  wait_for_line "$work/relay.out" "$work/relay.err" "$relay_pid" "the relay"
-  pbase=$line
-}
-# await COMMAND...: true once the command succeeds, tried every 0.1 s for at most $wait_limit seconds
-await() {
-  local i
-  for ((i = 0; i < wait_limit * 10; i++)); do
-    "$@" && return 0
-    nap 0.1
-  done
-  return 1
-}
 
 losses() { # MODE-WORD: "N of M" notifications the relay lost (DROP or CUT) of all it saw
   echo "$(grep -c "^$1" "$work/relay.log") of $(grep -cE '^(DROP|CUT|FORWARD)' "$work/relay.log")"

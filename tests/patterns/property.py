@@ -196,7 +196,9 @@ def names_of(text):
     return tasks, conds, lists
 
 
-def names_turtle(text, service, run_id):
+def names_turtle(text, service, run_id, timed=(), delay=0):
+    """The names a term's model uses. Tasks at service/RUN_ID/tasks/NAME; those in timed (tests/patterns/live.py)
+    re-sent once `delay` seconds after a failed answer, where the others are not re-sent."""
     tasks, conds, lists = names_of(text)
     out = ["@prefix http: <http://www.w3.org/2011/http#> .",
            "@prefix httpm: <http://www.w3.org/2011/http-methods#> .",
@@ -205,10 +207,12 @@ def names_turtle(text, service, run_id):
            "@prefix pat: <https://w3id.org/ldgsm/patterns#> .", ""]
     for t in tasks:
         # no retries and an hour's deadline: a held task waits for its release, a 403 fails it at once
+        retries = ('ldgsm:retries 1 ; ldgsm:retryDelay "PT%gS"^^xsd:dayTimeDuration' % delay) if t in timed \
+            else "ldgsm:retries 0"
         out.append('<#%s> a http:Request ; http:mthd httpm:PUT ; http:requestURI <%s/%s/tasks/%s> ;\n'
                    '  http:headers ( [ http:fieldName "Content-Type" ; http:fieldValue "text/turtle" ] ) ;\n'
                    '  http:body "<#it> <%sran> true ." ;\n'
-                   '  ldgsm:timeout "PT1H"^^xsd:dayTimeDuration ; ldgsm:retries 0 .' % (t, service, run_id, t, ENV))
+                   '  ldgsm:timeout "PT1H"^^xsd:dayTimeDuration ; %s .' % (t, service, run_id, t, ENV, retries))
     for c in conds:
         out.append('<#%s> a sp:Ask ; sp:text "ASK { <../env/%s#it> <%svalue> true }" .' % (c, c, ENV))
     for lst in lists:
@@ -689,7 +693,7 @@ class Property:
         self.fixed_term = fixed_term
         self.fixed_init = dict(kv.split("=", 1) for kv in fixed_init.split(",") if kv)
         self.runs_made, self.notes = 0, collections.Counter()
-        self.service = TaskService()
+        self.service = None  # the TaskService its runs use (main's): tests/patterns/live.py makes terms only
 
     def next_run(self):
         self.runs_made += 1
@@ -786,6 +790,7 @@ def main(argv):
     seed = int(opts["--seed"] or os.environ.get("PATTERN_PROPERTY_SEED") or random.SystemRandom().randrange(1 << 31))
     print("pattern property: seed %d" % seed, flush=True)
     prop = Property(os.path.abspath(argv[0]), seed, "--verbose" in flags, opts["--term"], opts["--init"])
+    prop.service = TaskService()
     rng = random.Random(seed)
     work = tempfile.mkdtemp(prefix="ldgsm-pattern-property.")
     started, failed, steps, iterations, covered = time.monotonic(), 0, 0, 0, set()

@@ -35,7 +35,7 @@ left some instance out at least once.
 every instance's state after every iteration, and every write the server took (method, path, status), sorted.
 
 --live compares two agents left to run by themselves (DESIGN section 9, "Same outcome";
-tests/gsm/run_gsm_same_outcome_live.sh): `ldgsm run -n 50` and --against's (notifications: `--notifications
+tests/gsm/run_gsm_same_outcome_live.sh; the machinery is live_runs.py's): `ldgsm run -n 50` and --against's (notifications: `--notifications
 -n 60000 --safety-poll 600000`; incremental: `--incremental -n 50`), each over every instance with a server
 and a task service (tests/gsm/data_service.py) of its own, side by side. The environment writes one variable
 of some instances per round, only when the workflow rests (no write, request or change-driven log line for
@@ -56,32 +56,22 @@ usage: gsm_property.py LDGSM [--seed N] [--models 14] [--free 6] [--iterations 3
        [--against notifications|incremental] [--keep]
 The seed is printed first (and on failure, with how to reproduce); GSM_PROPERTY_SEED sets it too.
 """
-import datetime
 import itertools
-import json
 import os
 import random
 import re
-import select
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-import traceback
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-GSM_TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(1, GSM_TESTS)
-import data_service  # noqa: E402 (tests/gsm/data_service.py: --live's task service, and its log's reader)
 import gsm_status as gs  # noqa: E402
+import live_runs as live  # noqa: E402 (the live same-outcome tests' machinery: --live)
+from live_runs import WAIT, Server  # noqa: E402,F401 (Server: also the pattern property test's)
 
 ENV = "https://example.org/env#"
-# Seconds any one wait may take (a server's start or stop, a request, an iteration, the agent's exit):
-# a regression that hangs fails with a message instead of stalling the run. LDGSM_TEST_WAIT overrides.
-WAIT = int(os.environ.get("LDGSM_TEST_WAIT", "30"))
 OPS = {"ge": ">=", "lt": "<", "eq": "=", "ne": "!="}
 COMPLEMENT = {"ge": "lt", "lt": "ge", "eq": "ne", "ne": "eq"}
 TEST = {"ge": lambda a, b: a >= b, "lt": lambda a, b: a < b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
@@ -203,7 +193,7 @@ class GenModel:
                 if s == self.timed:  # one re-send TIMED_DELAY after the first send fails, then exhausted
                     out.append('<#%s-task> a ldgsm:Call ; ldgsm:retries 1 ;\n'
                                '    ldgsm:retryDelay "PT%gS"^^xsd:dayTimeDuration ; ldgsm:alternatives ( <#%s-req> ) .'
-                               % (s, TIMED_DELAY, s))
+                               % (s, live.TIMED_DELAY, s))
                 out.append(request)
             out.append("<#%s> %s ." % (s, " ;\n    ".join(props)))
         return "\n".join(out + sentries) + "\n"
@@ -405,35 +395,6 @@ def self_test():
 
 # --- the run ----------------------------------------------------------------------------------------------
 
-class Server:
-    def __init__(self, ldgsm, work):
-        self.log_path = os.path.join(work, "serve.log")
-        self.proc = subprocess.Popen([ldgsm, "serve", "--memory", "--port", "0"], stdout=subprocess.PIPE,
-                                     stderr=open(self.log_path, "w"), text=True)
-        ready, _, _ = select.select([self.proc.stdout], [], [], WAIT)
-        self.base = self.proc.stdout.readline().strip() if ready else ""
-        if not self.base.startswith("http://"):
-            raise RuntimeError("ldgsm serve did not start: " + open(self.log_path).read())
-
-    def put(self, path, text):
-        req = urllib.request.Request(self.base + path, data=text.encode(), method="PUT",
-                                     headers={"Content-Type": "text/turtle"})
-        with urllib.request.urlopen(req, timeout=WAIT) as resp:
-            resp.read()
-            return resp.status
-
-    def stop(self):
-        """SIGTERM; False when the server had to be killed."""
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=WAIT)
-            return True
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            return False
-
-
 class Agent:
     """One `ldgsm run --step` process: an iteration per line on its input, its log in a file."""
 
@@ -604,26 +565,8 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep, incremental, dump):
 
 # --- live runs (--live) -------------------------------------------------------------------------------------
 #
-# The same outcome of DESIGN section 9: two agents left to run by themselves, `ldgsm run -n 50` and the agent
-# under test (`--notifications -n 60000 --safety-poll 600000` by default), each with a server and a task
-# service of its own, on the same models under the same environment. A stepped run cannot compare them: a
-# notification arrives when it arrives, so the change-driven agent may see the environment's last write one
-# iteration later than polling does, which is no fault. What must be the same is what each instance goes
-# through: its status writes and its task requests, in order. So the environment acts only when the workflow
-# rests (LiveRun.rest), with one write per instance at most, and each run sees each change at the same point
-# of each instance's progress.
-
-TIMED_DELAY = 1.5  # s: a timed stage's retry delay, longer than a cascade of steps, so that none races it
-POLLING = ["-n", "50"]
-AGAINST = {  # the agents compared with polling
-    "notifications": ["--notifications", "-n", "60000", "--safety-poll", "600000"],
-    "incremental": ["--incremental", "-n", "50", "--safety-poll", "600000"],
-}
-LDGSM = "https://w3id.org/ldgsm#"
-ITERATION = re.compile(r"^iteration: .* unsafe (\d+): \d+ sent, (\d+) withheld, (\d+) conflicting, \d+ yielded, "
-                       r"(\d+) refused")
-REQUEST = re.compile(r"^(PUT|POST|PATCH|DELETE) (\S+) (\S+)")
-
+# DESIGN section 9's same outcome, for random models; the machinery, and why the environment acts only at
+# rest, are live_runs.py's.
 
 class Table:
     """A status as simulate() reads it, keyed by model names: {stage: (state, completed)}, {milestone:
@@ -705,54 +648,6 @@ def live_models(rng, n_models, n_free):
     return models
 
 
-def read_status(instance):
-    """The status document: (triples, names, writes, top): a name for each fragment (its stage's or
-    milestone's model name; "call STAGE" for a call record); its history as writes in order (the entries of
-    one write share their ldgsm:at), each (its first ldgsm:sequence, a sorted tuple of (name, property, from,
-    to)); the highest sequence (0: none). Sequences not 1..top mean that the history lost entries."""
-    triples = gs.fetch(instance)
-    props = {}
-    for s, p, o in triples:
-        props.setdefault(s, {}).setdefault(p, []).append(o)
-    names = {s: gs.local(ps[gs.GSM + "isInstanceOf"][0]) for s, ps in props.items() if gs.GSM + "isInstanceOf" in ps}
-    for s, ps in props.items():
-        if LDGSM + "CallRecord" in ps.get(gs.RDF_TYPE, []):
-            names[s] = "call " + names.get(ps.get(LDGSM + "ofStage", ["?"])[0], "?")
-    writes, seqs = {}, []
-    for s, ps in props.items():
-        if LDGSM + "sequence" not in ps:
-            continue
-        seq = int(ps[LDGSM + "sequence"][0])
-        seqs.append(seq)
-        entry = (names.get(ps.get(LDGSM + "changed", ["?"])[0], "?"), gs.local(ps.get(LDGSM + "property", ["?"])[0]),
-                 " ".join(sorted(gs.local(v) for v in ps.get(LDGSM + "from", []))) or "-",
-                 " ".join(sorted(gs.local(v) for v in ps.get(LDGSM + "to", []))) or "-")
-        first, entries = writes.get(ps.get(LDGSM + "at", [""])[0], (seq, []))
-        writes[ps.get(LDGSM + "at", [""])[0]] = (min(first, seq), entries + [entry])
-    top = max(seqs, default=0)
-    if sorted(seqs) != list(range(1, top + 1)):
-        raise ValueError("%s: the history's sequences are not 1..%d: entries were lost" % (instance, top))
-    return triples, names, [(first, tuple(sorted(entries))) for first, entries in sorted(writes.values())], top
-
-
-def clock_seconds(stamp):
-    """An xsd:dateTime of the agent's clock ("2026-12-07T17:04:08.902Z") in seconds since the epoch."""
-    at = datetime.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ")
-    return at.replace(tzinfo=datetime.timezone.utc).timestamp()
-
-
-def calls_waiting(triples):
-    """The deadlines (seconds since the epoch) of the call records still calling."""
-    props = {}
-    for s, p, o in triples:
-        props.setdefault(s, {}).setdefault(p, []).append(o)
-    out = []
-    for ps in props.values():
-        if LDGSM + "calling" in ps.get(LDGSM + "callState", []) and ps.get(LDGSM + "deadline"):
-            out.append(clock_seconds(ps[LDGSM + "deadline"][0]))
-    return out
-
-
 def replay(gm, iri, writes):
     """The snapshots the history's writes make, from before set-up on (one more than writes), as gs.Snapshot
     keyed by model IRIs. Set-up adds its fragments without entries: inactive, uncompleted, unachieved."""
@@ -780,77 +675,21 @@ def replay(gm, iri, writes):
     return snaps
 
 
-class Tail:
-    """A file's complete lines, as they are appended."""
-
-    def __init__(self, path):
-        self.path, self.offset = path, 0
-
-    def lines(self):
-        try:
-            with open(self.path, "rb") as f:
-                f.seek(self.offset)
-                data = f.read()
-        except FileNotFoundError:
-            return []
-        end = data.rfind(b"\n") + 1
-        self.offset += end
-        return data[:end].decode("utf-8", "replace").splitlines()
-
-
-class Rounds:
-    """Both runs take the same rounds of the environment: each waits for the other at every rest, and the
-    barrier decides for both whether another round begins (so that a time limit ends them at the same one)."""
-
-    def __init__(self, rounds, seconds):
-        self.rounds, self.end, self.done, self.go = rounds, time.monotonic() + seconds, 0, True
-        self.barrier = threading.Barrier(2, action=self.decide)
-
-    def decide(self):
-        self.go = self.done < self.rounds and time.monotonic() < self.end
-        self.done += self.go
-
-    def next(self):
-        try:
-            self.barrier.wait(timeout=4 * WAIT)
-        except threading.BrokenBarrierError:
-            return False
-        return self.go
-
-
-class LiveRun:
-    """One agent left to run by itself over every model, with an `ldgsm serve` and a task service of its own
-    (tests/gsm/data_service.py: it records every request with its body, and fails the timed tasks)."""
+class LiveRun(live.LiveRun):
+    """One agent left to run by itself over every model (live.LiveRun), with a task service that fails the
+    timed tasks; each run checks every write as the stepped test checks every iteration."""
 
     def __init__(self, ldgsm, label, agent_options, seed, n_models, n_free, quiet, work):
-        self.ldgsm, self.label, self.agent_options, self.quiet = ldgsm, label, agent_options, quiet
-        self.polling = "--notifications" not in agent_options  # it iterates every -n, logging as it goes
+        live.LiveRun.__init__(self, ldgsm, label, agent_options, quiet, work)
         self.rng = random.Random(seed)
         self.models = live_models(self.rng, n_models, n_free)
-        self.work = os.path.join(work, label)
-        os.makedirs(self.work)
-        self.failures, self.results = [], None
         self.env_at = [[(0, dict(gm.env))] for gm in self.models]  # per model: (history's top when set, env)
-        self.rests = self.actions = self.resent = 0
-        self.requested = [0] * len(self.models)  # task requests the service received, per model
-        self.progress = [[] for _ in self.models]  # per model, at each rest: (status writes, task requests)
-        self.server = self.service = self.agent = None
+        self.resent = 0
 
-    def start(self):
-        self.server = Server(self.ldgsm, self.work)
-        self.service_log = os.path.join(self.work, "service.log")
-        with open(os.path.join(self.work, "service.json"), "w") as f:
-            json.dump({"/p%d/tasks/%s" % (i, gm.timed): {"fail": 1 << 30}
-                       for i, gm in enumerate(self.models) if gm.timed}, f)
-        self.service = subprocess.Popen(
-            [sys.executable, os.path.join(GSM_TESTS, "data_service.py"), "serve", "0",
-             os.path.join(self.work, "service.json"), self.service_log],
-            stdout=subprocess.PIPE, stderr=open(os.path.join(self.work, "service.err"), "w"), text=True)
-        ready, _, _ = select.select([self.service.stdout], [], [], WAIT)
-        port = self.service.stdout.readline().strip() if ready else ""
-        if not port.isdigit():
-            raise RuntimeError("the task service did not start")
-        self.service_base = "http://127.0.0.1:%s/" % port
+    def service_config(self):
+        return {"/p%d/tasks/%s" % (i, gm.timed): {"fail": 1 << 30} for i, gm in enumerate(self.models) if gm.timed}
+
+    def publish(self):
         for i, gm in enumerate(self.models):
             text = gm.turtle(self.rng, lambda s, i=i: "%sp%d/tasks/%s" % (self.service_base, i, s))
             with open(os.path.join(self.work, "p%d.ttl" % i), "w") as f:
@@ -864,135 +703,26 @@ class LiveRun:
         self.iris = [(lambda i: lambda name: "%sp%d/model#%s" % (self.server.base, i, name))(i)
                      for i in range(len(self.models))]
         self.gs_models = [gs.read_model(iri("root")) for iri in self.iris]
-        args = [self.ldgsm, "run", "--history", "100000"] + self.agent_options
-        for inst in self.instances:
-            args += ["--instance", inst]
-        self.agent_log = os.path.join(self.work, "agent.log")
-        self.tails = {"serve": Tail(self.server.log_path), "service": Tail(self.service_log),
-                      "agent": Tail(self.agent_log)}
-        if not self.polling:  # its iterations' clocks (polling's trace would be a record per GET)
-            args += ["--trace", os.path.join(self.work, "trace.jsonl")]
-            self.tails["trace"] = Tail(os.path.join(self.work, "trace.jsonl"))
-        self.started = time.time()
-        self.agent = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=open(self.agent_log, "w"))
+        return [a for inst in self.instances for a in ("--instance", inst)]
 
-    def stop(self):
-        if self.agent is not None and self.agent.poll() is None:
-            self.agent.terminate()
-            try:
-                if self.agent.wait(timeout=WAIT) != 0:
-                    self.failures.append("the agent exits %d at SIGTERM" % self.agent.returncode)
-            except subprocess.TimeoutExpired:
-                self.agent.kill()
-                self.agent.wait()
-                self.failures.append("the agent did not stop within %d s of SIGTERM" % WAIT)
-        if self.service is not None and self.service.poll() is None:
-            self.service.terminate()
-            self.service.wait()
-        if self.server is not None and self.server.proc.poll() is None and not self.server.stop():
-            self.failures.append("the server did not stop within %d s of SIGTERM" % WAIT)
-
-    def look(self):
-        """Since the last look: whether the server or the task service saw anything but the environment's writes
-        (under env/); the agent's new log lines; the iterations its trace records (change-driven agents)."""
-        busy = any(REQUEST.match(line) and "/env/" not in line for line in self.tails["serve"].lines())
-        for line in self.tails["service"].lines():
-            busy = True
-            m = re.match(r'.*"path": "/p(\d+)/', line)
-            if m and '"method"' in line:
-                self.requested[int(m.group(1))] += 1
-        iterations = [json.loads(line) for line in self.tails["trace"].lines() if '"kind":"iteration"' in line] \
-            if "trace" in self.tails else []
-        return busy, self.tails["agent"].lines(), iterations
-
-    def rest(self, after):
-        """Waits until the workflow rests, the environment having begun to write at `after` (wall clock): since
-        the agent's last request, and since `after`, an iteration that derived none began, and the agent wrote
-        or requested nothing, nor the change-driven one logged anything, for the quiet period. Polling tells
-        only the order of its log lines (its requests before their iteration's line): after `after`, the
-        second iteration logged began after it. The change-driven agent's trace gives each iteration's clock.
-        A call waiting for a deadline is no rest: its deadline is waited for, and then as after a write.
-        Returns the status documents as read at rest (read_status), or None after WAIT seconds: a failure."""
-        if self.polling:  # what it logged before now is no iteration after the environment's writes
-            self.look()
-        need, quiet_iterations, last = (2 if self.polling else 1), 0, time.monotonic()
-        floor = handled = after  # change-driven: an iteration must begin after this (wall clock)
-        limit = time.monotonic() + WAIT
-        while time.monotonic() < limit:
-            time.sleep(0.05)
-            if self.agent.poll() is not None:
-                self.failures.append("the agent exited (status %d)" % self.agent.returncode)
-                return None
-            busy, lines, iterations = self.look()
-            if busy or (lines and not self.polling):
-                last = time.monotonic()
-            for line in lines if self.polling else ():
-                if REQUEST.match(line):
-                    need, quiet_iterations, last = 1, 0, time.monotonic()
-                elif line.startswith("iteration:") and " unsafe 0:" in line:
-                    quiet_iterations += 1
-            for it in iterations:  # in order: one after a request began after it
-                if it["unsafe"]:
-                    quiet_iterations, last = 0, time.monotonic()
-                elif clock_seconds(it["now"]) > floor:
-                    quiet_iterations += 1
-            if time.monotonic() - last < self.quiet or quiet_iterations < need:
-                continue
-            docs = [read_status(inst) for inst in self.instances]
-            due = [d for doc in docs for d in calls_waiting(doc[0]) if d > handled]
-            if not due:
-                return docs
-            floor = handled = max(due)
-            while time.time() < handled + 0.002 and time.monotonic() < limit:
-                time.sleep(min(0.05, handled + 0.002 - time.time()))
-            if self.polling:
-                self.look()
-            need, quiet_iterations, last = (2 if self.polling else 1), 0, time.monotonic()
-        late = ["p%d (%.1f s)" % (i, time.time() - d) for i, inst in enumerate(self.instances)
-                for d in calls_waiting(read_status(inst)[0]) if d < time.time()]
-        self.failures.append("rest %d: the workflow did not rest within %d s (no write for %.1f s and an iteration "
-                             "without requests after the last)%s" % (self.rests + 1, WAIT, self.quiet,
-                                                                      "; calls still calling past their deadline: "
-                                                                      + ", ".join(late) if late else ""))
-        return None
-
-    def play(self, rounds):
-        try:
-            self.start()
-            docs = self.rest(self.started)
-            while docs is not None:
-                self.at_rest(docs)
-                if self.failures or not rounds.next():
-                    break
-                docs = self.rest(self.act(docs))
-        except Exception as e:  # the harness failing fails the run, with where
-            self.failures.append("%s: %s\n%s" % (type(e).__name__, e, traceback.format_exc()))
-        if self.failures:
-            rounds.barrier.abort()
-        self.finish()
+    def read(self, i):
+        return live.read_status(self.instances[i])
 
     def at_rest(self, docs):
-        """At rest the table has no step left for any instance (the agent saw every change), and no call is
-        still calling past its deadline (the agent woke for it). How far each instance got is noted, for the
-        comparison: the environment must act at the same point of its progress in both runs."""
-        self.rests += 1
+        """At rest the table has no step left for any instance (the agent saw every change)."""
         for i, gm in enumerate(self.models):
-            self.progress[i].append((len(docs[i][2]), self.requested[i]))
             snap = gs.Snapshot(docs[i][0], self.instances[i])
             table = Table.of(gm, snap, self.iris[i])
             if table_step(gm, gm.env, table).key() != table.key():
                 self.failures.append("model p%d, rest %d: the table still has a step to take from %s"
                                      % (i, self.rests, gs.compact(self.gs_models[i], snap)))
-            late = [d for d in calls_waiting(docs[i][0]) if d < time.time() - 0.01]
-            if late:
-                self.failures.append("model p%d, rest %d: a call is still calling %.1f s past its deadline"
-                                     % (i, self.rests, time.time() - min(late)))
 
     def act(self, docs):
         """One round of the environment: some models (at least one) get one write each, never one that would
         make their workflow cycle, and rather one that makes it move (of 4 drawn) than one it ignores. Returns
         when it began to write (an iteration that began after, and every one after it, saw the writes, or is
-        followed by one that did: a notification that comes while an iteration runs is taken by the next)."""
+        followed by one that did: a notification that comes while an iteration runs is taken by the next), or
+        None when it wrote nothing."""
         began = None
         chosen = [i for i in range(len(self.models)) if self.rng.random() < 0.5] \
             or [self.rng.randrange(len(self.models))]
@@ -1014,67 +744,25 @@ class LiveRun:
                 self.env_at[i].append((docs[i][3], dict(gm.env)))
                 self.server.put("p%d/env/%s" % (i, v), env_text(gm.env[v]))
                 self.actions += 1
-        return began or time.time()
+        return began
 
-    def finish(self):
-        """Reads what the run did and stops its processes: per instance its history's writes, the task requests
-        its service received, its final status; then checks every write as the stepped test checks every
-        iteration."""
-        docs = None
-        if self.agent is not None and self.server is not None and self.server.proc.poll() is None:
-            try:
-                docs = [read_status(inst) for inst in self.instances]
-            except Exception as e:
-                self.failures.append("the status documents cannot be read at the end: %s" % e)
-        self.stop()
-        if docs is None:
-            return
-        requests = self.task_requests()
+    def result(self, i, doc, requests):
+        """Its history's writes, the task requests its service received (keys differ between runs), its final
+        status with its call records' states."""
+        snap = gs.Snapshot(doc[0], self.instances[i])
+        return {"writes": [entries for _, entries in doc[2]], "tasks": [tuple(r[:4] for r in batch) for batch in requests],
+                "final": " ".join([gs.compact(self.gs_models[i], snap)] + live.call_states(doc))}
+
+    def check(self, docs, requests):
         timed_keys = [r[4] for i, gm in enumerate(self.models) for batch in requests.get(i, []) for r in batch
                       if r[0] == gm.timed]
         self.resent = len(timed_keys) - len(set(timed_keys))  # a re-send repeats its first send's key
-        self.results = []
         for i, gm in enumerate(self.models):
-            snap = gs.Snapshot(docs[i][0], self.instances[i])
-            calls = sorted("%s=%s" % (docs[i][1].get(s, "?"), gs.local(o)) for s, p, o in docs[i][0]
-                           if p == LDGSM + "callState")
-            tasks = [tuple(r[:4] for r in batch) for batch in requests.get(i, [])]  # keys differ between runs
-            self.results.append({"writes": [entries for _, entries in docs[i][2]], "tasks": tasks,
-                                 "rests": self.progress[i],
-                                 "final": " ".join([gs.compact(self.gs_models[i], snap)] + calls)})
-            self.check(i, gm, docs[i][2], requests.get(i, []))
-        self.check_log()
+            self.check_model(i, gm, docs[i][2], requests.get(i, []))
+        self.log_problems({"%sp%d/tasks/%s" % (self.service_base, i, gm.timed)
+                           for i, gm in enumerate(self.models) if gm.timed})
 
-    def task_requests(self):
-        """Per model, the task requests its service received, in batches: those the agent sent in one
-        iteration (in parallel: their order is none) sorted, each (stage, body, status, key). The agent's log
-        tells the iteration of each (a stage's requests follow one another: the n-th the service received
-        for a path is the n-th the agent sent there)."""
-        iteration, sent = 0, {}
-        with open(self.agent_log, errors="replace") as f:
-            for line in f:
-                if line.startswith("iteration:"):
-                    iteration += 1
-                m = REQUEST.match(line)
-                if m and m.group(2).startswith(self.service_base):
-                    sent.setdefault("/" + m.group(2)[len(self.service_base):], []).append(iteration)
-        received, order = data_service.read_log(self.service_log)
-        by_path = {}
-        for n in order:
-            by_path.setdefault(received[n]["path"], []).append(received[n])
-        out = {}
-        for path in sorted(set(sent) | set(by_path)):
-            if len(sent.get(path, [])) != len(by_path.get(path, [])):
-                self.failures.append("%s: the agent logged %d requests, the service received %d"
-                                     % (path, len(sent.get(path, [])), len(by_path.get(path, []))))
-                continue
-            i, stage = re.match(r"/p(\d+)/tasks/(.*)", path).groups()
-            for it, r in zip(sent[path], by_path[path]):
-                out.setdefault(int(i), {}).setdefault(it, []).append(
-                    (stage, r["method"], r["body"], r["status"], r["key"]))
-        return {i: [tuple(sorted(batch)) for _, batch in sorted(batches.items())] for i, batches in out.items()}
-
-    def check(self, i, gm, writes, batches):
+    def check_model(self, i, gm, writes, batches):
         """The stepped test's checks, on every write of the history: GSM-1 and GSM-2, a step the rule table
         allows, exactly the table's step under the environment of the time, a finished workflow staying so;
         and each task request as its model says, sent once per activation (a timed one: re-sent once at most,
@@ -1108,68 +796,27 @@ class LiveRun:
                 self.failures.append("model p%d: %s's task: %d activations, requests under the keys %s"
                                      % (i, s, activations[s], sent))
 
-    def check_log(self):
-        """No write withheld, refused or in conflict; no request failed but the timed tasks'."""
-        with open(self.agent_log, errors="replace") as f:
-            for line in f:
-                m = ITERATION.match(line)
-                if m and any(int(n) for n in m.groups()[1:]):
-                    self.failures.append("the agent: " + line.strip())
-                m = REQUEST.match(line)
-                if m and not m.group(3).startswith("2") and not any(
-                        m.group(2) == "%sp%d/tasks/%s" % (self.service_base, i, gm.timed)
-                        for i, gm in enumerate(self.models) if gm.timed):
-                    self.failures.append("the agent: " + line.strip())
-
-
-def differences(a, b, label_a, label_b):
-    """Where two runs' results differ, per model: the first write, task batch and rest, the final status."""
-    out = []
-    names = {"writes": "status write", "tasks": "batch of task requests",
-             "rests": "rest (status writes, task requests so far)"}
-    for i, (ra, rb) in enumerate(zip(a, b)):
-        for what, name in names.items():
-            xa, xb = ra[what], rb[what]
-            if xa == xb:
-                continue
-            k = next((k for k in range(min(len(xa), len(xb))) if xa[k] != xb[k]), min(len(xa), len(xb)))
-            out.append("model p%d: %s %d (of %d/%d) differs:\n    %s: %s\n    %s: %s\n    (before it: %s)"
-                       % (i, name, k + 1, len(xa), len(xb), label_a, xa[k] if k < len(xa) else "none",
-                          label_b, xb[k] if k < len(xb) else "none", list(xa[max(0, k - 2):k])))
-        if ra["final"] != rb["final"]:
-            out.append("model p%d: the final status differs:\n    %s: %s\n    %s: %s"
-                       % (i, label_a, ra["final"], label_b, rb["final"]))
-    return out
-
 
 def run_live(ldgsm, seed, n_models, n_free, rounds, seconds, quiet, against, keep):
-    """Polling and `against` on the same seed, side by side; each run's own checks, then the comparison."""
-    work = tempfile.mkdtemp(prefix="ldgsm-same-live.")
+    """Polling and `against` on the same seed, side by side (live.run_pair); each run's own checks, then the
+    comparison."""
     started = time.monotonic()
-    runs = [LiveRun(ldgsm, "polling", POLLING, seed, n_models, n_free, quiet, work),
-            LiveRun(ldgsm, against, AGAINST[against], seed, n_models, n_free, quiet, work)]
-    turn = Rounds(rounds, seconds)
-    threads = [threading.Thread(target=r.play, args=(turn,)) for r in runs]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    failures = []
+    runs, failures, work, done = live.run_pair(
+        lambda label, options, work: LiveRun(ldgsm, label, options, seed, n_models, n_free, quiet, work),
+        against, rounds, seconds, "ldgsm-same-live.")
+    lint_failures = []
     for i, gm in enumerate(runs[0].models):  # lint must not reject what satisfies the 4.3 conditions
         if gm.well_formed and os.path.exists(os.path.join(runs[0].work, "p%d.ttl" % i)):
             lint = subprocess.run([ldgsm, "lint", "p%d.ttl" % i], cwd=runs[0].work, capture_output=True, text=True)
             if lint.returncode != 0:
-                failures.append("model p%d: ldgsm lint exits %d: %s" % (i, lint.returncode, lint.stdout + lint.stderr))
-    for r in runs:
-        failures += ["%s run: %s" % (r.label, f) for f in r.failures]
-    if not failures:
-        failures += differences(runs[0].results, runs[1].results, "polling", against)
+                lint_failures.append("model p%d: ldgsm lint exits %d: %s" % (i, lint.returncode, lint.stdout + lint.stderr))
+    failures = lint_failures + failures
     a = runs[0]
     writes = sum(len(r["writes"]) for r in a.results or [])
     requests = sum(len(batch) for r in a.results or [] for batch in r["tasks"])
     timed = sum(1 for gm in a.models if gm.timed)
     stats = "%d models (%d free, %d timed) x %d rounds (%d environment writes), %d status writes, %d task requests " \
-        "(%d re-sent at a deadline), %.1f s" % (len(a.models), n_free, timed, turn.done, a.actions, writes, requests,
+        "(%d re-sent at a deadline), %.1f s" % (len(a.models), n_free, timed, done, a.actions, writes, requests,
                                                  a.resent, time.monotonic() - started)
     if failures:
         print("FAIL: seed %d: %s" % (seed, stats))
@@ -1190,8 +837,8 @@ def main(argv):
     if not argv or argv[0].startswith("-"):
         print(__doc__, file=sys.stderr)
         return 2
-    live = "--live" in argv
-    opts = {"--seed": None, "--models": "4" if live else "14", "--free": "2" if live else "6", "--iterations": "30",
+    is_live = "--live" in argv
+    opts = {"--seed": None, "--models": "4" if is_live else "14", "--free": "2" if is_live else "6", "--iterations": "30",
             "--dump": None, "--rounds": "12", "--time": "600", "--quiet": "0.5", "--against": "notifications"}
     keep = "--keep" in argv
     incremental = "--incremental" in argv
@@ -1207,9 +854,9 @@ def main(argv):
     if errors:
         print("FAIL: " + "\nFAIL: ".join(errors))
         return 1
-    if live:
-        if opts["--against"] not in AGAINST:
-            print("--against: one of " + ", ".join(sorted(AGAINST)), file=sys.stderr)
+    if is_live:
+        if opts["--against"] not in live.AGAINST:
+            print("--against: one of " + ", ".join(sorted(live.AGAINST)), file=sys.stderr)
             return 2
         return run_live(os.path.abspath(argv[0]), int(seed), int(opts["--models"]), int(opts["--free"]),
                         int(opts["--rounds"]), float(opts["--time"]), float(opts["--quiet"]), opts["--against"], keep)
