@@ -2,11 +2,12 @@
 # `ldgsm serve`'s instances page updates from the server's Solid Notifications (src/gsm/page.h design
 # note 5), in headless Chromium driven by page_browser.py. With the periodic reload an hour away, so that
 # only a notification explains an update: the page shows a status change, a new instance and a removed
-# one, each with one fetch of the page, and unsubscribes what it no longer shows; notifications arriving
-# while a fetch is held make one more fetch, not one each; the policy allows the script by its hash and
-# connections to the server and its listener only, and Chromium reports no violation. Where it cannot
-# follow a document (its subscriptions refused, more documents than --page-channels) it says so and
-# reloads every --page-refresh seconds; with --no-notifications it has no script and reloads itself.
+# one, each with one fetch of the page, and unsubscribes what it no longer shows; a change made between the
+# page's load and its subscriptions is shown (their state); notifications arriving while a fetch is held
+# make one more fetch, not one each; the policy allows the script by its hash and connections to the server
+# and its listener only, and Chromium reports no violation. Where it cannot follow a document (its sockets
+# cut, its subscriptions refused, more documents than --page-channels) it says so and reloads every
+# --page-refresh seconds; with --no-notifications it has no script and reloads itself.
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
 chromium=/usr/bin/chromium
@@ -131,6 +132,11 @@ ask "fetches 7"
 check "... after one more fetch ($answer)" [ "$answer" = 7 ]
 ask violations
 check "Chromium reports no Content-Security-Policy violation: $answer" [ "$answer" = "[]" ]
+
+# The notification sockets cut (as a network fault would): the page says it reloads instead.
+ss -K dst 127.0.0.1 dport = ":${ws##*:}" > /dev/null 2>&1
+ask "wait $note === '0 of 4 documents followed by notification (a notification socket closed); this page reloads every 3600 seconds.'"
+check "cut notification sockets: the page says it follows none and reloads" [ "$answer" = ok ]
 stop_pid "$server_pid"; server_pid=
 
 # ---- subscriptions refused (the client's one channel is taken): the page says so and reloads
