@@ -28,7 +28,8 @@
  *     refresh seconds, subscribing again what is missing, and the note says so. A burst of notifications
  *     makes one update: the fetch starts 100 ms after the first, and notifications during a
  *     fetch make one more after it. Without notifications, or without script, the page reloads itself every
- *     refresh seconds (meta refresh), and says so.
+ *     refresh seconds (meta refresh), and says so; a fetched page without the list (the server came back
+ *     without notifications) is loaded whole.
  * This layer knows no HTTP server: the caller hands in the documents and sends the page with
  * gsm_page_headers(). */
 #ifndef LDGSM_GSM_PAGE_H
