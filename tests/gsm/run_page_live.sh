@@ -54,6 +54,13 @@ browser_start
 note='document.getElementById("updates").textContent'
 shows() { ask "wait document.body.textContent.includes($1)"; [ "$answer" = ok ]; } # JS-STRING: the page shows it
 
+# ---- bad options: a usage error saying why
+for option in --page-refresh --page-channels; do
+  bounded "$ldgsm" serve --memory --port 0 "$option" 0 > /dev/null 2> "$work/usage.err"
+  check "$option 0: exit 2 ($?)" [ $? = 2 ]
+  check "... saying it wants a positive number" grep -q "^ldgsm serve: $option wants a positive number, not '0'" "$work/usage.err"
+done
+
 # ---- notifications: the periodic reload is an hour away
 start_server --page-refresh 3600
 page="${base}.well-known/ldgsm"
