@@ -20,6 +20,7 @@
 #include "cli/shipped.h"
 #include "gsm/page.h"
 #include "ldp/ldp_fixtures.h"
+#include "ldp/ldp_notify.h"
 #include "ldp/ldp_path.h"
 #include "ldp/ldp_server.h"
 #include "ldp/ldp_store.h"
@@ -68,7 +69,12 @@ static const char serve_usage[] =
     "channel's id unsubscribes (205). Changes while no socket is connected are not kept.\n"
     "GET /.well-known/ldgsm is a read-only HTML page of the workflow instances the server holds (each\n"
     "with its state, its stages' states and, when the server holds its model, its drawing as `ldgsm draw`\n"
-    "makes it); it reloads itself every 2 seconds. Other methods on it get 405.\n"
+    "makes it). With notifications it updates on every change: its script subscribes to the storage\n"
+    "root, the instances' containers and documents, then the other containers (at most --page-channels),\n"
+    "and fetches the page again after a notification (one fetch for a burst); while a document is not\n"
+    "followed (beyond --page-channels, a subscription refused, a socket closed) it also reloads every\n"
+    "--page-refresh seconds, and says so. Without notifications it reloads every --page-refresh seconds.\n"
+    "Other methods on it get 405.\n"
     "\n"
     "options:\n"
     "  --host ADDR               address to listen on (default 127.0.0.1)\n"
@@ -131,6 +137,10 @@ static const char serve_usage[] =
     "  --channel-connect-timeout SECONDS\n"
     "                            a channel whose socket has not connected (or closed and did not\n"
     "                            reconnect) for this long is dropped (default 30)\n"
+    "  --page-refresh SECONDS    how often the instances page reloads where notifications do not tell it\n"
+    "                            of changes (default 2)\n"
+    "  --page-channels N         notification channels one instances page may hold, of the client's\n"
+    "                            --max-channels-per-client (default 16)\n"
     "  -h, --help                this text\n"
     "\n"
     "The first line on standard output is the base URL (e.g. http://127.0.0.1:8080/), printed once the\n"
@@ -170,6 +180,8 @@ enum {
     OPT_MAX_CHANNELS_PER_CLIENT,
     OPT_CHANNEL_LIFETIME,
     OPT_CHANNEL_CONNECT_TIMEOUT,
+    OPT_PAGE_REFRESH,
+    OPT_PAGE_CHANNELS,
 };
 
 typedef struct serve_options {
@@ -184,6 +196,7 @@ typedef struct serve_options {
     char *token_from_file; /* what server.token points at when --token-file gave it */
     const char **cors_origins;
     size_t cors_origin_count;
+    unsigned page_refresh, page_channels; /* gsm_page_config's */
 } serve_options;
 
 static bool parse_number(const char *text, unsigned long long max, unsigned long long *out) {
@@ -267,6 +280,8 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         {"max-channels-per-client", required_argument, NULL, OPT_MAX_CHANNELS_PER_CLIENT},
         {"channel-lifetime", required_argument, NULL, OPT_CHANNEL_LIFETIME},
         {"channel-connect-timeout", required_argument, NULL, OPT_CHANNEL_CONNECT_TIMEOUT},
+        {"page-refresh", required_argument, NULL, OPT_PAGE_REFRESH},
+        {"page-channels", required_argument, NULL, OPT_PAGE_CHANNELS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -326,7 +341,9 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         case OPT_MAX_CHANNELS:
         case OPT_MAX_CHANNELS_PER_CLIENT:
         case OPT_CHANNEL_LIFETIME:
-        case OPT_CHANNEL_CONNECT_TIMEOUT: {
+        case OPT_CHANNEL_CONNECT_TIMEOUT:
+        case OPT_PAGE_REFRESH:
+        case OPT_PAGE_CHANNELS: {
             struct {
                 int opt;
                 const char *name;
@@ -343,6 +360,8 @@ static int parse_options(int argc, char **argv, serve_options *o) {
                 {OPT_MAX_CHANNELS_PER_CLIENT, "max-channels-per-client", &o->server.max_channels_per_client},
                 {OPT_CHANNEL_LIFETIME, "channel-lifetime", &o->server.channel_lifetime},
                 {OPT_CHANNEL_CONNECT_TIMEOUT, "channel-connect-timeout", &o->server.channel_connect_timeout},
+                {OPT_PAGE_REFRESH, "page-refresh", &o->page_refresh},
+                {OPT_PAGE_CHANNELS, "page-channels", &o->page_channels},
             };
             size_t i = 0;
             while (counts[i].opt != opt)
@@ -437,14 +456,14 @@ static void serve_page(void *user, const ldp_store_view *view, const char *base_
     gsm_page *page = user;
     (void)accept; /* HTML only */
     gsm_page_document *docs = xmalloc((view->count ? view->count : 1) * sizeof *docs);
-    size_t count = 0;
-    for (size_t i = 0; i < view->count; i++)
-        if (!view->docs[i]->is_container)
-            docs[count++] = (gsm_page_document){view->docs[i]->uri, view->docs[i]->turtle->data,
-                                                view->docs[i]->turtle->len};
+    for (size_t i = 0; i < view->count; i++) {
+        const ldp_doc *doc = view->docs[i];
+        docs[i] = (gsm_page_document){doc->uri, doc->turtle->data, doc->turtle->len, doc->etag[LDP_MEDIA_TURTLE],
+                                      doc->is_container};
+    }
     buf base = {0};
     buf_printf(&base, "%s/", base_url);
-    gsm_page_render(page, buf_cstr(&base), docs, count, &answer->body);
+    gsm_page_render(page, buf_cstr(&base), docs, view->count, &answer->body);
     buf_free(&base);
     free(docs);
     size_t header_count;
@@ -463,7 +482,9 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
     }
     rdfio_prepare_libxml(); /* before the server's threads parse (rdfio.h) */
     char *compat_rules = shipped_path("rules/compat-authors-draft.n3");
-    gsm_page *page = gsm_page_new(compat_rules);
+    gsm_page_config page_config = {compat_rules, o->page_refresh, ldp_server_notifications_base(server),
+                                   LDP_NOTIFY_WS_PATH, o->page_channels};
+    gsm_page *page = gsm_page_new(&page_config);
     free(compat_rules);
     ldp_server_add_route(server, PAGE_PATH, serve_page, page);
     ldp_store_config store_config = {o->data_dir, ldp_server_base_url(server), ldp_server_variant_free(),

@@ -1,5 +1,6 @@
 /* page.c: the page of page.h: finds the instances among the documents, reads each one's shape with its
- * model (shape.h), draws it (draw.h) and writes the HTML, escaping every text it did not write itself. */
+ * model (shape.h), draws it (draw.h) and writes the HTML, escaping every text it did not write itself,
+ * with the list of documents its script follows (design note 5). */
 #define _GNU_SOURCE /* memmem */
 #include "gsm/page.h"
 
@@ -18,8 +19,8 @@
 #include "rdf/strmap.h"
 #include "rdf/vocab_ns.h"
 
-#define REFRESH_SECONDS "2"
 #define MAX_INDENT 6
+#define SETTLE_MS "100" /* design note 5: a burst of notifications makes one update */
 
 /* The page's only style; the Content-Security-Policy allows it by its hash. */
 static const char stylesheet[] =
@@ -34,34 +35,140 @@ static const char stylesheet[] =
     ".d5{padding-left:7.5em}.d6{padding-left:9em}"
     ".drawing svg{max-width:100%;height:auto}";
 
+/* The page's only script, where the server sends notifications (design note 5): it follows the documents
+ * #topics lists and fetches the page again on a change; the Content-Security-Policy allows it by its hash. */
+static const char script[] =
+    "'use strict';\n"
+    "const channels = new Map(); // topic -> {id, socket, live, forgotten}\n"
+    "let topics, settle = 0, fetching = false, again = false, timer = 0, why = '';\n"
+    "\n"
+    "// Fetches the page and swaps its body in; one fetch at a time, one more for what came during it.\n"
+    "function update() {\n"
+    "  if (fetching) { again = true; return; }\n"
+    "  fetching = true;\n"
+    "  fetch(location.href, {cache: 'no-store'})\n"
+    "    .then(answer => answer.ok ? answer.text()\n"
+    "                              : Promise.reject(new Error('the page answered ' + answer.status)))\n"
+    "    .then(html => {\n"
+    "      const page = new DOMParser().parseFromString(html, 'text/html');\n"
+    "      if (!page.getElementById('topics')) return location.reload(); // the server sends no notifications now\n"
+    "      document.body.replaceWith(page.body);\n"
+    "      follow();\n"
+    "    })\n"
+    "    .catch(error => { why = error.message; note(); })\n"
+    "    .finally(() => { fetching = false; if (again) { again = false; update(); } });\n"
+    "}\n"
+    "\n"
+    "// A notification: a burst of them makes one update.\n"
+    "function changed() {\n"
+    "  if (!settle) settle = setTimeout(() => { settle = 0; update(); }, " SETTLE_MS ");\n"
+    "}\n"
+    "\n"
+    "// Stops following topic, freeing its channel on the server.\n"
+    "function forget(topic, channel) {\n"
+    "  channel.forgotten = true;\n"
+    "  if (channels.get(topic) === channel) channels.delete(topic);\n"
+    "  if (channel.socket) channel.socket.close();\n"
+    "  if (channel.id) fetch(channel.id, {method: 'DELETE', keepalive: true}).catch(() => {});\n"
+    "}\n"
+    "\n"
+    "function fail(topic, channel, reason) {\n"
+    "  if (channel.forgotten) return;\n"
+    "  forget(topic, channel);\n"
+    "  why = reason;\n"
+    "  note();\n"
+    "}\n"
+    "\n"
+    "// A WebSocketChannel2023 subscription; state: the ETag the page shows, so a later change is told at once.\n"
+    "function subscribe(topic, state) {\n"
+    "  const channel = {id: null, socket: null, live: false, forgotten: false};\n"
+    "  channels.set(topic, channel);\n"
+    "  const request = {'@context': ['https://www.w3.org/ns/solid/notification/v1'],\n"
+    "    type: 'http://www.w3.org/ns/solid/notifications#WebSocketChannel2023', topic, state};\n"
+    "  fetch(topics.dataset.service, {method: 'POST', headers: {'Content-Type': 'application/ld+json'},\n"
+    "                                 body: JSON.stringify(request)})\n"
+    "    .then(answer => answer.ok ? answer.json()\n"
+    "                              : Promise.reject(new Error('a subscription answered ' + answer.status)))\n"
+    "    .then(description => {\n"
+    "      channel.id = description.id;\n"
+    "      if (channel.forgotten) return forget(topic, channel);\n"
+    "      channel.socket = new WebSocket(description.receiveFrom);\n"
+    "      channel.socket.addEventListener('open', () => { channel.live = true; note(); });\n"
+    "      channel.socket.addEventListener('message', changed);\n"
+    "      channel.socket.addEventListener('close', () => fail(topic, channel, 'a notification socket closed'));\n"
+    "    })\n"
+    "    .catch(error => fail(topic, channel, error.message));\n"
+    "}\n"
+    "\n"
+    "// Follows what the page lists now: subscribes the new topics, forgets the ones no longer listed.\n"
+    "function follow() {\n"
+    "  topics = document.getElementById('topics');\n"
+    "  const listed = new Map([...topics.children].map(item => [item.textContent, item.dataset.state]));\n"
+    "  for (const [topic, channel] of channels) if (!listed.has(topic)) forget(topic, channel);\n"
+    "  for (const [topic, state] of listed) if (!channels.has(topic)) subscribe(topic, state);\n"
+    "  note();\n"
+    "}\n"
+    "\n"
+    "// Says how the page updates; reloads it every data-refresh seconds while a document is not followed.\n"
+    "function note() {\n"
+    "  const live = [...channels.values()].filter(channel => channel.live).length;\n"
+    "  const all = topics.children.length + Number(topics.dataset.beyond);\n"
+    "  const refresh = Number(topics.dataset.refresh);\n"
+    "  if (live < all && !timer) timer = setInterval(update, refresh * 1000);\n"
+    "  if (live === all) { clearInterval(timer); timer = 0; why = ''; }\n"
+    "  document.getElementById('updates').textContent = live === all\n"
+    "    ? 'it updates on every change (Solid Notifications).'\n"
+    "    : `${live} of ${all} documents followed by notification${why ? ' (' + why + ')' : ''}; `\n"
+    "      + `this page reloads every ${refresh} seconds.`;\n"
+    "}\n"
+    "\n"
+    "document.addEventListener('DOMContentLoaded', follow);\n"
+    "addEventListener('pagehide', () => { for (const [topic, channel] of channels) forget(topic, channel); });\n";
+
 enum { HEADER_COUNT = 6 };
 
 struct gsm_page {
     char *compat_rules;
+    unsigned refresh, max_channels;
+    char *subscription; /* NULL: the server sends no notifications */
     pthread_mutex_t lock; /* design note 4 */
-    char csp[256];
+    buf csp;
     gsm_page_header headers[HEADER_COUNT];
 };
 
-gsm_page *gsm_page_new(const char *compat_rules) {
-    gsm_page *p = xcalloc(1, sizeof *p);
-    p->compat_rules = compat_rules ? xstrndup(compat_rules, strlen(compat_rules)) : NULL;
-    pthread_mutex_init(&p->lock, NULL);
+/* Appends "'sha256-BASE64'" of text, as a Content-Security-Policy source. */
+static void csp_hash(buf *csp, const char *text, size_t len) {
     struct sha256_ctx sha;
     uint8_t digest[SHA256_DIGEST_SIZE];
     sha256_init(&sha);
-    sha256_update(&sha, sizeof stylesheet - 1, (const uint8_t *)stylesheet);
+    sha256_update(&sha, len, (const uint8_t *)text);
     sha256_digest(&sha, sizeof digest, digest);
     char hash[BASE64_ENCODE_RAW_LENGTH(SHA256_DIGEST_SIZE) + 1];
     base64_encode_raw(hash, sizeof digest, digest);
     hash[BASE64_ENCODE_RAW_LENGTH(SHA256_DIGEST_SIZE)] = '\0';
-    snprintf(p->csp, sizeof p->csp,
-             "default-src 'none'; style-src 'sha256-%s'; base-uri 'none'; form-action 'none'; "
-             "frame-ancestors 'none'",
-             hash);
+    buf_printf(csp, "'sha256-%s'", hash);
+}
+
+static char *copy(const char *text) { return text ? xstrndup(text, strlen(text)) : NULL; }
+
+gsm_page *gsm_page_new(const gsm_page_config *config) {
+    gsm_page *p = xcalloc(1, sizeof *p);
+    p->compat_rules = copy(config->compat_rules);
+    p->refresh = config->refresh ? config->refresh : GSM_PAGE_DEFAULT_REFRESH;
+    p->max_channels = config->max_channels ? config->max_channels : GSM_PAGE_DEFAULT_CHANNELS;
+    p->subscription = config->notifications ? copy(config->subscription) : NULL;
+    pthread_mutex_init(&p->lock, NULL);
+    buf_puts(&p->csp, "default-src 'none'; style-src ");
+    csp_hash(&p->csp, stylesheet, sizeof stylesheet - 1);
+    if (p->subscription) {
+        buf_puts(&p->csp, "; script-src ");
+        csp_hash(&p->csp, script, sizeof script - 1);
+        buf_printf(&p->csp, "; connect-src 'self' %s", config->notifications);
+    }
+    buf_puts(&p->csp, "; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     const gsm_page_header headers[HEADER_COUNT] = {
         {"Content-Type", "text/html; charset=utf-8"},
-        {"Content-Security-Policy", p->csp},
+        {"Content-Security-Policy", buf_cstr(&p->csp)},
         {"X-Content-Type-Options", "nosniff"},
         {"Cache-Control", "no-store"},
         {"Referrer-Policy", "no-referrer"},
@@ -76,6 +183,8 @@ void gsm_page_free(gsm_page *p) {
         return;
     pthread_mutex_destroy(&p->lock);
     free(p->compat_rules);
+    free(p->subscription);
+    buf_free(&p->csp);
     free(p);
 }
 
@@ -124,7 +233,7 @@ static void find_in_document(terms *t, rdfio *io, const gsm_page_document *doc, 
                              const strmap *by_uri, instance_list *out) {
     /* Only a document that names the class can hold an instance: most of a server's documents are
      * passed over without being parsed. */
-    if (!memmem(doc->turtle, doc->len, "StageInstance", strlen("StageInstance")))
+    if (doc->container || !memmem(doc->turtle, doc->len, "StageInstance", strlen("StageInstance")))
         return;
     store *st = store_new();
     rdf_error err;
@@ -284,19 +393,90 @@ static void read_instances(gsm_page *p, const gsm_page_document *docs, size_t co
         read_instance(p, docs, &found->items[i]);
 }
 
+/* ==== the documents the script follows (design note 5) ==== */
+
+static void add_topic(size_t doc, bool *chosen, size_t *order, size_t *n) {
+    if (doc != SIZE_MAX && !chosen[doc]) {
+        chosen[doc] = true;
+        order[(*n)++] = doc;
+    }
+}
+
+/* The container of a document: its URI up to the last '/'. */
+static size_t container_of(const strmap *by_uri, const char *uri) {
+    size_t len = strlen(uri);
+    while (len && uri[len - 1] != '/')
+        len--;
+    uint32_t *index = strmap_get_n(by_uri, uri, len);
+    return index ? *index : SIZE_MAX;
+}
+
+/* Writes the hidden list of the documents the script follows, in design note 5's order, the first
+ * max_channels of them (data-beyond: how many more there are). */
+static void write_topics(const gsm_page *p, const char *base_url, const gsm_page_document *docs, size_t count,
+                         const instance_list *found, buf *html) {
+    strmap by_uri = {0};
+    bool inserted;
+    for (size_t i = 0; i < count; i++)
+        strmap_put(&by_uri, docs[i].uri, (uint32_t)i, &inserted);
+    bool *chosen = xcalloc(count ? count : 1, sizeof *chosen);
+    size_t *order = xmalloc((count ? count : 1) * sizeof *order), n = 0;
+    uint32_t *root = strmap_get(&by_uri, base_url);
+    add_topic(root ? *root : SIZE_MAX, chosen, order, &n);
+    for (size_t i = 0; i < found->count; i++)
+        add_topic(container_of(&by_uri, docs[found->items[i].doc].uri), chosen, order, &n);
+    for (size_t i = 0; i < found->count; i++)
+        add_topic(found->items[i].doc, chosen, order, &n);
+    for (size_t i = 0; i < count; i++)
+        if (docs[i].container)
+            add_topic(i, chosen, order, &n);
+    size_t followed = n < p->max_channels ? n : p->max_channels;
+    buf_puts(html, "<ul id=\"topics\" hidden data-service=\"");
+    html_text(html, p->subscription);
+    buf_printf(html, "\" data-refresh=\"%u\" data-beyond=\"%zu\">\n", p->refresh, n - followed);
+    for (size_t i = 0; i < followed; i++) {
+        const gsm_page_document *doc = &docs[order[i]];
+        buf_puts(html, "<li");
+        if (doc->etag) {
+            buf_puts(html, " data-state=\"");
+            html_text(html, doc->etag);
+            buf_puts(html, "\"");
+        }
+        buf_puts(html, ">");
+        html_text(html, doc->uri);
+        buf_puts(html, "</li>\n");
+    }
+    buf_puts(html, "</ul>\n");
+    free(order);
+    free(chosen);
+    strmap_free(&by_uri);
+}
+
 void gsm_page_render(gsm_page *p, const char *base_url, const gsm_page_document *docs, size_t count, buf *html) {
     pthread_mutex_lock(&p->lock);
     instance_list found = {0};
     read_instances(p, docs, count, &found);
-    buf_puts(html, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                   "<meta http-equiv=\"refresh\" content=\"" REFRESH_SECONDS "\">\n"
-                   "<title>ldgsm: workflow instances</title>\n<style>");
+    buf_puts(html, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
+    /* With the script, the meta refresh is only for a browser that runs none (design note 5). */
+    buf_printf(html, "%s<meta http-equiv=\"refresh\" content=\"%u\">%s\n", p->subscription ? "<noscript>" : "",
+               p->refresh, p->subscription ? "</noscript>" : "");
+    buf_puts(html, "<title>ldgsm: workflow instances</title>\n<style>");
     buf_puts(html, stylesheet);
-    buf_puts(html, "</style></head>\n<body>\n<h1>Workflow instances on ");
+    buf_puts(html, "</style>\n");
+    if (p->subscription) {
+        buf_puts(html, "<script>");
+        buf_puts(html, script);
+        buf_puts(html, "</script>\n");
+    }
+    buf_puts(html, "</head>\n<body>\n<h1>Workflow instances on ");
     html_text(html, base_url);
-    buf_printf(html, "</h1>\n<p class=\"note\">%zu instance%s; this page reloads every " REFRESH_SECONDS
-                     " seconds.</p>\n",
-               found.count, found.count == 1 ? "" : "s");
+    buf_printf(html,
+               "</h1>\n<p class=\"note\">%zu instance%s; <span id=\"updates\">this page reloads every %u "
+               "seconds%s.</span></p>\n",
+               found.count, found.count == 1 ? "" : "s", p->refresh,
+               p->subscription ? "" : ": the server sends no notifications");
+    if (p->subscription)
+        write_topics(p, base_url, docs, count, &found, html);
     if (!found.count)
         buf_puts(html, "<p>No workflow instance yet: an instance is a document holding "
                        "<code>&lt;#it&gt; a gsm:StageInstance ; gsm:isInstanceOf &lt;model#root&gt; ; "

@@ -1,7 +1,8 @@
 /* test_gsm_page.c: the server's page of workflow instances (src/gsm/page.h) without HTTP: which documents
  * hold instances, what each shows (states, the drawing when the model is held, why not otherwise), that
- * text from documents is escaped, the headers it needs, and that it parses beside other threads' RDF work:
- * it frees no raptor2 world (its SPARQL parsers included), and renders while another thread parses. */
+ * text from documents is escaped, the headers it needs (with notifications: its script's hash and the
+ * listener), the documents its script follows, and that it parses beside other threads' RDF work: it
+ * frees no raptor2 world (its SPARQL parsers included), and renders while another thread parses. */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +10,9 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+
+#include <nettle/base64.h>
+#include <nettle/sha2.h>
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -70,12 +74,12 @@ rasqal_world *rasqal_new_world(void) {
 
 static void render(buf *html) {
     const gsm_page_document docs[] = {
-        {"http://h/models/m", model, strlen(model)},
-        {"http://h/status/a", set_up, strlen(set_up)},
-        {"http://h/status/b", waiting, strlen(waiting)},
-        {"http://h/status/c", not_an_instance, strlen(not_an_instance)},
+        {"http://h/models/m", model, strlen(model), NULL, false},
+        {"http://h/status/a", set_up, strlen(set_up), NULL, false},
+        {"http://h/status/b", waiting, strlen(waiting), NULL, false},
+        {"http://h/status/c", not_an_instance, strlen(not_an_instance), NULL, false},
     };
-    gsm_page *page = gsm_page_new(NULL);
+    gsm_page *page = gsm_page_new(&(gsm_page_config){0});
     gsm_page_render(page, "http://h/", docs, 4, html);
     gsm_page_free(page);
 }
@@ -174,7 +178,7 @@ static void renders_beside_parsing_on_another_thread(void **state) {
 
 static void sends_what_the_page_needs(void **state) {
     (void)state;
-    gsm_page *page = gsm_page_new(NULL);
+    gsm_page *page = gsm_page_new(&(gsm_page_config){0});
     size_t n;
     const gsm_page_header *headers = gsm_page_headers(page, &n);
     bool type = false, policy = false;
@@ -192,13 +196,102 @@ static void sends_what_the_page_needs(void **state) {
 
 static void an_empty_server(void **state) {
     (void)state;
-    gsm_page *page = gsm_page_new(NULL);
+    gsm_page *page = gsm_page_new(&(gsm_page_config){0});
     buf html = {0};
     gsm_page_render(page, "http://h/", NULL, 0, &html);
     assert_non_null(strstr(buf_cstr(&html), "0 instances"));
     assert_non_null(strstr(buf_cstr(&html), "No workflow instance yet"));
     buf_free(&html);
     gsm_page_free(page);
+}
+
+/* ==== with notifications (design note 5) ==== */
+
+static const gsm_page_config live_config = {NULL, 7, "ws://h:9", "/.notifications/WebSocketChannel2023/", 4};
+
+static void render_live(const gsm_page_config *config, buf *html) {
+    const gsm_page_document docs[] = {
+        {"http://h/", "", 0, "\"r\"", true},
+        {"http://h/models/", "", 0, "\"mc\"", true},
+        {"http://h/models/m", model, strlen(model), "\"m\"", false},
+        {"http://h/other/", "", 0, "\"oc\"", true},
+        {"http://h/status/", "", 0, "\"sc\"", true},
+        {"http://h/status/a", set_up, strlen(set_up), "\"a\"", false},
+        {"http://h/status/b", waiting, strlen(waiting), "\"b\"", false},
+    };
+    gsm_page *page = gsm_page_new(config);
+    gsm_page_render(page, "http://h/", docs, sizeof docs / sizeof *docs, html);
+    gsm_page_free(page);
+}
+
+static const char *header(const gsm_page *page, const char *name) {
+    size_t n;
+    const gsm_page_header *headers = gsm_page_headers(page, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(headers[i].name, name) == 0)
+            return headers[i].value;
+    return NULL;
+}
+
+/* The root and the instances' container, the instances' documents, then the other containers, each with
+ * its ETag: the first four (max_channels) listed, two more counted beyond; the meta refresh only for a
+ * browser without script. */
+static void follows_the_documents_it_shows(void **state) {
+    (void)state;
+    buf html = {0};
+    render_live(&live_config, &html);
+    const char *page = buf_cstr(&html);
+    assert_non_null(strstr(page, "<noscript><meta http-equiv=\"refresh\" content=\"7\"></noscript>"));
+    assert_non_null(strstr(page, "<ul id=\"topics\" hidden data-service=\"/.notifications/WebSocketChannel2023/\" "
+                                 "data-refresh=\"7\" data-beyond=\"2\">\n"
+                                 "<li data-state=\"&quot;r&quot;\">http://h/</li>\n"
+                                 "<li data-state=\"&quot;sc&quot;\">http://h/status/</li>\n"
+                                 "<li data-state=\"&quot;a&quot;\">http://h/status/a</li>\n"
+                                 "<li data-state=\"&quot;b&quot;\">http://h/status/b</li>\n</ul>\n"));
+    assert_non_null(strstr(page, "2 instances")); /* containers hold none */
+    buf_free(&html);
+    gsm_page_config all = live_config;
+    all.max_channels = 100;
+    render_live(&all, &html);
+    assert_non_null(strstr(buf_cstr(&html), "data-beyond=\"0\">\n<li data-state=\"&quot;r&quot;\">http://h/</li>\n"
+                                             "<li data-state=\"&quot;sc&quot;\">http://h/status/</li>\n"
+                                             "<li data-state=\"&quot;a&quot;\">http://h/status/a</li>\n"
+                                             "<li data-state=\"&quot;b&quot;\">http://h/status/b</li>\n"
+                                             "<li data-state=\"&quot;mc&quot;\">http://h/models/</li>\n"
+                                             "<li data-state=\"&quot;oc&quot;\">http://h/other/</li>\n</ul>"));
+    buf_free(&html);
+}
+
+/* The policy allows the page's one script by the hash of what the page holds between <script> and
+ * </script>, and connections to the server itself and its notification listener only. */
+static void allows_its_script_by_hash(void **state) {
+    (void)state;
+    buf html = {0};
+    render_live(&live_config, &html);
+    const char *page = buf_cstr(&html);
+    const char *start = strstr(page, "<script>");
+    assert_non_null(start);
+    start += strlen("<script>");
+    const char *end = strstr(start, "</script>");
+    assert_non_null(end);
+    assert_null(strstr(end + 1, "<script"));
+    struct sha256_ctx sha;
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_init(&sha);
+    sha256_update(&sha, (size_t)(end - start), (const uint8_t *)start);
+    sha256_digest(&sha, sizeof digest, digest);
+    char hash[BASE64_ENCODE_RAW_LENGTH(SHA256_DIGEST_SIZE) + 1];
+    base64_encode_raw(hash, sizeof digest, digest);
+    hash[BASE64_ENCODE_RAW_LENGTH(SHA256_DIGEST_SIZE)] = '\0';
+    char expected[200];
+    snprintf(expected, sizeof expected, "; script-src 'sha256-%s'; connect-src 'self' ws://h:9; base-uri", hash);
+    gsm_page *p = gsm_page_new(&live_config);
+    const char *policy = header(p, "Content-Security-Policy");
+    assert_non_null(policy);
+    assert_non_null(strstr(policy, expected));
+    assert_int_equal(strncmp(policy, "default-src 'none'; style-src 'sha256-", 38), 0);
+    gsm_page_free(p);
+    buf_free(&html);
 }
 
 int main(void) {
@@ -209,6 +302,8 @@ int main(void) {
         cmocka_unit_test(renders_beside_parsing_on_another_thread),
         cmocka_unit_test(sends_what_the_page_needs),
         cmocka_unit_test(an_empty_server),
+        cmocka_unit_test(follows_the_documents_it_shows),
+        cmocka_unit_test(allows_its_script_by_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
