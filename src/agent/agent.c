@@ -276,7 +276,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     if (options->trace_path && !(a->trace = trace_open(options->trace_path, log, error, error_len)))
         goto fail;
     if (options->notifications &&
-        !(a->notifications = notifications_new(a->http, a->io, a->t, log, error, error_len)))
+        !(a->notifications = notifications_new(a->http, a->io, a->t, log, options->webhook, error, error_len)))
         goto fail;
     for (size_t i = 0; i < options->instance_container_count; i++) {
         char *listing = http_url_identity(options->instance_containers[i]);
