@@ -96,7 +96,10 @@ typedef struct ldp_server_config {
     /* Design note 12 (0: the LDP_NOTIFY_DEFAULT_ values). */
     bool no_notifications;
     unsigned notifications_port;         /* the sockets' port; 0: any free port */
-    unsigned max_channels, max_channels_per_client;
+    unsigned max_channels, max_channels_per_client;   /* WebSocket channels */
+    unsigned max_webhook_channels, max_webhook_channels_per_client;
+    unsigned max_streams, max_streams_per_client;     /* 0: a quarter of the connection limits */
+    size_t channel_max_queued;           /* undelivered bytes per channel */
     unsigned channel_lifetime;           /* seconds */
     unsigned channel_connect_timeout;    /* seconds */
 } ldp_server_config;
