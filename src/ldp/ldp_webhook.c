@@ -1,5 +1,5 @@
 /* ldp_webhook.c: the webhook delivery thread (ldp_webhook.h): a libcurl multi handle, one easy handle per
- * POST in flight, the thread's loop. */
+ * POST in flight, the receivers' shares of them, the thread's loop. */
 #include "ldp/ldp_webhook.h"
 
 #include <curl/curl.h>
@@ -9,6 +9,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rdf/hashmap.h"
+
+enum { RECEIVER_BUCKETS = 1024 };
+
+/* One POST taken from ldp_notify: in flight, or waiting for its receiver's share. */
+typedef struct delivery {
+    struct delivery *prev, *next; /* in flight: the list of those; waiting: its receiver's queue (next only) */
+    CURL *easy;                   /* NULL while waiting */
+    struct receiver *receiver;
+    ldp_notify_channel *channel;
+    buf send_to, body;
+    char error[CURL_ERROR_SIZE];
+} delivery;
+
+/* The POSTs to one origin (scheme://host:port of sendTo), which has at most LDP_WEBHOOK_PER_RECEIVER in
+ * flight: a receiver that holds its POSTs takes no more of the LDP_WEBHOOK_MAX_IN_FLIGHT. Freed when it has
+ * none in flight or waiting. */
+typedef struct receiver {
+    struct receiver *next; /* hash chain */
+    int in_flight;
+    delivery *waiting, *waiting_tail;
+    char origin[];
+} receiver;
+
 struct ldp_webhook {
     ldp_notify *notify;
     const log_sink *log;
@@ -17,17 +41,9 @@ struct ldp_webhook {
     pthread_t thread;
     atomic_bool stop;
     int in_flight;
-    struct delivery *flying; /* the POSTs in flight */
+    delivery *flying; /* the POSTs in flight */
+    receiver *receivers[RECEIVER_BUCKETS];
 };
-
-/* One POST in flight. */
-typedef struct delivery {
-    struct delivery *prev, *next;
-    CURL *easy;
-    ldp_notify_channel *channel;
-    buf send_to, body;
-    char error[CURL_ERROR_SIZE];
-} delivery;
 
 static size_t discard(char *data, size_t size, size_t count, void *user) {
     (void)data;
@@ -38,6 +54,31 @@ static size_t discard(char *data, size_t size, size_t count, void *user) {
 static void wake(void *user) {
     ldp_webhook *w = user;
     curl_multi_wakeup(w->multi);
+}
+
+/* The receiver of sendTo (an http or https URL: ldp_notify checked), made when missing. */
+static receiver *receiver_of(ldp_webhook *w, const char *send_to) {
+    const char *authority = strstr(send_to, "://") + 3;
+    size_t len = (size_t)(authority - send_to) + strcspn(authority, "/?#");
+    receiver **slot = &w->receivers[hash_bytes(send_to, len, 0x776562) & (RECEIVER_BUCKETS - 1)];
+    while (*slot && !(strlen((*slot)->origin) == len && memcmp((*slot)->origin, send_to, len) == 0))
+        slot = &(*slot)->next;
+    if (!*slot) {
+        *slot = xcalloc(1, sizeof **slot + len + 1);
+        memcpy((*slot)->origin, send_to, len);
+    }
+    return *slot;
+}
+
+/* Frees r when nothing is in flight to it or waits for it. */
+static void receiver_release(ldp_webhook *w, receiver *r) {
+    if (r->in_flight || r->waiting)
+        return;
+    receiver **slot = &w->receivers[hash_bytes(r->origin, strlen(r->origin), 0x776562) & (RECEIVER_BUCKETS - 1)];
+    while (*slot != r)
+        slot = &(*slot)->next;
+    *slot = r->next;
+    free(r);
 }
 
 /* Starts the POST of d; false when libcurl cannot (then d is done, failed). */
@@ -62,11 +103,13 @@ static bool post(ldp_webhook *w, delivery *d) {
         return false;
     }
     d->easy = easy;
+    d->prev = NULL;
     d->next = w->flying;
     if (w->flying)
         w->flying->prev = d;
     w->flying = d;
     w->in_flight++;
+    d->receiver->in_flight++;
     return true;
 }
 
@@ -82,10 +125,28 @@ static void delivery_free(ldp_webhook *w, delivery *d) {
         if (d->next)
             d->next->prev = d->prev;
         w->in_flight--;
+        d->receiver->in_flight--;
     }
     buf_free(&d->send_to);
     buf_free(&d->body);
     free(d);
+}
+
+/* Starts d's POST, or queues it behind its receiver's share. */
+static void start(ldp_webhook *w, delivery *d) {
+    receiver *r = d->receiver;
+    if (r->in_flight >= LDP_WEBHOOK_PER_RECEIVER) {
+        d->next = NULL;
+        if (r->waiting_tail)
+            r->waiting_tail->next = d;
+        else
+            r->waiting = d;
+        r->waiting_tail = d;
+    } else if (!post(w, d)) {
+        ldp_notify_webhook_done(w->notify, d->channel, LDP_NOTIFY_FAILED, "(libcurl could not start a POST)");
+        delivery_free(w, d);
+        receiver_release(w, r);
+    }
 }
 
 /* Starts the POSTs of the channels with something to deliver, as many as may be in flight. */
@@ -96,10 +157,8 @@ static void start_deliveries(ldp_webhook *w) {
             delivery_free(w, d);
             return;
         }
-        if (!post(w, d)) {
-            ldp_notify_webhook_done(w->notify, d->channel, LDP_NOTIFY_FAILED, "(libcurl could not start a POST)");
-            delivery_free(w, d);
-        }
+        d->receiver = receiver_of(w, buf_cstr(&d->send_to));
+        start(w, d);
     }
 }
 
@@ -126,7 +185,15 @@ static int finish_deliveries(ldp_webhook *w) {
                                                        : LDP_NOTIFY_FAILED;
         }
         ldp_notify_webhook_done(w->notify, d->channel, outcome, why);
+        receiver *r = d->receiver;
         delivery_free(w, d);
+        if (r->waiting) { /* its share has room again */
+            delivery *next = r->waiting;
+            if (!(r->waiting = next->next))
+                r->waiting_tail = NULL;
+            start(w, next);
+        }
+        receiver_release(w, r);
         finished++;
     }
     return finished;
@@ -159,7 +226,7 @@ ldp_webhook *ldp_webhook_start(ldp_notify *notify, const log_sink *log, char *me
         ldp_webhook_free(w);
         return NULL;
     }
-    curl_multi_setopt(w->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)LDP_WEBHOOK_HOST_CONNECTIONS);
+    curl_multi_setopt(w->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)LDP_WEBHOOK_PER_RECEIVER);
     curl_multi_setopt(w->multi, CURLMOPT_MAXCONNECTS, (long)LDP_WEBHOOK_MAX_IN_FLIGHT);
     ldp_notify_set_webhook_wake(notify, wake, w);
     if (pthread_create(&w->thread, NULL, run, w) != 0) {
@@ -184,6 +251,16 @@ void ldp_webhook_free(ldp_webhook *w) {
         /* Deliveries in flight are abandoned; their channels are freed with the ldp_notify. */
         while (w->flying)
             delivery_free(w, w->flying);
+        for (size_t i = 0; i < RECEIVER_BUCKETS; i++)
+            while (w->receivers[i]) {
+                receiver *r = w->receivers[i];
+                w->receivers[i] = r->next;
+                for (delivery *d = r->waiting, *next; d; d = next) {
+                    next = d->next;
+                    delivery_free(w, d);
+                }
+                free(r);
+            }
         curl_multi_cleanup(w->multi);
     }
     curl_slist_free_all(w->headers);

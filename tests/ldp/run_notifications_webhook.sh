@@ -10,7 +10,7 @@
 #  - Receivers: 404 and 410 drop the channel at once, 3 failures in a row (500, a refused connection) drop
 #    it, one failure does not (the notification is sent again, in order); a receiver that holds a POST
 #    delays neither another channel's POST nor a request to the server, nor gets its next POST before it
-#    answered.
+#    answered; a receiver holding 8 POSTs gets no ninth, while another receiver gets its own.
 #  - sendTo http or https only; garbage gets 422.
 #  - Streams: 200 text/turtle, the current state first (an Update, or a Delete), then each activity; a
 #    stream outlives the idle timeout; 404 for a topic of another server, 405 for other methods.
@@ -26,20 +26,28 @@ NOTIFY=http://www.w3.org/ns/solid/notifications#
 AS=https://www.w3.org/ns/activitystreams#
 CONTEXT='"@context":["https://www.w3.org/ns/solid/notification/v1"]'
 HOOK_TYPE='"type":"http://www.w3.org/ns/solid/notifications#WebhookChannel2023"'
-streams=() receiver_pid=
+streams=() receivers=()
 cleanup_helpers() {
   local p
-  for p in "${streams[@]}" $receiver_pid; do kill "$p" 2> /dev/null; wait "$p" 2> /dev/null; done
+  for p in "${streams[@]}" "${receivers[@]}"; do kill "$p" 2> /dev/null; wait "$p" 2> /dev/null; done
 }
 trap 'cleanup_helpers; [ -n "${KEEP:-}" ] || cleanup' EXIT
 
-python3 "$tests_ldp/webhook_receiver.py" > "$work/receiver.out" 2> "$work/receiver.err" &
-receiver_pid=$!
-for ((i = 0; i < wait_limit * 50; i++)); do
-  { read -r _ port _ refuse_port < "$work/receiver.out"; } 2> /dev/null && [ -n "${refuse_port:-}" ] && break
-  nap 0.02
-done
-[ -n "${refuse_port:-}" ] || { echo "the receiver did not start: $(cat "$work/receiver.err")"; exit 1; }
+# start_receiver NAME: webhook_receiver.py, its lines in $work/NAME.out; sets $port and $refuse_port.
+start_receiver() {
+  local i
+  port= refuse_port=
+  python3 "$tests_ldp/webhook_receiver.py" > "$work/$1.out" 2> "$work/$1.err" &
+  receivers+=($!)
+  for ((i = 0; i < wait_limit * 50; i++)); do
+    { read -r _ port _ refuse_port < "$work/$1.out"; } 2> /dev/null && [ -n "${refuse_port:-}" ] && return
+    nap 0.02
+  done
+  echo "the receiver did not start: $(cat "$work/$1.err")"; exit 1
+}
+start_receiver other
+other="http://127.0.0.1:$port"
+start_receiver receiver
 receiver="http://127.0.0.1:$port"
 
 json() { # FIELD...: the fields of the JSON object on standard input, one a line (KEYS: its keys, joined by ',')
@@ -54,7 +62,7 @@ hook() {
   channel=
   [ "$http_code" = 200 ] && read -r channel < <(json id <<< "$http_body")
 }
-posts() { grep -c "^POST $1 " "$work/receiver.out"; } # NAME: how many POSTs the receiver answered for NAME
+posts() { cat "$work/receiver.out" "$work/other.out" | grep -c "^POST $1 "; } # NAME: how many POSTs were answered for NAME
 # deliveries NAME N: waits (bounded) until the receiver answered N POSTs for NAME; true when it has.
 deliveries() {
   local i
@@ -279,6 +287,18 @@ check "... and the held channel's next POST waits for its answer" same 1 "$(grep
 request GET "$receiver/release/held"
 deliveries held 2
 check "answered, the held channel gets its next, in order" same "Create Update" "$(delivered held 1 type) $(delivered held 2 type)"
+for ((i = 1; i <= 9; i++)); do hook p/doc "$receiver/hang/p$i"; done
+hook p/doc "$other/ok/elsewhere"
+put p/doc '<#a> <#p> 1 .' > /dev/null
+deliveries elsewhere 1
+holds() { grep -c '^HOLD p' "$work/receiver.out"; }
+for ((i = 0; i < wait_limit * 50; i++)); do [ "$(holds)" -ge 8 ] && break; nap 0.02; done
+check "a receiver holding 8 POSTs gets no ninth; another receiver gets its own" same "8 1" "$(holds) $(grep -c '^POST elsewhere' "$work/other.out")"
+held_one=$(sed -n 's/^HOLD //p' "$work/receiver.out" | grep '^p' | head -n 1)
+request GET "$receiver/release/$held_one"
+for ((i = 0; i < wait_limit * 50; i++)); do [ "$(holds)" -ge 9 ] && break; nap 0.02; done
+check "one answered, the ninth comes" same 9 "$(holds)"
+for ((i = 1; i <= 9; i++)); do request GET "$receiver/release/p$i"; done
 
 # ---------------------------------------------------------------- garbage
 bad() { # what status body
