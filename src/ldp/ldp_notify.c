@@ -424,8 +424,8 @@ static void enqueue(ldp_notify *n, ldp_notify_channel *c, const char *text) {
     if (c->kind == STREAM && c->suspended) {
         c->suspended = false;
         n->resume(c->socket);
-    } else if (c->kind != STREAM && !(c->kind == WEBHOOK && (c->in_flight || c->chains[WAITING].on))) {
-        mark_dirty(n, c);
+    } else if (c->kind != STREAM) {
+        mark_dirty(n, c); /* a webhook channel with a POST in flight or waiting to retry is passed over */
     }
 }
 

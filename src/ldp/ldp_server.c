@@ -5,6 +5,7 @@
 #include "ldp/ldp_server.h"
 
 #include <arpa/inet.h>
+#include <curl/curl.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -130,19 +131,15 @@ static void add_type_headers(const ldp_server *s, struct MHD_Response *response,
                s->base_url);
     MHD_add_response_header(response, "Link", buf_cstr(&link));
     if (s->notify) { /* ldp_notify.h note 8: the stream of the resource, its IRI percent-encoded whole */
-        link.len = 0;
-        buf_printf(&link, "<%s" LDP_NOTIFY_STREAM_PATH, s->base_url);
         buf iri = {0};
         buf_puts(&iri, s->base_url);
         ldp_path_encode(path, strlen(path), &iri);
-        for (const char *p = buf_cstr(&iri); *p; p++)
-            if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-                strchr("-_.!~*'()", *p))
-                buf_putc(&link, *p);
-            else
-                buf_printf(&link, "%%%02X", (unsigned char)*p);
-        buf_puts(&link, ">; rel=\"" LDP_NOTIFY_STREAM_REL "\"");
+        char *encoded = curl_easy_escape(NULL, iri.data, (int)iri.len);
+        link.len = 0;
+        buf_printf(&link, "<%s" LDP_NOTIFY_STREAM_PATH "%s>; rel=\"" LDP_NOTIFY_STREAM_REL "\"", s->base_url,
+                   encoded ? encoded : "");
         MHD_add_response_header(response, "Link", buf_cstr(&link));
+        curl_free(encoded);
         buf_free(&iri);
     }
     buf_free(&link);
@@ -1125,6 +1122,12 @@ int ldp_server_start(ldp_server *s, ldp_store *store, char *message, size_t size
         s->config.log};
     if (!(s->guard = ldp_guard_new(&guard, message, size)))
         return -1;
+    if (s->notify) { /* before the first request: a subscription's state is read from the store */
+        ldp_notify_set_store(s->notify, store);
+        ldp_streaming_init(s->notify);
+        if (!(s->webhook = ldp_webhook_start(s->notify, s->config.log, message, size)))
+            return -1;
+    }
     s->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, s, MHD_OPTION_LISTEN_SOCKET,
         s->listen_fd, MHD_OPTION_THREAD_POOL_SIZE, s->config.threads > 1 ? s->config.threads : 0,
@@ -1137,13 +1140,8 @@ int ldp_server_start(ldp_server *s, ldp_store *store, char *message, size_t size
         snprintf(message, size, "cannot start the HTTP server on %s", s->base_url);
         return -1;
     }
-    if (s->notify) {
-        ldp_notify_set_store(s->notify, store);
-        ldp_streaming_init(s->notify);
-        if (ldp_websocket_start(s->websocket, message, size) != 0 ||
-            !(s->webhook = ldp_webhook_start(s->notify, s->config.log, message, size)))
-            return -1;
-    }
+    if (s->notify && ldp_websocket_start(s->websocket, message, size) != 0)
+        return -1;
     return 0;
 }
 

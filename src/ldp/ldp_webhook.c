@@ -226,7 +226,6 @@ ldp_webhook *ldp_webhook_start(ldp_notify *notify, const log_sink *log, char *me
         ldp_webhook_free(w);
         return NULL;
     }
-    curl_multi_setopt(w->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)LDP_WEBHOOK_PER_RECEIVER);
     curl_multi_setopt(w->multi, CURLMOPT_MAXCONNECTS, (long)LDP_WEBHOOK_MAX_IN_FLIGHT);
     ldp_notify_set_webhook_wake(notify, wake, w);
     if (pthread_create(&w->thread, NULL, run, w) != 0) {
