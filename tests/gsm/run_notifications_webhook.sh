@@ -7,8 +7,9 @@
 #      registered gets 404, one of a registration's shape with a wrong secret too, a GET 405, a body
 #      declared over 64 KiB 413; 64 idle connections held, the next one waits unanswered until one of
 #      them closes.
-#   2. A server that offers no WebhookChannel2023: its WebSocket channels are used instead; the sensor's
-#      change is acted on at once.
+#   2. A server that offers no channel (`ldgsm serve --no-notifications`, not against CSS): polled. One
+#      that offers no WebhookChannel2023 (`ldgsm serve` before it offered webhooks): its WebSocket
+#      channels are used instead; the sensor's change is acted on at once.
 #   3. A server that offers webhooks, the agents at --interval and --safety-poll 600000 (whatever they do
 #      within the test's bounded waits a webhook brought): the server posts the current state at once to a channel
 #      subscribed with a stale one (the agent vouches from the subscription's 200 on that ground); two
@@ -103,8 +104,26 @@ EOF
   check "until one of them closes (404)" grep -qx 'after: HTTP/1.1 404 Not Found' "$work/connections.out"
 fi
 
+if [ -z "${CSS_URL:-}" ]; then
+  echo "# 2. no channel offered: polling"
+  "$ldgsm" serve --memory --port 0 --no-notifications > "$work/plain.out" 2> "$work/plain.log" &
+  agent_pids+=($!)
+  wait_for_line "$work/plain.out" "$work/plain.log" $! "the second server"
+  plain=$line
+  request GET "${base}models/m" "" 'Accept: text/turtle'
+  request PUT "${plain}models/m" "$http_body" 'Content-Type: text/turtle'
+  request PUT "${plain}env/sensor" '<#it> <https://example.org/env#value> true .' 'Content-Type: text/turtle'
+  request PUT "${plain}s/i9" "$(instance_doc_of m)" 'Content-Type: text/turtle'
+  bounded "$ldgsm" run --instance "${plain}s/i9#it" --webhook 127.0.0.1:0 -n 100 --until complete --iterations 50 \
+    > /dev/null 2> "$work/plain-agent.log"
+  rc=$?
+  check "a server offering no channel: the instance completes by polling (exit $rc)" [ $rc = 0 ]
+  check "the agent says the server offers none" \
+    grep -q "^notifications: ${plain%/} offers no WebhookChannel2023 nor WebSocketChannel2023" "$work/plain-agent.log"
+fi
+
 if [ $offered = no ]; then
-  echo "# 2. no WebhookChannel2023 offered: WebSocket channels"
+  echo "# 2b. no WebhookChannel2023 offered: WebSocket channels"
   check "the agent finds the server's WebSocketChannel2023 service" \
     await grep -qE "^notifications: ${base%/} offers WebSocketChannel2023 at " "$work/main.log"
   check "and the four documents get a channel each" await grep -qE '^iteration: .* unsafe 0: .*, 4 channels live' \
