@@ -290,7 +290,7 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
     if (options->trace_path && !(a->trace = trace_open(options->trace_path, log, error, error_len)))
         goto fail;
     if (options->notifications &&
-        !(a->notifications = notifications_new(a->http, a->io, a->t, log, error, error_len)))
+        !(a->notifications = notifications_new(a->http, a->io, a->t, log, options->webhook, error, error_len)))
         goto fail;
     a->listing_of = xcalloc(options->instance_container_count + 1, sizeof *a->listing_of);
     a->listing_read_ms = xcalloc(options->instance_container_count + 1, sizeof *a->listing_read_ms);

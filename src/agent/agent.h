@@ -122,6 +122,8 @@ typedef struct agent_options {
     bool notifications;        /* Solid Notifications channels for the documents read (agent/notifications.h): a
                                   change ends a pause at once; with incremental, a live channel stands in for
                                   a revalidation, and the agent waits for them */
+    const char *webhook;       /* --webhook ADDR:PORT: receive WebhookChannel2023 notifications there, and
+                                  subscribe with them where offered (implies notifications) */
     long settle_ms;            /* --settle: after a notification, how long to wait for the rest of a burst */
     bool own_programs;         /* programs of the user's beside the shipped rules: their rules may join any
                                   documents, so --incremental counts every document read as every instance's */

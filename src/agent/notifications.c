@@ -1,5 +1,7 @@
 /* notifications.c: the agent's Solid Notifications channels (notifications.h): discovery, subscription,
- * what each channel vouches for, resubscription. */
+ * what each channel vouches for, resubscription, unsubscription. A channel is a WebSocketChannel2023 one
+ * (its socket in ws_channels) or, with --webhook, a WebhookChannel2023 one (its URL on the webhook
+ * listener); both report through ws_channels' events, under the channel's handle. */
 #include "agent/notifications.h"
 
 #include <jansson.h>
@@ -8,6 +10,7 @@
 #include <time.h>
 
 #include "http/http_url.h"
+#include "http/webhook_listener.h"
 #include "http/ws_channels.h"
 #include "rdf/buf.h"
 #include "rdf/strmap.h"
@@ -27,16 +30,23 @@ typedef enum channel_state {
     CH_IDLE,    /* no channel; one is wanted again from retry_at on */
     CH_WANTED,  /* to subscribe at the next flush */
     CH_OPENING, /* subscribed; its socket is being opened */
-    CH_LIVE,    /* its socket is open */
+    CH_LIVE,    /* its socket is open; a webhook channel: its subscription was answered 200 */
 } channel_state;
+
+/* The channel types the agent subscribes with, the one it prefers first. */
+typedef enum channel_kind { KIND_WEBHOOK, KIND_WEBSOCKET, KIND_COUNT } channel_kind;
+
+static const char *const kind_names[KIND_COUNT] = {"WebhookChannel2023", "WebSocketChannel2023"};
 
 typedef struct channel {
     channel_state state;
     bool changed;  /* not read since a notification, or since its socket opened */
     bool has_read; /* a state was read (etag below) */
     char *etag;    /* the state last read (NULL: absent) */
+    channel_kind kind; /* while CH_OPENING or CH_LIVE */
+    char *id;          /* a webhook channel's id, unsubscribed by DELETE (NULL: none given) */
     uint32_t origin;
-    uint64_t socket; /* its ws_channels id while CH_OPENING or CH_LIVE */
+    uint64_t socket; /* its ws_channels (or webhook listener) id while CH_OPENING or CH_LIVE */
     int64_t retry_at, refresh_at;
     unsigned failures;
 } channel;
@@ -45,7 +55,8 @@ typedef enum origin_state { ORIGIN_UNKNOWN, ORIGIN_SERVICE, ORIGIN_NONE } origin
 
 typedef struct origin {
     origin_state state;
-    char *service; /* ORIGIN_SERVICE: where WebSocketChannel2023 subscriptions are posted */
+    channel_kind kind; /* ORIGIN_SERVICE: the type subscribed with */
+    char *service;     /* ORIGIN_SERVICE: where its subscriptions are posted */
     int64_t retry_at;
 } origin;
 
@@ -55,6 +66,9 @@ struct notifications {
     terms *t;
     const log_sink *log;
     ws_channels *ws;
+    webhook_listener *webhooks; /* --webhook, or NULL */
+    char **unsubscribe;         /* webhook channels to DELETE at the next flush */
+    size_t unsubscribe_count, unsubscribe_cap;
     strmap index; /* document -> channel */
     channel *channels;
     size_t channel_cap;
@@ -70,26 +84,85 @@ struct notifications {
     int64_t now_ms;
 };
 
-notifications *notifications_new(http_client *http, rdfio *io, terms *t, const log_sink *log, char *error,
-                                 size_t error_len) {
+static bool deliver(void *user, uint64_t id) {
+    return ws_channels_deliver(user, id);
+}
+
+notifications *notifications_new(http_client *http, rdfio *io, terms *t, const log_sink *log, const char *webhook,
+                                 char *error, size_t error_len) {
     ws_channels *ws = ws_channels_new(PING_SECS, error, error_len);
     if (!ws)
         return NULL;
+    webhook_listener *webhooks = NULL;
+    if (webhook && !(webhooks = webhook_listener_new(webhook, deliver, ws, error, error_len))) {
+        ws_channels_free(ws);
+        return NULL;
+    }
+    if (webhooks)
+        log_msg(log, LOG_INFO, "notifications: webhooks are received at %s", webhook_listener_base(webhooks));
     notifications *n = xcalloc(1, sizeof *n);
-    *n = (notifications){.http = http, .io = io, .t = t, .log = log, .ws = ws};
+    *n = (notifications){.http = http, .io = io, .t = t, .log = log, .ws = ws, .webhooks = webhooks};
     return n;
 }
 
 static void channels_free(notifications *n) {
-    for (uint32_t i = 0; i < n->index.count; i++)
+    for (uint32_t i = 0; i < n->index.count; i++) {
         free(n->channels[i].etag);
+        free(n->channels[i].id);
+    }
     free(n->channels);
     strmap_free(&n->index);
+}
+
+static void unsubscribe_later(notifications *n, char *id) {
+    if (n->unsubscribe_count == n->unsubscribe_cap) {
+        n->unsubscribe_cap = n->unsubscribe_cap ? n->unsubscribe_cap * 2 : 64;
+        n->unsubscribe = xrealloc(n->unsubscribe, n->unsubscribe_cap * sizeof *n->unsubscribe);
+    }
+    n->unsubscribe[n->unsubscribe_count++] = id;
+}
+
+/* DELETEs the webhook channels no longer wanted, one batch (a server that keeps them, refusing, would
+ * only post to URLs that answer 404 until their end). */
+static void unsubscribe(notifications *n) {
+    size_t count = n->unsubscribe_count;
+    if (!count)
+        return;
+    http_request *reqs = xcalloc(count, sizeof *reqs);
+    http_result *results = xcalloc(count, sizeof *results);
+    for (size_t i = 0; i < count; i++)
+        reqs[i] = (http_request){.method = "DELETE", .url = n->unsubscribe[i], .send_when_stopping = true};
+    http_run(n->http, reqs, count, results);
+    size_t refused = 0, first = 0;
+    for (size_t i = 0; i < count; i++) {
+        const http_result *res = &results[i];
+        if (res->failure != HTTP_FAIL_NONE || (res->status / 100 != 2 && res->status != 404))
+            first = refused++ ? first : i;
+        http_result_free(&results[i]);
+    }
+    if (count > refused)
+        log_msg(n->log, LOG_INFO, "notifications: %zu channel%s unsubscribed", count - refused,
+                count - refused == 1 ? "" : "s");
+    if (refused)
+        log_msg(n->log, LOG_INFO, "notifications: %zu unsubscription%s not taken, %s%s", refused,
+                refused == 1 ? "" : "s", n->unsubscribe[first], refused == 1 ? "" : " and others");
+    for (size_t i = 0; i < count; i++)
+        free(n->unsubscribe[i]);
+    n->unsubscribe_count = 0;
+    free(results);
+    free(reqs);
 }
 
 void notifications_free(notifications *n) {
     if (!n)
         return;
+    /* webhook channels outlive the agent on the server's side: they go (sockets close by themselves) */
+    for (uint32_t c = 0; c < n->index.count; c++)
+        if (n->channels[c].state == CH_LIVE && n->channels[c].id)
+            unsubscribe_later(n, xstrndup(n->channels[c].id, strlen(n->channels[c].id)));
+    unsubscribe(n);
+    free(n->unsubscribe);
+    webhook_listener_free(n->webhooks); /* before ws_channels, into which it delivers */
     ws_channels_free(n->ws);
     channels_free(n);
     for (uint32_t i = 0; i < n->origin_index.count; i++)
@@ -147,13 +220,24 @@ static void retry_later(notifications *n, channel *ch) {
     ch->failures++;
 }
 
-/* Ends ch's socket (closing it when close_socket: the owner's close reports nothing back) and retries. */
-static void lose(notifications *n, channel *ch, bool close_socket) {
+/* Ends ch's channel: its socket closed (when close_socket: the owner's close reports nothing back), or its
+ * webhook URL forgotten and the channel unsubscribed. */
+static void end_channel(notifications *n, channel *ch, bool close_socket) {
     if (ch->state == CH_LIVE)
         n->live--;
-    if (close_socket)
+    if (ch->kind == KIND_WEBHOOK) {
+        webhook_listener_remove(n->webhooks, ch->socket);
+        if (ch->id)
+            unsubscribe_later(n, ch->id);
+        ch->id = NULL;
+    } else if (close_socket)
         ws_channels_close(n->ws, ch->socket);
     give_slot(n, ch->socket);
+}
+
+/* Ends ch's channel and retries. */
+static void lose(notifications *n, channel *ch, bool close_socket) {
+    end_channel(n, ch, close_socket);
     retry_later(n, ch);
 }
 
@@ -270,18 +354,14 @@ static void retain(notifications *n, bool (*keep)(void *user, const char *resour
     for (uint32_t c = 0; c < n->index.count; c++) {
         channel *ch = &n->channels[c];
         if (!keeps[c]) {
-            if (ch->state == CH_LIVE)
-                n->live--;
-            if (ch->state == CH_OPENING || ch->state == CH_LIVE) {
-                ws_channels_close(n->ws, ch->socket);
-                give_slot(n, ch->socket);
-            }
+            if (ch->state == CH_OPENING || ch->state == CH_LIVE)
+                end_channel(n, ch, true);
             continue;
         }
         uint32_t to = index.count;
         strmap_put(&index, n->index.keys[c], to, NULL);
         channels[to] = *ch;
-        ch->etag = NULL;
+        ch->etag = ch->id = NULL;
         if (ch->state == CH_OPENING || ch->state == CH_LIVE)
             n->slot_channel[(uint32_t)ch->socket] = to + 1;
     }
@@ -309,8 +389,10 @@ static uint32_t origin_of(notifications *n, const char *resource) {
     return *o;
 }
 
-/* The WebSocketChannel2023 subscription service a storage description lists, or NULL (caller frees). */
-static char *find_service(notifications *n, const http_result *res, const char *url) {
+/* The subscription service of the first kind from `from` on (KIND_WEBSOCKET: that one alone) that a
+ * storage description lists, or NULL (caller frees); *kind says which. */
+static char *find_service(notifications *n, const http_result *res, const char *url, channel_kind from,
+                          channel_kind *kind) {
     const char *base = res->final_url ? res->final_url : url;
     enum rdf_syntax syntax = rdf_syntax_from_media_type(res->content_type);
     triple *ts = NULL;
@@ -323,18 +405,24 @@ static char *find_service(notifications *n, const http_result *res, const char *
     }
     terms *t = n->t;
     term_id subscription = terms_iri_cstr(t, NOTIFY_NS "subscription"),
-            channel_type = terms_iri_cstr(t, NOTIFY_NS "channelType"),
-            websocket = terms_iri_cstr(t, NOTIFY_NS "WebSocketChannel2023");
+            channel_type = terms_iri_cstr(t, NOTIFY_NS "channelType");
     char *found = NULL;
-    for (size_t i = 0; i < count && !found; i++) {
-        if (ts[i].p != subscription)
-            continue;
-        for (size_t k = 0; k < count && !found; k++)
-            if (ts[k].s == ts[i].o && ts[k].p == channel_type && ts[k].o == websocket) {
-                size_t len;
-                const char *iri = terms_lex(t, ts[i].o, &len);
-                found = xstrndup(iri, len);
-            }
+    for (channel_kind k = from; k < KIND_COUNT && !found; k++) {
+        buf type = {0};
+        buf_printf(&type, NOTIFY_NS "%s", kind_names[k]);
+        term_id wanted = terms_iri_cstr(t, type.data);
+        buf_free(&type);
+        for (size_t i = 0; i < count && !found; i++) {
+            if (ts[i].p != subscription)
+                continue;
+            for (size_t j = 0; j < count && !found; j++)
+                if (ts[j].s == ts[i].o && ts[j].p == channel_type && ts[j].o == wanted) {
+                    size_t len;
+                    const char *iri = terms_lex(t, ts[i].o, &len);
+                    found = xstrndup(iri, len);
+                    *kind = k;
+                }
+        }
     }
     free(ts);
     return found;
@@ -367,17 +455,22 @@ static void discover(notifications *n) {
     for (size_t i = 0; i < count; i++) {
         origin *og = &n->origins[asked[i]];
         const http_result *res = &results[i];
-        char *service = res->failure == HTTP_FAIL_NONE && res->status / 100 == 2 ? find_service(n, res, urls[i]) : NULL;
+        channel_kind from = n->webhooks ? KIND_WEBHOOK : KIND_WEBSOCKET, kind = from;
+        char *service = res->failure == HTTP_FAIL_NONE && res->status / 100 == 2
+                            ? find_service(n, res, urls[i], from, &kind)
+                            : NULL;
         free(og->service);
         og->service = service;
+        og->kind = kind;
         og->state = service ? ORIGIN_SERVICE : ORIGIN_NONE;
         og->retry_at = n->now_ms + REDISCOVER_MS;
         if (service)
-            log_msg(n->log, LOG_INFO, "notifications: %s offers WebSocketChannel2023 at %s", n->origin_index.keys[asked[i]],
-                    service);
+            log_msg(n->log, LOG_INFO, "notifications: %s offers %s at %s", n->origin_index.keys[asked[i]],
+                    kind_names[kind], service);
         else
-            log_msg(n->log, LOG_INFO, "notifications: %s offers no WebSocketChannel2023 (%s %s%s); its documents are "
-                    "read by GET", n->origin_index.keys[asked[i]], urls[i],
+            log_msg(n->log, LOG_INFO, "notifications: %s offers no %s (%s %s%s); its documents are read by GET",
+                    n->origin_index.keys[asked[i]],
+                    n->webhooks ? "WebhookChannel2023 nor WebSocketChannel2023" : "WebSocketChannel2023", urls[i],
                     res->failure != HTTP_FAIL_NONE ? http_failure_name(res->failure) : "answered",
                     res->failure != HTTP_FAIL_NONE ? "" : res->status / 100 == 2 ? " without one" : " with an error");
         http_result_free(&results[i]);
@@ -389,45 +482,66 @@ static void discover(notifications *n) {
     free(asked);
 }
 
-static char *subscription_body(const char *topic, const char *etag) {
+/* send_to: a webhook channel's URL on the listener (NULL: a WebSocket channel). */
+static char *subscription_body(const char *topic, const char *etag, const char *send_to) {
     json_t *body = json_object();
     json_object_set_new(body, "@context", json_pack("[s]", "https://www.w3.org/ns/solid/notification/v1"));
-    json_object_set_new(body, "type", json_string(NOTIFY_NS "WebSocketChannel2023"));
+    json_object_set_new(body, "type",
+                        json_string(send_to ? NOTIFY_NS "WebhookChannel2023" : NOTIFY_NS "WebSocketChannel2023"));
     json_object_set_new(body, "topic", json_string(topic));
     if (etag)
         json_object_set_new(body, "state", json_string(etag));
+    if (send_to)
+        json_object_set_new(body, "sendTo", json_string(send_to));
     char *text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
     return text;
 }
 
-/* Takes a subscription's answer: the channel opens its socket (NULL), or is retried after a pause (what
- * went wrong). */
+/* Takes a subscription's answer: a WebSocket channel opens its socket, a webhook channel is live (NULL);
+ * or the channel is retried after a pause (what went wrong). */
 static const char *take_subscription(notifications *n, channel *ch, const http_result *res) {
     json_error_t jerr;
     json_t *doc = res->failure == HTTP_FAIL_NONE && res->status / 100 == 2
                       ? json_loadb(res->body.data ? res->body.data : "", res->body.len, 0, &jerr)
                       : NULL;
+    bool webhook = ch->kind == KIND_WEBHOOK;
     const char *receive_from = json_string_value(json_object_get(doc, "receiveFrom"));
-    if (!receive_from) {
+    if (webhook ? !json_is_object(doc) : !receive_from) {
         json_decref(doc);
+        if (webhook) {
+            webhook_listener_remove(n->webhooks, ch->socket);
+            give_slot(n, ch->socket);
+        }
         retry_later(n, ch);
         return res->failure != HTTP_FAIL_NONE ? http_failure_name(res->failure)
                : res->status == 429          ? "429: the server holds as many channels as it allows"
                : res->status / 100 != 2      ? "an error status"
                : !doc                        ? "the answer is not JSON"
+               : webhook                     ? "the answer is not a JSON object"
                                              : "the answer has no receiveFrom";
     }
-    ch->socket = take_slot(n, (uint32_t)(ch - n->channels));
-    ch->state = CH_OPENING;
     ch->refresh_at = INT64_MAX;
+    if (webhook) {
+        /* live from the server's 200: a change made since the read is posted at once, the server comparing
+         * the subscription's state with the document's (docs/DESIGN.md §1.5) */
+        const char *id = json_string_value(json_object_get(doc, "id"));
+        ch->id = id ? xstrndup(id, strlen(id)) : NULL;
+        ch->state = CH_LIVE;
+        ch->failures = 0;
+        n->live++;
+    } else {
+        ch->socket = take_slot(n, (uint32_t)(ch - n->channels));
+        ch->state = CH_OPENING;
+    }
     const char *end = json_string_value(json_object_get(doc, "endAt"));
     xsd_time at;
     if (end && xsd_datetime_parse(end, strlen(end), &at) && at.kind == XSD_DATETIME) {
         int64_t before = (at.ms - n->now_ms) / 10;
         ch->refresh_at = at.ms - (before < REFRESH_BEFORE_END_MS ? before : REFRESH_BEFORE_END_MS);
     }
-    ws_channels_open(n->ws, ch->socket, receive_from);
+    if (!webhook)
+        ws_channels_open(n->ws, ch->socket, receive_from);
     json_decref(doc);
     return NULL;
 }
@@ -442,6 +556,7 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
     n->now_ms = now_ms;
     if (keep)
         retain(n, keep, user);
+    unsubscribe(n);
     uint32_t *wanted = NULL;
     size_t count = 0, cap = 0;
     bool unknown = false;
@@ -481,7 +596,18 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
             ch->retry_at = og->retry_at;
             continue;
         }
-        bodies[send_count] = subscription_body(n->index.keys[wanted[i]], ch->etag);
+        char *send_to = NULL;
+        ch->kind = og->kind;
+        if (ch->kind == KIND_WEBHOOK) { /* its URL, in the subscription, is registered first */
+            ch->socket = take_slot(n, wanted[i]);
+            if (!(send_to = webhook_listener_add(n->webhooks, ch->socket))) {
+                give_slot(n, ch->socket);
+                retry_later(n, ch);
+                continue;
+            }
+        }
+        bodies[send_count] = subscription_body(n->index.keys[wanted[i]], ch->etag, send_to);
+        free(send_to);
         reqs[send_count] = (http_request){.method = "POST", .url = og->service, .headers = headers, .header_count = 2,
                                           .body = bodies[send_count], .body_len = strlen(bodies[send_count])};
         sent[send_count++] = wanted[i];

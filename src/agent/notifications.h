@@ -18,8 +18,14 @@
  * channel nears its end) is revalidated by GET as without notifications; a lost subscription is made again
  * after a pause that doubles from 1 s to 60 s. Channels of documents no longer read are closed.
  *
- * The socket side is src/http/ws_channels.h; subscriptions and discovery go through the agent's HTTP
- * client, in the agent's thread, between iterations. */
+ * With --webhook ADDR:PORT the agent subscribes with WebhookChannel2023 where a server offers it (sockets
+ * where only they are offered): each channel's sendTo is a URL of its own on the agent's listener, and a
+ * POST to it counts as a message on a socket would. Such a channel is live from its subscription's 200,
+ * the server posting at once what changed since the state read. Channels of documents no longer read,
+ * replaced before their end, or still live when the agent ends are DELETEd.
+ *
+ * The socket side is src/http/ws_channels.h, the webhook side src/http/webhook_listener.h; subscriptions
+ * and discovery go through the agent's HTTP client, in the agent's thread, between iterations. */
 #ifndef LDGSM_AGENT_NOTIFICATIONS_H
 #define LDGSM_AGENT_NOTIFICATIONS_H
 
@@ -34,9 +40,10 @@
 
 typedef struct notifications notifications;
 
-/* http, io and t (the agent's) and log must outlive the result. NULL on failure, with error filled. */
-notifications *notifications_new(http_client *http, rdfio *io, terms *t, const log_sink *log, char *error,
-                                 size_t error_len);
+/* http, io and t (the agent's) and log must outlive the result. webhook: ADDR:PORT of a webhook listener
+ * (`--webhook`), or NULL. NULL on failure, with error filled. */
+notifications *notifications_new(http_client *http, rdfio *io, terms *t, const log_sink *log, const char *webhook,
+                                 char *error, size_t error_len);
 void notifications_free(notifications *n);
 
 /* At the start of an iteration, at now_ms: takes in what the sockets brought since the last call (a

@@ -80,6 +80,14 @@ static const char run_usage[] =
     "                          notification starts an iteration at once (the documents a --machine reads,\n"
     "                          its inbox among them, too); documents without a channel are polled as\n"
     "                          with --incremental\n"
+    "      --webhook ADDR:PORT --notifications, receiving WebhookChannel2023 notifications on a listener\n"
+    "                          of the agent's own at ADDR:PORT (a numeric address the servers reach it at,\n"
+    "                          [ADDR] for IPv6; port 0: any free one, said in the log): where a server offers\n"
+    "                          webhooks, each subscription names a URL of its own there (with a random part;\n"
+    "                          a POST to any other path gets 404), one listener for all channels where\n"
+    "                          WebSocketChannel2023 needs a socket each; other servers get WebSocket channels\n"
+    "                          or polling as with --notifications. Channels no longer read, and all of them\n"
+    "                          when the agent ends, are unsubscribed (DELETE)\n"
     "      --settle MS         with --notifications, after a notification wait this long for the rest\n"
     "                          of a burst before the iteration (default 5)\n"
     "      --iterations N      stop after N iterations (default: run until stopped)\n"
@@ -181,7 +189,7 @@ int cmd_run(int argc, char **argv) {
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_RELEASE_TERMS, OPT_TRACE,
            OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD, OPT_INSTANCES_FROM, OPT_READ_WAIT,
-           OPT_INCREMENTAL, OPT_SAFETY_POLL, OPT_ARCHIVE_HISTORY, OPT_NOTIFICATIONS, OPT_SETTLE };
+           OPT_INCREMENTAL, OPT_SAFETY_POLL, OPT_ARCHIVE_HISTORY, OPT_NOTIFICATIONS, OPT_SETTLE, OPT_WEBHOOK };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -214,6 +222,7 @@ int cmd_run(int argc, char **argv) {
         {"safety-poll", required_argument, NULL, OPT_SAFETY_POLL},
         {"notifications", no_argument, NULL, OPT_NOTIFICATIONS},
         {"settle", required_argument, NULL, OPT_SETTLE},
+        {"webhook", required_argument, NULL, OPT_WEBHOOK},
         {"archive-history", no_argument, NULL, OPT_ARCHIVE_HISTORY},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -334,6 +343,10 @@ int cmd_run(int argc, char **argv) {
             break;
         case OPT_NOTIFICATIONS:
             opt.incremental = opt.notifications = true;
+            break;
+        case OPT_WEBHOOK: /* the address is checked where the listener starts */
+            opt.incremental = opt.notifications = true;
+            opt.webhook = optarg;
             break;
         case OPT_SETTLE: {
             unsigned long v = strtoul(optarg, &end, 10);

@@ -67,6 +67,17 @@ static const char serve_usage[] =
     "topic: Create, Update, Delete, or on a container Add and Remove of a member (object the member, target\n"
     "the container), each with the new ETag as state (quotes included) and the time published. DELETE of a\n"
     "channel's id unsubscribes (205). Changes while no socket is connected are not kept.\n"
+    "WebhookChannel2023 the same way, at /.notifications/WebhookChannel2023/ (also in the storage\n"
+    "description), the subscription with \"sendTo\":\"http://HOST:PORT/PATH\" (http or https): each activity\n"
+    "is POSTed there as application/ld+json (first the current state when the given state is stale), one\n"
+    "at a time per channel, in write order, with no signature (CSS signs its POSTs; a notification only\n"
+    "says what to read again). A receiver answering 404 or 410, or failing 3 times in a row (no\n"
+    "connection, another non-2xx, 5 s without an answer; a retry every 0.5 s), loses its channel.\n"
+    "StreamingHTTPChannel2023: every resource's answer links (rel\n"
+    "\"http://www.w3.org/ns/solid/terms#updatesViaStreamingHttp2023\") /.notifications/\n"
+    "StreamingHTTPChannel2023/ENC, ENC the resource's IRI percent-encoded whole; a GET of it streams\n"
+    "text/turtle: the current state (an Update, or a Delete), then one Turtle document per activity, until\n"
+    "--channel-lifetime passes.\n"
     "GET /.well-known/ldgsm is a read-only HTML page of the workflow instances the server holds (each\n"
     "with its state, its stages' states and, when the server holds its model, its drawing as `ldgsm draw`\n"
     "makes it). With notifications it updates on every change: its script subscribes to the storage\n"
@@ -141,6 +152,22 @@ static const char serve_usage[] =
     "                            of changes (default 2)\n"
     "  --page-channels N         notification channels one instances page may hold, of the client's\n"
     "                            --max-channels-per-client (default 16)\n"
+    "  --max-webhook-channels N  webhook channels held at once (default 10000); each holds no socket,\n"
+    "                            only memory: about 430 bytes with a 35-byte topic and a 41-byte\n"
+    "                            sendTo. An agent subscribing to 100000 documents needs\n"
+    "                            --max-webhook-channels 100000 --max-webhook-channels-per-client 100000\n"
+    "                            (about 45 MB). More get 429\n"
+    "  --max-webhook-channels-per-client N\n"
+    "                            webhook channels one client address may hold (default 2500); more get 429\n"
+    "  --max-streams N           streams open at once, a connection each (default a quarter of\n"
+    "                            --max-connections); more get 429\n"
+    "  --max-streams-per-client N\n"
+    "                            streams one client address may hold open (default a quarter of\n"
+    "                            --max-connections-per-client); more get 429\n"
+    "  --channel-max-queued BYTES\n"
+    "                            a channel (of any type) whose undelivered notifications pass this is\n"
+    "                            dropped, its socket or stream closed; its subscriber subscribes again\n"
+    "                            with its state (default 262144, at least 4096)\n"
     "  -h, --help                this text\n"
     "\n"
     "The first line on standard output is the base URL (e.g. http://127.0.0.1:8080/), printed once the\n"
@@ -182,6 +209,11 @@ enum {
     OPT_CHANNEL_CONNECT_TIMEOUT,
     OPT_PAGE_REFRESH,
     OPT_PAGE_CHANNELS,
+    OPT_MAX_WEBHOOK_CHANNELS,
+    OPT_MAX_WEBHOOK_CHANNELS_PER_CLIENT,
+    OPT_MAX_STREAMS,
+    OPT_MAX_STREAMS_PER_CLIENT,
+    OPT_CHANNEL_MAX_QUEUED,
 };
 
 typedef struct serve_options {
@@ -282,6 +314,11 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         {"channel-connect-timeout", required_argument, NULL, OPT_CHANNEL_CONNECT_TIMEOUT},
         {"page-refresh", required_argument, NULL, OPT_PAGE_REFRESH},
         {"page-channels", required_argument, NULL, OPT_PAGE_CHANNELS},
+        {"max-webhook-channels", required_argument, NULL, OPT_MAX_WEBHOOK_CHANNELS},
+        {"max-webhook-channels-per-client", required_argument, NULL, OPT_MAX_WEBHOOK_CHANNELS_PER_CLIENT},
+        {"max-streams", required_argument, NULL, OPT_MAX_STREAMS},
+        {"max-streams-per-client", required_argument, NULL, OPT_MAX_STREAMS_PER_CLIENT},
+        {"channel-max-queued", required_argument, NULL, OPT_CHANNEL_MAX_QUEUED},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -343,7 +380,11 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         case OPT_CHANNEL_LIFETIME:
         case OPT_CHANNEL_CONNECT_TIMEOUT:
         case OPT_PAGE_REFRESH:
-        case OPT_PAGE_CHANNELS: {
+        case OPT_PAGE_CHANNELS:
+        case OPT_MAX_WEBHOOK_CHANNELS:
+        case OPT_MAX_WEBHOOK_CHANNELS_PER_CLIENT:
+        case OPT_MAX_STREAMS:
+        case OPT_MAX_STREAMS_PER_CLIENT: {
             struct {
                 int opt;
                 const char *name;
@@ -362,6 +403,11 @@ static int parse_options(int argc, char **argv, serve_options *o) {
                 {OPT_CHANNEL_CONNECT_TIMEOUT, "channel-connect-timeout", &o->server.channel_connect_timeout},
                 {OPT_PAGE_REFRESH, "page-refresh", &o->page_refresh},
                 {OPT_PAGE_CHANNELS, "page-channels", &o->page_channels},
+                {OPT_MAX_WEBHOOK_CHANNELS, "max-webhook-channels", &o->server.max_webhook_channels},
+                {OPT_MAX_WEBHOOK_CHANNELS_PER_CLIENT, "max-webhook-channels-per-client",
+                 &o->server.max_webhook_channels_per_client},
+                {OPT_MAX_STREAMS, "max-streams", &o->server.max_streams},
+                {OPT_MAX_STREAMS_PER_CLIENT, "max-streams-per-client", &o->server.max_streams_per_client},
             };
             size_t i = 0;
             while (counts[i].opt != opt)
@@ -373,6 +419,14 @@ static int parse_options(int argc, char **argv, serve_options *o) {
             *counts[i].value = (unsigned)n;
             break;
         }
+        case OPT_CHANNEL_MAX_QUEUED:
+            if (!parse_number(optarg, SIZE_MAX, &n) || n < LDP_NOTIFY_MIN_QUEUED) {
+                fprintf(stderr, "ldgsm serve: --channel-max-queued wants a number of bytes, at least %d, not '%s'\n",
+                        LDP_NOTIFY_MIN_QUEUED, optarg);
+                return 2;
+            }
+            o->server.channel_max_queued = (size_t)n;
+            break;
         case OPT_REQUIRE_CONDITIONAL:
             o->server.require_conditional = true;
             if (optarg) {

@@ -346,6 +346,13 @@ void ws_channels_close(ws_channels *ws, uint64_t id) {
     queue_command(ws, false, id, NULL);
 }
 
+bool ws_channels_deliver(ws_channels *ws, uint64_t id) {
+    if (queued_events(ws) >= WS_CHANNELS_MAX_QUEUED)
+        return false;
+    report(ws, WS_EVENT_MESSAGE, id, NULL, 0);
+    return true;
+}
+
 size_t ws_channels_take(ws_channels *ws, ws_event **events) {
     pthread_mutex_lock(&ws->lock);
     *events = ws->events;

@@ -53,6 +53,12 @@ void ws_channels_open(ws_channels *ws, uint64_t id, const char *url);
 /* Closes id's connection, if any; no event about it is reported afterwards. */
 void ws_channels_close(ws_channels *ws, uint64_t id);
 
+/* Queues a message event for id from outside the sockets (a webhook's delivery, http/webhook_listener.h),
+ * so that the owner takes and waits for both in one place; from any thread. False when
+ * WS_CHANNELS_MAX_QUEUED events wait (the delivery is refused: as a lost one, the owner's safety poll
+ * bounds it). */
+bool ws_channels_deliver(ws_channels *ws, uint64_t id);
+
 /* Moves the waiting events into *events (an array the caller frees with ws_events_free); their count. */
 size_t ws_channels_take(ws_channels *ws, ws_event **events);
 void ws_events_free(ws_event *events, size_t count);

@@ -5,6 +5,7 @@
 #include "ldp/ldp_server.h"
 
 #include <arpa/inet.h>
+#include <curl/curl.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -25,6 +26,8 @@
 #include "ldp/ldp_patch.h"
 #include "ldp/ldp_path.h"
 #include "ldp/ldp_rdf.h"
+#include "ldp/ldp_streaming.h"
+#include "ldp/ldp_webhook.h"
 #include "ldp/ldp_websocket.h"
 #include "rdf/vocab_ns.h"
 
@@ -47,6 +50,7 @@ struct ldp_server {
     buf storage_description[LDP_MEDIA_COUNT]; /* design note 10, made at bind */
     ldp_notify *notify;        /* design note 12; NULL when off */
     ldp_websocket *websocket;
+    ldp_webhook *webhook;
 };
 
 enum method { M_GET, M_HEAD, M_OPTIONS, M_PUT, M_POST, M_DELETE, M_PATCH, M_OTHER };
@@ -126,6 +130,18 @@ static void add_type_headers(const ldp_server *s, struct MHD_Response *response,
     buf_printf(&link, "<%s" LDP_SERVER_STORAGE_DESCRIPTION_PATH ">; rel=\"" NS_SOLID "storageDescription\"",
                s->base_url);
     MHD_add_response_header(response, "Link", buf_cstr(&link));
+    if (s->notify) { /* ldp_notify.h note 8: the stream of the resource, its IRI percent-encoded whole */
+        buf iri = {0};
+        buf_puts(&iri, s->base_url);
+        ldp_path_encode(path, strlen(path), &iri);
+        char *encoded = curl_easy_escape(NULL, iri.data, (int)iri.len);
+        link.len = 0;
+        buf_printf(&link, "<%s" LDP_NOTIFY_STREAM_PATH "%s>; rel=\"" LDP_NOTIFY_STREAM_REL "\"", s->base_url,
+                   encoded ? encoded : "");
+        MHD_add_response_header(response, "Link", buf_cstr(&link));
+        curl_free(encoded);
+        buf_free(&iri);
+    }
     buf_free(&link);
     MHD_add_response_header(response, "Allow", allow_for(path));
     if (container)
@@ -586,18 +602,37 @@ static enum MHD_Result handle_route(ldp_server *s, struct MHD_Connection *c, req
     return result;
 }
 
-/* Design note 12. */
-static enum MHD_Result handle_notify(ldp_server *s, struct MHD_Connection *c, request *r) {
-    char address[INET6_ADDRSTRLEN] = "unknown";
+/* The connection's peer address, as text. */
+static void client_address(struct MHD_Connection *c, char address[INET6_ADDRSTRLEN]) {
+    snprintf(address, INET6_ADDRSTRLEN, "unknown");
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     const struct sockaddr *peer = info ? info->client_addr : NULL;
     if (peer && peer->sa_family == AF_INET)
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)peer)->sin_addr, address, sizeof address);
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)peer)->sin_addr, address, INET6_ADDRSTRLEN);
     else if (peer && peer->sa_family == AF_INET6)
-        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)peer)->sin6_addr, address, sizeof address);
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)peer)->sin6_addr, address, INET6_ADDRSTRLEN);
+}
+
+/* Design note 12. */
+static enum MHD_Result handle_notify(ldp_server *s, struct MHD_Connection *c, request *r) {
+    char address[INET6_ADDRSTRLEN];
+    client_address(c, address);
     ldp_notify_answer answer = {0};
-    ldp_notify_request(s->notify, r->method_name, r->target, header(c, "Content-Type"), r->body.data ? r->body.data : "",
-                       r->body.len, address, &answer);
+    if (strncmp(r->target, LDP_NOTIFY_STREAM_PATH, strlen(LDP_NOTIFY_STREAM_PATH)) == 0) {
+        if (r->method != M_GET) {
+            buf_free(&answer.body);
+            return respond_text(r, c, 405, "Method Not Allowed: GET a stream", "Allow", "GET");
+        }
+        struct MHD_Response *stream = ldp_streaming_open(s->notify, c, r->target, address, &answer);
+        if (stream) {
+            enum MHD_Result result = queue(r, c, 200, stream, 0);
+            MHD_destroy_response(stream);
+            return result;
+        }
+    } else {
+        ldp_notify_request(s->notify, r->method_name, r->target, header(c, "Content-Type"),
+                           r->body.data ? r->body.data : "", r->body.len, address, &answer);
+    }
     size_t len = answer.body.len;
     /* The response takes over the body's memory (MHD frees it with free()). */
     struct MHD_Response *response = MHD_create_response_from_buffer(len, buf_cstr(&answer.body), MHD_RESPMEM_MUST_FREE);
@@ -1014,8 +1049,24 @@ ldp_server *ldp_server_bind(const ldp_server_config *config, char *message, size
     ldp_server_add_route(s, LDP_SERVER_CONSTRAINTS_PATH, serve_constraints, NULL);
     ldp_server_add_route(s, LDP_SERVER_STORAGE_DESCRIPTION_PATH, serve_storage_description, s);
     if (!config->no_notifications) {
-        ldp_notify_config notify = {s->base_url, config->max_channels, config->max_channels_per_client,
-                                    config->channel_lifetime, config->channel_connect_timeout, config->log};
+        /* Streams hold connections: by default a quarter of the server's, and of a client's. */
+        unsigned connections = config->max_connections ? config->max_connections : LDP_SERVER_DEFAULT_MAX_CONNECTIONS;
+        unsigned per_client = config->max_connections_per_client ? config->max_connections_per_client
+                                                                 : LDP_SERVER_DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
+        ldp_notify_config notify = {
+            .base_url = s->base_url,
+            .max_channels = config->max_channels,
+            .max_channels_per_client = config->max_channels_per_client,
+            .max_webhooks = config->max_webhook_channels,
+            .max_webhooks_per_client = config->max_webhook_channels_per_client,
+            .max_streams = config->max_streams ? config->max_streams : (connections + 3) / 4,
+            .max_streams_per_client =
+                config->max_streams_per_client ? config->max_streams_per_client : (per_client + 3) / 4,
+            .lifetime = config->channel_lifetime,
+            .connect_timeout = config->channel_connect_timeout,
+            .max_queued = config->channel_max_queued,
+            .log = config->log,
+        };
         s->notify = ldp_notify_new(&notify);
         if (!(s->websocket = ldp_websocket_bind(config->host, config->notifications_port, s->notify, config->log,
                                                 message, size))) {
@@ -1054,7 +1105,7 @@ int ldp_server_start(ldp_server *s, ldp_store *store, char *message, size_t size
                                    s->config.idempotency_max_keys, s->config.log, NULL};
     if (!(s->idempotency = ldp_idem_open(&idempotency, message, size)))
         return -1;
-    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
+    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME; /* streams */
     unsigned threads = s->config.threads > 1 ? s->config.threads : 1;
     unsigned idle_timeout = s->config.idle_timeout ? s->config.idle_timeout : LDP_SERVER_DEFAULT_IDLE_TIMEOUT;
     unsigned max_connections =
@@ -1071,6 +1122,12 @@ int ldp_server_start(ldp_server *s, ldp_store *store, char *message, size_t size
         s->config.log};
     if (!(s->guard = ldp_guard_new(&guard, message, size)))
         return -1;
+    if (s->notify) { /* before the first request: a subscription's state is read from the store */
+        ldp_notify_set_store(s->notify, store);
+        ldp_streaming_init(s->notify);
+        if (!(s->webhook = ldp_webhook_start(s->notify, s->config.log, message, size)))
+            return -1;
+    }
     s->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, s, MHD_OPTION_LISTEN_SOCKET,
         s->listen_fd, MHD_OPTION_THREAD_POOL_SIZE, s->config.threads > 1 ? s->config.threads : 0,
@@ -1083,22 +1140,22 @@ int ldp_server_start(ldp_server *s, ldp_store *store, char *message, size_t size
         snprintf(message, size, "cannot start the HTTP server on %s", s->base_url);
         return -1;
     }
-    if (s->notify) {
-        ldp_notify_set_store(s->notify, store);
-        if (ldp_websocket_start(s->websocket, message, size) != 0)
-            return -1;
-    }
+    if (s->notify && ldp_websocket_start(s->websocket, message, size) != 0)
+        return -1;
     return 0;
 }
 
 void ldp_server_free(ldp_server *s) {
     if (!s)
         return;
+    if (s->daemon && s->notify)
+        ldp_notify_end_streams(s->notify); /* none may stay suspended (ldp_streaming.h) */
     if (s->daemon)
         MHD_stop_daemon(s->daemon);
     else if (s->listen_fd >= 0)
         close(s->listen_fd);
     ldp_websocket_free(s->websocket); /* after the daemon: no request queues a notification now */
+    ldp_webhook_free(s->webhook);
     ldp_notify_free(s->notify);
     ldp_guard_free(s->guard); /* after the daemon: every connection closed */
     ldp_idem_free(s->idempotency);

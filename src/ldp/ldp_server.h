@@ -49,10 +49,12 @@
  * 11. Slow clients are closed, not waited on (ldp_guard.h): head and body deadlines, and room kept for new
  *     clients near the connection limit.
  * 12. Solid Notifications (ldp_notify.h), unless turned off: the storage description lists the
- *     WebSocketChannel2023 service, requests under /.notifications/ go to ldp_notify (no token: a
- *     subscription is a read, and a channel's id is what lets one unsubscribe), the store's changes reach
- *     it through its hook (ldp_server_hook_store), and its sockets are served by ldp_websocket on their own
- *     port of the same host.
+ *     WebSocketChannel2023 and WebhookChannel2023 services, requests under /.notifications/ go to
+ *     ldp_notify (no token: a subscription is a read, and a channel's id is what lets one unsubscribe),
+ *     the store's changes reach it through its hook (ldp_server_hook_store), its sockets are served by
+ *     ldp_websocket on their own port of the same host, its webhook POSTs made by ldp_webhook's thread;
+ *     every resource's answer links its stream, a GET of which ldp_streaming answers on a suspended
+ *     connection (the daemon allows suspending; ldp_server_free ends the streams before stopping it).
  * The server is started in two steps so that a caller can learn the base URL (--port 0) before the
  * store is opened with it, and serve only once the store is loaded. */
 #ifndef LDGSM_LDP_SERVER_H
@@ -96,7 +98,10 @@ typedef struct ldp_server_config {
     /* Design note 12 (0: the LDP_NOTIFY_DEFAULT_ values). */
     bool no_notifications;
     unsigned notifications_port;         /* the sockets' port; 0: any free port */
-    unsigned max_channels, max_channels_per_client;
+    unsigned max_channels, max_channels_per_client;   /* WebSocket channels */
+    unsigned max_webhook_channels, max_webhook_channels_per_client;
+    unsigned max_streams, max_streams_per_client;     /* 0: a quarter of the connection limits */
+    size_t channel_max_queued;           /* undelivered bytes per channel */
     unsigned channel_lifetime;           /* seconds */
     unsigned channel_connect_timeout;    /* seconds */
 } ldp_server_config;

@@ -4,9 +4,9 @@
  * One thread runs the libwebsockets service loop and is the only one to call into libwebsockets (but for
  * lws_cancel_service, which wakes it: ldp_notify's wake function). It accepts a socket only on the receive
  * path of a channel that has none, sends each queued notification as one text message, closes a socket
- * whose channel expired, was unsubscribed, or fell LDP_NOTIFY_MAX_QUEUED behind (cut off when it cannot take
- * the close frame within 2 s), and once a second expires
- * channels (ldp_notify_poll). What a client sends is read and dropped. */
+ * whose channel expired, was unsubscribed, or fell max_queued bytes behind (ldp_notify.h note 5; cut off
+ * when it cannot take the close frame within 2 s), and once a second expires channels of every kind
+ * (ldp_notify_poll). What a client sends is read and dropped. */
 #ifndef LDGSM_LDP_WEBSOCKET_H
 #define LDGSM_LDP_WEBSOCKET_H
 

@@ -3,8 +3,9 @@
 # semantics and the intertask dependencies (tests/gsm/run_fire_alarm.sh, run_evaluation.sh,
 # run_suppliers.sh, tests/patterns/run_order.sh, tests/wsm/run_rules.sh and tests/deps/run_gsm.sh,
 # unchanged), and the data flow of ldp-fixtures/orders (tests/gsm/run_orders.sh, 25 orders)
-# against Community Solid Server 7.2.0 (WebSocketChannel2023 on), and `ldgsm run --notifications`
-# (tests/gsm/run_notifications.sh, the orders again) with CSS's notifications on, then off, instead of
+# against Community Solid Server 7.2.0 (WebSocketChannel2023 and WebhookChannel2023 on), and `ldgsm run
+# --notifications` (tests/gsm/run_notifications.sh, the orders again) with CSS's notifications on, then
+# off, and `ldgsm run --webhook` (tests/gsm/run_notifications_webhook.sh) with them on, instead of
 # `ldgsm serve`: in memory,
 # no authorization, on 127.0.0.1 (tests/ldp/css.sh starts it, once). The two scripts run from a scratch
 # tree beside the real one in which tests/agent/lib.sh is property/css_agent_lib.sh: its start_server
@@ -34,14 +35,16 @@ mkdir -p "$WORK/tree/tests/gsm" "$WORK/tree/tests/agent" "$WORK/tree/tests/patte
   "$WORK/tree/tests/deps"
 ln -s "$root/ldp-fixtures" "$WORK/tree/ldp-fixtures"
 for f in run_fire_alarm.sh run_evaluation.sh run_suppliers.sh fire_alarm_lib.sh run_orders.sh orders_check.py \
-  orders_lib.sh run_notifications.sh one_stage_lib.sh history_lines.py; do ln -s "$here/$f" "$WORK/tree/tests/gsm/$f"; done
+  orders_lib.sh run_notifications.sh one_stage_lib.sh history_lines.py run_notifications_webhook.sh \
+  lossy_notifications.py; do ln -s "$here/$f" "$WORK/tree/tests/gsm/$f"; done
 ln -s "$here/property/css_agent_lib.sh" "$WORK/tree/tests/agent/lib.sh"
 ln -s "$root/tests/patterns/run_order.sh" "$WORK/tree/tests/patterns/run_order.sh"
 for f in run_rules.sh summary.py schemas; do ln -s "$root/tests/wsm/$f" "$WORK/tree/tests/wsm/$f"; done
 ln -s "$root/tests/agent/agents.sh" "$WORK/tree/tests/agent/agents.sh"
 for f in run_gsm.sh gsm_run.py oracle.py gsm; do ln -s "$root/tests/deps/$f" "$WORK/tree/tests/deps/$f"; done
 
-# WebSocketChannel2023 on: the runs without --notifications ignore it; those with it use it.
+# WebSocketChannel2023 and WebhookChannel2023 on: the runs without --notifications ignore them; those with
+# it use the first, those with --webhook the second.
 LDGSM_CSS_CONFIG="$root/tests/ldp/css/css-memory-notify.json" css_start || exit 1
 echo "css_gsm.sh: Community Solid Server at $CSS_URL"
 export CSS_URL LDGSM_AGENT_LIB="$root/tests/agent/lib.sh"
@@ -73,6 +76,7 @@ run_notified() { # NAME SCRIPT [VAR=VALUE...]
 if [ "$part" != workflows ]; then
   run_notified "notifications on" gsm/run_notifications.sh NOTIFICATIONS_OFFERED=yes
   run_notified "notifications on" gsm/run_orders.sh AGENT_OPTIONS=--notifications
+  run_notified "webhooks" gsm/run_notifications_webhook.sh
   css_stop
   LDGSM_CSS_CONFIG="$CSS_DIR/css-memory-open.json" css_start || exit 1
   run_notified "notifications disabled" gsm/run_notifications.sh NOTIFICATIONS_OFFERED=no

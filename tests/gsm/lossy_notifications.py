@@ -31,6 +31,10 @@ and, beside them or alone:
   --hold-open SUFFIX GATE   a socket whose topic ends with SUFFIX is held before its handshake reaches the
                     server (so the server has no socket for it: a change meanwhile is told to no one)
                     until the file GATE exists; the test decides what happens first
+  --refuse-subscriptions N  the first N subscriptions (POSTs of a JSON body with a "topic"), of any
+                    channel type, are answered 503 and not forwarded (for
+                    tests/gsm/run_notifications_webhook.sh; a webhook's POSTs go from the server to the
+                    agent directly, not through the proxy)
 
 LOG gets one tab-separated line per event, written before the event's effect (a dropped message is
 logged before the next frame is read; a forwarded one before it is sent):
@@ -41,13 +45,14 @@ logged before the next frame is read; a forwarded one before it is sent):
   DROP       TOPIC  STATE             a notification not forwarded
   CUT        TOPIC  STATE             a notification not forwarded and its socket cut
   END        TOPIC                    a relayed socket ended (either side closed it)
+  REFUSE     TOPIC                    a subscription answered 503 by the relay
 TOPIC is the subscription's topic as the client named it (under the proxy's origin).
 
 Listens on 127.0.0.1 only, on free ports; the first line on stdout is the proxy's base URL. Stopped by
 its PID.
 
 usage: lossy_notifications.py TARGET LOG [--drop-every N | --close-random P [--seed S]] [--drop-type TYPE]
-                               [--hold-open SUFFIX GATE]"""
+                               [--hold-open SUFFIX GATE] [--refuse-subscriptions N]"""
 import http.client
 import http.server
 import json
@@ -292,12 +297,14 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     target, log_path, rest = argv[0], argv[1], argv[2:]
-    drop_every, close_p, seed, hold, drop_type = 0, 0.0, 1, None, None
+    drop_every, close_p, seed, hold, drop_type, refuse = 0, 0.0, 1, None, None, 0
     while rest:
         if rest[0] == "--drop-every" and len(rest) >= 2:
             drop_every, rest = int(rest[1]), rest[2:]
         elif rest[0] == "--close-random" and len(rest) >= 2:
             close_p, rest = float(rest[1]), rest[2:]
+        elif rest[0] == "--refuse-subscriptions" and len(rest) >= 2:
+            refuse, rest = int(rest[1]), rest[2:]
         elif rest[0] == "--seed" and len(rest) >= 2:
             seed, rest = int(rest[1]), rest[2:]
         elif rest[0] == "--drop-type" and len(rest) >= 2:
@@ -312,6 +319,7 @@ def main(argv):
     own = "http://127.0.0.1:%d" % server.server_address[1]
     to_client, to_server = replacer(origin_of(target), own), replacer(own, origin_of(target))
     relay = Relay(log_path, drop_every, close_p, seed, to_client, hold, drop_type)
+    refused = [0]  # subscriptions refused so far (the handlers' threads share it, under relay.lock)
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -320,6 +328,9 @@ def main(argv):
         def handle_any(self):
             length = int(self.headers.get("Content-Length") or 0)
             body = to_server(self.rfile.read(length)) if length else None
+            if self.command == "POST" and body and self.refuse(body):
+                self.answer(503, [("Content-Type", "text/plain")], b"subscription refused by the relay\n")
+                return
             headers = {k: to_server(v.encode("latin-1")).decode("latin-1")
                        for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP}
             conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=UPSTREAM_TIMEOUT)
@@ -338,6 +349,19 @@ def main(argv):
             if self.command == "POST" and status // 100 == 2 and b"receiveFrom" in resp_body:
                 resp_body = self.subscribed(resp_body)
             self.answer(status, resp_headers, resp_body)
+
+        def refuse(self, body):
+            """True (logged) when body is a subscription the relay is to refuse."""
+            try:
+                topic = json.loads(body)["topic"]
+            except (ValueError, KeyError, TypeError):
+                return False
+            with relay.lock:
+                if refused[0] >= refuse:
+                    return False
+                refused[0] += 1
+            relay.log("REFUSE", to_client(topic.encode()).decode())
+            return True
 
         def subscribed(self, body):
             try:

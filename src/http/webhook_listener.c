@@ -1,0 +1,221 @@
+/* webhook_listener.c: the WebhookChannel2023 receiver on libmicrohttpd (webhook_listener.h).
+ *
+ * A registration's URL is http://ADDR:PORT/ID SECRET: ID the owner's id in 16 hex digits (its low 32 bits
+ * index the table, as in ws_channels), SECRET 16 random bytes in hex. The table holds each path whole; a
+ * POST's path is compared with its slot's in constant time. */
+#include "http/webhook_listener.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <microhttpd.h>
+#include <nettle/base16.h>
+#include <nettle/memops.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "rdf/buf.h"
+
+enum { ID_HEX = 16, SECRET_BYTES = 16, PATH_LEN = 1 + ID_HEX + 2 * SECRET_BYTES };
+
+typedef struct registration {
+    uint64_t id;
+    bool used;
+    char path[PATH_LEN + 1];
+} registration;
+
+struct webhook_listener {
+    struct MHD_Daemon *daemon;
+    webhook_deliver_fn deliver;
+    void *user;
+    char base[80];
+    pthread_mutex_t lock; /* the table */
+    registration *table;  /* by the id's low 32 bits */
+    size_t table_cap;
+};
+
+/* One POST being received: its registration's id once the path matched, and how much body came. */
+typedef struct upload {
+    uint64_t id;
+    size_t received;
+} upload;
+
+/* The id a path names while it is registered (false: none). Called with the lock not held. */
+static bool registered(webhook_listener *l, const char *path, uint64_t *id) {
+    if (strlen(path) != PATH_LEN || path[0] != '/')
+        return false;
+    uint32_t slot = 0;
+    for (size_t i = 1 + ID_HEX - 8; i < 1 + ID_HEX; i++) { /* the id's low 32 bits: its last 8 digits */
+        const char *digits = "0123456789abcdef", *at = strchr(digits, path[i]);
+        if (!path[i] || !at)
+            return false;
+        slot = slot << 4 | (uint32_t)(at - digits);
+    }
+    pthread_mutex_lock(&l->lock);
+    bool found = slot < l->table_cap && l->table[slot].used && memeql_sec(l->table[slot].path, path, PATH_LEN);
+    if (found)
+        *id = l->table[slot].id;
+    pthread_mutex_unlock(&l->lock);
+    return found;
+}
+
+static enum MHD_Result answer(struct MHD_Connection *c, unsigned status, const char *text) {
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+    MHD_add_response_header(r, "Content-Type", "text/plain; charset=utf-8");
+    enum MHD_Result rc = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_size, void **state) {
+    (void)version;
+    (void)upload_data;
+    webhook_listener *l = cls;
+    upload *u = *state;
+    if (!u) {
+        if (strcmp(method, "POST") != 0)
+            return answer(c, 405, "only POST\n");
+        const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (length && strtoull(length, NULL, 10) > WEBHOOK_MAX_BODY)
+            return answer(c, 413, "the body is larger than the limit\n");
+        uint64_t id;
+        if (!registered(l, url, &id))
+            return answer(c, 404, "no such channel\n");
+        u = xcalloc(1, sizeof *u);
+        u->id = id;
+        *state = u;
+        return MHD_YES;
+    }
+    if (*upload_size) { /* the body is read and dropped: a notification is never trusted for its content */
+        u->received += *upload_size;
+        *upload_size = 0;
+        return u->received > WEBHOOK_MAX_BODY ? answer(c, 413, "the body is larger than the limit\n") : MHD_YES;
+    }
+    uint64_t id;
+    if (!registered(l, url, &id) || id != u->id) /* removed while its body came */
+        return answer(c, 404, "no such channel\n");
+    return l->deliver(l->user, id) ? answer(c, 200, "") : answer(c, 503, "too many notifications waiting\n");
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **state, enum MHD_RequestTerminationCode why) {
+    (void)cls;
+    (void)c;
+    (void)why;
+    free(*state);
+    *state = NULL;
+}
+
+/* Splits ADDR:PORT ([ADDR]:PORT for IPv6) into a socket address; false when it is not one. */
+static bool parse_address(const char *address, struct sockaddr_storage *sa, socklen_t *len) {
+    const char *colon = strrchr(address, ':');
+    if (!colon || colon == address || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1) ||
+        strlen(colon + 1) > 5 || atoi(colon + 1) > 65535)
+        return false;
+    char host[64];
+    size_t host_len = (size_t)(colon - address);
+    if (address[0] == '[' && colon[-1] == ']') {
+        address++;
+        host_len -= 2;
+    }
+    if (host_len == 0 || host_len >= sizeof host)
+        return false;
+    memcpy(host, address, host_len);
+    host[host_len] = '\0';
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE};
+    struct addrinfo *found = NULL;
+    if (getaddrinfo(host, colon + 1, &hints, &found) != 0)
+        return false;
+    memcpy(sa, found->ai_addr, found->ai_addrlen);
+    *len = found->ai_addrlen;
+    freeaddrinfo(found);
+    return true;
+}
+
+webhook_listener *webhook_listener_new(const char *address, webhook_deliver_fn deliver, void *user, char *error,
+                                       size_t error_len) {
+    struct sockaddr_storage sa;
+    socklen_t sa_len;
+    if (!parse_address(address, &sa, &sa_len)) {
+        snprintf(error, error_len, "--webhook wants ADDR:PORT (a numeric address, [ADDR] for IPv6; port 0: any "
+                 "free one), not '%s'", address);
+        return NULL;
+    }
+    bool v6 = sa.ss_family == AF_INET6;
+    char host[INET6_ADDRSTRLEN];
+    inet_ntop(sa.ss_family, v6 ? (void *)&((struct sockaddr_in6 *)&sa)->sin6_addr
+                               : (void *)&((struct sockaddr_in *)&sa)->sin_addr, host, sizeof host);
+    if (strcmp(host, "0.0.0.0") == 0 || strcmp(host, "::") == 0) {
+        snprintf(error, error_len, "--webhook %s: give the address servers reach the agent at (it is the "
+                 "subscriptions' sendTo), not the unspecified one", address);
+        return NULL;
+    }
+    webhook_listener *l = xcalloc(1, sizeof *l);
+    l->deliver = deliver;
+    l->user = user;
+    pthread_mutex_init(&l->lock, NULL);
+    l->daemon = MHD_start_daemon(
+        MHD_USE_AUTO_INTERNAL_THREAD | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL, on_request, l,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_NOTIFY_COMPLETED, on_completed, l,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEBHOOK_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)WEBHOOK_IDLE_SECS, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384, MHD_OPTION_END);
+    if (!l->daemon) {
+        snprintf(error, error_len, "--webhook %s: cannot listen there (in use, or not an address of this machine)",
+                 address);
+        webhook_listener_free(l);
+        return NULL;
+    }
+    const union MHD_DaemonInfo *port = MHD_get_daemon_info(l->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    snprintf(l->base, sizeof l->base, v6 ? "http://[%s]:%u" : "http://%s:%u", host, (unsigned)port->port);
+    return l;
+}
+
+void webhook_listener_free(webhook_listener *l) {
+    if (!l)
+        return;
+    if (l->daemon)
+        MHD_stop_daemon(l->daemon);
+    pthread_mutex_destroy(&l->lock);
+    free(l->table);
+    free(l);
+}
+
+const char *webhook_listener_base(const webhook_listener *l) {
+    return l->base;
+}
+
+char *webhook_listener_add(webhook_listener *l, uint64_t id) {
+    uint8_t secret[SECRET_BYTES];
+    if (getrandom(secret, sizeof secret, 0) != (ssize_t)sizeof secret)
+        return NULL;
+    registration r = {.id = id, .used = true};
+    snprintf(r.path, sizeof r.path, "/%016" PRIx64, id);
+    base16_encode_update(r.path + 1 + ID_HEX, sizeof secret, secret); /* lower case, as registered() reads */
+    uint32_t slot = (uint32_t)id;
+    pthread_mutex_lock(&l->lock);
+    if (slot >= l->table_cap) {
+        size_t cap = l->table_cap ? l->table_cap : 64;
+        while (cap <= slot)
+            cap *= 2;
+        l->table = xrealloc(l->table, cap * sizeof *l->table);
+        memset(l->table + l->table_cap, 0, (cap - l->table_cap) * sizeof *l->table);
+        l->table_cap = cap;
+    }
+    l->table[slot] = r;
+    pthread_mutex_unlock(&l->lock);
+    buf url = {0};
+    buf_printf(&url, "%s%s", l->base, r.path);
+    return url.data;
+}
+
+void webhook_listener_remove(webhook_listener *l, uint64_t id) {
+    uint32_t slot = (uint32_t)id;
+    pthread_mutex_lock(&l->lock);
+    if (slot < l->table_cap && l->table[slot].id == id)
+        l->table[slot].used = false;
+    pthread_mutex_unlock(&l->lock);
+}
