@@ -77,6 +77,8 @@ agent main --instance "${base}s/i1#it" --instance "${base}s/i2#it" --webhook 127
 check "the agent says where it listens" listener_of "$work/main.log"
 if [ -z "${CSS_URL:-}" ]; then
   check "a POST to a path not registered gets 404" [ "$(code_of -X POST --data x "$listener/nothing")" = 404 ]
+  # (0x0000000100000000: the handle of the agent's first channel, generation 1 and slot 0, where the
+  # server offers webhooks)
   check "and one of a registration's shape with a wrong secret" \
     [ "$(code_of -X POST --data x "$listener/0000000100000000$(printf '0%.0s' {1..32})")" = 404 ]
   check "a GET gets 405" [ "$(code_of "$listener/nothing")" = 405 ]
