@@ -7,7 +7,7 @@
 #    Server 7.2.0 names it); no other resource is typed pim:Storage.
 #  - The description holds exactly its triples (the root a pim:Storage, ldp:constrainedBy the
 #    constraints, PATCH with solid:InsertDeletePatch as a hydra:supportedOperation, the notification
-#    service: run_notifications.sh tests it), the same in Turtle,
+#    services: run_notifications.sh and run_notifications_webhook.sh test them), the same in Turtle,
 #    N-Triples and RDF/XML; an unacceptable Accept gets 406; writes get 405 with Allow: GET, HEAD and
 #    change nothing.
 #  - The page (/.well-known/ldgsm) parses without stalling the server: while it reads documents (server
@@ -92,6 +92,12 @@ _:op <${HYDRA}expects> <http://www.w3.org/ns/solid/terms#InsertDeletePatch> .
 <${URL}.notifications/WebSocketChannel2023/> <${NOTIFY}feature> <${NOTIFY}rate> .
 <${URL}.notifications/WebSocketChannel2023/> <${NOTIFY}feature> <${NOTIFY}startAt> .
 <${URL}.notifications/WebSocketChannel2023/> <${NOTIFY}feature> <${NOTIFY}state> .
+<${URL}> <${NOTIFY}subscription> <${URL}.notifications/WebhookChannel2023/> .
+<${URL}.notifications/WebhookChannel2023/> <${NOTIFY}channelType> <${NOTIFY}WebhookChannel2023> .
+<${URL}.notifications/WebhookChannel2023/> <${NOTIFY}feature> <${NOTIFY}endAt> .
+<${URL}.notifications/WebhookChannel2023/> <${NOTIFY}feature> <${NOTIFY}rate> .
+<${URL}.notifications/WebhookChannel2023/> <${NOTIFY}feature> <${NOTIFY}startAt> .
+<${URL}.notifications/WebhookChannel2023/> <${NOTIFY}feature> <${NOTIFY}state> .
 EOF
 canonical "$WORK/expected.nt" >"$WORK/expected.sorted"
 "$BIN" reason --pass -o ntriples "$WORK/parse/description.ttl" >"$WORK/from-turtle.nt" 2>"$WORK/reason.err"

@@ -15,7 +15,8 @@
 #  - Streams: 200 text/turtle, the current state first (an Update, or a Delete), then each activity; a
 #    stream outlives the idle timeout; 404 for a topic of another server, 405 for other methods.
 #  - Bounds: webhook channels per client and in all, streams per client and in all (429, with why), the
-#    lifetime (a webhook channel gone, a stream ended), undelivered bytes per channel (the channel dropped).
+#    lifetime (a webhook channel gone, a stream ended), undelivered bytes per channel (the channel dropped);
+#    channels end at their own endAt, in any order of subscription.
 # Usage: run_notifications_webhook.sh PATH/TO/ldgsm
 set -uo pipefail
 . "$(dirname "$0")/../agent/lib.sh"
@@ -300,6 +301,23 @@ request GET "$receiver/release/$held_one"
 for ((i = 0; i < wait_limit * 50; i++)); do [ "$(holds)" -ge 9 ] && break; nap 0.02; done
 check "one answered, the ninth comes" same 9 "$(holds)"
 for ((i = 1; i <= 9; i++)); do request GET "$receiver/release/p$i"; done
+
+# ---------------------------------------------------------------- endAt
+in_seconds() { python3 -c 'import datetime, sys; print((datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=float(sys.argv[1]))).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z")' "$1"; }
+hook e/doc "$receiver/ok/e1" "" ",\"endAt\":\"$(in_seconds 600)\""
+late=$channel
+hook e/doc "$receiver/ok/e2" "" ",\"endAt\":\"$(in_seconds 1)\""
+soon=$channel
+hook e/doc "$receiver/ok/e3"
+lifelong=$channel
+hook e/doc "$receiver/ok/e4" "" ",\"endAt\":\"$(in_seconds 2)\""
+later=$channel
+for ((i = 0; i < wait_limit * 10; i++)); do
+  request GET "$soon"; a=$http_code; request GET "$later"; [ "$a $http_code" = "404 404" ] && break; nap 0.1
+done
+check "channels end at their endAt" same "404 404" "$a $http_code"
+request GET "$late"; a=$http_code; request GET "$lifelong"
+check "... and those with a later one last" same "405 405" "$a $http_code"
 
 # ---------------------------------------------------------------- garbage
 bad() { # what status body
