@@ -84,8 +84,7 @@ struct agent {
     size_t evaluating_count, evaluating_cap;
     strmap archived;          /* --archive-history: the run's instance documents ... */
     bool archived_stale;      /* ... to be listed again (the instances changed) */
-    bool retain_due;          /* instances left the run: incremental_retain at the next iteration's start */
-    bool retained;            /* ... which this iteration made: channels of documents forgotten are closed */
+    bool retain_due;          /* instances left the run: incremental_retain once the iteration is done with them */
     strmap machine_reads; /* --notifications: what the state machines read in the last iteration (they are
                              evaluated in every iteration, so a change there is a reason to iterate): watched too */
     /* per iteration */
@@ -747,9 +746,9 @@ static void note_evaluations(agent *a, int rc) {
     free(loud);
     free(wake);
     u64map_free(&slot_of);
-    /* instances that left the run are forgotten (at the next iteration's start: what this one evaluated is
-     * named by the table's strings until then); instances leave only through --instances-from */
-    a->retain_due |= a->discovery && discovery_some_left(a->discovery);
+    /* instances that left the run are forgotten at the iteration's end (what it evaluated is named by the
+     * table's strings until then); instances leave only through --instances-from */
+    a->retain_due = a->discovery && discovery_some_left(a->discovery);
 }
 
 static void print_write(FILE *out, const planned_write *w) {
@@ -1072,11 +1071,6 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     trace_begin_iteration(a->trace, terms_lex(a->t, now, NULL));
     if (a->notifications)
         notifications_take(a->notifications, a->clock_ms, channel_unvouched, a);
-    a->retained = a->retain_due;
-    if (a->retain_due) {
-        incremental_retain(a->incremental, a->instances, a->instance_count);
-        a->retain_due = false;
-    }
     if (a->incremental)
         revalidate(a, stats);
     a->wm = store_new();
@@ -1232,9 +1226,13 @@ int agent_iterate(agent *a, iteration_stats *stats) {
                         (unsigned long long)a->rules.rules[i]->fired);
     for (unsigned i = 0; i < a->rules.count; i++)
         a->rules.rules[i]->fired = a->rules.rules[i]->probed = 0;
+    if (a->retain_due) {
+        incremental_retain(a->incremental, a->instances, a->instance_count);
+        a->evaluating_count = 0; /* its strings were the table's */
+    }
     if (a->notifications)
         /* with --incremental a document stops being read only when the table forgets it */
-        notifications_flush(a->notifications, a->clock_ms, !a->incremental || a->retained ? still_read : NULL, a);
+        notifications_flush(a->notifications, a->clock_ms, !a->incremental || a->retain_due ? still_read : NULL, a);
     stats->elapsed_ms = now_ms() - start;
     /* flushed before the iteration's log line: whoever sees that line can read the iteration's records */
     trace_end_iteration(a->trace, stats, rc);

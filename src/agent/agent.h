@@ -182,9 +182,9 @@ store *agent_memory(agent *a);
 /* The workflow instances of the run: the --instance ones, then those the containers list now. Valid until
  * the next agent_iterate or agent_free. */
 const char *const *agent_instances(agent *a, size_t *count);
-/* The instances of agent_instances the last iteration evaluated: every one, but those --incremental left out
- * (each at most once unless listed twice). What reads only what an iteration evaluated costs in proportion
- * to it, not to the instances of the run. */
+/* The instances of agent_instances the iteration evaluates: every one, but those --incremental left out
+ * (each at most once unless listed twice), for the inspect hook (valid until its AGENT_DERIVED call returns).
+ * What reads only what an iteration evaluated costs in proportion to it, not to the instances of the run. */
 const char *const *agent_evaluated_instances(agent *a, size_t *count);
 
 /* The one write into the agent's working memory from outside the agent, for the inspect hook at
