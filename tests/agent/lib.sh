@@ -120,6 +120,16 @@ await_pid() {
 }
 stop_pid() { kill -"${2:-TERM}" "$1" 2>/dev/null; await_pid "$1"; } # PID [SIGNAL]: default TERM
 
+# await COMMAND...: true once the command succeeds, tried every 0.1 s for at most $wait_limit seconds
+await() {
+  local i
+  for ((i = 0; i < wait_limit * 10; i++)); do
+    "$@" && return 0
+    nap 0.1
+  done
+  return 1
+}
+
 # bounded COMMAND...: runs a command that must end by itself; killed after $wait_limit seconds, which
 # fails the test with a message. Returns the command's status (124 when it was killed).
 bounded() {

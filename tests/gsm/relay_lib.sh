@@ -1,6 +1,6 @@
 # relay_lib.sh, sourced after tests/agent/lib.sh by the tests whose agents reach the server through
 # tests/gsm/lossy_notifications.py (notifications lost, sockets cut or held): the relay, the agents run in the
-# background (their PIDs in agent_pids, stopped if the test ends early) and a bounded wait.
+# background (their PIDs in agent_pids, stopped if the test ends early).
 relay_pid=
 agent_pids=()
 trap 'for p in "${agent_pids[@]}" $relay_pid; do running "$p" && stop_pid "$p"; done; cleanup' EXIT
@@ -16,13 +16,4 @@ start_relay() {
   relay_pid=$!
   wait_for_line "$work/relay.out" "$work/relay.err" "$relay_pid" "the relay"
   pbase=$line
-}
-# await COMMAND...: true once the command succeeds, tried every 0.1 s for at most $wait_limit seconds
-await() {
-  local i
-  for ((i = 0; i < wait_limit * 10; i++)); do
-    "$@" && return 0
-    nap 0.1
-  done
-  return 1
 }

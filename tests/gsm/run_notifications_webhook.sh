@@ -34,15 +34,6 @@ trap 'for p in "${agent_pids[@]}"; do running "$p" && stop_pid "$p"; done; clean
 quiet='-n 600000 --safety-poll 600000' # ten minutes: longer than any bounded wait of the test
 agent_pids=() # agents and relays, stopped by PID at the end
 
-# await COMMAND...: true once the command succeeds, tried every 0.1 s for at most $wait_limit seconds
-await() {
-  local i
-  for ((i = 0; i < wait_limit * 10; i++)); do
-    "$@" && return 0
-    nap 0.1
-  done
-  return 1
-}
 # logged FILE FROM ERE: the file, from line FROM on, has a line matching ERE
 logged() { tail -n +"$2" "$1" | grep -qE "$3"; }
 lines() { wc -l < "$1"; }

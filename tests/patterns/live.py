@@ -26,7 +26,6 @@ The seed is printed first (and on failure, with how to reproduce); PATTERN_PROPE
 import copy
 import os
 import random
-import shutil
 import subprocess
 import sys
 import time
@@ -203,24 +202,14 @@ class PatternRun(live.LiveRun):
 
 
 def main(argv):
-    if not argv or argv[0].startswith("-"):
-        print(__doc__, file=sys.stderr)
+    parsed = live.parse_args(argv, __doc__, {"--seed": None, "--terms": "4", "--rounds": "8", "--time": "600",
+                                             "--quiet": "0.5"})
+    if not parsed:
         return 2
-    opts = {"--seed": None, "--terms": "4", "--rounds": "8", "--time": "600", "--quiet": "0.5",
-            "--against": "notifications"}
-    keep = "--keep" in argv
-    rest = [a for a in argv[1:] if a != "--keep"]
-    for k, v in zip(rest[::2], rest[1::2]):
-        if k not in opts:
-            print("unknown option " + k, file=sys.stderr)
-            return 2
-        opts[k] = v
-    if opts["--against"] not in live.AGAINST:
-        print("--against: one of " + ", ".join(sorted(live.AGAINST)), file=sys.stderr)
-        return 2
+    ldgsm, opts, keep = parsed
     seed = int(opts["--seed"] or os.environ.get("PATTERN_PROPERTY_SEED") or random.SystemRandom().randrange(1 << 31))
     print("pattern live: seed %d" % seed, flush=True)
-    ldgsm, against, n_terms, rounds = os.path.abspath(argv[0]), opts["--against"], int(opts["--terms"]), int(opts["--rounds"])
+    against, n_terms, rounds = opts["--against"], int(opts["--terms"]), int(opts["--rounds"])
     started = time.monotonic()
     rng = random.Random(seed)
     cases = make_cases(rng, seed, n_terms)  # once: both runs take them, and the environment's draws after them
@@ -235,21 +224,12 @@ def main(argv):
         len(a.cases), sum(1 for c in a.cases if c.timed), done, a.actions,
         sum(len(r["writes"]) for r in a.results or []),
         sum(len(batch) for r in a.results or [] for batch in r["tasks"]), time.monotonic() - started)
-    if failures:
-        print("FAIL: seed %d: %s" % (seed, stats))
-        for i, case in enumerate(a.cases):
-            print("  p%d: %s%s" % (i, case.text, " (timed: %s)" % case.timed if case.timed else ""))
-        for f in failures[:20]:
-            print("  " + f)
-        print("reproduce: PATTERN_PROPERTY_SEED=%d python3 tests/patterns/live.py LDGSM --terms %d --rounds %d "
-              "--against %s (work kept in %s)" % (seed, n_terms, rounds, against, work))
-        return 1
-    print("pattern live: seed %d: %s: polling and %s made the same writes and requests" % (seed, stats, against))
-    if keep:
-        print("work kept in " + work)
-    else:
-        shutil.rmtree(work, ignore_errors=True)
-    return 0
+    details = ["  p%d: %s%s" % (i, case.text, " (timed: %s)" % case.timed if case.timed else "")
+               for i, case in enumerate(a.cases)]
+    return live.report("pattern live", seed, stats, failures, details,
+                       "reproduce: PATTERN_PROPERTY_SEED=%d python3 tests/patterns/live.py LDGSM --terms %d --rounds %d "
+                       "--against %s" % (seed, n_terms, rounds, against),
+                       "polling and %s made the same writes and requests" % against, keep, work)
 
 
 if __name__ == "__main__":

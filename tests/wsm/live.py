@@ -21,7 +21,6 @@ The seed is printed first (and on failure, with how to reproduce); WSM_PROPERTY_
 import os
 import random
 import re
-import shutil
 import sys
 import time
 
@@ -127,24 +126,14 @@ class MachineRun(live.LiveRun):
 
 
 def main(argv):
-    if not argv or argv[0].startswith("-"):
-        print(__doc__, file=sys.stderr)
+    parsed = live.parse_args(argv, __doc__, {"--seed": None, "--schemas": "4", "--rounds": "8", "--time": "600",
+                                             "--quiet": "0.5"})
+    if not parsed:
         return 2
-    opts = {"--seed": None, "--schemas": "4", "--rounds": "8", "--time": "600", "--quiet": "0.5",
-            "--against": "notifications"}
-    keep = "--keep" in argv
-    rest = [a for a in argv[1:] if a != "--keep"]
-    for k, v in zip(rest[::2], rest[1::2]):
-        if k not in opts:
-            print("unknown option " + k, file=sys.stderr)
-            return 2
-        opts[k] = v
-    if opts["--against"] not in live.AGAINST:
-        print("--against: one of " + ", ".join(sorted(live.AGAINST)), file=sys.stderr)
-        return 2
+    ldgsm, opts, keep = parsed
     seed = int(opts["--seed"] or os.environ.get("WSM_PROPERTY_SEED") or random.SystemRandom().randrange(1 << 31))
     print("wsm live: seed %d" % seed, flush=True)
-    ldgsm, against, n, rounds = os.path.abspath(argv[0]), opts["--against"], int(opts["--schemas"]), int(opts["--rounds"])
+    against, n, rounds = opts["--against"], int(opts["--schemas"]), int(opts["--rounds"])
     started = time.monotonic()
     runs, failures, work, done = live.run_pair(
         lambda label, options, work: MachineRun(ldgsm, label, options, seed, n, float(opts["--quiet"]), work),
@@ -152,19 +141,10 @@ def main(argv):
     a = runs[0]
     stats = "%d schemas x %d rounds (%d members posted), %d history entries, %.1f s" % (
         len(a.cases), done, a.actions, sum(len(r["entries"]) for r in a.results or []), time.monotonic() - started)
-    if failures:
-        print("FAIL: seed %d: %s" % (seed, stats))
-        for f in failures[:20]:
-            print("  " + f)
-        print("reproduce: WSM_PROPERTY_SEED=%d python3 tests/wsm/live.py LDGSM --schemas %d --rounds %d --against %s "
-              "(work kept in %s)" % (seed, n, rounds, against, work))
-        return 1
-    print("wsm live: seed %d: %s: polling and %s wrote the same histories" % (seed, stats, against))
-    if keep:
-        print("work kept in " + work)
-    else:
-        shutil.rmtree(work, ignore_errors=True)
-    return 0
+    return live.report("wsm live", seed, stats, failures, [],
+                       "reproduce: WSM_PROPERTY_SEED=%d python3 tests/wsm/live.py LDGSM --schemas %d --rounds %d "
+                       "--against %s" % (seed, n, rounds, against),
+                       "polling and %s wrote the same histories" % against, keep, work)
 
 
 if __name__ == "__main__":

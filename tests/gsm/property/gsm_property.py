@@ -818,19 +818,10 @@ def run_live(ldgsm, seed, n_models, n_free, rounds, seconds, quiet, against, kee
     stats = "%d models (%d free, %d timed) x %d rounds (%d environment writes), %d status writes, %d task requests " \
         "(%d re-sent at a deadline), %.1f s" % (len(a.models), n_free, timed, done, a.actions, writes, requests,
                                                  a.resent, time.monotonic() - started)
-    if failures:
-        print("FAIL: seed %d: %s" % (seed, stats))
-        for f in failures[:20]:
-            print("  " + f)
-        print("reproduce: GSM_PROPERTY_SEED=%d python3 tests/gsm/property/gsm_property.py LDGSM --live --models %d "
-              "--free %d --rounds %d --against %s (work kept in %s)" % (seed, n_models, n_free, rounds, against, work))
-        return 1
-    print("gsm_property --live: seed %d: %s: polling and %s made the same writes and requests" % (seed, stats, against))
-    if keep:
-        print("work kept in " + work)
-    else:
-        shutil.rmtree(work, ignore_errors=True)
-    return 0
+    return live.report("gsm_property --live", seed, stats, failures, [],
+                       "reproduce: GSM_PROPERTY_SEED=%d python3 tests/gsm/property/gsm_property.py LDGSM --live --models %d "
+                       "--free %d --rounds %d --against %s" % (seed, n_models, n_free, rounds, against),
+                       "polling and %s made the same writes and requests" % against, keep, work)
 
 
 def main(argv):

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import select
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -454,3 +455,39 @@ def run_pair(make_run, against, rounds, seconds, prefix):
     if not failures:
         failures += differences(runs[0].results, runs[1].results, "polling", against)
     return runs, failures, work, turn.done
+
+
+def parse_args(argv, doc, defaults):
+    """LDGSM [--OPTION VALUE]... [--keep] (the options defaults names, and --against): (LDGSM's absolute
+    path, the options, whether --keep), or None once the usage or the error is said."""
+    if not argv or argv[0].startswith("-"):
+        print(doc, file=sys.stderr)
+        return None
+    opts = dict(defaults, **{"--against": "notifications"})
+    rest = [a for a in argv[1:] if a != "--keep"]
+    for k, v in zip(rest[::2], rest[1::2]):
+        if k not in opts:
+            print("unknown option " + k, file=sys.stderr)
+            return None
+        opts[k] = v
+    if opts["--against"] not in AGAINST:
+        print("--against: one of " + ", ".join(sorted(AGAINST)), file=sys.stderr)
+        return None
+    return os.path.abspath(argv[0]), opts, "--keep" in argv
+
+
+def report(name, seed, stats, failures, details, reproduce, agreed, keep, work):
+    """Says how a pair of runs went: on failures (the first 20, after the lines of details) with the command
+    that reproduces them, the work kept, 1; else that they agreed, the work removed unless keep, 0."""
+    if failures:
+        print("FAIL: seed %d: %s" % (seed, stats))
+        for line in details + ["  " + f for f in failures[:20]]:
+            print(line)
+        print(reproduce + " (work kept in %s)" % work)
+        return 1
+    print("%s: seed %d: %s: %s" % (name, seed, stats, agreed))
+    if keep:
+        print("work kept in " + work)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
