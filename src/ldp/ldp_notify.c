@@ -384,9 +384,11 @@ static void destroy(ldp_notify *n, ldp_notify_channel *c) {
 /* Ends a channel (unsubscribed, expired, or dropped): freed now when nothing holds it, else retired and
  * left to whatever holds it, which frees it when done. */
 static void end_channel(ldp_notify *n, ldp_notify_channel *c) {
-    if ((c->kind == WS && c->socket) || (c->kind == WEBHOOK && c->in_flight)) {
+    if (c->kind == WS && c->socket) {
         retire(n, c);
-        mark_dirty(n, c);
+        mark_dirty(n, c); /* the WebSocket thread closes its socket */
+    } else if (c->kind == WEBHOOK && c->in_flight) {
+        retire(n, c); /* freed when its POST is done */
     } else if (c->kind == STREAM) {
         retire(n, c);
         if (c->suspended) {
@@ -636,9 +638,7 @@ bool ldp_notify_webhook_take(ldp_notify *n, ldp_notify_channel **channel, buf *s
     ldp_notify_channel *c;
     while ((c = n->dirty[WEBHOOK])) {
         list_remove(&n->dirty[WEBHOOK], c, DIRTY);
-        if (c->retired && !c->in_flight) {
-            destroy(n, c);
-        } else if (!c->retired && !c->in_flight && !c->chains[WAITING].on && c->head) {
+        if (!c->retired && !c->in_flight && !c->chains[WAITING].on && c->head) {
             send_to->len = 0;
             buf_puts(send_to, c->send_to);
             body->len = 0;
