@@ -1048,8 +1048,10 @@ static void note_reads(agent *a) {
 static const bool *unchanged_listings(agent *a) {
     if (!a->notifications || !a->incremental)
         return NULL;
+    bool unread = discovery_unread(a->discovery); /* members waiting for their turn: the listings say which */
     for (size_t i = 0; i < a->opt.instance_container_count; i++) {
-        a->listing_unchanged[i] = a->listing_read_ms[i] && a->clock_ms < a->listing_read_ms[i] + safety_poll_ms(a) &&
+        a->listing_unchanged[i] = !unread && a->listing_read_ms[i] &&
+                                  a->clock_ms < a->listing_read_ms[i] + safety_poll_ms(a) &&
                                   notifications_watching(a->notifications, a->listing_of[i]);
         if (!a->listing_unchanged[i])
             a->listing_read_ms[i] = a->clock_ms;
@@ -1281,8 +1283,10 @@ void agent_pause(agent *a, long ms) {
 /* Between iterations: --interval; with --notifications, until a notification comes or the next
  * iteration is due: at --interval while some document must be read by GET or an instance is busy, and no
  * later than the next wake time or safety poll of a document (a busy instance may wait for a notification
- * that was lost). */
+ * that was lost). None while --instances-from members wait for their turn to be read (discovery_more). */
 static void wait_for_next(agent *a) {
+    if (a->discovery && discovery_more(a->discovery))
+        return; /* members wait for their turn to be read */
     if (!a->notifications || !a->incremental) {
         agent_pause(a, a->opt.interval_ms);
         return;

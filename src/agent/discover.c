@@ -42,6 +42,9 @@ struct discovery {
     term_id ldp_contains, instances_from, instance_candidate;
     member *members;
     size_t member_count, member_cap;
+    size_t unread; /* members of this agent's shard not read yet */
+    bool more;     /* this iteration left some for the next: DISCOVERY_CANDIDATES_PER_ITERATION were asked */
+    size_t taken;  /* ... and how many of them it read */
     strmap member_index; /* doc -> 1 + index in members */
     char **asked;        /* the candidates asserted in this iteration and not read yet */
     size_t asked_count, asked_cap;
@@ -155,6 +158,8 @@ void discovery_begin(discovery *d, store *wm, bool assert_known, const bool *unc
     d->some_read = false;
     d->joined_count = 0;
     d->some_left = false;
+    d->more = false;
+    d->taken = 0;
     for (size_t i = 0; i < d->container_count; i++) {
         d->unchanged[i] = unchanged && unchanged[i];
         d->listing_taken[i] = d->unchanged[i];
@@ -181,6 +186,7 @@ static member *add_member(discovery *d, const char *doc) {
     bool ours = !d->shard_count || shard_of(doc, d->shard_count) == d->shard_index;
     d->members[d->member_count] =
         (member){.doc = xstrndup(doc, strlen(doc)), .kind = ours ? MEMBER_UNREAD : MEMBER_OTHER_SHARD};
+    d->unread += ours;
     *strmap_put(&d->member_index, doc, 0, NULL) = (uint32_t)++d->member_count;
     return &d->members[d->member_count - 1];
 }
@@ -198,6 +204,7 @@ static void drop_unlisted(discovery *d) {
             d->members[kept++] = *m;
             continue;
         }
+        d->unread -= m->kind == MEMBER_UNREAD;
         if (m->instance_count) {
             log_msg(d->log, LOG_INFO, "instances-from: <%s> is no longer listed: its instances leave the run",
                     m->doc);
@@ -269,7 +276,9 @@ static size_t take_listing(discovery *d, size_t i, store *wm, discovery_read_fn 
             m = add_member(d, doc);
         m->listed = d->iteration;
         m->container = (uint32_t)i;
-        if (m->kind == MEMBER_UNREAD && !m->asked) {
+        if (m->kind == MEMBER_UNREAD && !m->asked && d->asked_all_count >= DISCOVERY_CANDIDATES_PER_ITERATION)
+            d->more = true;
+        else if (m->kind == MEMBER_UNREAD && !m->asked) {
             m->asked = true;
             assert_fact(d, wm, d->instance_candidate, tr->o);
             if (d->asked_count == d->asked_cap) {
@@ -332,6 +341,8 @@ static void take_candidate(discovery *d, member *m, store *wm) {
         d->joined[d->joined_count++] = m->instances[m->instance_count - 1];
     }
     free(identity);
+    d->taken++;
+    d->unread -= m->kind == MEMBER_UNREAD;
     m->kind = MEMBER_READ;
 }
 
@@ -383,4 +394,12 @@ const char *const *discovery_joined(const discovery *d, size_t *count) {
 
 bool discovery_some_left(const discovery *d) {
     return d->some_left;
+}
+
+bool discovery_unread(const discovery *d) {
+    return d->unread > 0;
+}
+
+bool discovery_more(const discovery *d) {
+    return d->more && d->taken > 0; /* not while every read fails: then the iterations keep their pace */
 }

@@ -7,8 +7,8 @@
  * ldgsm:instanceCandidate <D>`, lenient: anyone may put anything into a container). The workflow
  * instances the candidate describes join the run in that same iteration (`<urn:ldgsm:agent>
  * ldgsm:instance <A>`): the subjects of D's own IRIs (D or D#...) that have a gsm:isInstanceOf and are no
- * stage of another instance (no gsm:inArtifactInstance). From then on they are asserted in every
- * iteration like --instance ones.
+ * stage of another instance (no gsm:inArtifactInstance but themselves). From then on they are asserted in
+ * every iteration like --instance ones.
  *
  * A member describing no instance is not read again while it stays listed (an instance document is
  * created whole, by one PUT or POST); a candidate that cannot be read is tried again next iteration; a
@@ -26,6 +26,11 @@
 #include "rdf/store.h"
 
 typedef struct discovery discovery;
+
+/* At most this many members are read as candidates in one iteration, the others in the next ones: a container
+ * of 100,000 instances would otherwise be read, parsed and evaluated in one iteration (about 30 million
+ * triples). */
+enum { DISCOVERY_CANDIDATES_PER_ITERATION = 5000 };
 
 /* How this iteration's GET of a document went (agent_read_outcome); false when it was not read. */
 typedef bool (*discovery_read_fn)(void *user, const char *iri, agent_read *out);
@@ -49,6 +54,14 @@ size_t discovery_scan(discovery *d, store *wm, discovery_read_fn read, void *use
 /* True when group is one of the discovery's own reads (a container it takes instances from, a member
  * document it reads to learn its instances): what an instance evaluates does not depend on it. */
 bool discovery_reads(const discovery *d, term_id group);
+
+/* True while some members of this agent's shard are not read yet (a container listed more than
+ * DISCOVERY_CANDIDATES_PER_ITERATION new members, or a candidate's read failed): their listings must be read
+ * again for their turn, watched or not. */
+bool discovery_unread(const discovery *d);
+/* True when this iteration asked as many candidates as it may, read some and left others: the next iteration
+ * is due at once. */
+bool discovery_more(const discovery *d);
 
 /* The instances that joined the run in this iteration (valid until the next discovery_begin), and whether
  * some left it. */

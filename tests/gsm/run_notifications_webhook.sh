@@ -179,17 +179,17 @@ check "the agent stops at SIGTERM with status 0" [ $? = 0 ]
 check "having DELETEd its four channels" logged "$work/main.log" "$from" '^notifications: 4 channels unsubscribed$'
 
 # --instances-from: a member deleted, the channels of what only it read (itself, its model, its sensor) go
-ensure_container pool/ > /dev/null
+ensure_container hooked/ > /dev/null
 one_stage_model models/pool "$started_guard" "$(sensed pool)"
 sensor pool true
-put pool/p1 "$(instance_doc_of pool)" > /dev/null
-agent pool --instances-from "${base}pool/" --webhook 127.0.0.1:0 $quiet
-pool_complete() { grep -q 'isCompleted> "true"' <<< "$(get pool/p1)"; }
+put hooked/p1 "$(instance_doc_of pool)" > /dev/null
+agent pool --instances-from "${base}hooked/" --webhook 127.0.0.1:0 $quiet
+pool_complete() { grep -q 'isCompleted> "true"' <<< "$(get hooked/p1)"; }
 check "--instances-from: the member completes" await pool_complete
 check "and the agent rests, its four channels live" \
   await grep -qE '^iteration: .* unsafe 0: .*, 4 channels live' "$work/pool.log"
 from=$(($(lines "$work/pool.log") + 1))
-request DELETE "${base}pool/p1"
+request DELETE "${base}hooked/p1"
 check "the member deleted, its three documents' channels are DELETEd" \
   await logged "$work/pool.log" "$from" '^notifications: 3 channels unsubscribed$'
 check "one channel stays live, the listing's" await grep -qE '^iteration: .* unsafe 0: .*, 1 channels? live' \

@@ -30,6 +30,7 @@ typedef struct world {
     const char *reads[8];   /* the documents read in this iteration (the container included) */
     size_t read_count;
     size_t reads_asked;     /* how many times a document other than the container was asked for */
+    bool read_all;          /* every document asked for was read (describing nothing but the reads listed) */
 } world;
 
 static void drop_log(void *user, enum log_level level, const char *message) {
@@ -45,7 +46,8 @@ static bool read_table(void *user, const char *iri, agent_read *out) {
             *out = (agent_read){.status = strcmp(iri, POOL) == 0 ? w->container_status : 200};
             return true;
         }
-    return false;
+    *out = (agent_read){.status = 200};
+    return w->read_all;
 }
 
 static void world_init(world *w) {
@@ -180,6 +182,45 @@ static void test_an_instance_run_before_joins(void **state) {
     world_free(&w);
 }
 
+static size_t count_of(world *w, term_id predicate) { /* triples with that predicate in working memory */
+    store_iter it;
+    store_match(w->wm, 0, predicate, 0, 0, store_size(w->wm), &it);
+    uint32_t n;
+    size_t count = 0;
+    while (store_next(&it, &n))
+        count++;
+    return count;
+}
+
+/* At most DISCOVERY_CANDIDATES_PER_ITERATION members are read as candidates in an iteration; the others in
+ * the next, which is due at once; members not read yet keep the listings read. */
+static void test_candidates_in_batches(void **state) {
+    (void)state;
+    world w;
+    world_init(&w);
+    w.read_all = true;
+    enum { N = DISCOVERY_CANDIDATES_PER_ITERATION + 2 };
+    static char names[N][48];
+    const char *listed[N + 1];
+    for (size_t i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], POOL "m%zu", i);
+        listed[i] = names[i];
+    }
+    listed[N] = NULL;
+    term_id candidate = iri(&w, "https://w3id.org/ldgsm#instanceCandidate");
+    begin(&w, listed);
+    discovery_scan(w.d, w.wm, read_table, &w);
+    assert_int_equal(count_of(&w, candidate), DISCOVERY_CANDIDATES_PER_ITERATION);
+    assert_true(discovery_more(w.d));
+    assert_true(discovery_unread(w.d));
+    begin(&w, listed);
+    discovery_scan(w.d, w.wm, read_table, &w);
+    assert_int_equal(count_of(&w, candidate), 2); /* the rest, the others read (describing none) */
+    assert_false(discovery_more(w.d));
+    assert_false(discovery_unread(w.d));
+    world_free(&w);
+}
+
 static void test_unreadable_container_keeps_instances(void **state) {
     (void)state;
     world w;
@@ -223,6 +264,7 @@ int main(void) {
         cmocka_unit_test(test_join_and_leave),
         cmocka_unit_test(test_unchanged_container_is_not_read),
         cmocka_unit_test(test_an_instance_run_before_joins),
+        cmocka_unit_test(test_candidates_in_batches),
         cmocka_unit_test(test_unreadable_container_keeps_instances),
         cmocka_unit_test(test_bare_member_read_once),
     };
