@@ -197,14 +197,7 @@ char *webhook_listener_add(webhook_listener *l, uint64_t id) {
     base16_encode_update(r.path + 1 + ID_HEX, sizeof secret, secret); /* lower case, as registered() reads */
     uint32_t slot = (uint32_t)id;
     pthread_mutex_lock(&l->lock);
-    if (slot >= l->table_cap) {
-        size_t cap = l->table_cap ? l->table_cap : 64;
-        while (cap <= slot)
-            cap *= 2;
-        l->table = xrealloc(l->table, cap * sizeof *l->table);
-        memset(l->table + l->table_cap, 0, (cap - l->table_cap) * sizeof *l->table);
-        l->table_cap = cap;
-    }
+    l->table = xgrow_zeroed(l->table, &l->table_cap, slot, sizeof *l->table);
     l->table[slot] = r;
     pthread_mutex_unlock(&l->lock);
     buf url = {0};

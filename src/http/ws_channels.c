@@ -129,14 +129,7 @@ static bool split_url(const char *url, bool *tls, char **host, int *port, char *
 
 static void start_connection(ws_channels *ws, uint64_t id, const char *url) {
     uint32_t slot = slot_of(id);
-    if (slot >= ws->slot_cap) {
-        size_t cap = ws->slot_cap ? ws->slot_cap : 64;
-        while (cap <= slot)
-            cap *= 2;
-        ws->by_slot = xrealloc(ws->by_slot, cap * sizeof *ws->by_slot);
-        memset(ws->by_slot + ws->slot_cap, 0, (cap - ws->slot_cap) * sizeof *ws->by_slot);
-        ws->slot_cap = cap;
-    }
+    ws->by_slot = xgrow_zeroed(ws->by_slot, &ws->slot_cap, slot, sizeof *ws->by_slot);
     conn *c = xcalloc(1, sizeof *c);
     *c = (conn){.ws = ws, .id = id};
     ws->by_slot[slot] = c;

@@ -73,6 +73,18 @@ void *xrealloc(void *p, size_t n) {
     return p;
 }
 
+void *xgrow_zeroed(void *p, size_t *cap, size_t index, size_t size) {
+    if (index < *cap)
+        return p;
+    size_t grown = *cap ? *cap : 64;
+    while (grown <= index)
+        grown *= 2;
+    p = xrealloc(p, grown * size);
+    memset((char *)p + *cap * size, 0, (grown - *cap) * size);
+    *cap = grown;
+    return p;
+}
+
 char *xstrndup(const char *s, size_t n) {
     char *copy = xmalloc(n + 1);
     memcpy(copy, s, n);

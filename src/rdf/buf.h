@@ -37,6 +37,9 @@ int hex_digit_value(int c);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* A table of *cap entries of size bytes grown (doubling, from 64) until index covers an entry, the new
+ * entries zeroed: for tables indexed by slot numbers handed out elsewhere. Returns the table. */
+void *xgrow_zeroed(void *p, size_t *cap, size_t index, size_t size);
 /* Asks for transparent huge pages for a large block (4 MiB or more) read and written at random: with
  * 4 KiB pages, faulting in fresh memory and the TLB misses of random access into it were a third of a
  * large derivation (perf). glibc maps such blocks on their own, so the advice covers only this block;
