@@ -142,15 +142,7 @@ def main(argv):
             self.answer(status, [(k, v) for k, v in resp_headers if k.lower() not in HOP_BY_HOP], resp_body)
 
         def answer(self, status, headers, body):
-            self.send_response(status)
-            for k, v in headers:
-                self.send_header(k, v)
-            has_body = self.command != "HEAD" and status not in (204, 304)
-            if has_body:
-                self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if has_body:
-                self.wfile.write(body)
+            idempotency.send_answer(self, status, headers, body)
 
         do_GET = do_HEAD = do_PUT = do_POST = do_DELETE = do_PATCH = do_OPTIONS = handle_any
 

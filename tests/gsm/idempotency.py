@@ -74,6 +74,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass  # each service writes its own LOG; stderr stays for real errors
 
 
+def send_answer(handler, status, headers, body):
+    """Sends an answer from a request handler: status, headers (pairs), body, with its Content-Length (none, and
+    no body, for HEAD, 204 and 304)."""
+    handler.send_response(status)
+    for k, v in headers:
+        handler.send_header(k, v)
+    has_body = handler.command != "HEAD" and status not in (204, 304)
+    if has_body:
+        handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    if has_body:
+        handler.wfile.write(body)
+
+
 class Server(http.server.ThreadingHTTPServer):
     """The tests' HTTP server: a thread per connection, none of them holding the process at exit, and a
     listen queue for many agents at once. Python's default queue is 5 connections: beyond it the kernel

@@ -66,6 +66,11 @@ import threading
 import time
 import urllib.parse
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ldp"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import idempotency  # noqa: E402  (tests/gsm/idempotency.py: the test services' HTTP plumbing)
+from ws_client import read_exact  # noqa: E402  (tests/ldp/ws_client.py: EOFError at the end)
+
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
               "proxy-connection", "content-length", "host"}
 UPSTREAM_TIMEOUT = 15  # seconds: a server that stops answering fails the request, not the test run
@@ -222,37 +227,22 @@ def read_head(sock):
     return data[:-4]
 
 
-def read_exact(sock, n):
-    data = b""
-    while len(data) < n:
-        chunk = sock.recv(n - len(data))
-        if not chunk:
-            return None
-        data += chunk
-    return data
-
-
 def read_frame(sock):
     """(opcode, fin, payload unmasked, the frame's bytes as received), or None at the end."""
-    head = read_exact(sock, 2)
-    if head is None:
-        return None
-    raw = head
-    n = head[1] & 0x7F
-    if n in (126, 127):
-        ext = read_exact(sock, 2 if n == 126 else 8)
-        if ext is None:
-            return None
-        raw += ext
-        n = struct.unpack("!H" if len(ext) == 2 else "!Q", ext)[0]
-    mask = b""
-    if head[1] & 0x80:
-        mask = read_exact(sock, 4)
-        if mask is None:
-            return None
-        raw += mask
-    payload = read_exact(sock, n) if n else b""
-    if payload is None:
+    try:
+        head = read_exact(sock, 2)
+        raw = head
+        n = head[1] & 0x7F
+        if n in (126, 127):
+            ext = read_exact(sock, 2 if n == 126 else 8)
+            raw += ext
+            n = struct.unpack("!H" if len(ext) == 2 else "!Q", ext)[0]
+        mask = b""
+        if head[1] & 0x80:
+            mask = read_exact(sock, 4)
+            raw += mask
+        payload = read_exact(sock, n) if n else b""
+    except EOFError:
         return None
     raw += payload
     if mask:
@@ -372,15 +362,7 @@ def main(argv):
             return json.dumps(channel, separators=(",", ":")).encode()
 
         def answer(self, status, headers, body):
-            self.send_response(status)
-            for k, v in headers:
-                self.send_header(k, v)
-            has_body = self.command != "HEAD" and status not in (204, 304)
-            if has_body:
-                self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if has_body:
-                self.wfile.write(body)
+            idempotency.send_answer(self, status, headers, body)
 
         do_GET = do_HEAD = do_PUT = do_POST = do_DELETE = do_PATCH = do_OPTIONS = handle_any
 
