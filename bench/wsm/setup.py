@@ -10,7 +10,7 @@ import urllib.parse
 base, n, k = sys.argv[1].rstrip("/") + "/", int(sys.argv[2]), int(sys.argv[3])
 url = urllib.parse.urlparse(base)
 conn = http.client.HTTPConnection(url.hostname, url.port)
-here = os.path.dirname(os.path.abspath(__file__))
+here = os.path.dirname(os.path.realpath(__file__))
 
 
 def send(method, path, body="", headers=None):

@@ -32,7 +32,7 @@ import threading
 import time
 import urllib.parse
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gsm"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "gsm"))
 import idempotency  # noqa: E402  (tests/gsm/idempotency.py: the test services' HTTP server)
 
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",

@@ -32,7 +32,7 @@ import itertools
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import oracle  # noqa: E402
 
 EVENTS_MAX = 6

@@ -28,7 +28,7 @@ import sys
 import time
 import urllib.parse
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "property"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "property"))
 import gsm_status  # noqa: E402  (the GSM-1/GSM-2 checks and the N-Triples reader)
 
 GSM, LDGSM, RDF = gsm_status.GSM, gsm_status.LDGSM, "http://www.w3.org/1999/02/22-rdf-syntax-ns#"

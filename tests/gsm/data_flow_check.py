@@ -225,7 +225,7 @@ w.end((e, r) => { if (e) throw e; process.stdout.write(r); });
 
 
 def parsed_by_n3js(body, base):
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "node_modules", "n3")
+    root = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "node_modules", "n3")
     if not os.path.isdir(root):
         return None
     try:
@@ -289,7 +289,7 @@ def data_service():
     if _data_service:
         return _data_service[0]
     spec = importlib.util.spec_from_file_location(
-        "data_service", os.path.join(os.path.dirname(os.path.abspath(__file__)), "data_service.py"))
+        "data_service", os.path.join(os.path.dirname(os.path.realpath(__file__)), "data_service.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     _data_service.append(module)

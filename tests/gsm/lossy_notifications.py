@@ -66,8 +66,8 @@ import threading
 import time
 import urllib.parse
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ldp"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "ldp"))
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import idempotency  # noqa: E402  (tests/gsm/idempotency.py: the test services' HTTP plumbing)
 from ws_client import read_exact  # noqa: E402  (tests/ldp/ws_client.py: EOFError at the end)
 

@@ -58,7 +58,7 @@ import time
 import urllib.error
 import urllib.request
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "gsm", "property"))
 sys.path.insert(0, os.path.join(HERE, "..", "gsm"))

@@ -12,7 +12,7 @@ import os
 import sys
 
 # the SVG reading of the GSM drawings' checker
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gsm"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "gsm"))
 from draw_check import SVG, fail, texts, parse_svg as parse  # noqa: E402
 
 

@@ -42,7 +42,7 @@ import sys
 import time
 import urllib.parse
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, HERE)
 import interp  # noqa: E402
 

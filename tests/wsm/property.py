@@ -44,7 +44,7 @@ import threading
 import time
 import urllib.parse
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "gsm", "property"))
 sys.path.insert(0, os.path.join(HERE, "..", "gsm"))

@@ -5,7 +5,7 @@ import random
 import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from interp import (FIRED, REJECTED, SET_ASIDE, Event, FlagIs, Instance, Machine, Member,  # noqa: E402
                     NotExactlyDefined, Schema, Transition, VarIs, invoke, successor)
 

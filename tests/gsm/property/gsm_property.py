@@ -66,7 +66,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import gsm_status as gs  # noqa: E402
 import live_runs as live  # noqa: E402 (the live same-outcome tests' machinery: --live)
 from live_runs import WAIT, Server  # noqa: E402,F401 (Server: also the pattern property test's)

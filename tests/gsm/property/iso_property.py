@@ -67,7 +67,7 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import orders_check  # noqa: E402  (tests/gsm/orders_check.py: the normalisation of status documents)
 

@@ -29,7 +29,7 @@ import re
 import sys
 import threading
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 import idempotency  # noqa: E402  (tests/gsm/idempotency.py: Idempotency-Key and the HTTP plumbing, shared with the other services)
 
 EX = "https://example.org/iso#"

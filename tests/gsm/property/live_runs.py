@@ -28,7 +28,7 @@ import time
 import traceback
 import urllib.request
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.realpath(__file__))
 GSM_TESTS = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(1, GSM_TESTS)
