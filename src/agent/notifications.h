@@ -80,7 +80,7 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
 
 /* When a channel wants work next: a lost one's new subscription, a live one's replacement before its end;
  * INT64_MAX when none does. */
-int64_t notifications_next_due(const notifications *n);
+int64_t notifications_next_due(notifications *n);
 
 /* Counts for the iteration's log line: live channels, documents read by GET for want of one. */
 size_t notifications_live(const notifications *n);
