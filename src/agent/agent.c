@@ -984,15 +984,20 @@ static void gather_instances(agent *a) {
     for (size_t i = 0; i < found; i++)
         a->instances[a->opt.instance_count + i] = discovered[i];
     size_t joined = 0;
-    if (a->discovery)
-        discovery_joined(a->discovery, &joined);
-    a->archived_stale |= joined > 0 || (a->discovery && discovery_some_left(a->discovery));
+    const char *const *joiners = a->discovery ? discovery_joined(a->discovery, &joined) : NULL;
+    /* --archive-history's list: made again when some left; those that joined are added (a list of
+     * 100,000 made again for each new member cost more than the member) */
+    a->archived_stale |= a->discovery && discovery_some_left(a->discovery);
+    for (size_t i = 0; a->opt.archive_history && !a->archived_stale && i < joined; i++) {
+        char *doc = http_url_identity(joiners[i]);
+        strmap_put(&a->archived, doc, 1, NULL);
+        free(doc);
+    }
     if (!a->left_out)
         return;
     /* those left out excepted: the ones noted and not left out, and those that joined in this iteration */
     size_t noted;
     const char *const *evaluated = incremental_evaluated(a->incremental, &noted);
-    const char *const *joining = a->discovery ? discovery_joined(a->discovery, &joined) : NULL;
     if (noted + joined > a->evaluating_cap) {
         a->evaluating_cap = noted + joined;
         a->evaluating = xrealloc(a->evaluating, a->evaluating_cap * sizeof *a->evaluating);
@@ -1000,7 +1005,7 @@ static void gather_instances(agent *a) {
     for (size_t i = 0; i < noted; i++)
         a->evaluating[i] = evaluated[i];
     for (size_t i = 0; i < joined; i++)
-        a->evaluating[noted + i] = joining[i];
+        a->evaluating[noted + i] = joiners[i];
     a->evaluating_count = noted + joined;
 }
 

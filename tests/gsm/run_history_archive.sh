@@ -59,6 +59,28 @@ check "what is polled shrinks: $moved_bytes bytes against $plain_bytes" [ "$move
 bounded "$ldgsm" status "${base}status/moved#it" --history 100 > "$work/status.out" 2>&1
 check "ldgsm status shows the archived transitions" grep -qF "last transitions ($recorded of $recorded):" "$work/status.out"
 
+# An instance that joins a running agent (--instances-from) has its history moved too: the agent's list of
+# archived documents grows with the members that join, without being made again.
+joined_doc=${instance_doc//..\/models/..\/..\/models} # one container deeper
+put status/joined/first "$joined_doc" > /dev/null
+mkfifo "$work/steps"
+"$ldgsm" run --instances-from "${base}status/joined/" -n 0 --step --archive-history < "$work/steps" \
+  > /dev/null 2> "$work/joined.log" &
+joined_agent=$!
+exec 7> "$work/steps"
+echo >&7
+await grep -q "^iteration" "$work/joined.log"
+put status/joined/second "$joined_doc" > /dev/null
+for _ in $(seq 1 40); do echo >&7; done
+exec 7>&-
+wait "$joined_agent"
+completed_doc() { grep -qF "<${base}$1#it> <https://w3id.org/ldgsm#isCompleted> \"true\"" <<< "$(ntriples "$1")"; }
+check "the instance there from the start completed" completed_doc status/joined/first
+check "the one that joined later completed" completed_doc status/joined/second
+check "its document holds no history entry" [ -z "$(transitions status/joined/second)" ]
+check "its archive holds every transition of the plain run" \
+  [ "$(transitions status/joined/second.history nosequence)" = "$(transitions status/plain nosequence)" ]
+
 # The move fails half way: the archive's PATCH goes through, the document's write is answered 500.
 start_proxy --fail "$work/fail"
 put status/died "$instance_doc" > /dev/null
