@@ -518,7 +518,16 @@ static void serve_page(void *user, const ldp_store_view *view, const char *base_
     }
     buf base = {0};
     buf_printf(&base, "%s/", base_url);
-    gsm_page_render(page, buf_cstr(&base), docs, view->count, &answer->body);
+    char *page_number = ldp_route_query(answer, "page");
+    char *instance = ldp_route_query(answer, "instance"), *state = ldp_route_query(answer, "state");
+    char *model = ldp_route_query(answer, "model"), *text = ldp_route_query(answer, "text");
+    gsm_page_query query = {instance, state, model, text, page_number ? strtoul(page_number, NULL, 10) : 1};
+    answer->status = gsm_page_render(page, buf_cstr(&base), &query, docs, view->count, &answer->body);
+    free(page_number);
+    free(instance);
+    free(state);
+    free(model);
+    free(text);
     buf_free(&base);
     free(docs);
     size_t header_count;

@@ -968,6 +968,42 @@ static void transition_values(const transition_view *tv, char **values, size_t n
     }
 }
 
+/* The held: and waiting: lines, at depth. */
+static void waits_text(const status_report *r, int depth, buf *out) {
+    for (size_t i = 0; i < r->held_count; i++) {
+        indent(out, depth);
+        buf_printf(out, "held: %s\n", r->held[i]);
+    }
+    for (size_t i = 0; i < r->waits_count; i++) {
+        indent(out, depth);
+        buf_printf(out, "waiting: %s\n", r->waits[i]);
+    }
+}
+
+/* The calls of s and the stages below it that are not answered, each after its stage's name. */
+static void open_calls_text(const stage_view *s, buf *out) {
+    for (size_t i = 0; i < s->call_count; i++) {
+        const call_view *cv = &s->calls[i];
+        if (cv->state && strcmp(cv->state, "answered") == 0)
+            continue;
+        buf_printf(out, "stage \"%s\" ", s->name);
+        call_text(cv, 0, out);
+    }
+    for (size_t i = 0; i < s->child_count; i++)
+        open_calls_text(&s->children[i], out);
+}
+
+void status_report_why_text(const status_report *r, buf *out) {
+    if (r->error) {
+        buf_printf(out, "cannot be shown: %s\n", r->error);
+        return;
+    }
+    waits_text(r, 0, out);
+    if (r->root.why == WHY_NOT_SET_UP || r->root.why == WHY_WORKFLOW_COMPLETE)
+        why_text(&r->root, 0, r->held_count > 0, out);
+    open_calls_text(&r->root, out);
+}
+
 void status_report_text(const status_report *r, buf *out) {
     buf_printf(out, "%s\n", r->instance);
     if (r->error) {
@@ -975,10 +1011,7 @@ void status_report_text(const status_report *r, buf *out) {
         return;
     }
     buf_printf(out, "  workflow \"%s\" <%s>\n", r->root.name, r->model);
-    for (size_t i = 0; i < r->held_count; i++)
-        buf_printf(out, "  held: %s\n", r->held[i]);
-    for (size_t i = 0; i < r->waits_count; i++)
-        buf_printf(out, "  waiting: %s\n", r->waits[i]);
+    waits_text(r, 1, out);
     stage_text(&r->root, 0, r->held_count > 0, out);
     if (!r->transitions_recorded) {
         buf_puts(out, "last transitions: no history recorded\n");

@@ -14,6 +14,10 @@ message when not.
                                      the page as a browser holds it (chromium --dump-dom) lists INSTANCE with
                                      root state active, each named stage with its state in its table, and
                                      an <svg> showing the stage names in the instance's section
+  draw_check.py console DOM INSTANCE STATE TEXT...
+                                     the console as a browser holds it: the counts line counts STATE, and
+                                     INSTANCE's row of the table #instances links its own page, shows
+                                     STATE, and its "why it waits" cell holds each TEXT
 """
 import re
 import sys
@@ -222,6 +226,60 @@ def check_page(dom_path, instance, wanted):
         fail("no <svg> in the instance's section")
 
 
+class ConsoleRows(HTMLParser):
+    """The text of #counts, and the rows of #instances: cell texts and the links' hrefs."""
+
+    def __init__(self):
+        super().__init__()
+        self.counts, self.rows, self.where, self.row, self.cell = "", [], None, None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id") in ("counts", "instances"):
+            self.where = attrs["id"]
+        elif tag == "tr" and self.where == "instances":
+            self.row = {"cells": [], "hrefs": []}
+        elif tag == "td" and self.row is not None:
+            self.cell = ""
+        elif tag == "a" and self.row is not None:
+            self.row["hrefs"].append(attrs.get("href", ""))
+
+    def handle_endtag(self, tag):
+        if tag == "p" and self.where == "counts" or tag == "table":
+            self.where = None
+        elif tag == "td" and self.cell is not None:
+            self.row["cells"].append(self.cell)
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            self.rows.append(self.row)
+            self.row = None
+
+    def handle_data(self, data):
+        if self.where == "counts":
+            self.counts += data
+        if self.cell is not None:
+            self.cell += data
+
+
+def check_console(dom_path, instance, state, texts):
+    parser = ConsoleRows()
+    parser.feed(open(dom_path, encoding="utf-8").read())
+    if not re.search(r"\b\d+ " + re.escape(state) + r"\b", parser.counts):
+        fail(f"the counts {parser.counts!r} do not count {state!r}")
+    rows = [r for r in parser.rows if r["cells"] and r["cells"][0].startswith(instance + " ")]
+    if not rows:
+        fail(f"{instance} has no row in #instances")
+    row = rows[0]
+    if not any(href.startswith("?instance=") for href in row["hrefs"]):
+        fail(f"{instance}'s row does not link its own page: {row['hrefs']}")
+    if len(row["cells"]) < 4 or row["cells"][2] != state:
+        fail(f"{instance}'s row shows {row['cells'][2:3]}, not {state!r}")
+    why = " ".join(row["cells"][3].split())
+    for text in texts:
+        if text not in why:
+            fail(f"{instance}'s row does not say {text!r}: {why!r}")
+
+
 if __name__ == "__main__":
     mode, args = sys.argv[1], sys.argv[2:]
     if mode == "names":
@@ -232,5 +290,7 @@ if __name__ == "__main__":
         check_edge(*args)
     elif mode == "page":
         check_page(args[0], args[1], args[2:])
+    elif mode == "console":
+        check_console(args[0], args[1], args[2], args[3:])
     else:
         fail(f"unknown mode {mode}")
