@@ -142,6 +142,8 @@ static const char *const state_classes[CS_COUNT] = {"notsetup", "active", "retry
 typedef struct held_instance {
     char *iri, *model; /* model: its gsm:isInstanceOf, or NULL */
     enum console_state state;
+    char *why;         /* why it waits (design note 7), once shown; NULL before */
+    char *why_model;   /* the ETag of the model's document it was made with ("": none held) */
 } held_instance;
 
 /* The instances of one document as read at its ETag. */
@@ -155,6 +157,8 @@ static void doc_instances_free(doc_instances *d) {
     for (size_t i = 0; i < d->count; i++) {
         free(d->items[i].iri);
         free(d->items[i].model);
+        free(d->items[i].why);
+        free(d->items[i].why_model);
     }
     free(d->items);
     free(d->uri);
@@ -317,17 +321,18 @@ static void refresh_cache(gsm_page *p, const gsm_page_document *docs, size_t cou
     terms *t = NULL;
     rdfio *io = NULL;
     bool inserted;
+    fresh = xmalloc((count ? count : 1) * sizeof *fresh);
     for (size_t i = 0; i < count; i++) {
         const gsm_page_document *doc = &docs[i];
+        uint32_t *old = doc->container ? NULL : strmap_get(&p->cache_by_uri, doc->uri);
+        doc_instances *kept = old ? &p->cache[*old] : NULL;
+        bool same = kept && kept->etag && doc->etag && strcmp(kept->etag, doc->etag) == 0;
         /* Only a document that names the class can hold an instance: most of a server's documents are
          * passed over without being parsed. */
-        if (doc->container || !memmem(doc->turtle, doc->len, "StageInstance", strlen("StageInstance")))
+        if (!same && (doc->container || !memmem(doc->turtle, doc->len, "StageInstance", strlen("StageInstance"))))
             continue;
-        fresh = xrealloc(fresh, (fresh_count + 1) * sizeof *fresh);
         doc_instances *entry = &fresh[fresh_count];
-        uint32_t *old = strmap_get(&p->cache_by_uri, doc->uri);
-        doc_instances *kept = old ? &p->cache[*old] : NULL;
-        if (kept && kept->etag && doc->etag && strcmp(kept->etag, doc->etag) == 0) {
+        if (same) {
             *entry = *kept;
             *kept = (doc_instances){0}; /* moved */
         } else {
@@ -356,7 +361,7 @@ static void refresh_cache(gsm_page *p, const gsm_page_document *docs, size_t cou
 /* An instance as this page lists it: where it is and what its document said. */
 typedef struct listed {
     size_t doc, model_doc; /* model_doc: SIZE_MAX when the server holds no document of its model */
-    const held_instance *in;
+    held_instance *in; /* its why is filled in when shown */
 } listed;
 
 /* The index of the document whose URI is iri without its fragment, or SIZE_MAX. */
@@ -370,15 +375,16 @@ static size_t document_of(const strmap *by_uri, const char *iri) {
 
 /* Every instance of the documents, in their documents' order (design note 1). */
 static listed *list_instances(const gsm_page *p, const strmap *by_uri, size_t *count) {
-    listed *all = NULL;
     size_t n = 0;
+    for (size_t i = 0; i < p->cache_count; i++)
+        n += p->cache[i].count;
+    listed *all = xmalloc((n ? n : 1) * sizeof *all);
+    n = 0;
     for (size_t i = 0; i < p->cache_count; i++) {
         const doc_instances *entry = &p->cache[i];
         size_t doc = document_of(by_uri, entry->uri);
-        for (size_t k = 0; k < entry->count; k++) {
-            all = xrealloc(all, (n + 1) * sizeof *all);
+        for (size_t k = 0; k < entry->count; k++)
             all[n++] = (listed){doc, document_of(by_uri, entry->items[k].model), &entry->items[k]};
-        }
     }
     *count = n;
     return all;
@@ -421,6 +427,26 @@ static status_report *report_of(terms *t, rdfio *io, const gsm_page_document *do
     status_report *report = status_report_build(&in);
     store_free(wm);
     return report;
+}
+
+/* Fills in why l waits, unless it was made with the model's document as it is (its own document's
+ * changes make a new entry: design note 6). */
+static void explain(const gsm_page_document *docs, const held_reads *reads, listed *l) {
+    const char *model_etag = l->model_doc != SIZE_MAX && docs[l->model_doc].etag ? docs[l->model_doc].etag : "";
+    if (l->in->why && strcmp(l->in->why_model, model_etag) == 0)
+        return;
+    terms *t = terms_new();
+    rdfio *io = rdfio_new(t);
+    status_report *report = report_of(t, io, docs, reads, l, 0);
+    buf why = {0};
+    status_report_why_text(report, &why);
+    free(l->in->why);
+    free(l->in->why_model);
+    l->in->why = buf_cstr(&why);
+    l->in->why_model = copy(model_etag);
+    status_report_free(report);
+    rdfio_free(io);
+    terms_free(t);
 }
 
 /* ==== one instance's own page (design note 8) ==== */
@@ -694,7 +720,7 @@ static void write_filter(const listed *all, size_t count, const gsm_page_query *
 
 /* One row of the console: the instance (a link to its own page), its document, model, state and why it
  * waits. */
-static void write_row(const gsm_page_document *docs, const listed *l, const status_report *report, buf *html) {
+static void write_row(const gsm_page_document *docs, const listed *l, buf *html) {
     const char *cls = state_classes[l->in->state];
     buf_printf(html, "<tr class=\"instance\"><td><a href=\"");
     instance_href(html, l->in->iri);
@@ -711,10 +737,7 @@ static void write_row(const gsm_page_document *docs, const listed *l, const stat
     html_text(html, l->in->model ? l->in->model : "(none)");
     buf_puts(html, l->model_doc != SIZE_MAX ? "</a>" : "");
     buf_printf(html, "</td><td class=\"state %s\">%s</td><td><pre class=\"why\">", cls, state_words[l->in->state]);
-    buf why = {0};
-    status_report_why_text(report, &why);
-    html_text(html, buf_cstr(&why));
-    buf_free(&why);
+    html_text(html, l->in->why);
     buf_puts(html, "</pre></td></tr>\n");
 }
 
@@ -787,16 +810,11 @@ static void write_console(gsm_page *p, const char *base_url, const gsm_page_quer
         }
         buf_puts(html, "</p>\n<table id=\"instances\"><tr><th>instance</th><th>model</th><th>state</th>"
                        "<th>why it waits, its calls</th></tr>\n");
-        terms *t = terms_new();
-        rdfio *io = rdfio_new(t);
         held_reads reads = {by_uri, base_url};
         for (size_t i = first; i < first + shown; i++) {
-            status_report *report = report_of(t, io, docs, &reads, &matching[i], 0);
-            write_row(docs, &matching[i], report, html);
-            status_report_free(report);
+            explain(docs, &reads, &matching[i]);
+            write_row(docs, &matching[i], html);
         }
-        rdfio_free(io);
-        terms_free(t);
         buf_puts(html, "</table>\n");
     }
     free(matching);
