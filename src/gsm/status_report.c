@@ -202,17 +202,7 @@ static long integer_object(const ctx *c, term_id s, term_id p) {
 /* Text on one line: whitespace runs become one space (comments in models span lines). */
 static char *one_line(const char *s) {
     buf b = {0};
-    bool space = false;
-    for (; *s; s++) {
-        if (isspace((unsigned char)*s)) {
-            space = b.len > 0;
-            continue;
-        }
-        if (space)
-            buf_putc(&b, ' ');
-        space = false;
-        buf_putc(&b, *s);
-    }
+    buf_puts_one_line(&b, s);
     return buf_cstr(&b);
 }
 

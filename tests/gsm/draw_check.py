@@ -8,6 +8,11 @@ message when not.
                                      given as NAME=STATE (active, inactive, completed), and of each
                                      milestone given as NAME=achieved or NAME=open the legend's "achieved"
                                      colour or not
+  draw_check.py calls SVG STAGE=CALL...
+                                     the box of each named stage says "call CALL" (calling, retrying,
+                                     exhausted) and its border is the legend's "call CALL" colour; a stage
+                                     given as NAME=none says no call and has none of those colours
+  draw_check.py guard SVG GUARD TEXT the guard whose text is GUARD says "waits for: ..." holding TEXT
   draw_check.py edge SVG FROM TO KIND an arrow from the node whose text is FROM to the one whose text is TO,
                                      KIND solid, dotted (a read as not achieved) or then (dashed, "then")
   draw_check.py page DOM INSTANCE NAME=STATE...
@@ -139,6 +144,45 @@ def check_colours(svg_path, wanted):
         fill = fill_of(boxes[0])
         if state not in colours or fill != colours[state]:
             fail(f"{svg_path}: stage {name!r} is filled {fill}, the legend's {state!r} is {colours.get(state)}")
+
+
+def stroke_of(group):
+    for shape in group:
+        if shape.tag in (SVG + "path", SVG + "polygon") and shape.get("stroke") not in (None, "none"):
+            return shape.get("stroke")
+    return None
+
+
+def check_calls(svg_path, wanted):
+    root = parse_svg(svg_path)
+    colours = legend(root)
+    call_colours = {colours[k] for k in colours if k.startswith("call ")}
+    for item in wanted:
+        name, call = item.rsplit("=", 1)
+        boxes = [g for g in groups(root, "cluster") if texts(g)[:1] == [name]]
+        if not boxes:
+            fail(f"{svg_path}: no stage box named {name!r}")
+        said = [t for t in texts(boxes[0]) if t.startswith("call ")]
+        stroke = stroke_of(boxes[0])
+        if call == "none":
+            if said or stroke in call_colours:
+                fail(f"{svg_path}: stage {name!r} shows a call ({said}, border {stroke})")
+            continue
+        if said[:1] != [f"call {call}"]:
+            fail(f"{svg_path}: stage {name!r} says {said}, not 'call {call}'")
+        if f"call {call}" not in colours or stroke != colours[f"call {call}"]:
+            fail(f"{svg_path}: stage {name!r}'s border is {stroke}, the legend's 'call {call}' is "
+                 f"{colours.get(f'call {call}')}")
+
+
+def check_guard(svg_path, guard, text):
+    root = parse_svg(svg_path)
+    nodes = [g for g in groups(root, "node") if guard in texts(g)]
+    if not nodes:
+        fail(f"{svg_path}: no guard {guard!r}")
+    says = [t for t in texts(nodes[0]) if t.startswith("waits for: ")]
+    if not says or text not in says[0]:
+        fail(f"{svg_path}: guard {guard!r} says {says}, not {text!r}")
 
 
 def check_edge(svg_path, tail_text, head_text, kind):
@@ -288,6 +332,10 @@ if __name__ == "__main__":
         check_colours(args[0], args[1:])
     elif mode == "edge":
         check_edge(*args)
+    elif mode == "calls":
+        check_calls(args[0], args[1:])
+    elif mode == "guard":
+        check_guard(*args)
     elif mode == "page":
         check_page(args[0], args[1], args[2:])
     elif mode == "console":
