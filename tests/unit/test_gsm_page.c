@@ -441,6 +441,13 @@ static void reads_again_only_what_changed(void **state) {
     docs[1].etag = "\"2\"";
     gsm_page_render(page, "http://h/", &(gsm_page_query){0}, docs, 2, &html);
     assert_non_null(strstr(buf_cstr(&html), "<b>1</b> active"));
+    assert_non_null(strstr(buf_cstr(&html), "<pre class=\"why\"></pre>")); /* nothing waits */
+    buf_free(&html);
+    /* why a row waits is made again when its model's document changes */
+    static const char no_stage[] = PREFIXES "<#other> rdfs:label \"not the root\" .\n";
+    docs[0] = (gsm_page_document){"http://h/models/m", no_stage, strlen(no_stage), "\"m2\"", false};
+    gsm_page_render(page, "http://h/", &(gsm_page_query){0}, docs, 2, &html);
+    assert_non_null(strstr(buf_cstr(&html), "its model document does not describe the stage"));
     buf_free(&html);
     gsm_page_render(page, "http://h/", &(gsm_page_query){0}, docs, 1, &html);
     assert_non_null(strstr(buf_cstr(&html), "<b>0</b> instances"));
