@@ -320,10 +320,12 @@ static const char exhausted[] = PREFIXES
 
 enum { MANY = 120 };
 
+/* The documents, and one page for all the renders of a test (its cache read once, as a server's). */
 typedef struct console {
     gsm_page_document docs[MANY + 3];
     char uris[MANY][32];
     size_t count;
+    gsm_page *page;
 } console;
 
 static void console_docs(console *c) {
@@ -336,12 +338,11 @@ static void console_docs(console *c) {
         c->docs[3 + i] = (gsm_page_document){c->uris[i], body, strlen(body), i % 2 ? "\"s\"" : "\"w\"", false};
     }
     c->count = MANY + 3;
+    c->page = gsm_page_new(&(gsm_page_config){0});
 }
 
 static void console_render(const console *c, const gsm_page_query *query, buf *html) {
-    gsm_page *page = gsm_page_new(&(gsm_page_config){0});
-    assert_int_equal(gsm_page_render(page, "http://h/", query, c->docs, c->count, html), 200);
-    gsm_page_free(page);
+    assert_int_equal(gsm_page_render(c->page, "http://h/", query, c->docs, c->count, html), 200);
 }
 
 static size_t occurrences(const char *text, const char *what) {
@@ -364,6 +365,7 @@ static void counts_instances_by_state(void **state) {
     assert_non_null(strstr(page, "href=\"?state=call%20exhausted\"><b>1</b> call exhausted</a>"));
     assert_non_null(strstr(page, "href=\"?state=not%20set%20up\"><b>60</b> not set up</a>"));
     buf_free(&html);
+    gsm_page_free(c.page);
 }
 
 /* A row says why its instance waits: the retried call with its retries, deadline and last failure, as
@@ -389,6 +391,7 @@ static void shows_why_each_row_waits(void **state) {
     assert_non_null(strstr(buf_cstr(&html), "cannot be shown: cannot read its model "
                                              "&lt;http://elsewhere.invalid/m#root&gt;: not on this server (no answer)"));
     buf_free(&html);
+    gsm_page_free(c.page);
 }
 
 static void filters_and_pages(void **state) {
@@ -420,6 +423,7 @@ static void filters_and_pages(void **state) {
     console_render(&c, &(gsm_page_query){.state = "<bad>"}, &html);
     assert_non_null(strstr(buf_cstr(&html), "No such state: &lt;bad&gt;."));
     buf_free(&html);
+    gsm_page_free(c.page);
 }
 
 /* A document is read again only when its ETag changed: the same ETag over other content shows what was
