@@ -15,6 +15,7 @@ set -u
 checker="$(dirname "$0")/draw_check.py"
 fixtures=$(cd "$(dirname "$0")/../../ldp-fixtures/fire-alarm" && pwd)
 chromium=/usr/bin/chromium
+. "$(dirname "$0")/page_browser_lib.sh"
 start_server --fixtures "$fixtures"
 page="${base}.well-known/ldgsm"
 own_page() { # IRI: the URL of the instance's own page
@@ -110,22 +111,23 @@ if [ ! -x "$chromium" ]; then
   finish > /dev/null || { finish; exit 1; }
   exit 77
 fi
-browse() { # URL output-option... : Chromium on URL, a fresh profile each time
-  local profile url=$1; shift; profile=$(mktemp -d "$work/chromium.XXXXXX")
-  bounded "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$profile" \
-    "$@" "$url" 2> "$work/chromium.log"
+browser_start
+look() { # URL FILE: opens URL in the test's one Chromium, waits for it to load, writes its DOM to FILE
+  ask "open $1"
+  ask "wait location.href === '$1' && document.readyState === 'complete'"
+  [ "$answer" = ok ] && ask "dom $2"
 }
-browse "$(own_page "${base}status/alarm1#it")" --dump-dom > "$work/dom.html"
+png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; } # FILE: a PNG
+look "$(own_page "${base}status/alarm1#it")" "$work/dom.html"
 check "Chromium loads the page" grep -q '</html>' "$work/dom.html"
 shown=$(python3 "$checker" page "$work/dom.html" "${base}status/alarm1#it" "Fire alarm=active" \
   "Start Fire Alarm=$sfa_word" "Close Doors=$cd_word")
 check "Chromium shows the instance with its root state, its stages' states and its drawing: $shown" [ -z "$shown" ]
-browse "$(own_page "${base}status/evil#it")" --dump-dom > "$work/evil-dom.html"
+ask "screenshot $work/page.png 1200 900"
+check "Chromium renders the instance's page to a picture" png "$work/page.png"
+look "$(own_page "${base}status/evil#it")" "$work/evil-dom.html"
 check "the browser's DOM has no script element from the labels (one: the page's own)" [ "$(grep -oi '<script' "$work/evil-dom.html" | wc -l)" = 1 ]
 check "... and shows the label as text" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' "$work/evil-dom.html"
-browse "$(own_page "${base}status/alarm1#it")" --screenshot="$work/page.png" --window-size=1200,900 > /dev/null
-check "Chromium renders the instance's page to a picture" [ "$(head -c 8 "$work/page.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 
 # ---- the console, with an instance whose quote call failed and is retried: its row says why it waits
 put status/quote '@prefix gsm: <http://purl.org/gsm/vocab#> .
@@ -136,11 +138,12 @@ put status/quote '@prefix gsm: <http://purl.org/gsm/vocab#> .
   gsm:hasState gsm:active .
 <#call> a ldgsm:CallRecord ; ldgsm:ofStage <#sfa> ; gsm:inArtifactInstance <#it> ; ldgsm:callState ldgsm:calling ;
   ldgsm:alternative 1 ; ldgsm:retriesLeft 2 ; ldgsm:deadline "2026-12-07T22:00:00Z" ; ldgsm:lastFailure "answers 500" .' > /dev/null
-browse "$page" --dump-dom > "$work/console-dom.html"
+look "$page" "$work/console-dom.html"
 shown=$(python3 "$checker" console "$work/console-dom.html" "${base}status/quote#it" retrying \
   'stage "Start Fire Alarm" call: calling' '2 retries left' 'deadline 2026-12-07T22:00:00Z' 'last failure answers 500')
 check "Chromium shows the console: the retrying instance counted, its row saying why it waits: $shown" [ -z "$shown" ]
-browse "$page" --screenshot="$work/console.png" --window-size=1400,900 > /dev/null
-check "Chromium renders the console to a picture" [ "$(head -c 8 "$work/console.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+ask "screenshot $work/console.png 1400 900"
+check "Chromium renders the console to a picture" png "$work/console.png"
+browser_stop
 stop_server_cleanly
 finish

@@ -12,7 +12,6 @@
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
 chromium=/usr/bin/chromium
-driver="$(dirname "$0")/page_browser.py"
 if [ ! -x "$chromium" ]; then
   echo "SKIPPED: no chromium at $chromium (scripts/install-deps.sh installs it)"; exit 77
 fi
@@ -32,24 +31,7 @@ set_up() { # ROOT-STATE COMPLETED: a set-up instance document
 }
 
 # ---- the browser, a coprocess answering one line per command (page_browser.py)
-browser_pid=
-trap '[ -n "$browser_pid" ] && stop_pid "$browser_pid"; cleanup' EXIT
-[ -n "${KEEP:-}" ] && trap - EXIT
-browser_start() { # one Chromium for the whole test: a start costs seconds
-  mkdir "$work/chromium"
-  coproc BROWSER { exec python3 "$driver" "$chromium" "$wait_limit" "$work/chromium" 2> "$work/driver.err"; }
-  browser_pid=$BROWSER_PID
-}
-ask() { # COMMAND: the driver's answer in $answer
-  answer=
-  printf '%s\n' "$1" >&"${BROWSER[1]}"
-  IFS= read -r -t $((wait_limit * 2)) -u "${BROWSER[0]}" answer
-}
-browser_stop() {
-  local fd=${BROWSER[1]}
-  exec {fd}>&-
-  await_pid "$browser_pid"; browser_pid=
-}
+. "$(dirname "$0")/page_browser_lib.sh"
 browser_start
 note='document.getElementById("updates").textContent'
 shows() { ask "wait document.body.textContent.includes($1)"; [ "$answer" = ok ]; } # JS-STRING: the page shows it
