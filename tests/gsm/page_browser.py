@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """page_browser.py: headless Chromium on one page, driven through the DevTools protocol on a pipe
-(--remote-debugging-pipe: no port, no WebSocket of our own), for tests/gsm/run_page_live.sh.
+(--remote-debugging-pipe: no port, no WebSocket of our own), for tests/gsm/run_page.sh and
+run_page_live.sh (through page_browser_lib.sh).
 
 usage: page_browser.py CHROMIUM SECONDS PROFILE-DIR
 
