@@ -79,13 +79,19 @@ static const char serve_usage[] =
     "StreamingHTTPChannel2023/ENC, ENC the resource's IRI percent-encoded whole; a GET of it streams\n"
     "text/turtle: the current state (an Update, or a Delete), then one Turtle document per activity, until\n"
     "--channel-lifetime passes.\n"
-    "GET /.well-known/ldgsm is a read-only HTML page of the workflow instances the server holds (each\n"
-    "with its state, its stages' states and, when the server holds its model, its drawing as `ldgsm draw`\n"
-    "makes it). With notifications it updates on every change: its script subscribes to the storage\n"
-    "root, the instances' containers and documents, then the other containers (at most --page-channels),\n"
-    "and fetches the page again after a notification (one fetch for a burst); while a document is not\n"
-    "followed (beyond --page-channels, a subscription refused, a socket closed) it also reloads every\n"
-    "--page-refresh seconds, and says so. Without notifications it reloads every --page-refresh seconds.\n"
+    "GET /.well-known/ldgsm is a read-only HTML console of the workflow instances the server holds: the\n"
+    "count in each state (not set up, active, retrying: a call retried after a failure, call exhausted,\n"
+    "completed, inactive), a filter by state, model and text (query parameters state, model, text), pages\n"
+    "of 50 (page=N), and a row per instance with why it waits (the held:, waiting:, not set up lines of\n"
+    "`ldgsm status` and its calls not answered: retries left, deadline, last failure), read from the\n"
+    "documents the server holds, sentries not evaluated. ?instance=IRI is the instance's own page: its\n"
+    "stages' states, its drawing as `ldgsm draw` makes it (when the server holds its model) and its\n"
+    "status with the last 10 transitions. With notifications it updates on every change: its script\n"
+    "subscribes to the storage root, the shown instances' containers and documents, then the other\n"
+    "containers (at most --page-channels), and fetches the page again after a notification (one fetch\n"
+    "for a burst); while a document is not followed (beyond --page-channels, a subscription refused, a\n"
+    "socket closed) it also reloads every --page-refresh seconds, and says so. Without notifications it\n"
+    "reloads every --page-refresh seconds.\n"
     "Other methods on it get 405.\n"
     "\n"
     "options:\n"
@@ -518,7 +524,16 @@ static void serve_page(void *user, const ldp_store_view *view, const char *base_
     }
     buf base = {0};
     buf_printf(&base, "%s/", base_url);
-    gsm_page_render(page, buf_cstr(&base), docs, view->count, &answer->body);
+    char *page_number = ldp_route_query(answer, "page");
+    char *instance = ldp_route_query(answer, "instance"), *state = ldp_route_query(answer, "state");
+    char *model = ldp_route_query(answer, "model"), *text = ldp_route_query(answer, "text");
+    gsm_page_query query = {instance, state, model, text, page_number ? strtoul(page_number, NULL, 10) : 1};
+    answer->status = gsm_page_render(page, buf_cstr(&base), &query, docs, view->count, &answer->body);
+    free(page_number);
+    free(instance);
+    free(state);
+    free(model);
+    free(text);
     buf_free(&base);
     free(docs);
     size_t header_count;

@@ -588,7 +588,7 @@ static enum MHD_Result handle_patch(ldp_server *s, struct MHD_Connection *c, req
 static enum MHD_Result handle_route(ldp_server *s, struct MHD_Connection *c, request *r) {
     ldp_store_view view;
     ldp_store_view_take(s->store, &view);
-    ldp_route_answer answer = {.status = 200};
+    ldp_route_answer answer = {.status = 200, .request = c};
     r->route->fn(r->route->user, &view, s->base_url, header(c, "Accept"), &answer);
     ldp_store_view_release(&view);
     size_t len = answer.body.len;
@@ -651,6 +651,19 @@ void ldp_route_answer_header(ldp_route_answer *answer, const char *name, const c
         answer->headers[answer->header_count].value = value;
         answer->header_count++;
     }
+}
+
+char *ldp_route_query(const ldp_route_answer *answer, const char *name) {
+    /* kept escaped as sent (keep_escaped): decoded here */
+    const char *value = MHD_lookup_connection_value(answer->request, MHD_GET_ARGUMENT_KIND, name);
+    if (!value)
+        return NULL;
+    char *decoded = xstrndup(value, strlen(value));
+    for (char *c = decoded; *c; c++)
+        if (*c == '+')
+            *c = ' ';
+    MHD_http_unescape(decoded);
+    return decoded;
 }
 
 /* ---------------------------------------------------------------- the request cycle */

@@ -140,10 +140,15 @@ typedef struct ldp_route_answer {
     struct {
         const char *name, *value;
     } headers[LDP_ROUTE_HEADERS_MAX];
+    void *request; /* the request answered, for ldp_route_query (the server's) */
 } ldp_route_answer;
 
 /* Adds a header to the answer (at most LDP_ROUTE_HEADERS_MAX; further ones are dropped). */
 void ldp_route_answer_header(ldp_route_answer *answer, const char *name, const char *value);
+
+/* The value of the request's query parameter name, percent-decoded ('+' a space; the caller frees it), or
+ * NULL when absent. */
+char *ldp_route_query(const ldp_route_answer *answer, const char *name);
 
 /* Answers a GET or HEAD of the route's path from view (base_url: the server's, no trailing '/'; accept:
  * the request's Accept header, or NULL). Called on request threads, several at once when requests
