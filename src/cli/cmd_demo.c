@@ -305,9 +305,7 @@ static int play_suppliers(const demo_settings *settings, agent *a, suppliers_dem
 static int serve_and_play(const demo_settings *settings, agent_options *opt, const char *fixtures) {
     log_sink server_log = {.write = log_to_stream, .user = stderr, .threshold = LOG_WARN};
     log_sink agent_log = {.write = log_to_stream, .user = stderr,
-                          .threshold = settings->verbose > 1 ? LOG_DEBUG
-                                       : settings->verbose    ? LOG_INFO
-                                                              : LOG_WARN};
+                          .threshold = settings->verbose ? LOG_DEBUG : LOG_WARN}; /* requests are -v's */
     demo_server server;
     if (demo_server_start(&server, fixtures, &server_log) != 0)
         return 1;

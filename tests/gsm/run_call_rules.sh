@@ -155,7 +155,7 @@ put "status/calls2" "@prefix gsm: <http://purl.org/gsm/vocab#> .
 # a second instance: set-up, A opens and calls (no answer within 0.3 s), the failure is recorded with A's
 # retry delay of 4 s, and the fourth iteration has nothing to send: A's call is calling
 # shellcheck disable=SC2086 # the options are words
-"$ldgsm" run --instance "${base}status/calls2#it" -n 0 --until quiescent --iterations 4 --timeout 300 ${LDGSM_AGENT_OPTIONS:-} > /dev/null 2> "$work/q.log"
+"$ldgsm" run -v --instance "${base}status/calls2#it" -n 0 --until quiescent --iterations 4 --timeout 300 ${LDGSM_AGENT_OPTIONS:-} > /dev/null 2> "$work/q.log"
 rc=$?
 check "the run ends with exit 4 (a call still calling), not 0" [ $rc = 4 ]
 check "its last iteration had nothing to send" grep -q 'unsafe 0:' <(grep '^iteration:' "$work/q.log" | tail -n 1)
