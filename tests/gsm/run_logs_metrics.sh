@@ -89,6 +89,9 @@ check "every line is a JSON object with the documented keys, the same waits as t
 check "a held or waiting event names its instance" \
   grep -qF '"instance":"'"${base}"'status/bad500#it"' "$work/json.log"
 check "a bad --log-format is refused" ! "$ldgsm" run --log-format xml --instance "${base}status/bad500#it"
+check "... by serve too" ! "$ldgsm" serve --log-format xml
+check "a bad --metrics address is refused, saying what it wants" \
+  grep -q -- "--metrics wants ADDR:PORT or PORT" <("$ldgsm" run --metrics 127.0.0.1:99999 --instance "${base}status/bad500#it" 2>&1)
 
 echo "# 3. ldgsm serve's /metrics"
 stop_pid "$server_pid"; server_pid=
