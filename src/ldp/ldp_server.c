@@ -57,6 +57,7 @@ struct ldp_server {
 };
 
 enum method { M_GET, M_HEAD, M_OPTIONS, M_PUT, M_POST, M_DELETE, M_PATCH, M_OTHER };
+_Static_assert(M_OTHER + 1 == LDP_METRICS_METHODS, "ldp_metrics.c names the methods in this order");
 
 /* One request's state, from its first call to the access-log line. */
 typedef struct request {
@@ -951,10 +952,10 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **request_sta
     describe_idempotency(r, idempotency, sizeof idempotency);
     bool aborted = termination != MHD_REQUEST_TERMINATED_COMPLETED_OK;
     ldp_metrics_request(&s->metrics, r->method, r->status, r->body.len, r->bytes_sent);
+    char line[sizeof path + sizeof idempotency + 128];
+    snprintf(line, sizeof line, "%s %s %d %zu %lldus%s%s", r->method_name, path, r->status, r->bytes_sent, micros,
+             aborted ? " (aborted)" : "", idempotency);
     if (s->config.access_log && s->config.access_log_json) {
-        char line[sizeof path + sizeof idempotency + 128];
-        snprintf(line, sizeof line, "%s %s %d %zu %lldus%s%s", r->method_name, path, r->status, r->bytes_sent, micros,
-                 aborted ? " (aborted)" : "", idempotency);
         const log_field fields[] = {LOG_TEXT("method", r->method_name), LOG_TEXT("path", path),
                                     LOG_NUMBER("status", r->status), LOG_NUMBER("bytes", r->bytes_sent),
                                     LOG_NUMBER("us", micros), LOG_NUMBER("aborted", aborted),
@@ -964,8 +965,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **request_sta
                                      sizeof fields / sizeof *fields - !r->idempotency_outcome * 2},
                        s->config.access_log);
     } else if (s->config.access_log) {
-        fprintf(s->config.access_log, "%s %s %d %zu %lldus%s%s\n", r->method_name, path, r->status, r->bytes_sent,
-                micros, aborted ? " (aborted)" : "", idempotency);
+        fprintf(s->config.access_log, "%s\n", line);
     }
     buf_free(&r->body);
     free(r->idempotency_key);
