@@ -15,10 +15,14 @@
 #   4. `ldgsm run --metrics`, scraped after every step of a --step run: counters only grow, and the last
 #      scrape's iterations, phase histograms, requests by method and outcome and 412s are the trace's, the
 #      held and waiting instances the log's, the instances and calls by state the status documents'.
-# Each run is bounded by its iterations or steps; nothing here depends on timing.
+#   5. With --notifications, a change of a document the agent reads is one notification received.
+# (Call retries are counted against a call service in tests/gsm/run_call_rules.sh.)
+# Each run is bounded by its iterations or steps; nothing here depends on timing (a channel's notification
+# comes when it comes: part 5 steps until it has, bounded by the wait limit).
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/orders_lib.sh"
+. "$(dirname "$0")/one_stage_lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 fixtures=$(cd "$here/../../ldp-fixtures/orders" && pwd)
 check_py() { /usr/bin/python3 "$here/logs_metrics_check.py" "$@"; } # the system's: prometheus_client is there
@@ -93,7 +97,7 @@ check "... by serve too" ! "$ldgsm" serve --log-format xml
 check "a bad --metrics address is refused, saying what it wants" \
   grep -q -- "--metrics wants ADDR:PORT or PORT" <("$ldgsm" run --metrics 127.0.0.1:99999 --instance "${base}status/bad500#it" 2>&1)
 
-echo "# 3. ldgsm serve's /metrics"
+echo "# 3, 4. ldgsm serve's /metrics, the agent's --metrics"
 stop_pid "$server_pid"; server_pid=
 start_server --fixtures "$fx"
 request GET "${base}metrics"
@@ -140,6 +144,36 @@ check "the server's metrics: counters grow by what its access log says it answer
   grep -q '^ok: server' "$work/server.check"
 request PUT "${base}metrics" '<#a> <#b> <#c> .' 'Content-Type: text/turtle'
 check "/metrics cannot be written (405)" [ "$http_code" = 405 ]
+
+echo "# 5. notifications received"
+# An instance whose stage waits for a sensor (one_stage_lib.sh), run on channels (--notifications); once it
+# rests with every channel live, the test creates the sensor's document with a value that changes nothing:
+# one notification more, and no write of the agent's to bring others. Each wait is a bounded number of steps.
+one_stage_model models/m "$started_guard" "$(sensed a)"
+put s/i1 '@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
+rm -f "$work/steps"; mkfifo "$work/steps"
+"$ldgsm" run -v --instance "${base}s/i1#it" --notifications -n 0 --step --metrics 0 < "$work/steps" > /dev/null \
+  2> "$work/notified.log" &
+agent_pid=$!
+exec {steps}> "$work/steps"
+await grep -q 'metrics at http' "$work/notified.log"
+metrics_url=$(sed -n 's/^start: .*; metrics at \(http[^ ]*\)$/\1/p' "$work/notified.log")
+received() { curl -s "$metrics_url" | sed -n 's/^ldgsm_agent_notifications_received_total \([0-9]*\)$/\1/p'; }
+# step_until COMMAND...: steps, a pause of 0.1 s after each, until the command succeeds (at most $wait_limit s)
+step_until() { local _; for _ in $(seq 1 $((wait_limit * 10))); do echo >&"$steps"; nap 0.1; "$@" && return 0; done; return 1; }
+resting() { [ "$(grep '^iteration:' "$work/notified.log" | tail -n 1 | grep -c ' unsafe 0: .*, 3 channels live$')" = 1 ]; }
+check "the instance rests with its three documents' channels live" step_until resting
+before=$(received)
+check "the sensor is created with a value its milestone does not take" \
+  test "$(put env/a '<#it> <https://example.org/env#value> false .')" = 201
+more() { [ "$(received)" -gt "$before" ]; }
+check "the creation's notification is counted" step_until more
+echo >&"$steps"
+check "... once: $before before, $(received) after" [ "$(received)" = $((before + 1)) ]
+check "... and the agent wrote nothing since (no other notification)" resting
+exec {steps}>&-
+await_pid "$agent_pid"; agent_pid=
 stop_pid "$server_pid"; server_pid=
 printf 'sesame\n' > "$work/token"
 start_server --token-file "$work/token" --log-format json
