@@ -10,7 +10,8 @@ logged and exposed. Each subcommand prints one line per finding, "ok: NAME" or "
   requests LOG TRACE        the -v log's request lines are the trace's GETs and sent requests, one each
   server BEFORE AFTER ACCESS  /metrics of `ldgsm serve` scraped before and after (Prometheus' parser): every
                             counter went up by what the access log ACCESS (the lines from the first scrape's
-                            on) says was answered, by method and status, and its bytes
+                            on) says was answered, by method and status, and its bytes; the Idempotency-Key
+                            answers held are the keys it executed (not 5xx); the scrape's connection is open
   agent TRACE LOG BASE SCRAPE...  the agent's /metrics after each step: counters never go down; the last
                             one's iterations, requests by method and outcome, phases, held and waiting
                             instances are the trace's and the log's; its instances and calls by state are
@@ -195,12 +196,22 @@ def cmd_server(before_path, after_path, access_path):
         print(f"bad bytes: /metrics counted {after.get(key, 0) - before.get(key, 0)} bytes sent, the access log "
               f"{body_bytes}")
         bad += 1
-    for gauge in ("ldgsm_server_open_connections", "ldgsm_server_idempotency_keys"):
-        if (gauge, ()) not in after:
-            print(f"bad gauge: no {gauge}")
-            bad += 1
+    if after.get(("ldgsm_server_open_connections", ()), 0) < 1:
+        print("bad connections: the scrape's own connection is not counted open")
+        bad += 1
+    # the keys whose answers the server keeps: executed, answered 2xx or 4xx (ldp_idempotency.h)
+    kept = set()
+    with open(access_path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r'^\S+ \S+ ([0-9]{3}) .* idempotency-key="((?:[^"\\]|\\.)*)" executed$', line.rstrip("\n"))
+            if m and not m.group(1).startswith("5"):
+                kept.add(m.group(2))
+    if after.get(("ldgsm_server_idempotency_keys", ()), -1) != len(kept) or not kept:
+        print(f"bad keys: /metrics holds {after.get(('ldgsm_server_idempotency_keys', ()))} Idempotency-Key answers, "
+              f"the access log executed {len(kept)} keys")
+        bad += 1
     if not bad:
-        print(f"ok: server ({sum(answered.values())} requests, {body_bytes} bytes)")
+        print(f"ok: server ({sum(answered.values())} requests, {body_bytes} bytes, {len(kept)} keys)")
     return 1 if bad else 0
 
 

@@ -15,7 +15,8 @@
 #   4. `ldgsm run --metrics`, scraped after every step of a --step run: counters only grow, and the last
 #      scrape's iterations, phase histograms, requests by method and outcome and 412s are the trace's, the
 #      held and waiting instances the log's, the instances and calls by state the status documents'.
-#   5. With --notifications, a change of a document the agent reads is one notification received.
+#   5. With --notifications, a change of a document the agent reads is one notification received; the
+#      server counts the agent's channels.
 # (Call retries are counted against a call service in tests/gsm/run_call_rules.sh.)
 # Each run is bounded by its iterations or steps; nothing here depends on timing (a channel's notification
 # comes when it comes: part 5 steps until it has, bounded by the wait limit).
@@ -172,6 +173,9 @@ check "the creation's notification is counted" step_until more
 echo >&"$steps"
 check "... once: $before before, $(received) after" [ "$(received)" = $((before + 1)) ]
 check "... and the agent wrote nothing since (no other notification)" resting
+request GET "${base}metrics"
+check "the server's metrics hold the agent's three WebSocket channels" \
+  grep -qx 'ldgsm_server_notification_channels{type="WebSocketChannel2023"} 3' <<< "$http_body"
 exec {steps}>&-
 await_pid "$agent_pid"; agent_pid=
 stop_pid "$server_pid"; server_pid=
