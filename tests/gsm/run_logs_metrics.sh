@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Logs and metrics (docs/guide/logs-and-metrics.md), on the order fixture with three instances that never
 # get set up (two order documents answer 500 and do not parse, as in run_orders.sh part 4; one model is
-# missing), so the run has held, waiting and stuck lines, withheld writes and failed reads beside orders that
-# complete:
+# missing) and one whose quote is missing (its call exhausted), so the run has held, waiting, incident and
+# stuck lines, withheld writes and failed reads beside orders that complete:
 #   1. The default log of `ldgsm run` has every held:, waiting:, incident: and stuck: line the -v log of
 #      the same run has, a start and a stop line, and no request or iteration line; the -v log has one
 #      request line per request the trace records.
@@ -49,6 +49,8 @@ cp -r "$fixtures" "$fx"
 instance_doc "$failing#it" > "$fx/status/bad500"
 instance_doc "$broken#it" > "$fx/status/badparse"
 instance_doc "../orders/1#it" | sed 's|models/order#root|models/missing#root|' > "$fx/status/nomodel" # held: no model
+order_doc 9 > "$fx/orders/9" # and no quotes/9: its quote call is answered 404, exhausted (an incident)
+instance_doc "../orders/9#it" > "$fx/status/noquote"
 # The 3 fixture orders complete in 12 iterations; 13 hold the failing two long enough for the stuck line (10).
 iterations=13
 
@@ -72,6 +74,8 @@ check "the run has waiting lines for both failing instances" \
   [ "$(grep -cE "^waiting: <BASE/status/bad(500|parse)#it>" "$work/verbose.waits")" = 2 ]
 check "... a held line for the one whose model is missing" grep -q "^held: <BASE/status/nomodel#it>: set-up waits" \
   "$work/verbose.waits"
+check "... an incident line for the one whose quote is missing" \
+  grep -q "^incident: <BASE/status/noquote#it>: the call of stage <BASE/models/order#Quote> is exhausted" "$work/verbose.waits"
 check "... and a stuck line" grep -q '^stuck: ' "$work/verbose.waits"
 check "the default log has every held/waiting/incident/stuck line of the -v log ($(wc -l < "$work/verbose.waits"))" \
   cmp -s "$work/verbose.waits" "$work/default.waits"
