@@ -68,6 +68,7 @@ struct notifications {
     const log_sink *log;
     ws_channels *ws;
     webhook_listener *webhooks; /* --webhook, or NULL */
+    unsigned long received;     /* notifications taken in (notifications_received) */
     char **unsubscribe;         /* webhook channels to DELETE at the next flush */
     size_t unsubscribe_count, unsubscribe_cap;
     strmap index; /* document -> channel */
@@ -282,6 +283,10 @@ static void lose(notifications *n, channel *ch, bool close_socket) {
     retry_later(n, ch);
 }
 
+unsigned long notifications_received(const notifications *n) {
+    return n->received;
+}
+
 void notifications_take(notifications *n, int64_t now_ms, void (*unvouched)(void *user, const char *resource),
                         void *user) {
     n->now_ms = now_ms;
@@ -303,6 +308,7 @@ void notifications_take(notifications *n, int64_t now_ms, void (*unvouched)(void
             break;
         case WS_EVENT_MESSAGE:
             ch->changed = true;
+            n->received++;
             break;
         case WS_EVENT_CLOSED:
             log_msg(n->log, LOG_INFO, "notifications: the channel of %s closed (%s); it is read by GET meanwhile",

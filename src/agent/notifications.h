@@ -52,6 +52,9 @@ void notifications_free(notifications *n);
 void notifications_take(notifications *n, int64_t now_ms, void (*unvouched)(void *user, const char *resource),
                         void *user);
 
+/* The notifications taken in so far (notifications_take), on any channel: the metrics' count. */
+unsigned long notifications_received(const notifications *n);
+
 /* True when resource's channel is live and brought no notification since the document was last read, in
  * state etag (NULL: absent). */
 bool notifications_vouches(const notifications *n, const char *resource, const char *etag);

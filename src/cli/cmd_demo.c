@@ -363,9 +363,7 @@ static int serve_and_play(const demo_settings *settings, agent_options *opt, con
     pthread_mutex_init(&said.lock, NULL);
     log_sink server_log = {.write = log_line, .user = &said, .threshold = LOG_WARN};
     log_sink agent_log = {.write = log_line, .user = &said,
-                          .threshold = settings->verbose > 1 ? LOG_DEBUG
-                                       : settings->verbose    ? LOG_INFO
-                                                              : LOG_WARN};
+                          .threshold = settings->verbose ? LOG_DEBUG : LOG_WARN}; /* requests are -v's */
     demo_server server;
     if (demo_server_start(&server, fixtures, &server_log) != 0) {
         log_said_after(&said);

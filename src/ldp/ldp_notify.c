@@ -1173,6 +1173,17 @@ ldp_notify *ldp_notify_new(const ldp_notify_config *config) {
     return n;
 }
 
+void ldp_notify_channel_counts(ldp_notify *n, const char *names[LDP_NOTIFY_CHANNEL_TYPES],
+                               unsigned counts[LDP_NOTIFY_CHANNEL_TYPES]) {
+    _Static_assert((int)KINDS == (int)LDP_NOTIFY_CHANNEL_TYPES, "one count per channel type");
+    pthread_mutex_lock(&n->lock);
+    for (size_t k = 0; k < KINDS; k++) {
+        names[k] = kinds[k].name;
+        counts[k] = n->count[k];
+    }
+    pthread_mutex_unlock(&n->lock);
+}
+
 void ldp_notify_set_receive_base(ldp_notify *n, const char *ws_base) {
     free(n->receive_base);
     n->receive_base = xstrndup(ws_base, strlen(ws_base));
