@@ -49,3 +49,16 @@ outcome_checks() {
   check "every notification names its own order and the Location of that order's shipment" \
     grep -qx 'ok: notifications' "$2"
 }
+# failing_services: a service answering every request 500 and one serving a document that is not Turtle
+# (their pids added to helper_pids); sets failing (a URL answered 500) and broken (an order that does not
+# parse).
+failing_services() {
+  python3 "$orders_tests/fixed_status.py" 0 > "$work/fixed.out" 2> "$work/fixed.err" &
+  helper_pids+=($!)
+  printf 'this is <not Turtle\n' > "$work/broken.ttl"
+  python3 "$orders_tests/static_doc.py" "$work/broken.ttl" > "$work/static.out" 2> "$work/static.err" &
+  helper_pids+=($!)
+  for _ in $(seq 1 $((wait_limit * 20))); do [ -s "$work/fixed.out" ] && [ -s "$work/static.out" ] && break; nap 0.05; done
+  failing="http://127.0.0.1:$(head -n 1 "$work/fixed.out")/500"
+  broken=$(head -n 1 "$work/static.out")order
+}

@@ -36,14 +36,7 @@ agent_pid=
 trap '[ -n "$agent_pid" ] && stop_pid "$agent_pid"; for p in "${helper_pids[@]}"; do stop_pid "$p"; done; cleanup' EXIT
 [ -n "${KEEP:-}" ] && trap - EXIT
 
-python3 "$here/fixed_status.py" 0 > "$work/fixed.out" 2> "$work/fixed.err" &
-helper_pids+=($!)
-printf 'this is <not Turtle\n' > "$work/broken.ttl"
-python3 "$here/static_doc.py" "$work/broken.ttl" > "$work/static.out" 2> "$work/static.err" &
-helper_pids+=($!)
-for _ in $(seq 1 $((wait_limit * 20))); do [ -s "$work/fixed.out" ] && [ -s "$work/static.out" ] && break; nap 0.05; done
-failing="http://127.0.0.1:$(head -n 1 "$work/fixed.out")/500"
-broken=$(head -n 1 "$work/static.out")order
+failing_services
 fx=$work/fixture
 cp -r "$fixtures" "$fx"
 instance_doc "$failing#it" > "$fx/status/bad500"

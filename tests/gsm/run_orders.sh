@@ -113,14 +113,7 @@ check "o2 (250) was approved: an approval request naming its order and price" \
 check "o1 (40) and o5 (100) were not" ! grep -q '^received approvals/' "$work/alone-1.txt" "$work/alone-5.txt"
 
 echo "# 4. a failing order document holds only its instance"
-python3 "$here/fixed_status.py" 0 > "$work/fixed.out" 2> "$work/fixed.err" &
-helper_pids+=($!)
-printf 'this is <not Turtle\n' > "$work/broken.ttl"
-python3 "$here/static_doc.py" "$work/broken.ttl" > "$work/static.out" 2> "$work/static.err" &
-helper_pids+=($!)
-for _ in $(seq 1 $((wait_limit * 20))); do [ -s "$work/fixed.out" ] && [ -s "$work/static.out" ] && break; nap 0.05; done
-failing="http://127.0.0.1:$(head -n 1 "$work/fixed.out")/500"
-broken=$(head -n 1 "$work/static.out")order
+failing_services
 fx4=$work/fixture4
 cp -r "$fixtures" "$fx4"
 instance_doc "$failing#it" > "$fx4/status/bad500"

@@ -448,17 +448,22 @@ static void hear(void *user, const ldp_store_change *changes, size_t count) {
     buf_puts(&l->heard, "|\n");
 }
 
+/* Opens the fixture's store in memory with l listening (and reading the store when reads_state). */
+static void open_heard(fixture *f, listener *l, bool reads_state) {
+    ldp_store_config config = {NULL, BASE, free, NULL, NULL, hear, l};
+    char message[512] = "";
+    f->store = ldp_store_open(&config, message, sizeof message);
+    assert_non_null(f->store);
+    l->store = reads_state ? f->store : NULL;
+}
+
 /* Community Solid Server's activities: Create for each resource made (missing containers too), Add only on
  * a container that was there before, Update, Delete and Remove; a refused write reports nothing; a
  * listener reading a changed path in the hook sees the state the write left. */
 static void writes_report_their_changes(void **state) {
     fixture *f = *state;
     listener l = {0};
-    ldp_store_config config = {NULL, BASE, free, NULL, NULL, hear, &l};
-    char message[512] = "";
-    f->store = ldp_store_open(&config, message, sizeof message);
-    assert_non_null(f->store);
-    l.store = f->store;
+    open_heard(f, &l, true);
     char etag[LDP_ETAG_SIZE];
     assert_int_equal(put(f->store, "/a/b/c", "<#x> <#p> 1 .", NULL, etag), 201);
     assert_int_equal(put(f->store, "/a/b/c", "<#x> <#p> 2 .", NULL, etag), 204);
@@ -489,10 +494,7 @@ static void writes_report_their_changes(void **state) {
 static void unread_containers_are_not_listed(void **state) {
     fixture *f = *state;
     listener l = {0};
-    ldp_store_config config = {NULL, BASE, free, NULL, NULL, hear, &l};
-    char message[512] = "";
-    f->store = ldp_store_open(&config, message, sizeof message);
-    assert_non_null(f->store);
+    open_heard(f, &l, false);
     assert_int_equal(put(f->store, "/c/first", "<#x> <#p> 1 .", NULL, NULL), 201);
     size_t before = ldp_store_listings_built(f->store);
     char path[64];
