@@ -7,6 +7,7 @@
 
 #include "agent/agent.h"
 #include "agent/shard.h"
+#include "http/oidc_token.h"
 #include "cli/commands.h"
 #include "cli/shipped.h"
 #include "cli/watchers.h"
@@ -101,6 +102,13 @@ static const char run_usage[] =
     "      --allow-origin O    unsafe requests may go only to these origins (repeatable; default: any)\n"
     "      --header [ORIGIN=]'Name: value'\n"
     "                          send a header to ORIGIN only (without ORIGIN: to the --allow-origin ones)\n"
+    "      --auth FILE         authenticate as a Solid client (Solid-OIDC client credentials, DPoP): FILE,\n"
+    "                          of mode 0600, is JSON {\"client_id\", \"client_secret\", \"issuer\" or \"webid\"}\n"
+    "                          (scripts/css-pod.sh writes one); the access token and its proofs go only to\n"
+    "                          the --allow-origin origins, or without any to the origins of the --instance,\n"
+    "                          --machine and --instances-from resources; the secret only to the issuer.\n"
+    "                          Renewed before it expires and after a 401. Wrong credentials, an issuer that\n"
+    "                          does not answer or answers garbage end the run at its start (exit 1)\n"
     "      --max-body BYTES    refuse response bodies larger than this (default 16777216)\n"
     "      --connect-timeout MS  give up connecting after MS (default 2000)\n"
     "      --timeout MS        give up a request after MS, redirects included (default 10000)\n"
@@ -189,7 +197,7 @@ int cmd_run(int argc, char **argv) {
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_RELEASE_TERMS, OPT_TRACE,
            OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD, OPT_INSTANCES_FROM, OPT_READ_WAIT,
-           OPT_INCREMENTAL, OPT_SAFETY_POLL, OPT_ARCHIVE_HISTORY, OPT_NOTIFICATIONS, OPT_SETTLE, OPT_WEBHOOK };
+           OPT_INCREMENTAL, OPT_SAFETY_POLL, OPT_ARCHIVE_HISTORY, OPT_NOTIFICATIONS, OPT_SETTLE, OPT_WEBHOOK, OPT_AUTH };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -206,6 +214,7 @@ int cmd_run(int argc, char **argv) {
         {"on-incomplete", required_argument, NULL, OPT_ON_INCOMPLETE},
         {"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
         {"header", required_argument, NULL, OPT_HEADER},
+        {"auth", required_argument, NULL, OPT_AUTH},
         {"max-body", required_argument, NULL, OPT_MAX_BODY},
         {"allow-unconditional-status", no_argument, NULL, OPT_UNCONDITIONAL},
         {"patch", no_argument, NULL, OPT_PATCH},
@@ -229,6 +238,7 @@ int cmd_run(int argc, char **argv) {
         {NULL, 0, NULL, 0},
     };
     agent_options opt = {.interval_ms = 1000, .read_wait_ms = 2000, .settle_ms = 5, .stop = &cli_stop_requested};
+    const char *auth_path = NULL; /* --auth */
     unsigned shard_index = 0, shard_count = 0;
     int status = 2;
     optind = 1;
@@ -288,6 +298,7 @@ int cmd_run(int argc, char **argv) {
             opt.proceed_on_incomplete = strcmp(optarg, "proceed") == 0;
             break;
         case OPT_ALLOW_ORIGIN: push(&opt.allow_origins, &opt.allow_origin_count, optarg); break;
+        case OPT_AUTH: auth_path = optarg; break;
         case OPT_HEADER: {
             agent_header_option h;
             if (!parse_header_option(optarg, &h)) {
@@ -449,7 +460,9 @@ int cmd_run(int argc, char **argv) {
                   &(watchers_options){.gsm_instances = runs_gsm, .open_ended = opt.instance_container_count > 0,
                                       .compat_authors_draft = opt.compat_authors_draft, .verbose = opt.verbose > 0,
                                       .until_complete = opt.until_complete, .log = &log});
-    agent *a = agent_new(&opt, &log, error, sizeof error);
+    agent *a = auth_path && !(opt.auth = agent_auth_start(&opt, auth_path, &log, error, sizeof error))
+                   ? NULL
+                   : agent_new(&opt, &log, error, sizeof error);
     if (a) {
         status = agent_run(a);
         agent_free(a);
@@ -457,6 +470,7 @@ int cmd_run(int argc, char **argv) {
         fprintf(stderr, "ldgsm run: %s\n", error);
         status = 1;
     }
+    oidc_session_free(opt.auth);
     watchers_free(&watch);
 done:
     for (size_t i = 0; i < opt.header_count; i++) {
