@@ -47,6 +47,8 @@ start() {
   # the seed: the account and its pod (CSS skips an account that exists already, with a warning)
   (umask 077; printf '[{"email": "%s", "password": "%s", "pods": [{"name": "%s"}]}]\n' "$email" "$password" "$name" \
      > "$dir/seed.json")
+  # the server's files are its own (CSS keeps the accounts and the client secrets in data/.internal)
+  umask 077
   # node itself (not npx) so that $! is the server's PID; the preload binds it to 127.0.0.1 (CSS 7 has no
   # option for that); CSS reads CSS_* variables as its options, so none reaches it
   env $(env | sed -n 's/^\(CSS_[A-Za-z0-9_]*\)=.*/-u \1/p') node --require "$root/tests/ldp/css/bind-loopback.cjs" \

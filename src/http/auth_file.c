@@ -86,10 +86,9 @@ int auth_file_read(const char *path, auth_credentials *out, char *error, size_t 
     close(fd);
     if (!obj) {
         /* jansson's text without its "near '...'": what it quotes may be the secret */
-        jerr.text[strcspn(jerr.text, "'")] = '\0';
-        size_t len = strlen(jerr.text);
-        if (len >= 5 && strcmp(jerr.text + len - 5, "near ") == 0)
-            jerr.text[len - 5] = '\0';
+        char *near = strstr(jerr.text, " near ");
+        if (near)
+            *near = '\0';
         snprintf(error, error_len, "--auth %s: not JSON (line %d, column %d: %s)", path, jerr.line, jerr.column,
                  jerr.text);
         return -1;
