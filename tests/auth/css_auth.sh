@@ -2,11 +2,12 @@
 # tests/auth/css_auth.sh: `ldgsm run --auth` against a real Solid pod: Community Solid Server 7.2.0 as
 # scripts/css-pod.sh starts it (WAC enforced, an account, a pod and client credentials seeded; anonymous
 # requests inside the pod get 401). The fire alarm (tests/gsm/run_fire_alarm.sh) and the order fixture
-# (tests/gsm/run_orders.sh, part 1) run unchanged in the pod with AGENT_OPTIONS="--auth FILE", from a
+# (tests/gsm/run_orders.sh, part 1, its `ldgsm status` included) run in the pod with AGENT_OPTIONS and
+# STATUS_OPTIONS "--auth FILE", from a
 # scratch tree whose tests/agent/lib.sh is tests/auth/css_auth_lib.sh (the test's own requests go as the
 # pod's owner); then the fire alarm's agent without --auth: a line names the 401 and the resource, and the
 # pod is unchanged. No secret or token in the agents' logs.
-# Usage: css_auth.sh PATH/TO/ldgsm. Exit 77 when CSS is not installed (node_modules missing).
+# Usage: [KEEP=1] css_auth.sh PATH/TO/ldgsm (KEEP: the scratch directories stay). Exit 77 when CSS is not installed (node_modules missing).
 set -u
 ldgsm=${1:?usage: css_auth.sh path/to/ldgsm}
 ldgsm=$(cd "$(dirname "$ldgsm")" && pwd)/$(basename "$ldgsm")
@@ -14,7 +15,7 @@ here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
 root=$(cd "$here/../.." && pwd)
 WORK=$(mktemp -d /tmp/ldgsm-css-auth.XXXXXX)
 . "$root/tests/ldp/css.sh"
-trap '"$root/scripts/css-pod.sh" stop "$WORK/pod" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap '"$root/scripts/css-pod.sh" stop "$WORK/pod" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 if ! css_available; then
   echo "css_auth.sh: Community Solid Server is not installed (node_modules missing: run scripts/peers.sh)" >&2
   exit 77
@@ -42,11 +43,12 @@ for f in run_fire_alarm.sh fire_alarm_lib.sh run_orders.sh orders_check.py order
   ln -s "$root/tests/gsm/$f" "$WORK/tree/tests/gsm/$f"
 done
 ln -s "$here/css_auth_lib.sh" "$WORK/tree/tests/agent/lib.sh"
-export CSS_URL=$CSS_POD_URL CSS_ORIGIN=$origin CSS_BEARER LDGSM_AGENT_LIB="$root/tests/agent/lib.sh"
+export CSS_URL=$CSS_POD_URL CSS_ORIGIN=$origin LDGSM_TEST_AUTHORIZATION="Bearer $CSS_BEARER"
+export LDGSM_AGENT_LIB="$root/tests/agent/lib.sh"
 # CSS answers several times slower than ldgsm serve: twice the default waits, 10 orders (the protocol,
 # not the scale: tests/gsm/css_gsm.sh runs 25 on an open CSS)
 export LDGSM_TEST_WAIT=${LDGSM_TEST_WAIT:-60} ORDERS_CSS_INSTANCES=${ORDERS_CSS_INSTANCES:-10}
-export AGENT_OPTIONS="--auth $auth"
+export AGENT_OPTIONS="--auth $auth" STATUS_OPTIONS="--auth $auth" # the orders' `ldgsm status` too
 # the tests' scratch directories are kept (KEEP=1) to be searched for secrets below: those that are not
 # there before are theirs, or another test's running beside (told apart by the pod's URL in their files)
 kept_before=$(ls -d /tmp/ldgsm-agent-test.* 2>/dev/null)
@@ -61,7 +63,7 @@ done
 
 # Without --auth: the fire alarm's agent reads its instance, gets 401, says so with the resource, writes
 # nothing.
-unset AGENT_OPTIONS
+unset AGENT_OPTIONS STATUS_OPTIONS
 before=$(curl -s -H "Authorization: Bearer $CSS_BEARER" "${CSS_POD_URL}status/alarm1")
 timeout 60 "$ldgsm" run --instance "${CSS_POD_URL}status/alarm1#it" -n 0 --iterations 2 > /dev/null 2> "$WORK/anonymous.log"
 after=$(curl -s -H "Authorization: Bearer $CSS_BEARER" "${CSS_POD_URL}status/alarm1")
@@ -83,6 +85,6 @@ secret=$(json "$auth" client_secret)
 if grep -rqF --exclude-dir=.internal -- "$secret" "${kept[@]}" "$WORK"/*.out "$WORK/anonymous.log" "$WORK/pod/data" 2>/dev/null; then
   echo "FAIL: the client secret in a log, a trace or the pod"; status=1
 fi
-rm -rf "${kept[@]}"
+[ -n "${KEEP:-}" ] || rm -rf "${kept[@]}"
 [ $status = 0 ] && echo "css_auth.sh: passed"
 exit $status
