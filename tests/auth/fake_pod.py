@@ -15,8 +15,9 @@ starts in a second). Three origins on 127.0.0.1, their base URLs the first line 
   and fragment, iat within 60 s, a jti never seen before, ath the SHA-256 of the token. Anything else is
   401, with why in the body and the log. A write to a path listed in --forbid (a line of that file) is 403
   when it passed (a read-only grant).
-- the other origin: answers 200 with an empty Turtle document, and logs LEAK when a request carries an
-  Authorization or DPoP header: credentials must never go there.
+- the other origin: answers 200 with an empty Turtle document (/profile/card: a WebID profile naming the
+  issuer as its solid:oidcIssuer), and logs LEAK when a request carries an Authorization or DPoP header:
+  credentials must never go there.
 
 LOG gets a line per request: "issuer|pod|other METHOD PATH STATUS WHY", WHY "-" when it passed; tokens
 given as "TOKEN N VALUE" (for the test to grep for). ES256 is verified here in pure Python (the tests' environment has the standard library
@@ -290,7 +291,10 @@ def main(argv):
         def do_GET(self):
             leak = [h for h in ("Authorization", "DPoP") if h in self.headers]
             log("other GET", self.path, 200, ("LEAK " + ",".join(leak)) if leak else "-")
-            self.send(200, [("Content-Type", "text/turtle")], b"")
+            profile = b""
+            if self.path == "/profile/card":
+                profile = ("<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <%s/> ." % base("issuer")).encode()
+            self.send(200, [("Content-Type", "text/turtle")], profile)
 
     for name, handler in (("issuer", Issuer), ("pod", Pod), ("other", Other)):
         servers[name] = idempotency.Server(("127.0.0.1", 0), handler)

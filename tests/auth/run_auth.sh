@@ -6,7 +6,8 @@
 # renewed as the run goes on; a 403 is a clear line and the rest of the run goes on; a wrong secret, an
 # unreachable issuer, a token endpoint answering garbage and a bad credentials file each end the run at
 # its start with a line naming the cause, writing nothing; without --auth the 401 is named with the
-# resource. The secret and the tokens appear in no log line, trace record or stored document.
+# resource; a WebID stands for the issuer its profile names. The secret and the tokens appear in no log
+# line, trace record or stored document.
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -168,13 +169,26 @@ cannot_start "a token endpoint answering garbage" "token endpoint ${issuer}token
 
 # ldgsm status --auth, without --allow-origin: the token goes to the instance's origin.
 fake_pod
+program
 credentials "$work/auth.json" "$secret" "$issuer"
 bounded "$ldgsm" status --auth "$work/auth.json" "${pod}c/in#x" > "$work/status.out" 2> "$work/status.log"
 check "ldgsm status --auth: the instance document was read with the token" grep -q '^pod GET /c/in 200' "$work/pod.log"
 check "ldgsm status --auth: nothing refused" [ "$(rejected)" = 0 ]
 
+# A WebID instead of the issuer: its profile names the issuer (solid:oidcIssuer).
+(umask 077; printf '{"client_id": "%s", "client_secret": "%s", "webid": "%s"}\n' "$client" "$secret" \
+  "${other}profile/card#me" > "$work/webid.json")
+: > "$work/pod.log"
+bounded "$ldgsm" run -p "$work/prog.n3" --auth "$work/webid.json" --allow-origin "$pod" -n 0 --iterations 1 \
+  > /dev/null 2> "$work/webid.log"
+check "a WebID instead of the issuer: the run ends (exit 0)" [ $? = 0 ]
+check "a WebID instead of the issuer: its profile was read" grep -q '^other GET /profile/card 200 -$' "$work/pod.log"
+check "a WebID instead of the issuer: a token from the issuer it names" [ "$(tokens)" = 1 ]
+check "a WebID instead of the issuer: the pod took the requests" grep -q '^pod GET /c/in 200' "$work/pod.log"
+check "a WebID instead of the issuer: none refused" [ "$(rejected)" = 0 ]
+
 # No secret and no token in any log line, trace record or stored document.
 for doc in c/in c/out; do get "$doc" >> "$work/stored.nt"; done
 check "the secret and the tokens appear in no log, trace or stored document" ! secrets_in "$work"/{run,step,expiry}.log \
-  "$work"/{forbidden,anonymous,start,status}.log "$work"/trace*.jsonl "$work/stored.nt" "$work/status.out"
+  "$work"/{forbidden,anonymous,start,status,webid}.log "$work"/trace*.jsonl "$work/stored.nt" "$work/status.out"
 finish
