@@ -258,7 +258,7 @@ static bool hop_headers(void *ctx, const char *origin, const char *method, const
     bool due = renew ? *generation == s->generation : now >= s->renew_at;
     if (due && now < s->failed_until) {
         due = false; /* guarantee 4: the last failure stands for a second */
-        if (now >= s->expires_at) {
+        if (renew || now >= s->expires_at) { /* after a 401 the old token is known to be refused */
             snprintf(error, error_len, "no access token: %s", s->last_error);
             return false;
         }

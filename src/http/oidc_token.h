@@ -9,7 +9,8 @@
  *     name the endpoint, the status and the provider's OAuth error code, never a secret or a token.
  *  3. A token is renewed before it expires (when a quarter of its life or 60 s, whichever is less, is
  *     left), and once after a 401 to a request that carried it (http_client sends that request again);
- *     a renewal that fails keeps the old token while it lasts.
+ *     a renewal before expiry that fails keeps the old token while it lasts; one after a 401 fails the
+ *     request (the old token is known to be refused).
  *  4. After a failed token request, requests needing a token fail at once with its error (not sent) for
  *     one second, so a batch of requests does not send one token request each. */
 #ifndef LDGSM_HTTP_OIDC_TOKEN_H

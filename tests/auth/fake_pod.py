@@ -7,8 +7,8 @@ starts in a second). Three origins on 127.0.0.1, their base URLs the first line 
 - the issuer: /.well-known/openid-configuration, and /token, the client credentials grant: HTTP Basic with
   CLIENT_ID and SECRET, a DPoP proof for POST on /token (no ath); it answers a DPoP-bound token (random,
   bound to the proof's key thumbprint, RFC 7638) lasting --expires seconds (default 3600). POST /revoke
-  revokes every token given so far (an expiry the client did not see coming). With --garbage the token
-  endpoint answers 200 with an HTML page.
+  revokes every token given so far (an expiry the client did not see coming); after POST /break the token
+  endpoint answers 503 until POST /mend. With --garbage it answers 200 with an HTML page.
 - the resource server: forwards to TARGET what carries "Authorization: DPoP TOKEN" for a live token of
   this issuer and one DPoP proof that verifies: typ dpop+jwt, alg ES256, the jwk's P-256 signature, the
   jwk's thumbprint that of the token, htm the method, htu this origin's URL of the path without query
@@ -167,6 +167,7 @@ def main(argv):
     proofs = Proofs()
     lock = threading.Lock()
     tokens = {}  # token -> (number, thumbprint, expiry, revoked)
+    broken = [False]
     servers = {}
 
     def log(*fields):
@@ -197,6 +198,11 @@ def main(argv):
 
         def do_POST(self):
             body = self.read_body().decode()
+            if self.path in ("/break", "/mend"):  # the token endpoint answers 503 from /break to /mend
+                broken[0] = self.path == "/break"
+                log("issuer POST", self.path, 204, "-")
+                self.send(204)
+                return
             if self.path == "/revoke":
                 with lock:
                     for t, v in list(tokens.items()):
@@ -206,6 +212,10 @@ def main(argv):
                 return
             if self.path != "/token":
                 self.send(404)
+                return
+            if broken[0]:
+                log("issuer POST", self.path, 503, "broken")
+                self.send(503, [("Content-Type", "text/plain")], b"down for maintenance\n")
                 return
             status, answer, why = self.grant(body)
             log("issuer POST", self.path, status, why)

@@ -102,6 +102,35 @@ check "after the revocation: the refused reads were answered when sent again" \
 check "after the revocation: the write of the next iteration went through" grep -q '<http://ex.org/v> "2"' <(get c/out)
 if [ $failures -gt 0 ]; then cat "$work/pod.log" "$work/step.log"; fi
 
+# The issuer down when the token is revoked: the renewal fails, the requests needing it fail unsent with a
+# line naming the cause, and the write waits; once the issuer is back, the next iteration renews and writes.
+: > "$work/pod.log"
+"$ldgsm" run -p "$work/prog.n3" --auth "$work/auth.json" --allow-origin "$pod" -n 0 --step \
+  < "$work/steps.fifo" 2> "$work/down.log" &
+agent=$!
+exec 8> "$work/steps.fifo"
+follow_log "$work/down.log"
+echo >&8
+next_iteration $agent
+request POST "${issuer}break" ""
+request POST "${issuer}revoke" ""
+put c/in '<#x> <http://ex.org/v> 5 .' > /dev/null
+echo >&8
+next_iteration $agent
+check "issuer down: a line names the failed renewal and its cause" \
+  grep -q "auth: the token endpoint ${issuer}token answered 503" "$work/down.log"
+check "issuer down: the requests needing a token failed unsent, saying why" \
+  grep -q "${pod}c/in: .*not sent: no access token: the token endpoint ${issuer}token answered 503" "$work/down.log"
+check "issuer down: nothing written" grep -q '<http://ex.org/v> "2"' <(get c/out)
+request POST "${issuer}mend" ""
+# an iteration at a time until the write is there (a failed renewal stands for a second, oidc_token.h
+# guarantee 4, so the first iterations after the mend may not try again yet)
+written_after_step() { echo >&8; next_iteration $agent && grep -q '<http://ex.org/v> "5"' <(get c/out); }
+check "issuer back: the next iterations renew and write" await written_after_step
+exec 8>&-
+await_pid $agent
+if [ $failures -gt 0 ]; then cat "$work/pod.log" "$work/down.log"; fi
+
 # Tokens lasting two seconds: the run (6 iterations at least 0.4 s apart) renews each before it expires (a
 # quarter of its life before: no request carries an expired one), and its writes go through.
 fake_pod --expires 2
