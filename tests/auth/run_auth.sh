@@ -121,6 +121,7 @@ check "issuer down: a line names the failed renewal and its cause" \
   grep -q "auth: the token endpoint ${issuer}token answered 503" "$work/down.log"
 check "issuer down: the requests needing a token failed unsent, saying why" \
   grep -q "${pod}c/in: .*not sent: no access token: the token endpoint ${issuer}token answered 503" "$work/down.log"
+check "issuer down: none of them sent again with the refused token (no read ended 401)" ! grep -q 'status 401' "$work/down.log"
 check "issuer down: nothing written" grep -q '<http://ex.org/v> "2"' <(get c/out)
 request POST "${issuer}mend" ""
 # an iteration at a time until the write is there (a failed renewal stands for a second, oidc_token.h
