@@ -329,6 +329,10 @@ static bool add_auth_headers(transfer *t, struct curl_slist **list) {
     t->auth_sent = false;
     if (!c->auth.hop_headers || request_has_header(t->request, "Authorization"))
         return true;
+    for (size_t i = 0; i < c->origin_header_count; i++) /* --header ORIGIN='Authorization: ...' wins too */
+        if (strcmp(c->origin_headers[i].origin, t->origin) == 0 &&
+            strcasecmp(c->origin_headers[i].name, "Authorization") == 0)
+            return true;
     buf lines = {0};
     char error[HTTP_MESSAGE_SIZE - 16];
     bool renew = t->auth_renew;

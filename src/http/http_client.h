@@ -164,7 +164,8 @@ const char *http_client_add_origin_header(http_client *client, const char *origi
  * answered 401 the client calls it once more with renew set and *generation that hop's (credentials
  * renewed by another hop since are not renewed again), and sends the hop again: a 401 took nothing.
  * False: credentials were due but cannot be had; error says why and the request is not sent
- * (HTTP_FAIL_INVALID). A request that sets Authorization itself gets none. */
+ * (HTTP_FAIL_INVALID). A request that sets Authorization itself, or goes to an origin given an
+ * Authorization header (http_client_add_origin_header), gets none. */
 typedef struct http_auth {
     bool (*hop_headers)(void *ctx, const char *origin, const char *method, const char *url, bool renew,
                         unsigned *generation, buf *lines, char *error, size_t error_len);
