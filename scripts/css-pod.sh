@@ -8,7 +8,8 @@
 # and DIR/pod.env (CSS_POD_URL, the pod's URL; CSS_POD_PID; CSS_POD_WEBID).
 #
 # Usage: css-pod.sh start [DIR]   (DIR default ./css-pod; port CSS_POD_PORT, default 3000; pod name
-#                                  CSS_POD_NAME, default "agent")
+#                                  CSS_POD_NAME, default "agent"; CSS_POD_TOKEN_TTL, seconds, the life of
+#                                  the access tokens of client credentials, default CSS's 600)
 #        css-pod.sh stop [DIR]    stops the server DIR/pod.env names, by its PID
 # The account's e-mail is agent@example.org; its password is made at random and kept in DIR/account.json
 # (mode 0600). Starting again on the same DIR keeps the pod's data and makes new client credentials.
@@ -47,12 +48,30 @@ start() {
   # the seed: the account and its pod (CSS skips an account that exists already, with a warning)
   (umask 077; printf '[{"email": "%s", "password": "%s", "pods": [{"name": "%s"}]}]\n' "$email" "$password" "$name" \
      > "$dir/seed.json")
+  # a shorter token life: CSS's own config/file.json with its IdentityProviderFactory's configuration
+  # overridden (Components.js Override), the rest of that configuration as installed
+  local config=$css/config/file.json
+  if [ -n "${CSS_POD_TOKEN_TTL:-}" ]; then
+    config=$dir/css-config.json
+    python3 - "$css/config/identity/handler/base/provider-factory.json" "$CSS_POD_TOKEN_TTL" > "$config" <<'PY' ||
+import json, sys
+base = json.load(open(sys.argv[1]))
+factory = next(n for n in base["@graph"] if n["@id"] == "urn:solid-server:default:IdentityProviderFactory")
+config = factory["config"]
+config["ttl"]["ClientCredentials"] = int(sys.argv[2])
+print(json.dumps({"@context": base["@context"], "import": ["css:config/file.json"], "@graph": [{
+    "@id": "urn:ldgsm:css-pod:token-ttl", "@type": "Override",
+    "overrideInstance": {"@id": factory["@id"]},
+    "overrideParameters": {"@type": "IdentityProviderFactory", "config": config}}]}, indent=2))
+PY
+      die "cannot write $config"
+  fi
   # the server's files are its own (CSS keeps the accounts and the client secrets in data/.internal)
   umask 077
   # node itself (not npx) so that $! is the server's PID; the preload binds it to 127.0.0.1 (CSS 7 has no
   # option for that); CSS reads CSS_* variables as its options, so none reaches it
   env $(env | sed -n 's/^\(CSS_[A-Za-z0-9_]*\)=.*/-u \1/p') node --require "$root/tests/ldp/css/bind-loopback.cjs" \
-    "$css/bin/server.js" -c "$css/config/file.json" -m "$css" -f "$dir/data" -p "$port" -b "$url" \
+    "$css/bin/server.js" -c "$config" -m "$css" -f "$dir/data" -p "$port" -b "$url" \
     --seedConfig "$dir/seed.json" -l warn > "$dir/css.log" 2>&1 &
   local pid=$! i
   for i in $(seq 900); do

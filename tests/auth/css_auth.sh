@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/auth/css_auth.sh: `ldgsm run --auth` against a real Solid pod: Community Solid Server 7.2.0 as
 # scripts/css-pod.sh starts it (WAC enforced, an account, a pod and client credentials seeded; anonymous
-# requests inside the pod get 401). The fire alarm (tests/gsm/run_fire_alarm.sh) and the order fixture
+# requests inside the pod get 401; access tokens lasting 5 s, so that every run renews them as it goes). The fire alarm (tests/gsm/run_fire_alarm.sh) and the order fixture
 # (tests/gsm/run_orders.sh, part 1, its `ldgsm status` included) run in the pod with AGENT_OPTIONS and
 # STATUS_OPTIONS "--auth FILE", from a
 # scratch tree whose tests/agent/lib.sh is tests/auth/css_auth_lib.sh (the test's own requests go as the
@@ -21,7 +21,8 @@ if ! css_available; then
   exit 77
 fi
 started=$SECONDS
-CSS_POD_PORT=$(free_port) "$root/scripts/css-pod.sh" start "$WORK/pod" || exit 1
+# tokens lasting 5 s (CSS's default is 600): every run renews its token as it goes, 75% into its life
+CSS_POD_TOKEN_TTL=5 CSS_POD_PORT=$(free_port) "$root/scripts/css-pod.sh" start "$WORK/pod" || exit 1
 . "$WORK/pod/pod.env"
 echo "css_auth.sh: pod $CSS_POD_URL, up in $((SECONDS - started)) s"
 auth=$WORK/pod/auth.json
@@ -79,6 +80,15 @@ kept=()
 for d in $(comm -13 <(printf '%s\n' $kept_before | sort) <(ls -d /tmp/ldgsm-agent-test.* 2>/dev/null | sort)); do
   grep -rqF -- "$CSS_POD_URL" "$d" 2>/dev/null && kept+=("$d")
 done
+# The runs renewed their 5-second tokens, and none of their requests was refused.
+renewals=$(cat "${kept[@]/%//agent.log}" "${kept[@]/%//all.log}" 2>/dev/null | awk '$1 == "auth:" && $4 > 1' | wc -l)
+for f in "${kept[@]/%//agent.log}" "${kept[@]/%//all.log}"; do
+  [ -f "$f" ] && echo "css_auth.sh: $(basename "$f"): $(grep -c '^auth: access token' "$f") tokens"
+done
+[ "$renewals" -gt 0 ] || { echo "FAIL: no agent renewed its token"; status=1; }
+if cat "${kept[@]/%//agent.log}" "${kept[@]/%//all.log}" 2>/dev/null | grep -qE ' 401 |status 401|answered 401'; then
+  echo "FAIL: a request of the runs with --auth ended 401"; status=1
+fi
 secret=$(json "$auth" client_secret)
 [ ${#kept[@]} -gt 0 ] || { echo "FAIL: the tests' scratch directories were not found"; status=1; }
 # (the pod's resources: CSS keeps the credentials themselves in data/.internal)
