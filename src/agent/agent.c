@@ -211,11 +211,16 @@ static int load_input(agent *a, const char *path, char *error, size_t error_len)
 
 oidc_session *agent_auth_start(const agent_options *o, const char *path, const log_sink *log, char *error,
                                size_t error_len) {
+    size_t count = o->allow_origin_count ? o->allow_origin_count
+                                         : o->instance_count + o->machine_count + o->instance_container_count;
+    if (!count) { /* as --header without ORIGIN=: a token sent nowhere would only hide the mistake */
+        snprintf(error, error_len, "--auth needs --allow-origin (or --instance, --machine, --instances-from) to say "
+                                   "where the token goes");
+        return NULL;
+    }
     auth_credentials cred;
     if (auth_file_read(path, &cred, error, error_len) != 0)
         return NULL;
-    size_t count = o->allow_origin_count ? o->allow_origin_count
-                                         : o->instance_count + o->machine_count + o->instance_container_count;
     const char **origins = xcalloc(count + 1, sizeof *origins);
     size_t n = 0;
     for (size_t i = 0; i < o->allow_origin_count; i++)

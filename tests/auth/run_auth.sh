@@ -189,6 +189,9 @@ chmod 600 "$work/auth.json"
 (umask 077; printf '{"client_id": "x", "client_secret": "%s\n"}\n' "${secret:0:16}" > "$work/broken.json")
 cannot_start "a credentials file that is not JSON" "broken.json: not JSON \(line 1" --auth "$work/broken.json"
 check "a credentials file that is not JSON: its secret is not quoted" ! grep -qF -- "${secret:0:16}" "$work/start.log"
+bounded "$ldgsm" run -p "$work/prog.n3" --auth "$work/auth.json" -n 0 --iterations 1 > /dev/null 2> "$work/start.log"
+check "--auth with no origin to send the token to: exit 1" [ $? = 1 ]
+check "--auth with no origin to send the token to: the line says so" grep -q -- '--auth needs --allow-origin' "$work/start.log"
 (umask 077; printf '{"client_id": "x", "client_secret": "y", "isuer": "%s"}\n' "$issuer" > "$work/typo.json")
 cannot_start "a misspelt key" 'unknown key "isuer"' --auth "$work/typo.json"
 fake_pod --garbage
