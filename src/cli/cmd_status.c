@@ -244,7 +244,7 @@ int cmd_status(int argc, char **argv) {
     }
     log_sink log = {.write = log_to_stderr, .threshold = opt.verbose ? LOG_DEBUG : LOG_ERROR};
     char error[1024];
-    if (auth_path) { /* the session's tokens go to the URIs' origins, whichever kind each turns out to be */
+    if (auth_path && optind < argc) { /* the tokens go to the URIs' origins, whichever kind each turns out to be */
         agent_options uris = {.instances = argv + optind, .instance_count = optind < argc ? (size_t)(argc - optind) : 0};
         if (!(opt.auth = agent_auth_start(&uris, auth_path, &log, error, sizeof error))) {
             fprintf(stderr, "ldgsm status: %s\n", error);
