@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "agent/answers.h"
@@ -217,6 +218,12 @@ oidc_session *agent_auth_start(const agent_options *o, const char *path, const l
         snprintf(error, error_len, "--auth needs --allow-origin (or --instance, --machine, --instances-from) to say "
                                    "where the token goes");
         return NULL;
+    }
+    /* a core dump would hold the client secret and the tokens (ssh-agent refuses them too) */
+    struct rlimit no_core = {0, 0};
+    if (getrlimit(RLIMIT_CORE, &no_core) == 0) {
+        no_core.rlim_cur = 0;
+        setrlimit(RLIMIT_CORE, &no_core);
     }
     auth_credentials cred;
     if (auth_file_read(path, &cred, error, error_len) != 0)

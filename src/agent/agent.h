@@ -157,8 +157,9 @@ typedef struct agent agent;
 /* --auth FILE (docs/DESIGN.md §10): the Solid-OIDC session for a run with these options, its credentials
  * read from path (http/auth_file.h) and its first token obtained now, so that wrong credentials end a run
  * before it starts. Its tokens go to options->allow_origins, or without any to the origins of the
- * instances, machines and instance containers (none of them: an error); its token requests log to log. NULL
- * and error says why. Freed with oidc_session_free. */
+ * instances, machines and instance containers (none of them: an error); its token requests log to log. The
+ * process dumps no core from then on (RLIMIT_CORE's soft limit 0: a core would hold the secret). NULL and
+ * error says why. Freed with oidc_session_free. */
 struct oidc_session *agent_auth_start(const agent_options *options, const char *path, const log_sink *log,
                                      char *error, size_t error_len);
 
