@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config libraptor2-dev libxml2-dev librasqal3-dev libcurl4-gnutls-dev
           libmicrohttpd-dev libcmocka-dev nettle-dev libgraphviz-dev chromium curl python3 jq nodejs npm
           openssl strace iproute2 librdf0-dev libgmp-dev libpcre2-dev libjansson-dev
-          libwebsockets-dev)
+          libwebsockets-dev python3-prometheus-client)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

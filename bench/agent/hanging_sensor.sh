@@ -71,7 +71,7 @@ run_case() {
     [ "$i" = hang ] || put "${base}env/s-$i" '<#it> <https://example.org/env#value> false .'
     instances+=(--instance "${base}status/i-$i#it")
   done
-  "$binary" run "${instances[@]}" -n "$interval" --timeout "$timeout" > /dev/null 2> >(stamp > "$work/$label.agent.log") &
+  "$binary" run -v "${instances[@]}" -n "$interval" --timeout "$timeout" > /dev/null 2> >(stamp > "$work/$label.agent.log") &
   local agent=$!
   pids+=($agent)
   # set up: each healthy instance's status document written once by the agent (after the bench's own PUT)

@@ -74,7 +74,7 @@ for mode in floor floor-crawl; do : > "$WORK/$mode.ms"; : > "$WORK/$mode.cpu"; d
 floor_puts=("${base}floor/cell5" "$WORK/cell-a.ttl" "$WORK/cell-b.ttl"
             "${base}floor/machine" "$WORK/machine-a.ttl" "$WORK/machine-b.ttl")
 for round in $(seq 1 "$ROUNDS"); do
-  /usr/bin/time -a -o "$WORK/agent.cpu" -f '%U %S' taskset -c "$CLIENT_CPU" "$WORK/ldgsm" run -p "$root/tests/agent/turing/tm.n3" -p "$here/bounce.n3" \
+  /usr/bin/time -a -o "$WORK/agent.cpu" -f '%U %S' taskset -c "$CLIENT_CPU" "$WORK/ldgsm" run -v -p "$root/tests/agent/turing/tm.n3" -p "$here/bounce.n3" \
     -i "$WORK/where.ttl" -n 0 --iterations "$PER_ROUND" > /dev/null 2> "$WORK/agent-$round.log"
   grep '^iteration:' "$WORK/agent-$round.log" > "$WORK/iterations"
   # every iteration must be the step measured: 11 GETs, 2 writes sent, nothing else

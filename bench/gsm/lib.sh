@@ -46,7 +46,7 @@ instances() {
 agent() {
   local name=$1 binary=${2:-$ldgsm} TIMEFORMAT='%R %U %S' user system
   # shellcheck disable=SC2086 # AGENT_OPTIONS is a list of options
-  { time /usr/bin/time -f '%M' -o "$work/rss-$name" "${pin_agent[@]}" "$binary" run "${args[@]}" ${AGENT_OPTIONS:-} \
+  { time /usr/bin/time -f '%M' -o "$work/rss-$name" "${pin_agent[@]}" "$binary" run -v "${args[@]}" ${AGENT_OPTIONS:-} \
       -n 0 --until complete --iterations 400 --timeout 60000 > /dev/null 2> "$work/agent-$name.log" ; } \
       2> "$work/time-$name" || { echo "$name: the agent failed (see $work/agent-$name.log)" >&2; exit 1; }
   grep -q "every workflow instance is complete" "$work/agent-$name.log" || { echo "$name did not complete" >&2; exit 1; }

@@ -50,7 +50,7 @@ for mode in ${MODES:-polling notifications}; do
   containers=(--instances-from "${base}status/$mode/")
   [ "$idle" -gt 0 ] && containers+=(--instances-from "${base}status/poll/")
   # shellcheck disable=SC2086 # AGENT_OPTIONS is a list of options
-  "$ldgsm" run "${containers[@]}" "${options[@]}" ${AGENT_OPTIONS:-} > /dev/null 2> "$work/$mode.log" &
+  "$ldgsm" run -v "${containers[@]}" "${options[@]}" ${AGENT_OPTIONS:-} > /dev/null 2> "$work/$mode.log" &
   agent=$!
   sleep "$warmup"
   a0=$(cpu_of "$agent"); s0=$(server_cpu); r0=$(requests "$work/$mode.log")

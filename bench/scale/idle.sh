@@ -33,7 +33,7 @@ for mode in ${MODES:-polling incremental notifications}; do
     notifications) options=(--notifications) ;;
     *) echo "idle.sh: unknown mode $mode" >&2; exit 1 ;;
   esac
-  "$ldgsm" run "${args[@]}" -n 1000 "${options[@]}" > /dev/null 2> "$work/$mode.log" &
+  "$ldgsm" run -v "${args[@]}" -n 1000 "${options[@]}" > /dev/null 2> "$work/$mode.log" &
   agent=$!
   sleep "$warmup"
   a0=$(cpu_of "$agent"); s0=$(server_cpu); r0=$(requests "$work/$mode.log")

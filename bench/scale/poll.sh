@@ -29,9 +29,9 @@ args=(); for i in $(seq 1 "$n"); do args+=(--instance "${base}status/poll/i$i#it
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 # a first poll alone: what the steady state leaves out (the first reads and parses every document)
-/usr/bin/time -f '%e %U %S' -o "$work/time1" "$ldgsm" run "${args[@]}" -n 0 --iterations 1 ${AGENT_OPTIONS:-} > /dev/null 2> "$work/poll1.log"
+/usr/bin/time -f '%e %U %S' -o "$work/time1" "$ldgsm" run -v "${args[@]}" -n 0 --iterations 1 ${AGENT_OPTIONS:-} > /dev/null 2> "$work/poll1.log"
 c0=$(server_cpu)
-/usr/bin/time -f '%e %U %S' -o "$work/time" "$ldgsm" run "${args[@]}" -n 0 --iterations "$iterations" ${AGENT_OPTIONS:-} > /dev/null 2> "$work/poll.log"
+/usr/bin/time -f '%e %U %S' -o "$work/time" "$ldgsm" run -v "${args[@]}" -n 0 --iterations "$iterations" ${AGENT_OPTIONS:-} > /dev/null 2> "$work/poll.log"
 c1=$(server_cpu); load1=$(cut -d' ' -f1-3 /proc/loadavg)
 writes=$(grep -cE '^(PUT|PATCH|POST|DELETE) ' "$work/poll.log" "$work/poll1.log" | awk -F: '{ n += $2 } END { print n }')
 [ "$writes" -eq 0 ] || echo "poll.sh: the agent wrote $writes times to complete instances" >&2

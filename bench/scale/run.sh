@@ -118,7 +118,7 @@ instances_from=0
 if [ "${INSTANCES:-container}" != list ] && "$ldgsm" run --help 2>&1 | grep -q -- '--instances-from'; then instances_from=1; fi
 agent_command() {
   local run=$1 i=$2 a=$3
-  cmd=("$ldgsm" run)
+  cmd=("$ldgsm" run -v) # -v: the iteration and request lines are counted below
   if [ "$instances_from" = 1 ]; then
     local c
     for c in $(containers "$run"); do cmd+=(--instances-from "$c"); done

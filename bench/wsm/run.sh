@@ -30,7 +30,7 @@ for n in ${SIZES:-1 100 1000}; do
     args=()
     for i in $(seq 1 "$n"); do args+=(--machine "${base}documents/m-$i#it"); done
     TIMEFORMAT='%R %U %S'
-    { time "${pin_agent[@]}" "$ldgsm" run "${args[@]}" -n 0 --until quiescent --iterations 1000 \
+    { time "${pin_agent[@]}" "$ldgsm" run -v "${args[@]}" -n 0 --until quiescent --iterations 1000 \
         > /dev/null 2> "$work/agent.log" ; } 2> "$work/time"
     read -r seconds user system < "$work/time"
     taken=$(grep -c "^DELETE ${base}inbox/" "$work/agent.log" || true)

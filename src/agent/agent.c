@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "agent/agent_metrics.h"
 #include "agent/answers.h"
 #include "agent/arguments.h"
 #include "agent/discover.h"
@@ -104,6 +105,8 @@ struct agent {
     const char **revalidated_etags; /* the tag each asked with (NULL: whether it is still absent); the
                                        incremental's strings, valid until note_evaluations */
     size_t revalidated_count;
+    u64map retrying;  /* --metrics: the call records with a failed attempt (note_states), for send_batch */
+    strmap instance_states; /* --metrics: instance -> 1 + its state's label index, kept while it is left out */
     size_t left_out;  /* instances this iteration leaves out */
     size_t evaluated; /* ... and evaluates (each instance once, however often it is listed) */
 };
@@ -407,6 +410,8 @@ void agent_free(agent *a) {
     strmap_free(&a->archived);
     strmap_free(&a->machine_reads);
     strmap_free(&a->waits);
+    u64map_free(&a->retrying);
+    strmap_free(&a->instance_states);
     discovery_free(a->discovery);
     free(a->instances);
     http_client_free(a->http);
@@ -451,18 +456,27 @@ static doc_state *find_doc(agent *a, const char *resource) {
     return i ? &a->docs[*i] : NULL;
 }
 
-/* The per-request log line; with -v it names the rules that asked. */
+/* The per-request log line, at -v only (a person acts on what failed, said by its own lines); with -v it
+ * names the rules that asked. Every request the agent makes passes here, so it is counted here too. */
 static void log_request(agent *a, const char *method, const char *url, const http_result *res, const char *rules) {
+    if (a->opt.metrics)
+        agent_metrics_request(a->opt.metrics, method, res->failure == HTTP_FAIL_NONE ? res->status : 0);
     char outcome[80];
     if (res->failure != HTTP_FAIL_NONE)
         snprintf(outcome, sizeof outcome, "failed (%s)", http_failure_name(res->failure));
     else
         snprintf(outcome, sizeof outcome, "%ld%s", res->status, res->late ? " (sent in an earlier iteration)" : "");
+    const char *failure = res->failure != HTTP_FAIL_NONE ? http_failure_name(res->failure) : NULL;
+    const log_field fields[] = {LOG_TEXT("method", method), LOG_TEXT("url", url),
+                                failure ? LOG_TEXT("failure", failure) : LOG_NUMBER("status", res->status),
+                                LOG_NUMBER("ms", res->elapsed_us / 1000.0), LOG_TEXT("rules", rules)};
+    size_t field_count = sizeof fields / sizeof *fields - !(a->opt.verbose && rules);
     if (a->opt.verbose && rules)
-        log_msg(a->log, LOG_INFO, "%s %s %s %.1f ms (rule %s)", method, url, outcome, res->elapsed_us / 1000.0,
-                rules);
+        log_event(a->log, LOG_DEBUG, "request", NULL, fields, field_count, "%s %s %s %.1f ms (rule %s)", method,
+                  url, outcome, res->elapsed_us / 1000.0, rules);
     else
-        log_msg(a->log, LOG_INFO, "%s %s %s %.1f ms", method, url, outcome, res->elapsed_us / 1000.0);
+        log_event(a->log, LOG_DEBUG, "request", NULL, fields, field_count, "%s %s %s %.1f ms", method, url,
+                  outcome, res->elapsed_us / 1000.0);
 }
 
 static const char *etag_of(void *user, term_id graph) {
@@ -820,7 +834,10 @@ static void report_waits(agent *a) {
     const term_id predicates[] = {a->v.held_because, a->v.waits_because, a->v.incident};
     unsigned long remind = a->gets.remind;
     strmap now = {0};
+    strmap subjects[2];               /* the held and the waiting instances, for the metrics */
+    memset(subjects, 0, sizeof subjects);
     unsigned waiting = 0;
+    uint64_t distinct[2] = {0, 0};
     for (int k = 0; k < 3; k++) {
         store_iter it;
         store_match(a->wm, 0, predicates[k], 0, 0, store_size(a->wm), &it);
@@ -833,18 +850,83 @@ static void report_waits(agent *a) {
             const uint32_t *said = strmap_get(&a->waits, key.data);
             uint32_t said_at = said ? *said : (uint32_t)a->iteration;
             if (!said || a->iteration - said_at >= remind) {
-                log_msg(a->log, LOG_WARN, "%s: <%s>: %s", kinds[k], terms_lex(a->t, tr->s, NULL),
-                        terms_lex(a->t, tr->o, NULL));
+                const char *subject = terms_lex(a->t, tr->s, NULL), *cause = terms_lex(a->t, tr->o, NULL);
+                log_event(a->log, LOG_WARN, kinds[k], subject, LOG_FIELDS(LOG_TEXT("cause", cause)), "%s: <%s>: %s",
+                          kinds[k], subject, cause);
                 said_at = (uint32_t)a->iteration;
             }
             strmap_put(&now, key.data, said_at, NULL);
             waiting += k < 2;
+            if (a->opt.metrics && k < 2) {
+                bool first;
+                strmap_put(&subjects[k], terms_lex(a->t, tr->s, NULL), 0, &first);
+                distinct[k] += first;
+            }
             buf_free(&key);
         }
     }
     strmap_free(&a->waits);
     a->waits = now;
     a->waiting = waiting;
+    if (a->opt.metrics) {
+        metric_set(&a->opt.metrics->held_instances, distinct[0]);
+        metric_set(&a->opt.metrics->waiting_instances, distinct[1]);
+    }
+    strmap_free(&subjects[0]);
+    strmap_free(&subjects[1]);
+}
+
+/* --metrics: an iteration's end, with its phases' durations. */
+static void note_iteration(agent_metrics *m, const iteration_stats *stats, int rc) {
+    metric_add(rc == 0 ? &m->iterations : &m->iterations_held, 1);
+    metric_observe(&m->iteration_seconds, stats->elapsed_ms / 1e3);
+    const double phase_ms[PHASE_COUNT] = {stats->crawl_ms, stats->sentries_ms, stats->later_rules_ms, stats->plan_ms,
+                                          stats->send_ms};
+    for (size_t p = 0; p < PHASE_COUNT; p++)
+        metric_observe(&m->phase_seconds[p], phase_ms[p] / 1e3);
+}
+
+/* The local name of an IRI (after its last '#' or '/'). */
+static const char *local_name(terms *t, term_id iri) {
+    const char *text = terms_lex(t, iri, NULL), *hash = strrchr(text, '#'), *slash = strrchr(text, '/');
+    return hash ? hash + 1 : slash ? slash + 1 : text;
+}
+
+/* --metrics: the gauges of what this iteration read (agent_metrics.h note 1): each instance's state (an
+ * instance left out keeps the one it was last evaluated with), the call records by state; and the calls
+ * with a failed attempt, whose attempt send_batch counts as a retry. */
+static void note_states(agent *a) {
+    agent_metrics *m = a->opt.metrics;
+    uint64_t instances[INSTANCE_STATES] = {0}, calls[CALL_STATES] = {0};
+    strmap states = {0};
+    for (size_t i = 0; i < a->instance_count; i++) {
+        uint32_t label;
+        const uint32_t *kept = strmap_get(&a->instance_states, a->instances[i]);
+        if (kept && !agent_instance_evaluated(a, a->instances[i])) {
+            label = *kept - 1;
+        } else {
+            term_id state = store_first_object(a->wm, terms_iri_cstr(a->t, a->instances[i]), a->v.has_state);
+            label = (uint32_t)agent_metrics_instance_state(state ? local_name(a->t, state) : "unread");
+        }
+        instances[label]++;
+        strmap_put(&states, a->instances[i], label + 1, NULL);
+    }
+    strmap_free(&a->instance_states);
+    a->instance_states = states;
+    store_iter it;
+    store_match(a->wm, 0, a->v.call_state, 0, 0, store_size(a->wm), &it);
+    uint32_t n;
+    for (const triple *tr; (tr = store_next(&it, &n));)
+        calls[agent_metrics_call_state(local_name(a->t, tr->o))]++;
+    for (size_t i = 0; i < INSTANCE_STATES; i++)
+        metric_set(&m->instances[i], instances[i]);
+    for (size_t i = 0; i < CALL_STATES; i++)
+        metric_set(&m->calls[i], calls[i]);
+    u64map_free(&a->retrying);
+    a->retrying = (u64map){0};
+    store_match(a->wm, 0, a->v.failed_attempt, 0, 0, store_size(a->wm), &it);
+    for (const triple *tr; (tr = store_next(&it, &n));)
+        u64map_put(&a->retrying, tr->s, 1, NULL);
 }
 
 /* Calls the status documents show waiting for an answer or a deadline. */
@@ -917,6 +999,8 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
         answers_record(a->answers, &env, &ws[i], res);
         if (res->failure != HTTP_FAIL_STOPPED && res->failure != HTTP_FAIL_INVALID) {
             (*sent)++;
+            if (a->opt.metrics && ws[i].report_to && ws[i].called_at && u64map_get(&a->retrying, ws[i].report_to))
+                metric_add(&a->opt.metrics->retries, 1);
             if (a->notifications)
                 notifications_wrote(a->notifications, ws[i].url, may_change_membership(&ws[i]), channel_unvouched, a);
         }
@@ -940,7 +1024,11 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
             buf_printf(&why, "answered %ld (rules %s)", res->status, ws[i].why);
         else
             buf_printf(&why, "failed: %s", res->message);
-        log_msg(a->log, LOG_WARN, "%s %s: %s", ws[i].method, ws[i].url, buf_cstr(&why));
+        log_event(a->log, LOG_WARN, "write_failed", NULL,
+                  LOG_FIELDS(LOG_TEXT("method", ws[i].method), LOG_TEXT("url", ws[i].url),
+                             LOG_NUMBER("status", res->failure == HTTP_FAIL_NONE ? res->status : 0),
+                             LOG_TEXT("why", buf_cstr(&why))),
+                  "%s %s: %s", ws[i].method, ws[i].url, buf_cstr(&why));
         trace_sent(a->trace, &ws[i], res, why.data);
         buf_free(&why);
     }
@@ -986,7 +1074,10 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
         }
         buf why = {0};
         buf_printf(&why, "its history could not be moved to %s; it stays in the document", p->archives[first - 1].url);
-        log_msg(a->log, LOG_WARN, "%s %s withheld: %s", p->writes[w].method, p->writes[w].url, why.data);
+        log_event(a->log, LOG_WARN, "withheld", NULL,
+                  LOG_FIELDS(LOG_TEXT("method", p->writes[w].method), LOG_TEXT("url", p->writes[w].url),
+                             LOG_TEXT("why", why.data)),
+                  "%s %s withheld: %s", p->writes[w].method, p->writes[w].url, why.data);
         trace_unsent(a->trace, &p->writes[w], "withheld", why.data);
         stats->withheld++;
         buf_free(&why);
@@ -1007,7 +1098,10 @@ static void send_plan(agent *a, plan *p, iteration_stats *stats) {
         }
         buf why = {0};
         buf_printf(&why, "the write to %s it waits for did not succeed", p->tasks[t].after);
-        log_msg(a->log, LOG_WARN, "%s %s withheld: %s", p->tasks[t].method, p->tasks[t].url, why.data);
+        log_event(a->log, LOG_WARN, "withheld", NULL,
+                  LOG_FIELDS(LOG_TEXT("method", p->tasks[t].method), LOG_TEXT("url", p->tasks[t].url),
+                             LOG_TEXT("why", why.data)),
+                  "%s %s withheld: %s", p->tasks[t].method, p->tasks[t].url, why.data);
         trace_unsent(a->trace, &p->tasks[t], "withheld", why.data);
         buf_free(&why);
     }
@@ -1033,15 +1127,20 @@ static void gather_instances(agent *a) {
     for (size_t i = 0; i < found; i++)
         a->instances[a->opt.instance_count + i] = discovered[i];
     size_t joined = 0;
-    if (a->discovery)
-        discovery_joined(a->discovery, &joined);
-    a->archived_stale |= joined > 0 || (a->discovery && discovery_some_left(a->discovery));
+    const char *const *joiners = a->discovery ? discovery_joined(a->discovery, &joined) : NULL;
+    /* --archive-history's list: made again when some left; those that joined are added (a list of
+     * 100,000 made again for each new member cost more than the member) */
+    a->archived_stale |= a->discovery && discovery_some_left(a->discovery);
+    for (size_t i = 0; a->opt.archive_history && !a->archived_stale && i < joined; i++) {
+        char *doc = http_url_identity(joiners[i]);
+        strmap_put(&a->archived, doc, 1, NULL);
+        free(doc);
+    }
     if (!a->left_out)
         return;
     /* those left out excepted: the ones noted and not left out, and those that joined in this iteration */
     size_t noted;
     const char *const *evaluated = incremental_evaluated(a->incremental, &noted);
-    const char *const *joining = a->discovery ? discovery_joined(a->discovery, &joined) : NULL;
     if (noted + joined > a->evaluating_cap) {
         a->evaluating_cap = noted + joined;
         a->evaluating = xrealloc(a->evaluating, a->evaluating_cap * sizeof *a->evaluating);
@@ -1049,7 +1148,7 @@ static void gather_instances(agent *a) {
     for (size_t i = 0; i < noted; i++)
         a->evaluating[i] = evaluated[i];
     for (size_t i = 0; i < joined; i++)
-        a->evaluating[noted + i] = joining[i];
+        a->evaluating[noted + i] = joiners[i];
     a->evaluating_count = noted + joined;
 }
 
@@ -1120,8 +1219,11 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     get_forget_old(&a->gets, a->iteration);
     term_id now = read_clock(a);
     trace_begin_iteration(a->trace, terms_lex(a->t, now, NULL));
-    if (a->notifications)
+    if (a->notifications) {
         notifications_take(a->notifications, a->clock_ms, channel_unvouched, a);
+        if (a->opt.metrics)
+            metric_set(&a->opt.metrics->notifications, notifications_received(a->notifications));
+    }
     if (a->incremental)
         revalidate(a, stats);
     a->wm = store_new();
@@ -1211,6 +1313,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     if (rc == 0) {
         stats->calling = count_calling(a);
         report_waits(a);
+        if (a->opt.metrics)
+            note_states(a);
         const answer_env env = answer_env_of(a);
         answers_drop_taken(a->answers, &env, a->docs, &a->doc_index);
     }
@@ -1285,6 +1389,8 @@ int agent_iterate(agent *a, iteration_stats *stats) {
         /* with --incremental a document stops being read only when the table forgets it */
         notifications_flush(a->notifications, a->clock_ms, !a->incremental || a->retain_due ? still_read : NULL, a);
     stats->elapsed_ms = now_ms() - start;
+    if (a->opt.metrics)
+        note_iteration(a->opt.metrics, stats, rc);
     /* flushed before the iteration's log line: whoever sees that line can read the iteration's records */
     trace_end_iteration(a->trace, stats, rc);
     char evaluated[64] = "";
@@ -1293,12 +1399,17 @@ int agent_iterate(agent *a, iteration_stats *stats) {
     if (a->notifications)
         snprintf(evaluated + strlen(evaluated), sizeof evaluated - strlen(evaluated), ", %zu channels live",
                  notifications_live(a->notifications));
-    log_msg(a->log, LOG_INFO,
-            "iteration: %.1f ms, %u GETs (%u failed), %u held, %llu bytes, %u triples read, %u derived, unsafe %u: "
-            "%u sent, %u withheld, %u conflicting, %u yielded, %u refused, %u failed; %zu terms%s",
-            stats->elapsed_ms, stats->gets, stats->gets_failed, stats->gets_held, stats->bytes, stats->triples_read, stats->derived,
-            stats->unsafe, stats->sent, stats->withheld, stats->conflicts, stats->yielded, stats->refused,
-            stats->failed, terms_live(a->t), evaluated);
+    log_event(a->log, LOG_DEBUG, "iteration", NULL,
+              LOG_FIELDS(LOG_NUMBER("iteration", a->iteration), LOG_NUMBER("ms", stats->elapsed_ms),
+                         LOG_NUMBER("gets", stats->gets), LOG_NUMBER("gets_failed", stats->gets_failed),
+                         LOG_NUMBER("unsafe", stats->unsafe), LOG_NUMBER("sent", stats->sent),
+                         LOG_NUMBER("withheld", stats->withheld), LOG_NUMBER("conflicting", stats->conflicts),
+                         LOG_NUMBER("failed", stats->failed)),
+              "iteration: %.1f ms, %u GETs (%u failed), %u held, %llu bytes, %u triples read, %u derived, unsafe %u: "
+              "%u sent, %u withheld, %u conflicting, %u yielded, %u refused, %u failed; %zu terms%s",
+              stats->elapsed_ms, stats->gets, stats->gets_failed, stats->gets_held, stats->bytes, stats->triples_read,
+              stats->derived, stats->unsafe, stats->sent, stats->withheld, stats->conflicts, stats->yielded,
+              stats->refused, stats->failed, terms_live(a->t), evaluated);
     return rc;
 }
 
@@ -1307,8 +1418,10 @@ static void report_stuck(agent *a) {
     for (size_t i = 0; i < a->doc_count; i++)
         if (a->docs[i].failed)
             buf_printf(&names, "%s%s", names.len ? ", " : "", a->docs[i].resource);
-    log_msg(a->log, LOG_WARN, "stuck: %u iterations in a row held back writes; failing: %s", a->held_streak,
-            names.len ? names.data : "(none)");
+    log_event(a->log, LOG_WARN, "stuck", NULL,
+              LOG_FIELDS(LOG_NUMBER("iterations", a->held_streak), LOG_TEXT("failing", names.len ? names.data : "")),
+              "stuck: %u iterations in a row held back writes; failing: %s", a->held_streak,
+              names.len ? names.data : "(none)");
     buf_free(&names);
 }
 
@@ -1416,6 +1529,10 @@ const char *const *agent_evaluated_instances(agent *a, size_t *count) {
         return agent_instances(a, count);
     *count = a->evaluating_count;
     return a->evaluating;
+}
+
+unsigned long agent_iterations(const agent *a) {
+    return a->iteration;
 }
 
 terms *agent_terms(agent *a) {

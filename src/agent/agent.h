@@ -48,6 +48,7 @@
 
 struct agent;
 struct iteration_stats;
+struct agent_metrics;
 
 /* When agent_options.inspect is called, and what its return does there. AGENT_GO_ON goes on; any other
  * value (>= 0) is the exit status agent_run returns:
@@ -129,6 +130,7 @@ typedef struct agent_options {
     bool own_programs;         /* programs of the user's beside the shipped rules: their rules may join any
                                   documents, so --incremental counts every document read as every instance's */
     int verbose;
+    struct agent_metrics *metrics; /* --metrics: counted as the run goes (agent/agent_metrics.h), or NULL */
     FILE *out;                 /* log lines and --dry-run output (default stderr / stdout) */
     const char *trace_path;    /* --trace: JSON Lines of every iteration and request (agent/trace.h); "-": stdout */
     const volatile sig_atomic_t *stop; /* set by a signal handler: finish this iteration, then exit */
@@ -178,6 +180,9 @@ void agent_pause(agent *a, long ms);
  * when --until complete found the instances not complete failed, with nothing more to do; 6 when an
  * --until run ended by itself with an instance held or waiting, as its held:/waiting: line says). */
 int agent_run(agent *a);
+
+/* The iterations begun so far. */
+unsigned long agent_iterations(const agent *a);
 
 /* What the last iteration left, for a reader of its state (ldgsm status); valid until the next
  * agent_iterate or agent_free, which may release the iteration's terms (their ids and text). The working

@@ -34,6 +34,10 @@ struct discovery {
     term_id *containers;
     bool *listing_taken; /* per container: its listing was looked at in this iteration */
     bool *unchanged;     /* ... or is known unchanged (discovery_begin) */
+    /* per container: its members, and how many of them its listing named in this iteration: when every
+     * listing read named all of its members, none left, and no walk over every member is needed */
+    size_t *member_counts, *listed_counts;
+    size_t work; /* members and instances walked over in this iteration (discovery_work) */
     size_t listings_read; /* how many were looked at or known unchanged */
     bool some_read;       /* some listing was looked at in this iteration */
     char **unreadable;    /* per container: why its last listing could not be read (NULL: it could) */
@@ -51,8 +55,8 @@ struct discovery {
     char **asked_all;    /* every candidate asserted in this iteration (their flags are reset at the next) */
     size_t asked_all_count, asked_all_cap;
     unsigned long iteration;
-    const char **current; /* discovery_instances' answer */
-    size_t current_count;
+    const char **current; /* discovery_instances' answer: made again when some left, added to as some join */
+    size_t current_count, current_cap;
     bool current_stale;
     const char **joined; /* the instances that joined the run in this iteration */
     size_t joined_count, joined_cap;
@@ -73,6 +77,8 @@ discovery *discovery_new(char *const *containers, size_t container_count, unsign
     d->listing_taken = xcalloc(container_count + 1, sizeof *d->listing_taken);
     d->unchanged = xcalloc(container_count + 1, sizeof *d->unchanged);
     d->unreadable = xcalloc(container_count + 1, sizeof *d->unreadable);
+    d->member_counts = xcalloc(container_count + 1, sizeof *d->member_counts);
+    d->listed_counts = xcalloc(container_count + 1, sizeof *d->listed_counts);
     for (size_t i = 0; i < container_count; i++)
         d->containers[i] = terms_iri_cstr(t, containers[i]);
     d->container_count = container_count;
@@ -121,6 +127,8 @@ void discovery_free(discovery *d) {
     free(d->containers);
     free(d->listing_taken);
     free(d->unchanged);
+    free(d->member_counts);
+    free(d->listed_counts);
     free(d->joined);
     for (size_t i = 0; i < d->container_count; i++)
         free(d->unreadable[i]);
@@ -146,6 +154,7 @@ bool discovery_reads(const discovery *d, term_id group) {
 
 void discovery_begin(discovery *d, store *wm, bool assert_known, const bool *unchanged) {
     d->iteration++;
+    d->work = 0;
     for (size_t i = 0; i < d->asked_all_count; i++) { /* before free_left: a member that left is named there */
         member *m = find_member(d, d->asked_all[i]);
         if (m)
@@ -161,6 +170,7 @@ void discovery_begin(discovery *d, store *wm, bool assert_known, const bool *unc
     d->more = false;
     d->taken = 0;
     for (size_t i = 0; i < d->container_count; i++) {
+        d->listed_counts[i] = 0;
         d->unchanged[i] = unchanged && unchanged[i];
         d->listing_taken[i] = d->unchanged[i];
         if (d->unchanged[i])
@@ -197,7 +207,13 @@ static member *add_member(discovery *d, const char *doc) {
 static void drop_unlisted(discovery *d) {
     if (d->listings_read < d->container_count || !d->some_read)
         return;
+    bool all_named = true;
+    for (size_t i = 0; i < d->container_count && all_named; i++)
+        all_named = d->unchanged[i] || d->listed_counts[i] == d->member_counts[i];
+    if (all_named)
+        return;
     size_t kept = 0;
+    d->work += d->member_count;
     for (size_t i = 0; i < d->member_count; i++) {
         member *m = &d->members[i];
         if (m->listed == d->iteration || d->unchanged[m->container]) {
@@ -205,6 +221,7 @@ static void drop_unlisted(discovery *d) {
             continue;
         }
         d->unread -= m->kind == MEMBER_UNREAD;
+        d->member_counts[m->container]--;
         if (m->instance_count) {
             log_msg(d->log, LOG_INFO, "instances-from: <%s> is no longer listed: its instances leave the run",
                     m->doc);
@@ -272,10 +289,21 @@ static size_t take_listing(discovery *d, size_t i, store *wm, discovery_read_fn 
             continue;
         const char *doc = terms_lex(d->t, tr->o, NULL);
         member *m = find_member(d, doc);
-        if (!m)
+        if (!m) {
             m = add_member(d, doc);
+            m->container = (uint32_t)i;
+            d->member_counts[i]++;
+        } else if (m->container != i) { /* named by another listing now */
+            d->member_counts[m->container]--;
+            d->member_counts[i]++;
+            if (m->listed == d->iteration)
+                d->listed_counts[m->container]--;
+            m->container = (uint32_t)i;
+            m->listed = 0;
+        }
+        if (m->listed != d->iteration)
+            d->listed_counts[i]++;
         m->listed = d->iteration;
-        m->container = (uint32_t)i;
         if (m->kind == MEMBER_UNREAD && !m->asked && d->asked_all_count >= DISCOVERY_CANDIDATES_PER_ITERATION)
             d->more = true;
         else if (m->kind == MEMBER_UNREAD && !m->asked) {
@@ -333,7 +361,14 @@ static void take_candidate(discovery *d, member *m, store *wm) {
         m->instances = xrealloc(m->instances, (m->instance_count + 1) * sizeof *m->instances);
         m->instances[m->instance_count++] = xstrndup(instance, strlen(instance));
         log_msg(d->log, LOG_INFO, "instances-from: <%s> joins the run", instance);
-        d->current_stale = true;
+        if (!d->current_stale) {
+            if (d->current_count + 1 >= d->current_cap) {
+                d->current_cap = 2 * d->current_cap + 16;
+                d->current = xrealloc(d->current, d->current_cap * sizeof *d->current);
+            }
+            d->current[d->current_count++] = m->instances[m->instance_count - 1];
+            d->current[d->current_count] = NULL;
+        }
         if (d->joined_count == d->joined_cap) {
             d->joined_cap = d->joined_cap ? d->joined_cap * 2 : 16;
             d->joined = xrealloc(d->joined, d->joined_cap * sizeof *d->joined);
@@ -373,10 +408,12 @@ size_t discovery_scan(discovery *d, store *wm, discovery_read_fn read, void *use
 const char *const *discovery_instances(discovery *d, size_t *count) {
     if (d->current_stale) {
         d->current_count = 0;
+        d->work += d->member_count;
         for (size_t i = 0; i < d->member_count; i++)
             d->current_count += d->members[i].instance_count;
         free(d->current);
-        d->current = xcalloc(d->current_count + 1, sizeof *d->current);
+        d->current_cap = d->current_count + 1;
+        d->current = xcalloc(d->current_cap, sizeof *d->current);
         size_t at = 0;
         for (size_t i = 0; i < d->member_count; i++)
             for (size_t k = 0; k < d->members[i].instance_count; k++)
@@ -390,6 +427,10 @@ const char *const *discovery_instances(discovery *d, size_t *count) {
 const char *const *discovery_joined(const discovery *d, size_t *count) {
     *count = d->joined_count;
     return d->joined;
+}
+
+size_t discovery_work(const discovery *d) {
+    return d->work;
 }
 
 bool discovery_some_left(const discovery *d) {

@@ -67,6 +67,10 @@ bool discovery_more(const discovery *d);
  * some left it. */
 const char *const *discovery_joined(const discovery *d, size_t *count);
 bool discovery_some_left(const discovery *d);
+/* How many members the iteration's bookkeeping walked over: none while every listing read names every
+ * member it named before (members that join are added, the run's list is not made again), all of them
+ * when some left. For tests of its cost. */
+size_t discovery_work(const discovery *d);
 
 /* The instances the containers list now (this agent's shard). The list is valid until the next discovery
  * call; its strings, until the next discovery_begin (an instance that leaves keeps its text until then). */

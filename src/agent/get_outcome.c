@@ -29,8 +29,9 @@ void get_report_once(get_outcomes *g, unsigned long iteration, const char *resou
     uint32_t *last_met = strmap_put(&g->reported, key.data, 0, &first);
     buf_free(&key);
     if (first || (uint32_t)iteration - *last_met > g->remind)
-        log_msg(g->log, LOG_WARN, "GET %s: %s%s%s", resource, what, detail && *detail ? ": " : "",
-                detail ? detail : "");
+        log_event(g->log, LOG_WARN, "read_failed", NULL,
+                  LOG_FIELDS(LOG_TEXT("url", resource), LOG_TEXT("what", what), LOG_TEXT("detail", detail)),
+                  "GET %s: %s%s%s", resource, what, detail && *detail ? ": " : "", detail ? detail : "");
     *last_met = (uint32_t)iteration;
 }
 

@@ -10,10 +10,12 @@
  * asserted, read, parsed or derived. It is evaluated again once a document of it changes or its wake time
  * comes.
  *
- * A document's version goes up whenever the state noted for it changes, and an instance remembers the
- * version it saw: one that saw an older state than the one revalidated is evaluated, whatever the server
- * answers for the newer one. A document with no strong ETag cannot be revalidated, so its readers are
- * never quiet.
+ * When an instance notes a document in another state than the one noted before, the document's other
+ * readers saw the older state: each is evaluated in the next iteration, whatever the server answers for
+ * the newer one. A document with no strong ETag cannot be revalidated, so its readers are never quiet.
+ *
+ * An iteration's cost follows what is due, not what is noted (incremental.c): with every document watched
+ * by a live channel and nothing due, an iteration looks at no instance (incremental_work counts).
  *
  * With notifications a live channel stands in for a document's GET (the agent says which documents one
  * watches, incremental_watch). The safety poll (--safety-poll) is kept per document: each one is read by GET
@@ -68,7 +70,10 @@ bool incremental_vouches(const incremental *inc, const char *resource, const cha
  * polls, in the past when one passed already (at once). *poll is set when, besides, an instance noted is
  * not quiet or a document of a quiet one is watched by no channel (it must be revalidated by GET), or
  * nothing is noted yet: the caller comes back at --interval, if sooner. */
-int64_t incremental_next_due(const incremental *inc, bool *poll);
+int64_t incremental_next_due(incremental *inc, bool *poll);
+/* How many entries (instances, documents, readers, timers) the last incremental_begin and incremental_decide
+ * looked at: the iteration's bookkeeping, for tests of its cost. */
+size_t incremental_work(const incremental *inc);
 
 /* After an evaluation of instance: quiet as above; wake_ms its next wake time (INT64_MAX: none); the
  * documents it read and their states (etags[i] a strong ETag, or NULL: absent), fetched[i] true when this

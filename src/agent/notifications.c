@@ -13,6 +13,7 @@
 #include "http/webhook_listener.h"
 #include "http/ws_channels.h"
 #include "rdf/buf.h"
+#include "rdf/due_heap.h"
 #include "rdf/strmap.h"
 #include "reason/xsd_time.h"
 
@@ -67,6 +68,7 @@ struct notifications {
     const log_sink *log;
     ws_channels *ws;
     webhook_listener *webhooks; /* --webhook, or NULL */
+    unsigned long received;     /* notifications taken in (notifications_received) */
     char **unsubscribe;         /* webhook channels to DELETE at the next flush */
     size_t unsubscribe_count, unsubscribe_cap;
     strmap index; /* document -> channel */
@@ -82,6 +84,12 @@ struct notifications {
     uint32_t generation;
     size_t live;
     int64_t now_ms;
+    /* What is due is found without a walk over every channel (100,000 at rest cost nothing): the channels
+     * to subscribe at the next flush, and heaps of retry and renewal times (rdf/due_heap.h: an entry whose
+     * time is no longer the channel's is dropped when met). */
+    u32vec wanted;
+    due_heap retries;  /* CH_IDLE channels by retry_at */
+    due_heap renewals; /* CH_LIVE channels by refresh_at (pushed again when an opening one goes live) */
 };
 
 static bool deliver(void *user, uint64_t id) {
@@ -112,6 +120,36 @@ static void channels_free(notifications *n) {
     }
     free(n->channels);
     strmap_free(&n->index);
+}
+
+static void want(notifications *n, channel *ch) {
+    ch->state = CH_WANTED;
+    u32vec_push(&n->wanted, (uint32_t)(ch - n->channels));
+}
+
+/* The wanted list and the heaps, made again from the channels (after retain renumbered them, or when stale
+ * heap entries outnumber the channels). */
+static void rebuild_due(notifications *n) {
+    n->wanted.len = 0;
+    due_heap_clear(&n->retries);
+    due_heap_clear(&n->renewals);
+    for (uint32_t c = 0; c < n->index.count; c++) {
+        const channel *ch = &n->channels[c];
+        if (ch->state == CH_WANTED)
+            u32vec_push(&n->wanted, c);
+        else if (ch->state == CH_IDLE && ch->retry_at != INT64_MAX)
+            due_heap_push(&n->retries, ch->retry_at, c);
+        else if (ch->state == CH_LIVE && ch->refresh_at != INT64_MAX)
+            due_heap_push(&n->renewals, ch->refresh_at, c);
+    }
+}
+
+static void schedule(notifications *n, due_heap *h, int64_t at, const channel *ch) {
+    if (at == INT64_MAX)
+        return;
+    due_heap_push(h, at, (uint32_t)(ch - n->channels));
+    if (n->retries.count + n->renewals.count > 2 * (size_t)n->index.count + 1024)
+        rebuild_due(n);
 }
 
 static void unsubscribe_later(notifications *n, char *id) {
@@ -171,6 +209,9 @@ void notifications_free(notifications *n) {
     strmap_free(&n->origin_index);
     free(n->slot_channel);
     free(n->free_slots);
+    u32vec_free(&n->wanted);
+    due_heap_free(&n->retries);
+    due_heap_free(&n->renewals);
     free(n);
 }
 
@@ -218,6 +259,7 @@ static void retry_later(notifications *n, channel *ch) {
         pause *= 2;
     ch->retry_at = n->now_ms + (pause < RETRY_MAX_MS ? pause : RETRY_MAX_MS);
     ch->failures++;
+    schedule(n, &n->retries, ch->retry_at, ch);
 }
 
 /* Ends ch's channel: its socket closed (when close_socket: the owner's close reports nothing back), or its
@@ -241,6 +283,10 @@ static void lose(notifications *n, channel *ch, bool close_socket) {
     retry_later(n, ch);
 }
 
+unsigned long notifications_received(const notifications *n) {
+    return n->received;
+}
+
 void notifications_take(notifications *n, int64_t now_ms, void (*unvouched)(void *user, const char *resource),
                         void *user) {
     n->now_ms = now_ms;
@@ -252,14 +298,17 @@ void notifications_take(notifications *n, int64_t now_ms, void (*unvouched)(void
             continue; /* a socket closed since */
         switch (events[i].kind) {
         case WS_EVENT_OPEN:
-            if (ch->state == CH_OPENING)
+            if (ch->state == CH_OPENING) {
                 n->live++;
+                schedule(n, &n->renewals, ch->refresh_at, ch);
+            }
             ch->state = CH_LIVE;
             ch->changed = true; /* it vouches for reads made from now on */
             ch->failures = 0;
             break;
         case WS_EVENT_MESSAGE:
             ch->changed = true;
+            n->received++;
             break;
         case WS_EVENT_CLOSED:
             log_msg(n->log, LOG_INFO, "notifications: the channel of %s closed (%s); it is read by GET meanwhile",
@@ -270,14 +319,17 @@ void notifications_take(notifications *n, int64_t now_ms, void (*unvouched)(void
         unvouched(user, resource_of(n, ch));
     }
     ws_events_free(events, count);
-    for (uint32_t c = 0; c < n->index.count; c++) {
-        channel *ch = &n->channels[c];
-        if (ch->state == CH_LIVE && ch->refresh_at <= now_ms) {
-            lose(n, ch, true);
-            ch->failures = 0;
-            ch->retry_at = now_ms; /* its end is near: a new subscription at once */
-            unvouched(user, resource_of(n, ch));
-        }
+    for (const due_entry *e; (e = due_heap_top(&n->renewals)) && e->at <= now_ms;) {
+        channel *ch = &n->channels[e->id];
+        bool current = ch->state == CH_LIVE && ch->refresh_at == e->at;
+        due_heap_pop(&n->renewals);
+        if (!current)
+            continue;
+        lose(n, ch, true);
+        ch->failures = 0;
+        ch->retry_at = now_ms; /* its end is near: a new subscription at once */
+        schedule(n, &n->retries, now_ms, ch);
+        unvouched(user, resource_of(n, ch));
     }
 }
 
@@ -310,7 +362,7 @@ void notifications_read(notifications *n, const char *resource, const char *etag
     ch->has_read = true;
     ch->changed = false;
     if (ch->state == CH_IDLE && ch->retry_at <= n->now_ms)
-        ch->state = CH_WANTED;
+        want(n, ch);
 }
 
 static void mark_changed(notifications *n, const char *resource, size_t len,
@@ -370,6 +422,7 @@ static void retain(notifications *n, bool (*keep)(void *user, const char *resour
     n->index = index;
     n->channels = channels;
     n->channel_cap = kept ? kept : 1;
+    rebuild_due(n);
 }
 
 static uint32_t origin_of(notifications *n, const char *resource) {
@@ -539,6 +592,8 @@ static const char *take_subscription(notifications *n, channel *ch, const http_r
     if (end && xsd_datetime_parse(end, strlen(end), &at) && at.kind == XSD_DATETIME) {
         int64_t before = (at.ms - n->now_ms) / 10;
         ch->refresh_at = at.ms - (before < REFRESH_BEFORE_END_MS ? before : REFRESH_BEFORE_END_MS);
+        if (webhook)
+            schedule(n, &n->renewals, ch->refresh_at, ch); /* a socket's, once it is open */
     }
     if (!webhook)
         ws_channels_open(n->ws, ch->socket, receive_from);
@@ -557,13 +612,19 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
     if (keep)
         retain(n, keep, user);
     unsubscribe(n);
+    for (const due_entry *e; (e = due_heap_top(&n->retries)) && e->at <= now_ms;) {
+        channel *ch = &n->channels[e->id];
+        bool current = ch->state == CH_IDLE && ch->retry_at == e->at;
+        due_heap_pop(&n->retries);
+        if (current && ch->has_read)
+            want(n, ch); /* one not read yet is wanted when it is (notifications_read) */
+    }
     uint32_t *wanted = NULL;
     size_t count = 0, cap = 0;
     bool unknown = false;
-    for (uint32_t c = 0; c < n->index.count; c++) {
+    for (uint32_t w = 0; w < n->wanted.len; w++) {
+        uint32_t c = n->wanted.data[w];
         channel *ch = &n->channels[c];
-        if (ch->state == CH_IDLE && ch->has_read && ch->retry_at <= now_ms)
-            ch->state = CH_WANTED;
         if (ch->state != CH_WANTED)
             continue;
         if (ch->origin == UINT32_MAX)
@@ -580,6 +641,7 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
         }
         wanted[count++] = c;
     }
+    n->wanted.len = 0;
     if (unknown)
         discover(n);
     http_request *reqs = xcalloc(count ? count : 1, sizeof *reqs);
@@ -594,6 +656,7 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
         if (og->state != ORIGIN_SERVICE) {
             ch->state = CH_IDLE;
             ch->retry_at = og->retry_at;
+            schedule(n, &n->retries, ch->retry_at, ch);
             continue;
         }
         char *send_to = NULL;
@@ -637,13 +700,21 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
     free(wanted);
 }
 
-int64_t notifications_next_due(const notifications *n) {
+int64_t notifications_next_due(notifications *n) {
     int64_t next = INT64_MAX;
-    for (uint32_t c = 0; c < n->index.count; c++) {
-        const channel *ch = &n->channels[c];
-        int64_t at = ch->state == CH_IDLE && ch->has_read ? ch->retry_at : ch->state == CH_LIVE ? ch->refresh_at : INT64_MAX;
-        if (at < next)
-            next = at;
+    for (const due_entry *e; (e = due_heap_top(&n->retries)); due_heap_pop(&n->retries)) {
+        const channel *ch = &n->channels[e->id];
+        if (ch->state == CH_IDLE && ch->has_read && ch->retry_at == e->at) {
+            next = e->at;
+            break;
+        }
+    }
+    for (const due_entry *e; (e = due_heap_top(&n->renewals)); due_heap_pop(&n->renewals)) {
+        const channel *ch = &n->channels[e->id];
+        if (ch->state == CH_LIVE && ch->refresh_at == e->at) {
+            next = e->at < next ? e->at : next;
+            break;
+        }
     }
     return next;
 }

@@ -52,6 +52,9 @@ void notifications_free(notifications *n);
 void notifications_take(notifications *n, int64_t now_ms, void (*unvouched)(void *user, const char *resource),
                         void *user);
 
+/* The notifications taken in so far (notifications_take), on any channel: the metrics' count. */
+unsigned long notifications_received(const notifications *n);
+
 /* True when resource's channel is live and brought no notification since the document was last read, in
  * state etag (NULL: absent). */
 bool notifications_vouches(const notifications *n, const char *resource, const char *etag);
@@ -80,7 +83,7 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
 
 /* When a channel wants work next: a lost one's new subscription, a live one's replacement before its end;
  * INT64_MAX when none does. */
-int64_t notifications_next_due(const notifications *n);
+int64_t notifications_next_due(notifications *n);
 
 /* Counts for the iteration's log line: live channels, documents read by GET for want of one. */
 size_t notifications_live(const notifications *n);

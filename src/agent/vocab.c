@@ -63,6 +63,7 @@ void agent_vocab_init(agent_vocab *v, terms *t) {
     v->call_state = terms_iri_cstr(t, LDGSM_callState);
     v->calling = terms_iri_cstr(t, LDGSM_calling);
     v->exhausted = terms_iri_cstr(t, LDGSM_exhausted);
+    v->failed_attempt = terms_iri_cstr(t, NS_LDGSM "failedAttempt");
     v->holds_for = terms_iri_cstr(t, LDGSM_holdsFor);
     v->rule_condition = terms_iri_cstr(t, LDGSM_RuleCondition);
     v->sp_ask = terms_iri_cstr(t, SP_Ask);

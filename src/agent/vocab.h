@@ -17,7 +17,7 @@ typedef struct agent_vocab {
     /* calls (docs/DESIGN.md §6.1): what a request node carries, and the answer the agent reports back */
     term_id idempotency_key, report_to, called_at, request_timeout, default_timeout;
     term_id answer_to, answer_key, answer_attempt, answer_status, answer_failure, answer_location, answer_body;
-    term_id awaited, call_state, calling, exhausted;
+    term_id awaited, call_state, calling, exhausted, failed_attempt;
     term_id sp_ask, sp_text;                                         /* SPIN */
     term_id artifact_instance, has_state, active, this_artifact;     /* gsm: */
     term_id stage, is_instance_of, has_milestone, in_artifact_instance, of_stage, is_achieved;

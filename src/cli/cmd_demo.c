@@ -6,6 +6,7 @@
  * three orders of ldp-fixtures/orders (docs/DESIGN.md §8.6), watched by demos/demo_orders.h. */
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "cli/commands.h"
 #include "cli/shipped.h"
 #include "demos/demo.h"
+#include "demos/demo_common.h"
 #include "demos/demo_orders.h"
 #include "demos/demo_suppliers.h"
 #include "http/http_client.h"
@@ -42,14 +44,15 @@ static const char demo_usage[] =
     "the agent's iterations: the alarm rings when a task tells it to, the door sensor shows the doors, the\n"
     "alarm stops once the sensor shows every door closed. Whenever the workflow rests (an iteration that\n"
     "derived no unsafe request, and no device moved), the scenario takes its next step: smoke is detected;\n"
-    "the closed doors keep the smoke in (Fig. 2's line 5); a door is reopened; the smoke clears and the\n"
+    "the closed doors keep the smoke in (an environment row); a door is reopened; the smoke clears and the\n"
     "workflow completes. The environment acts on these rests, never after a fixed time (--interval only\n"
     "paces the output).\n"
     "\n"
-    "The run is printed as a table like Fig. 2, one row per change: the Fig. 2 line the row shows, what\n"
-    "happened (the agent's transitions and tasks, or the environment's step, marked \"env:\"), the states\n"
-    "of the stages SFA (Start Fire Alarm) and CD (Close Doors), and whether the milestones m1 (alarm on)\n"
-    "and m2b (all doors closed) are achieved (T) or not (f).\n"
+    "The run is printed as a table like the paper's Fig. 2, one row per change: the agent's iteration\n"
+    "(none for the environment's rows, marked \"env:\"), what happened (the agent's transitions and tasks,\n"
+    "or the environment's step), the states of the stages Start Fire Alarm and Close Doors (active,\n"
+    "inactive, completed), and whether the milestones alarm on and all doors closed are achieved (yes,\n"
+    "no). The demo checks that the run shows the states of Fig. 2's six lines in order.\n"
     "\n"
     "With --suppliers, the procurement workflow of ldp-fixtures/suppliers (DESIGN.md section 6.1, instance\n"
     "status/order1) instead: its \"Order online\" stage places the order by a call to supplier A's shop,\n"
@@ -57,17 +60,20 @@ static const char demo_usage[] =
     "supplier B's shop, which takes it; the demo plays the warehouse (the goods arrive once it is told to\n"
     "expect them) and the clerk (a phone order is confirmed once a request is in the inbox). With\n"
     "--no-supplier-b, B's shop is gone too (404, not retried): the call is exhausted and the alternative\n"
-    "stage \"Order by phone\" runs. One row per change shows the stages Order, Order online, Order by\n"
-    "phone and Receive, the order call's record (alternative, retries left, state, last failure) and what\n"
-    "happened; the run ends when the workflow is complete, with a summary. While the call waits for a\n"
-    "deadline, the iterations are at least 50 ms apart.\n"
+    "stage \"Order by phone\" runs. One row per change shows what happened (each failure of the call with\n"
+    "its reason and its retry), the stages open and the order call's record (the alternative's number,\n"
+    "the call's state and, while it calls, its retries left); the run ends when the workflow is complete,\n"
+    "with a summary. While the call waits for a deadline, the iterations are at least 50 ms apart.\n"
     "\n"
     "With --orders, the order workflow of ldp-fixtures/orders (DESIGN.md section 8) shows three orders\n"
     "side by side: one model, three instances (status/o1, o2, o3), each acting on its own order: its own\n"
     "quote GET (40, 250, 90), an approval request only for the one over 100, its own shipment POST, and a\n"
-    "notification naming that shipment's Location. One row per iteration that changed something, one\n"
-    "column per order (stage reached, price, approval, shipment); at the end the demo checks on the server\n"
-    "that each order's notification names its own shipment and that only order 2 asked for approval.\n"
+    "notification naming that shipment's Location. One row per order that changed in an iteration (stage\n"
+    "reached, price, approval, shipment); at the end the demo checks on the server that each order's\n"
+    "notification names its own shipment and that only order 2 asked for approval.\n"
+    "\n"
+    "The output fits 100 columns. Without --verbose, what the agent and the server warn of during the run\n"
+    "(a failed send, an incident) is said after the table, each warning once with how often it came.\n"
     "\n"
     "options:\n"
     "      --late-sensor    the door sensor shows the doors one poll (one agent iteration) after they\n"
@@ -78,11 +84,12 @@ static const char demo_usage[] =
     "      --time-limit S   with --suppliers: fail when the workflow is not complete after S seconds\n"
     "                       (default 30)\n"
     "  -n, --interval MS    pause between iterations, so the table can be watched (default 200; 0: none)\n"
-    "  -v, --verbose        show the agent's log lines (one per request and per iteration)\n"
+    "  -v, --verbose        show the agent's log lines (one per request and per iteration) on standard\n"
+    "                       error as they come\n"
     "  -h, --help           this text\n"
     "\n"
     "The fixtures and the rules are found in $LDGSM_HOME, beside the binary, or in the source tree.\n"
-    "exit status: 0 the scenario ended with the workflow complete (the fire alarm: with Fig. 2's lines\n"
+    "exit status: 0 the scenario ended with the workflow complete (the fire alarm: with Fig. 2's states\n"
     "shown; --orders: every order, each notification naming its own shipment); 1 it stalled (the fire\n"
     "alarm, --orders: not over within 100 iterations; --suppliers: not complete within --time-limit),\n"
     "failed, or was stopped by SIGINT or SIGTERM; 2 usage error\n";
@@ -137,12 +144,61 @@ static int demo_http_delete(void *user, const char *path, char *message, size_t 
 
 /* ---- logging ------------------------------------------------------------------------------------ */
 
-/* The agent's and the server's log lines: to the demo's error stream (see run_demo), indented under
- * the table's rows. */
-static void log_to_stream(void *user, enum log_level level, const char *message) {
-    static const char *const prefix[] = {"error: ", "warning: ", "", ""};
-    fprintf(user, "      %s%s\n", prefix[level], message);
-    fflush(user);
+/* The agent's and the server's log lines (from the server's threads too). With --verbose, on standard
+ * error at once, indented under the table's rows; without, only warnings and errors come, and they are
+ * kept, each said once with how often it came, on lines of their own after the table (log_said_after),
+ * so that they never break a row of it. */
+typedef struct demo_log {
+    bool keep;
+    pthread_mutex_t lock;
+    char **lines;
+    size_t *times, count;
+} demo_log;
+
+static const char *const log_prefix[] = {"error: ", "warning: ", "", ""};
+
+static void log_line(void *user, enum log_level level, const char *message) {
+    demo_log *log = user;
+    if (!log->keep) {
+        fprintf(stderr, "      %s%s\n", log_prefix[level], message);
+        fflush(stderr);
+        return;
+    }
+    buf line = {0};
+    buf_printf(&line, "%s%s", log_prefix[level], message);
+    pthread_mutex_lock(&log->lock);
+    size_t i = 0;
+    while (i < log->count && strcmp(log->lines[i], buf_cstr(&line)) != 0)
+        i++;
+    if (i == log->count) {
+        log->lines = xrealloc(log->lines, (log->count + 1) * sizeof *log->lines);
+        log->times = xrealloc(log->times, (log->count + 1) * sizeof *log->times);
+        log->lines[i] = buf_cstr(&line);
+        log->times[log->count++] = 0;
+    } else {
+        buf_free(&line);
+    }
+    log->times[i]++;
+    pthread_mutex_unlock(&log->lock);
+}
+
+/* The kept lines, after the table (and its summary), and frees them. */
+static void log_said_after(demo_log *log) {
+    fflush(stdout);
+    if (log->count)
+        fprintf(stderr, "\nldgsm demo: the agent and the server said during the run:\n");
+    for (size_t i = 0; i < log->count; i++) {
+        buf line = {0};
+        buf_puts(&line, log->lines[i]);
+        if (log->times[i] > 1)
+            buf_printf(&line, " (%zu times)", log->times[i]);
+        demo_wrapped(stderr, buf_cstr(&line));
+        buf_free(&line);
+        free(log->lines[i]);
+    }
+    free(log->lines);
+    free(log->times);
+    pthread_mutex_destroy(&log->lock);
 }
 
 /* ---- the run ------------------------------------------------------------------------------------ */
@@ -303,14 +359,16 @@ static int play_suppliers(const demo_settings *settings, agent *a, suppliers_dem
 /* Starts the server, the agent on the scenario's instances (status/alarm1#it; --suppliers: status/order1#it;
  * --orders: status/o1#it, o2, o3) and the scenario; plays; stops. */
 static int serve_and_play(const demo_settings *settings, agent_options *opt, const char *fixtures) {
-    log_sink server_log = {.write = log_to_stream, .user = stderr, .threshold = LOG_WARN};
-    log_sink agent_log = {.write = log_to_stream, .user = stderr,
-                          .threshold = settings->verbose > 1 ? LOG_DEBUG
-                                       : settings->verbose    ? LOG_INFO
-                                                              : LOG_WARN};
+    demo_log said = {.keep = !settings->verbose};
+    pthread_mutex_init(&said.lock, NULL);
+    log_sink server_log = {.write = log_line, .user = &said, .threshold = LOG_WARN};
+    log_sink agent_log = {.write = log_line, .user = &said,
+                          .threshold = settings->verbose ? LOG_DEBUG : LOG_WARN}; /* requests are -v's */
     demo_server server;
-    if (demo_server_start(&server, fixtures, &server_log) != 0)
+    if (demo_server_start(&server, fixtures, &server_log) != 0) {
+        log_said_after(&said);
         return 1;
+    }
     buf base = {0}, instance[ORDERS_COUNT] = {{0}};
     buf_printf(&base, "%s/", ldp_server_base_url(server.server));
     char *instances[ORDERS_COUNT];
@@ -361,6 +419,7 @@ static int serve_and_play(const demo_settings *settings, agent_options *opt, con
     for (size_t i = 0; i < instance_count; i++)
         buf_free(&instance[i]);
     buf_free(&base);
+    log_said_after(&said);
     return status;
 }
 

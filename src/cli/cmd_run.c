@@ -6,12 +6,15 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
+#include "agent/agent_metrics.h"
 #include "agent/shard.h"
 #include "http/oidc_token.h"
 #include "cli/commands.h"
 #include "cli/shipped.h"
 #include "cli/watchers.h"
+#include "http/metrics_listener.h"
 #include "rdf/buf.h"
+#include "rdf/log_json.h"
 
 static const char run_usage[] =
     "usage: ldgsm run -p RULES.n3 [-p ...] [-i INPUT ...] [options]\n"
@@ -138,10 +141,21 @@ static const char run_usage[] =
     "                          resource DOC.history the document links to (ldgsm:historyArchive), in the\n"
     "                          iteration after each is written: polls read the state, not the past\n"
     "      --remind N          say a wait or an incident that lasts again every N iterations (default 100)\n"
-    "  -v, --verbose           more log lines\n"
+    "      --log-format F      text (default) or json: one JSON object per line (keys time, level, event,\n"
+    "                          instance, message, then the event's own; docs/guide/logs-and-metrics.md)\n"
+    "      --metrics ADDR:PORT serve the run's metrics in the Prometheus text format at\n"
+    "                          http://ADDR:PORT/metrics (PORT alone: on 127.0.0.1; port 0: any free one,\n"
+    "                          said in the start line): iterations, their phases' durations, requests by\n"
+    "                          method and outcome, 412s, retries, notifications received, instances and\n"
+    "                          calls by state, held and waiting instances\n"
+    "  -v, --verbose           also a line per request (method, URI, status, ms, rules) and per iteration\n"
+    "                          (its counts), progress lines, and the HTTP client's; -vv: each rule's work\n"
     "  -h, --help              this text\n"
     "\n"
-    "One log line per request (method, URI, status, ms) and per iteration go to standard error.\n"
+    "The log, on standard error, has one line per thing to act on or know: start (pid, instances) and\n"
+    "stop (exit status, iterations), held:, waiting:, incident:, cycling:, stuck:, a failed read (GET <url>:\n"
+    "...), a write that failed or was withheld, instances joining or leaving, notification channels;\n"
+    "warnings prefixed 'warning: ', errors 'error: '. Request and iteration lines only with -v.\n"
     "SIGINT or SIGTERM finish the current iteration, then exit 0.\n"
     "exit status: 0 done; 1 bad input, or every instance's model rejected by lint; 2 usage error;\n"
     "             3 --until quiescent ended with requests withheld; 4 ... with a call still calling;\n"
@@ -197,7 +211,8 @@ int cmd_run(int argc, char **argv) {
     enum { OPT_ITERATIONS = 256, OPT_UNTIL, OPT_INSTANCE, OPT_COMPAT, OPT_STEP, OPT_DRY_RUN, OPT_ON_INCOMPLETE, OPT_ALLOW_ORIGIN, OPT_HEADER,
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_RELEASE_TERMS, OPT_TRACE,
            OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD, OPT_INSTANCES_FROM, OPT_READ_WAIT,
-           OPT_INCREMENTAL, OPT_SAFETY_POLL, OPT_ARCHIVE_HISTORY, OPT_NOTIFICATIONS, OPT_SETTLE, OPT_WEBHOOK, OPT_AUTH };
+           OPT_INCREMENTAL, OPT_SAFETY_POLL, OPT_ARCHIVE_HISTORY, OPT_NOTIFICATIONS, OPT_SETTLE, OPT_WEBHOOK,
+           OPT_LOG_FORMAT, OPT_METRICS, OPT_AUTH };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -233,6 +248,8 @@ int cmd_run(int argc, char **argv) {
         {"settle", required_argument, NULL, OPT_SETTLE},
         {"webhook", required_argument, NULL, OPT_WEBHOOK},
         {"archive-history", no_argument, NULL, OPT_ARCHIVE_HISTORY},
+        {"log-format", required_argument, NULL, OPT_LOG_FORMAT},
+        {"metrics", required_argument, NULL, OPT_METRICS},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -240,6 +257,8 @@ int cmd_run(int argc, char **argv) {
     agent_options opt = {.interval_ms = 1000, .read_wait_ms = 2000, .settle_ms = 5, .stop = &cli_stop_requested};
     const char *auth_path = NULL; /* --auth */
     unsigned shard_index = 0, shard_count = 0;
+    bool log_json = false;
+    const char *metrics_address = NULL;
     int status = 2;
     optind = 1;
     int c;
@@ -381,6 +400,14 @@ int cmd_run(int argc, char **argv) {
             break;
         }
         case OPT_TRACE: opt.trace_path = optarg; break;
+        case OPT_LOG_FORMAT:
+            if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0) {
+                fprintf(stderr, "ldgsm run: --log-format takes text or json, not '%s'\n", optarg);
+                goto done;
+            }
+            log_json = strcmp(optarg, "json") == 0;
+            break;
+        case OPT_METRICS: metrics_address = optarg; break;
         case OPT_HISTORY:
         case OPT_REMIND: {
             unsigned long v = strtoul(optarg, &end, 10);
@@ -451,7 +478,8 @@ int cmd_run(int argc, char **argv) {
         fputs(run_usage, stderr);
         goto done;
     }
-    log_sink log = {.write = log_to_stderr, .threshold = opt.verbose ? LOG_DEBUG : LOG_INFO};
+    log_sink log = {.write = log_to_stderr, .threshold = opt.verbose ? LOG_DEBUG : LOG_INFO,
+                    .write_record = log_json ? log_json_to_stream : NULL, .user = stderr};
     char error[1024];
     /* before loading: a stop signal while the rules load ends the run cleanly, before its first iteration */
     cli_catch_stop_signals();
@@ -460,16 +488,36 @@ int cmd_run(int argc, char **argv) {
                   &(watchers_options){.gsm_instances = runs_gsm, .open_ended = opt.instance_container_count > 0,
                                       .compat_authors_draft = opt.compat_authors_draft, .verbose = opt.verbose > 0,
                                       .until_complete = opt.until_complete, .log = &log});
-    agent *a = auth_path && !(opt.auth = agent_auth_start(&opt, auth_path, &log, error, sizeof error))
-                   ? NULL
-                   : agent_new(&opt, &log, error, sizeof error);
-    if (a) {
-        status = agent_run(a);
-        agent_free(a);
-    } else {
+    agent_metrics *metrics = metrics_address ? xcalloc(1, sizeof *metrics) : NULL;
+    metrics_listener *listener = NULL;
+    agent *a = NULL;
+    opt.metrics = metrics;
+    if ((metrics && !(listener = metrics_listener_new(metrics_address, agent_metrics_render, metrics, error,
+                                                      sizeof error))) ||
+        (auth_path && !(opt.auth = agent_auth_start(&opt, auth_path, &log, error, sizeof error)))) {
         fprintf(stderr, "ldgsm run: %s\n", error);
         status = 1;
+    } else if (!(a = agent_new(&opt, &log, error, sizeof error))) {
+        fprintf(stderr, "ldgsm run: %s\n", error);
+        status = 1;
+    } else {
+        log_event(&log, LOG_INFO, "start", NULL,
+                  LOG_FIELDS(LOG_NUMBER("pid", getpid()), LOG_NUMBER("instances", opt.instance_count),
+                             LOG_NUMBER("containers", opt.instance_container_count),
+                             LOG_NUMBER("machines", opt.machine_count),
+                             LOG_TEXT("metrics", listener ? metrics_listener_url(listener) : "")),
+                  "start: pid %d, %zu instances, %zu containers of instances, %zu state machines%s%s", (int)getpid(),
+                  opt.instance_count, opt.instance_container_count, opt.machine_count,
+                  listener ? "; metrics at " : "", listener ? metrics_listener_url(listener) : "");
+        status = agent_run(a);
+        log_event(&log, LOG_INFO, "stop", NULL,
+                  LOG_FIELDS(LOG_NUMBER("status", status), LOG_NUMBER("iterations", agent_iterations(a))),
+                  "stop: exit status %d after %lu iterations%s", status, agent_iterations(a),
+                  cli_stop_requested ? " (stopped by a signal)" : "");
+        agent_free(a);
     }
+    metrics_listener_free(listener);
+    free(metrics);
     oidc_session_free(opt.auth);
     watchers_free(&watch);
 done:

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "agent/body.h"
@@ -24,6 +25,7 @@
 #include "ldp/ldp_path.h"
 #include "ldp/ldp_server.h"
 #include "ldp/ldp_store.h"
+#include "rdf/log_json.h"
 #include "rdf/rdfio.h"
 
 static const char serve_usage[] =
@@ -79,14 +81,25 @@ static const char serve_usage[] =
     "StreamingHTTPChannel2023/ENC, ENC the resource's IRI percent-encoded whole; a GET of it streams\n"
     "text/turtle: the current state (an Update, or a Delete), then one Turtle document per activity, until\n"
     "--channel-lifetime passes.\n"
-    "GET /.well-known/ldgsm is a read-only HTML page of the workflow instances the server holds (each\n"
-    "with its state, its stages' states and, when the server holds its model, its drawing as `ldgsm draw`\n"
-    "makes it). With notifications it updates on every change: its script subscribes to the storage\n"
-    "root, the instances' containers and documents, then the other containers (at most --page-channels),\n"
-    "and fetches the page again after a notification (one fetch for a burst); while a document is not\n"
-    "followed (beyond --page-channels, a subscription refused, a socket closed) it also reloads every\n"
-    "--page-refresh seconds, and says so. Without notifications it reloads every --page-refresh seconds.\n"
+    "GET /.well-known/ldgsm is a read-only HTML console of the workflow instances the server holds: the\n"
+    "count in each state (not set up, active, retrying: a call retried after a failure, call exhausted,\n"
+    "completed, inactive), a filter by state, model and text (query parameters state, model, text), pages\n"
+    "of 50 (page=N), and a row per instance with why it waits (the held:, waiting:, not set up lines of\n"
+    "`ldgsm status` and its calls not answered: retries left, deadline, last failure), read from the\n"
+    "documents the server holds, sentries not evaluated. ?instance=IRI is the instance's own page: its\n"
+    "stages' states, its drawing as `ldgsm draw` makes it (when the server holds its model) and its\n"
+    "status with the last 10 transitions. With notifications it updates on every change: its script\n"
+    "subscribes to the storage root, the shown instances' containers and documents, then the other\n"
+    "containers (at most --page-channels), and fetches the page again after a notification (one fetch\n"
+    "for a burst); while a document is not followed (beyond --page-channels, a subscription refused, a\n"
+    "socket closed) it also reloads every --page-refresh seconds, and says so. Without notifications it\n"
+    "reloads every --page-refresh seconds.\n"
     "Other methods on it get 405.\n"
+    "GET /metrics answers the server's metrics in the Prometheus text format (requests by method and\n"
+    "status, bytes received and sent, open connections, Idempotency-Key answers held, notification\n"
+    "channels by type): with a token (--token-file, LDGSM_TOKEN, --token) only to a request bearing it\n"
+    "(401 otherwise); without one only to clients on this machine (loopback addresses; 403 otherwise).\n"
+    "No resource /metrics can be written (405).\n"
     "\n"
     "options:\n"
     "  --host ADDR               address to listen on (default 127.0.0.1)\n"
@@ -134,6 +147,9 @@ static const char serve_usage[] =
     "                            Community Solid Server); the origin is echoed, preflights (OPTIONS)\n"
     "                            answer 204 on any path\n"
     "  --no-access-log           leave out the per-request lines on standard error\n"
+    "  --log-format F            text (default) or json: every line on standard error, access log included,\n"
+    "                            one JSON object (keys time, level, event, message, then the event's own:\n"
+    "                            docs/guide/logs-and-metrics.md)\n"
     "  --notifications-port N    port of the notification sockets, on the same address (default 0: any free\n"
     "                            port; receiveFrom names it)\n"
     "  --no-notifications        no notifications: the storage description lists no service, and\n"
@@ -215,6 +231,7 @@ enum {
     OPT_MAX_STREAMS,
     OPT_MAX_STREAMS_PER_CLIENT,
     OPT_CHANNEL_MAX_QUEUED,
+    OPT_LOG_FORMAT,
 };
 
 typedef struct serve_options {
@@ -230,7 +247,16 @@ typedef struct serve_options {
     const char **cors_origins;
     size_t cors_origin_count;
     unsigned page_refresh, page_channels; /* gsm_page_config's */
+    log_sink log;                         /* the server's diagnostics, start and stop (--log-format) */
 } serve_options;
+
+/* The text form: the server's own lines as "ldgsm serve: ...", diagnostics as "ldgsm: LEVEL: ...". */
+static void log_to_stderr(void *user, enum log_level level, const char *message) {
+    if (level == LOG_INFO)
+        fprintf(user, "ldgsm serve: %s\n", message);
+    else
+        fprintf(user, "ldgsm: %s: %s\n", log_level_name(level), message);
+}
 
 static bool parse_number(const char *text, unsigned long long max, unsigned long long *out) {
     char *end;
@@ -320,6 +346,7 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         {"max-streams", required_argument, NULL, OPT_MAX_STREAMS},
         {"max-streams-per-client", required_argument, NULL, OPT_MAX_STREAMS_PER_CLIENT},
         {"channel-max-queued", required_argument, NULL, OPT_CHANNEL_MAX_QUEUED},
+        {"log-format", required_argument, NULL, OPT_LOG_FORMAT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -328,6 +355,9 @@ static int parse_options(int argc, char **argv, serve_options *o) {
     o->server.max_body = 16u << 20;
     o->server.threads = available_cpus();
     o->server.access_log = stderr;
+    o->server.metrics = true;
+    o->log = (log_sink){.write = log_to_stderr, .user = stderr, .threshold = LOG_INFO};
+    o->server.log = &o->log;
     optind = 1;
     int opt;
     unsigned long long n;
@@ -352,6 +382,14 @@ static int parse_options(int argc, char **argv, serve_options *o) {
         case OPT_DATA: o->data_dir = optarg; break;
         case OPT_MEMORY: o->memory = true; break;
         case OPT_NO_ACCESS_LOG: o->server.access_log = NULL; break;
+        case OPT_LOG_FORMAT:
+            if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0) {
+                fprintf(stderr, "ldgsm serve: --log-format takes text or json, not '%s'\n", optarg);
+                return 2;
+            }
+            o->server.access_log_json = strcmp(optarg, "json") == 0;
+            o->log.write_record = o->server.access_log_json ? log_json_to_stream : NULL;
+            break;
         case OPT_FIXTURES: o->fixtures = optarg; break;
         case OPT_FIXTURES_OVERWRITE: o->fixtures_overwrite = true; break;
         case OPT_TOKEN:
@@ -518,7 +556,16 @@ static void serve_page(void *user, const ldp_store_view *view, const char *base_
     }
     buf base = {0};
     buf_printf(&base, "%s/", base_url);
-    gsm_page_render(page, buf_cstr(&base), docs, view->count, &answer->body);
+    char *page_number = ldp_route_query(answer, "page");
+    char *instance = ldp_route_query(answer, "instance"), *state = ldp_route_query(answer, "state");
+    char *model = ldp_route_query(answer, "model"), *text = ldp_route_query(answer, "text");
+    gsm_page_query query = {instance, state, model, text, page_number ? strtoul(page_number, NULL, 10) : 1};
+    answer->status = gsm_page_render(page, buf_cstr(&base), &query, docs, view->count, &answer->body);
+    free(page_number);
+    free(instance);
+    free(state);
+    free(model);
+    free(text);
     buf_free(&base);
     free(docs);
     size_t header_count;
@@ -558,8 +605,10 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
             fprintf(stderr, "ldgsm serve: %s\n", message);
             rc = 1;
         } else {
-            fprintf(stderr, "ldgsm serve: fixtures %s: %zu written, %zu already held and kept\n", o->fixtures,
-                    counts.written, counts.kept);
+            log_event(&o->log, LOG_INFO, "fixtures", NULL,
+                      LOG_FIELDS(LOG_TEXT("fixtures", o->fixtures), LOG_NUMBER("written", counts.written),
+                                 LOG_NUMBER("kept", counts.kept)),
+                      "fixtures %s: %zu written, %zu already held and kept", o->fixtures, counts.written, counts.kept);
         }
     }
     if (rc == 0 && ldp_server_start(server, store, message, sizeof message) != 0) {
@@ -569,13 +618,20 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
     if (rc == 0) {
         printf("%s/\n", ldp_server_base_url(server));
         fflush(stdout);
-        fprintf(stderr, "ldgsm serve: serving %s/ from %s\n", ldp_server_base_url(server),
-                o->data_dir ? o->data_dir : "memory");
-        if (ldp_server_notifications_base(server))
-            fprintf(stderr, "ldgsm serve: notification sockets on %s/\n", ldp_server_notifications_base(server));
+        const char *notifications = ldp_server_notifications_base(server);
+        log_event(&o->log, LOG_INFO, "start", NULL,
+                  LOG_FIELDS(LOG_NUMBER("pid", getpid()), LOG_TEXT("base", ldp_server_base_url(server)),
+                             LOG_TEXT("data", o->data_dir ? o->data_dir : "memory"),
+                             LOG_TEXT("notifications", notifications)),
+                  "serving %s/ from %s", ldp_server_base_url(server), o->data_dir ? o->data_dir : "memory");
+        if (notifications)
+            log_event(&o->log, LOG_INFO, "notification_sockets", NULL, LOG_FIELDS(LOG_TEXT("url", notifications)),
+                      "notification sockets on %s/", notifications);
         int sig = 0;
         sigwait(stop_signals, &sig);
-        fprintf(stderr, "ldgsm serve: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+        const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+        log_event(&o->log, LOG_INFO, "stop", NULL, LOG_FIELDS(LOG_TEXT("signal", name)), "%s received, stopping",
+                  name);
     }
     ldp_server_free(server);
     ldp_store_free(store);

@@ -24,7 +24,7 @@
 #define DOORS_PATH "devices/doors"
 #define SENSOR_PATH "devices/door-sensor"
 
-enum { WHAT_WIDTH = 46, STAGE_WIDTH = 20, MILESTONE_WIDTH = 3 };
+enum { WHAT_WIDTH = 30 }; /* the table fits 100 columns */
 static const double SMOKE_OBSCURATION = 12.5; /* %/m; g1 opens SFA at 4 or more */
 static const double CLEAR_OBSCURATION = 0.0;
 
@@ -39,15 +39,16 @@ static const struct part_model {
     enum part other;      /* a stage's milestone, a milestone's stage */
 } parts[P_COUNT] = {
     [P_ROOT] = {"root", "the workflow", true, P_FIRE_OVER},
-    [P_SFA] = {"SFA", "SFA", true, P_M1},
-    [P_CD] = {"CD", "CD", true, P_M2B},
+    [P_SFA] = {"SFA", "Start Fire Alarm", true, P_M1},
+    [P_CD] = {"CD", "Close Doors", true, P_M2B},
     [P_FIRE_OVER] = {"fire-over", "fire over", false, P_ROOT},
-    [P_M1] = {"m1", "m1", false, P_SFA},
-    [P_M2B] = {"m2b", "m2b", false, P_CD},
+    [P_M1] = {"m1", "alarm on", false, P_SFA},
+    [P_M2B] = {"m2b", "all doors closed", false, P_CD},
 };
-/* The table's status columns, Fig. 2's. */
+/* The table's status columns, Fig. 2's, each as wide as its name (a stage's at least "completed"). */
 static const enum part columns[] = {P_SFA, P_CD, P_M1, P_M2B};
 enum { COLUMN_COUNT = sizeof columns / sizeof *columns };
+static const int column_widths[COLUMN_COUNT] = {16, 11, 8, 16};
 
 typedef struct part_status {
     bool present;   /* the status document describes it */
@@ -290,47 +291,44 @@ static void cell_text(const status *s, enum part p, char *out, size_t size) {
     if (!s->set_up || !ps->present)
         snprintf(out, size, "-");
     else if (parts[p].stage)
-        snprintf(out, size, "%s%s", ps->active ? "active" : "inactive", ps->completed ? " (completed)" : "");
+        snprintf(out, size, "%s", ps->active ? "active" : ps->completed ? "completed" : "inactive");
     else
-        snprintf(out, size, "%s", ps->achieved ? "T" : "f");
+        snprintf(out, size, "%s", ps->achieved ? "yes" : "no");
 }
 
 /* The table: what happened, then Fig. 2's status columns. */
 static demo_table table_of(const demo *d) {
-    static const int widths[COLUMN_COUNT] = {STAGE_WIDTH, STAGE_WIDTH, MILESTONE_WIDTH, MILESTONE_WIDTH};
-    return (demo_table){d->opt.out, WHAT_WIDTH, COLUMN_COUNT, widths};
+    return (demo_table){d->opt.out, WHAT_WIDTH, COLUMN_COUNT, column_widths};
 }
 
-/* One row with the current status, labelled with a Fig. 2 line when line is not 0. */
-static void print_row(demo *d, int line, const char *what) {
+/* One row with the current status, labelled with the agent's iteration (none for the environment's). */
+static void print_row(demo *d, bool agent, const char *what) {
     char cells[COLUMN_COUNT][32];
     const char *cell_texts[COLUMN_COUNT];
     for (int c = 0; c < COLUMN_COUNT; c++) {
         cell_text(&d->status, columns[c], cells[c], sizeof cells[c]);
         cell_texts[c] = cells[c];
     }
-    char label[8] = "";
-    if (line)
-        snprintf(label, sizeof label, "%d", line);
+    char label[16] = "";
+    if (agent)
+        snprintf(label, sizeof label, "%u", d->iterations);
     demo_table table = table_of(d);
     demo_table_row(&table, label, what, cell_texts);
 }
 
-/* The Fig. 2 line a row shows, when it is the next one expected (0 otherwise). */
-static int take_line(demo *d, bool environment) {
+/* Follows the scenario through Fig. 2's lines: a row showing the next one expected passes it. */
+static void take_line(demo *d, bool environment) {
     if (d->next_line >= FIG2_LINES)
-        return 0;
+        return;
     const struct fig2_line *line = &fig2[d->next_line];
-    if (line->environment != environment || !shows_line(&d->status, line))
-        return 0;
-    d->next_line++;
-    return line->number;
+    if (line->environment == environment && shows_line(&d->status, line))
+        d->next_line++;
 }
 
 static void environment_row(demo *d, const char *what) {
     buf b = {0};
     buf_printf(&b, "env: %s", what);
-    print_row(d, 0, buf_cstr(&b));
+    print_row(d, false, buf_cstr(&b));
     buf_free(&b);
 }
 
@@ -381,8 +379,10 @@ static void report_iteration(demo *d, const status *old, const devices *before) 
     }
     if (!what.len && !status_equal(old, now))
         demo_phrase(&what, "the status changed");
-    if (what.len)
-        print_row(d, take_line(d, false), buf_cstr(&what));
+    if (what.len) {
+        take_line(d, false);
+        print_row(d, true, buf_cstr(&what));
+    }
     buf_free(&what);
 }
 
@@ -499,7 +499,7 @@ static int smoke_step(demo *d, double obscuration, const char *what, char *messa
         return -1;
     char row[96];
     snprintf(row, sizeof row, "env: %s (obscuration %.1f %%/m)", what, obscuration);
-    print_row(d, 0, row);
+    print_row(d, false, row);
     return 0;
 }
 
@@ -511,8 +511,8 @@ static int take_step(demo *d, char *message, size_t size) {
             return -1;
         break;
     case STEP_SMOKE_KEPT_IN:
-        print_row(d, take_line(d, true),
-                  "env: the smoke cannot circulate through closed doors (no change the workflow reads)");
+        take_line(d, true);
+        print_row(d, false, "env: the smoke cannot circulate through closed doors (no change the workflow reads)");
         break;
     case STEP_REOPEN: {
         bool closed[DOORS];
@@ -544,11 +544,11 @@ int demo_start(demo *d, char *message, size_t size) {
     memcpy(d->doors_seen_closed, d->devices.door_closed, sizeof d->doors_seen_closed);
     FILE *out = d->opt.out;
     fprintf(out,
-            "The fire-alarm workflow of the GSM paper (Fig. 1 and 2) on the embedded LDP server at %s\n"
-            "instance <%s%s%s>, %s; the door sensor shows the doors %s.\n"
+            "The fire-alarm workflow of the GSM paper on the embedded LDP server at %s,\n"
+            "instance <%s%s%s>, %s;\nthe door sensor shows the doors %s.\n"
             "One row per change: \"env:\" rows are the environment (this demo playing the devices), the\n"
-            "others what one agent iteration did. T/f: milestone achieved or not. \"line\": the line of\n"
-            "Fig. 2 the row shows.\n\n",
+            "others what agent iteration \"iter\" did; the states of the stages Start Fire Alarm and Close\n"
+            "Doors, and whether the milestones alarm on and all doors closed are achieved.\n\n",
             d->opt.base, d->opt.base, DEMO_INSTANCE_PATH, DEMO_INSTANCE_FRAGMENT,
             d->status.set_up ? "already set up" : "uninitialized",
             d->opt.late_sensor ? "one poll late" : "at once");
@@ -556,7 +556,7 @@ int demo_start(demo *d, char *message, size_t size) {
     for (int c = 0; c < COLUMN_COUNT; c++)
         names[c] = parts[columns[c]].name;
     demo_table table = table_of(d);
-    demo_table_head(&table, "line", "what happened", names);
+    demo_table_head(&table, "iter", "what happened", names);
     return 0;
 }
 
@@ -565,9 +565,11 @@ static enum demo_progress finish(demo *d, char *message, size_t size) {
     if (d->next_line < FIG2_LINES) {
         const struct fig2_line *l = &fig2[d->next_line];
         snprintf(message, size,
-                 "the scenario ended without showing Fig. 2's line %d (SFA %s, CD %s, m1 %s, m2b %s%s)", l->number,
-                 l->sfa_active ? "active" : "inactive", l->cd_active ? "active" : "inactive", l->m1 ? "T" : "f",
-                 l->m2b ? "T" : "f", l->environment ? ", an environment row" : "");
+                 "the scenario ended before showing the state of its step %d of %d (Start Fire Alarm %s, Close "
+                 "Doors %s, alarm on %s, all doors closed %s%s)", l->number, (int)FIG2_LINES,
+                 l->sfa_active ? "active" : "inactive", l->cd_active ? "active" : "inactive",
+                 l->m1 ? "achieved" : "not achieved", l->m2b ? "achieved" : "not achieved",
+                 l->environment ? ", in an environment row" : "");
         return DEMO_FAILED;
     }
     if (!d->status.p[P_ROOT].completed) {
@@ -577,8 +579,9 @@ static enum demo_progress finish(demo *d, char *message, size_t size) {
     }
     char alarm[16], doors[16];
     fprintf(d->opt.out,
-            "\nThe scenario is over after %u iterations: Fig. 2's lines 1 to 6 were shown in order; the alarm\n"
-            "was told to ring %s and the doors to close %s (once per activation); the workflow is complete.\n",
+            "\nThe scenario is over after %u iterations: the paper's six states of the run were shown in order,\n"
+            "the alarm told to ring %s and the doors to close %s (once per activation);\n"
+            "the workflow is complete.\n",
             d->iterations, demo_times(d->alarm_told, alarm, sizeof alarm),
             demo_times(d->doors_told, doors, sizeof doors));
     fflush(d->opt.out);

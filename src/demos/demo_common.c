@@ -91,6 +91,25 @@ const char *demo_times(unsigned n, char *out, size_t size) {
     return out;
 }
 
+void demo_wrapped(FILE *out, const char *text) {
+    while (*text) {
+        size_t line = strcspn(text, "\n"), n = line;
+        if (n > DEMO_COLUMNS) {
+            n = DEMO_COLUMNS;
+            while (n > 0 && text[n] != ' ')
+                n--;
+            if (n == 0) /* one word wider than the page: up to its end */
+                n = strcspn(text, " \n");
+        }
+        fprintf(out, "%.*s\n", (int)n, text);
+        text += n;
+        while (*text == ' ')
+            text++;
+        if (n == line && *text == '\n')
+            text++;
+    }
+}
+
 /* The cells of a line, each padded to its width but the last. */
 static void print_cells(const demo_table *t, const char *const *cells) {
     for (int c = 0; c < t->cell_count; c++) {
@@ -110,7 +129,7 @@ void demo_table_head(const demo_table *t, const char *label, const char *what, c
     for (int c = -1; c < t->cell_count; c++) {
         int width = c < 0 ? t->what_width : t->cell_widths[c];
         fputc('+', t->out);
-        for (int k = 0; k < width + 2; k++)
+        for (int k = 0; k < width + (c + 1 < t->cell_count ? 2 : 1); k++) /* the last: as wide as its cells */
             fputc('-', t->out);
     }
     fputc('\n', t->out);

@@ -56,6 +56,12 @@ void demo_phrase(buf *what, const char *fmt, ...) __attribute__((format(printf, 
 /* "once", "twice", "3 times" (out holds the last). */
 const char *demo_times(unsigned n, char *out, size_t size);
 
+enum { DEMO_COLUMNS = 100 }; /* what a demo prints fits this many columns */
+
+/* Prints text, each of its lines wrapped at spaces to DEMO_COLUMNS (a word longer than that, a URL, stays
+ * whole on its own line). */
+void demo_wrapped(FILE *out, const char *text);
+
 /* A run table: a 4-character label column, "what happened" what_width wide, then cell_count cells. */
 typedef struct demo_table {
     FILE *out;

@@ -1,6 +1,6 @@
 /* demo_orders.c: the three-orders scenario of demo_orders.h: each instance's status document read after
  * every agent iteration (the stage it reached, its shop:price, its approval, its shop:shipment), what
- * changed as one row of the run table with a column per order, and at the end the check of what the run
+ * changed as a row of the run table per order that changed, and at the end the check of what the run
  * left on the server: notifications/, shipments/ and approvals/. */
 #include "demos/demo_orders.h"
 
@@ -14,8 +14,12 @@
 #define APPROVALS_PATH "approvals/"
 #define NOTIFICATIONS_PATH "notifications/"
 
-/* A cell: stage 7, price 4, approval 8, then the shipment's Location ("shipments/shipment-N"). */
-enum { WHAT_WIDTH = 30, CELL_WIDTH = 7 + 1 + 4 + 1 + 8 + 1 + 20, APPROVAL_LIMIT = 100 };
+/* The table fits 100 columns: iteration, what happened to the order, the order, the stage it reached, its
+ * price, its approval and its shipment's Location ("shipments/shipment-N"). */
+enum { WHAT_WIDTH = 33, APPROVAL_LIMIT = 100 };
+enum { C_ORDER, C_STAGE, C_PRICE, C_APPROVAL, C_SHIPMENT, COLUMN_COUNT };
+static const char *const column_names[COLUMN_COUNT] = {"order", "stage", "price", "approval", "shipment"};
+static const int column_widths[COLUMN_COUNT] = {5, 7, 5, 8, 20};
 
 const char *const orders_instance_paths[ORDERS_COUNT] = {"status/o1", "status/o2", "status/o3"};
 
@@ -41,7 +45,6 @@ struct orders_demo {
         term_id has_state, active, inactive, is_completed, is_achieved, contains, order, price, shipment;
     } v;
     order_status status[ORDERS_COUNT];
-    int widths[ORDERS_COUNT];
     unsigned iterations;
     double started; /* monotonic seconds */
     buf waiting;
@@ -140,45 +143,44 @@ static bool over_limit(const orders_demo *d, const order_status *s) {
     return s->price && strtol(lex(d, s->price), NULL, 10) > APPROVAL_LIMIT;
 }
 
-/* "stage price approval shipment", one word each ("-" for nothing yet), so a column reads at a glance. */
-static void order_cell(const orders_demo *d, const order_status *s, char *out, size_t size) {
-    const char *stage = !s->set_up ? "-" : s->complete ? "done" : s->reached < 0 ? "set-up" : stage_names[s->reached];
-    const char *approval = s->approved ? "approved"
-                           : s->asked  ? "asked"
-                           : s->price  ? (over_limit(d, s) ? "needed" : "no-need")
-                                       : "-";
-    snprintf(out, size, "%-7s %-4s %-8s %s", stage, lex(d, s->price), approval, relative(d, s->shipment));
+/* The name of order i in the table: its status document's ("o1"). */
+static const char *order_name(int i) {
+    return orders_instance_paths[i] + strlen("status/");
 }
 
-static void print_row(orders_demo *d, const char *label, const char *what) {
-    char text[ORDERS_COUNT][160];
-    const char *cells[ORDERS_COUNT];
-    for (int i = 0; i < ORDERS_COUNT; i++) {
-        order_cell(d, &d->status[i], text[i], sizeof text[i]);
-        cells[i] = text[i];
-    }
-    demo_table table = {d->opt.out, WHAT_WIDTH, ORDERS_COUNT, d->widths};
+/* Order i's row: its stage, price, approval and shipment, one word each ("-" for nothing yet). */
+static void print_row(orders_demo *d, const char *label, int i, const char *what) {
+    const order_status *s = &d->status[i];
+    const char *cells[COLUMN_COUNT] = {
+        [C_ORDER] = order_name(i),
+        [C_STAGE] = !s->set_up ? "-" : s->complete ? "done" : s->reached < 0 ? "set-up" : stage_names[s->reached],
+        [C_PRICE] = lex(d, s->price),
+        [C_APPROVAL] = s->approved ? "approved"
+                       : s->asked  ? "asked"
+                       : s->price  ? (over_limit(d, s) ? "needed" : "no-need")
+                                   : "-",
+        [C_SHIPMENT] = relative(d, s->shipment),
+    };
+    demo_table table = {d->opt.out, WHAT_WIDTH, COLUMN_COUNT, column_widths};
     demo_table_row(&table, label, what, cells);
 }
 
-/* The phrases of what changed for order i ("o2 quoted 250"). */
-static void report_order(const orders_demo *d, int i, const order_status *old, const order_status *now, buf *what) {
-    const char *name = orders_instance_paths[i] + strlen("status/");
-    size_t before = what->len;
+/* The phrases of what changed for an order ("quoted 250"). */
+static void report_order(const orders_demo *d, const order_status *old, const order_status *now, buf *what) {
     if (!old->set_up && now->set_up)
-        demo_phrase(what, "%s set up", name);
+        demo_phrase(what, "set up");
     if (!old->price && now->price)
-        demo_phrase(what, "%s quoted %s", name, lex(d, now->price));
+        demo_phrase(what, "quoted %s", lex(d, now->price));
     if (!old->asked && now->asked)
-        demo_phrase(what, "%s asks approval", name);
+        demo_phrase(what, "asks approval");
     if (!old->approved && now->approved)
-        demo_phrase(what, "%s approved", name);
+        demo_phrase(what, "approved");
     if (!old->shipment && now->shipment)
-        demo_phrase(what, "%s shipped", name);
+        demo_phrase(what, "shipped");
     if (!old->complete && now->complete)
-        demo_phrase(what, "%s notified: done", name);
-    else if (old->reached != now->reached && now->reached >= 0 && what->len == before) /* nothing else said */
-        demo_phrase(what, "%s at %s", name, stage_names[now->reached]);
+        demo_phrase(what, "notified: done");
+    else if (old->reached != now->reached && now->reached >= 0 && !what->len) /* nothing else said */
+        demo_phrase(what, "at %s", stage_names[now->reached]);
 }
 
 /* ---- the check at the end ----------------------------------------------------------------------- */
@@ -256,7 +258,7 @@ static int check_server(orders_demo *d, char *message, size_t size) {
         else
             rc = 0;
         if (rc == 0)
-            fprintf(d->opt.out, "%s (%s, quoted %s): %s%s; notification %s names shipment %s, its own\n", name,
+            fprintf(d->opt.out, "%s (%s, quoted %s): %s%s;\n  notification %s names shipment %s, its own\n", name,
                     relative(d, s->order), lex(d, s->price), asked ? "approval request " : "no approval needed",
                     asked ? relative(d, approval) : "", relative(d, notification), relative(d, named));
     }
@@ -272,19 +274,14 @@ int orders_demo_start(orders_demo *d, char *message, size_t size) {
         return -1;
     d->started = demo_seconds(CLOCK_MONOTONIC);
     fprintf(d->opt.out,
-            "The order workflow (ldp-fixtures/orders, DESIGN.md section 8) on the embedded LDP server at %s:\n"
-            "one model, three instances, each acting on its own order: its own quote GET, approval (asked when\n"
-            "the price is over %d), shipment POST, and notification naming that shipment's Location.\n"
-            "One row per agent iteration that changed something; each order's column shows the stage it\n"
-            "reached, the price bound from its quote, its approval and its shipment's Location.\n\n",
+            "The order workflow (ldp-fixtures/orders) on the embedded LDP server at %s:\n"
+            "one model, three instances (status/o1, o2, o3), each acting on its own order: its own quote GET,\n"
+            "approval (asked when the price is over %d), shipment POST, and notification naming that\n"
+            "shipment's Location. One row per order that changed in an agent iteration (\"iter\"): the stage\n"
+            "it reached, the price bound from its quote, its approval and its shipment's Location.\n\n",
             d->opt.base, APPROVAL_LIMIT);
-    const char *names[ORDERS_COUNT];
-    for (int i = 0; i < ORDERS_COUNT; i++) {
-        names[i] = orders_instance_paths[i];
-        d->widths[i] = CELL_WIDTH;
-    }
-    demo_table table = {d->opt.out, WHAT_WIDTH, ORDERS_COUNT, d->widths};
-    demo_table_head(&table, "iter", "what happened", names);
+    demo_table table = {d->opt.out, WHAT_WIDTH, COLUMN_COUNT, column_widths};
+    demo_table_head(&table, "iter", "what happened", column_names);
     return 0;
 }
 
@@ -293,16 +290,18 @@ enum demo_progress orders_demo_after_iteration(orders_demo *d, char *message, si
     order_status now[ORDERS_COUNT];
     if (read_orders(d, now, message, size) != 0)
         return DEMO_FAILED;
-    buf what = {0};
-    for (int i = 0; i < ORDERS_COUNT; i++)
-        report_order(d, i, &d->status[i], &now[i], &what);
+    order_status old[ORDERS_COUNT];
+    memcpy(old, d->status, sizeof old);
     memcpy(d->status, now, sizeof now);
-    if (what.len) {
-        char label[16];
-        snprintf(label, sizeof label, "%u", d->iterations);
-        print_row(d, label, buf_cstr(&what));
+    char label[16];
+    snprintf(label, sizeof label, "%u", d->iterations);
+    for (int i = 0; i < ORDERS_COUNT; i++) {
+        buf what = {0};
+        report_order(d, &old[i], &now[i], &what);
+        if (what.len)
+            print_row(d, label, i, buf_cstr(&what));
+        buf_free(&what);
     }
-    buf_free(&what);
     for (int i = 0; i < ORDERS_COUNT; i++)
         if (!d->status[i].complete)
             return DEMO_GOING_ON;

@@ -22,17 +22,16 @@
 #define CONFIRMATION_PATH "inbox/confirmation"
 #define SUPPLIER_B_PATH "supplier-b/orders/"
 
-enum { WHAT_WIDTH = 40, STAGE_MIN_WIDTH = 9, MAX_ALTERNATIVES = 64 };
+/* The table fits 100 columns: iteration, what happened, the open stages, the order call. */
+enum { WHAT_WIDTH = 41, STAGES_WIDTH = 21, CALL_WIDTH = 25, MAX_ALTERNATIVES = 64 };
 
 /* The stages the table follows: the root (its completion ends the run) and the four columns. */
 enum stage { S_ROOT, S_ORDER, S_ONLINE, S_PHONE, S_RECEIVE, STAGE_COUNT };
 static const char *const stage_fragments[STAGE_COUNT] = {"root", "order", "order-online", "order-by-phone",
                                                          "receive"};
 /* The order call's columns, after the stages'. */
-enum { C_ALTERNATIVE, C_RETRIES, C_STATE, C_FAILURE, CALL_COLUMNS };
-static const char *const call_column_names[CALL_COLUMNS] = {"alternative", "retries", "call", "last failure"};
-static const int call_column_min_widths[CALL_COLUMNS] = {11, 7, 9, 15};
-enum { STAGE_COLUMNS = STAGE_COUNT - 1, COLUMN_COUNT = STAGE_COLUMNS + CALL_COLUMNS };
+enum { C_STAGES, C_CALL, COLUMN_COUNT };
+static const char *const column_names[COLUMN_COUNT] = {"open stages", "order call"};
 
 /* The milestones the rules give an alternative stage and its parent (rules/gsm-alternatives.n3) are no part
  * of the model's document: they are named here as the rules label them, by their documented fragments. */
@@ -343,43 +342,38 @@ static demo_table table_of(const suppliers_demo *d) {
     return (demo_table){d->opt.out, WHAT_WIDTH, COLUMN_COUNT, d->widths};
 }
 
-static void stage_cell(const status *s, int stage, char *out, size_t size) {
-    const stage_status *ss = &s->stage[stage];
-    snprintf(out, size, "%s",
-             !s->set_up || !ss->present ? "-"
-             : ss->active               ? "active"
-             : ss->completed            ? "completed"
-                                        : "inactive");
+/* The stages open (active), by name, or "-". */
+static void stages_cell(const suppliers_demo *d, buf *out) {
+    for (int stage = S_ORDER; d->status.set_up && stage < STAGE_COUNT; stage++)
+        if (d->status.stage[stage].present && d->status.stage[stage].active)
+            buf_printf(out, "%s%s", out->len ? ", " : "", stage_name(d, stage));
+    if (!out->len)
+        buf_puts(out, "-");
 }
 
-static void call_cells(const suppliers_demo *d, const call_status *c, char cells[CALL_COLUMNS][96]) {
+/* The order call's record: its alternative's number (the intro names them), its state and, while it
+ * calls, its retries left ("1 calling, 2 retries left", "2 answered"), or "-". */
+static void call_cell(const suppliers_demo *d, const call_status *c, buf *out) {
     if (!c->present) {
-        for (int i = 0; i < CALL_COLUMNS; i++)
-            snprintf(cells[i], sizeof cells[i], "-");
+        buf_puts(out, "-");
         return;
     }
-    const char *name = alternative_name(d, c->alternative);
-    snprintf(cells[C_ALTERNATIVE], sizeof cells[0], "%ld %s", c->alternative, name ? name : "(not in the model)");
-    snprintf(cells[C_RETRIES], sizeof cells[0], "%ld", c->retries_left);
-    const char *state = lex(d, c->state);
-    const char *hash = strrchr(state, '#');
-    snprintf(cells[C_STATE], sizeof cells[0], "%s", hash ? hash + 1 : state);
-    snprintf(cells[C_FAILURE], sizeof cells[0], "%s", c->last_failure ? lex(d, c->last_failure) : "-");
+    const char *state = lex(d, c->state), *hash = strrchr(state, '#');
+    buf_printf(out, "%ld %s", c->alternative, hash ? hash + 1 : state);
+    if (c->state == d->v.calling)
+        buf_printf(out, ", %ld retr%s left", c->retries_left, c->retries_left == 1 ? "y" : "ies");
 }
 
 /* One row with the current status: label is the iteration's number for an agent row, "" otherwise. */
 static void print_row(suppliers_demo *d, const char *label, const char *what) {
-    char stage_cells[STAGE_COLUMNS][16], call[CALL_COLUMNS][96];
-    const char *cells[COLUMN_COUNT];
-    for (int c = 0; c < STAGE_COLUMNS; c++) {
-        stage_cell(&d->status, S_ORDER + c, stage_cells[c], sizeof stage_cells[c]);
-        cells[c] = stage_cells[c];
-    }
-    call_cells(d, &d->status.call, call);
-    for (int c = 0; c < CALL_COLUMNS; c++)
-        cells[STAGE_COLUMNS + c] = call[c];
+    buf stages = {0}, call = {0};
+    stages_cell(d, &stages);
+    call_cell(d, &d->status.call, &call);
+    const char *cells[COLUMN_COUNT] = {buf_cstr(&stages), buf_cstr(&call)};
     demo_table table = table_of(d);
     demo_table_row(&table, label, what, cells);
+    buf_free(&stages);
+    buf_free(&call);
     d->idle = false;
 }
 
@@ -561,40 +555,29 @@ int suppliers_demo_start(suppliers_demo *d, char *message, size_t size) {
     if (read_status(d, &d->status, message, size) != 0)
         return -1;
     d->started = demo_seconds(CLOCK_MONOTONIC);
-    FILE *out = d->opt.out;
-    fprintf(out,
-            "The procurement workflow (ldp-fixtures/suppliers, DESIGN.md section 6.1) on the embedded LDP server\n"
-            "at %s, instance <%s%s%s>, %s.\n"
+    buf intro = {0};
+    buf_printf(&intro,
+            "The procurement workflow (ldp-fixtures/suppliers) on the embedded LDP server at\n"
+            "%s, instance <%s%s%s>, %s.\n"
             "\"%s\" orders by a call to its alternatives in turn:",
             d->opt.base, d->opt.base, SUPPLIERS_INSTANCE_PATH, SUPPLIERS_INSTANCE_FRAGMENT,
             d->status.set_up ? "already set up" : "uninitialized", stage_name(d, S_ONLINE));
     for (size_t i = 0; i < d->alternative_count; i++)
-        fprintf(out, "%s %zu %s", i ? "," : "", i + 1, lex(d, d->alternative_label[i]));
-    fprintf(out,
+        buf_printf(&intro, "%s %zu %s", i ? "," : "", i + 1, lex(d, d->alternative_label[i]));
+    buf_printf(&intro,
             ".\nThe first is down (nothing listens there); %s\n"
             "One row per change: \"env:\" rows are the environment (this demo playing the warehouse and the\n"
-            "clerk), the others what agent iteration \"iter\" did. A stage is inactive, active, or completed\n"
-            "(inactive with its completion flag set). The last four columns are the order call's record: the\n"
-            "alternative called, its retries left, the call's state and the last failure.\n\n",
+            "clerk), the others what agent iteration \"iter\" did; the stages open after it, and the order\n"
+            "call's record: the alternative called (by its number above), the call's state and, while it\n"
+            "calls, its retries left.\n\n",
             d->opt.no_supplier_b ? "the second is gone too, so the workflow must order by phone."
                                  : "the second takes orders.");
-    const char *names[COLUMN_COUNT];
-    for (int c = 0; c < STAGE_COLUMNS; c++) {
-        names[c] = stage_name(d, S_ORDER + c);
-        int len = (int)strlen(names[c]);
-        d->widths[c] = len > STAGE_MIN_WIDTH ? len : STAGE_MIN_WIDTH;
-    }
-    for (int c = 0; c < CALL_COLUMNS; c++) {
-        names[STAGE_COLUMNS + c] = call_column_names[c];
-        d->widths[STAGE_COLUMNS + c] = call_column_min_widths[c];
-    }
-    for (size_t i = 0; i < d->alternative_count; i++) {
-        int len = snprintf(NULL, 0, "%zu %s", i + 1, lex(d, d->alternative_label[i]));
-        if (len > d->widths[STAGE_COLUMNS + C_ALTERNATIVE])
-            d->widths[STAGE_COLUMNS + C_ALTERNATIVE] = len;
-    }
+    demo_wrapped(d->opt.out, buf_cstr(&intro));
+    buf_free(&intro);
+    d->widths[C_STAGES] = STAGES_WIDTH;
+    d->widths[C_CALL] = CALL_WIDTH;
     demo_table table = table_of(d);
-    demo_table_head(&table, "iter", "what happened", names);
+    demo_table_head(&table, "iter", "what happened", column_names);
     if (d->opt.no_supplier_b)
         environment_row(d, "supplier B's shop is gone (" SUPPLIER_B_PATH " deleted)");
     return 0;
@@ -619,7 +602,7 @@ static void summarize(suppliers_demo *d) {
     else
         buf_printf(&line, "; no supplier took it online: the clerk confirmed %u phone order request%s.",
                    d->phone_requests, d->phone_requests == 1 ? "" : "s");
-    fprintf(d->opt.out, "%s\n", buf_cstr(&line));
+    demo_wrapped(d->opt.out, buf_cstr(&line));
     fflush(d->opt.out);
     buf_free(&line);
 }

@@ -108,13 +108,15 @@ int gsm_completion(const char *const *instances, const enum gsm_verdict *verdict
         if (busy || verdicts[i] == GSM_GOING_ON)
             return -1;
         failed++;
-        log_msg(log, LOG_ERROR, "--until complete: instance <%s> failed: %s", instances[i],
-                verdicts[i] == GSM_FAILED_COMPLETED
-                    ? "its root stage closed on a failure milestone (its alternatives all failed, or its term failed)"
-                    : "a call is exhausted with its stage open, or a failure milestone is achieved");
+        const char *why = verdicts[i] == GSM_FAILED_COMPLETED
+                              ? "its root stage closed on a failure milestone (its alternatives all failed, or its "
+                                "term failed)"
+                              : "a call is exhausted with its stage open, or a failure milestone is achieved";
+        log_event(log, LOG_ERROR, "failed", instances[i], LOG_FIELDS(LOG_TEXT("cause", why)),
+                  "--until complete: instance <%s> failed: %s", instances[i], why);
     }
     if (!failed)
-        log_msg(log, LOG_INFO, "every workflow instance is complete");
+        log_event(log, LOG_INFO, "complete", NULL, LOG_NO_FIELDS, "every workflow instance is complete");
     return failed ? 5 : 0;
 }
 

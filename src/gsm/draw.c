@@ -26,6 +26,10 @@
 #define FILL_COMPLETED "#c6dcff"
 #define FILL_ACHIEVED "#ffd966"
 #define FILL_MILESTONE "#ffffff"
+#define WAITS_FOR_SHOWN 90
+
+/* A stage's call (shape.h design note 7): its box's border and a line under its name; answered: none. */
+static const char *const call_colours[] = {NULL, NULL, "#c62828", "#1565c0", "#ef6c00"};
 
 /* The plugins an SVG or dot picture needs, linked in: the drawing child of a threaded server loads no
  * library (dlopen takes locks another thread may have held at the fork), and no text layout plugin
@@ -103,8 +107,9 @@ static void add_stage_cluster(drawing *d, size_t i) {
     set(c, "id", name);
     set(c, "style", "rounded,filled");
     set(c, "fillcolor", stage_fill(d->shape, stage));
-    set(c, "color", stage->state == GSM_STATE_ACTIVE ? "#2e7d32" : "#555555");
-    set(c, "penwidth", stage->state == GSM_STATE_ACTIVE ? "2" : "1");
+    const char *call = call_colours[stage->call];
+    set(c, "color", call ? call : stage->state == GSM_STATE_ACTIVE ? "#2e7d32" : "#555555");
+    set(c, "penwidth", call ? "3" : stage->state == GSM_STATE_ACTIVE ? "2" : "1");
     buf label = {0};
     buf_puts(&label, "<B>");
     gsm_draw_label_text(&label, stage->name);
@@ -114,6 +119,8 @@ static void add_stage_cluster(drawing *d, size_t i) {
         gsm_draw_label_text(&label, gsm_shape_stage_word(d->shape, stage));
         buf_puts(&label, "</I>");
     }
+    if (call)
+        buf_printf(&label, "<BR/><FONT COLOR=\"%s\">call %s</FONT>", call, gsm_shape_call_name(stage->call));
     gsm_draw_set_html_label(d->g, c, &label);
     buf_free(&label);
 }
@@ -151,6 +158,20 @@ static void add_guard_node(drawing *d, size_t i) {
     buf_puts(&label, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\"><TR>"
                      "<TD PORT=\"d\"><FONT POINT-SIZE=\"16\">&#9671;</FONT></TD><TD><FONT POINT-SIZE=\"9\">");
     gsm_draw_label_text(&label, guard->name);
+    if (guard->waits_for) {
+        /* at most WAITS_FOR_SHOWN bytes of it, cut between characters: a long description would widen
+         * the whole picture */
+        size_t len = strlen(guard->waits_for);
+        bool cut = len > WAITS_FOR_SHOWN;
+        if (cut)
+            for (len = WAITS_FOR_SHOWN; len && ((unsigned char)guard->waits_for[len] & 0xC0) == 0x80; len--)
+                ;
+        char *shown = xstrndup(guard->waits_for, len);
+        buf_puts(&label, "<BR/><I>waits for: ");
+        gsm_draw_label_text(&label, shown);
+        buf_puts(&label, cut ? "...</I>" : "</I>");
+        free(shown);
+    }
     buf_puts(&label, "</FONT></TD></TR></TABLE>");
     gsm_draw_set_html_label(d->g, n, &label);
     buf_free(&label);
@@ -250,7 +271,16 @@ static void add_legend(drawing *d) {
     gsm_draw_label_text(&label, d->shape->instance);
     buf_puts(&label, "</TD><TD BGCOLOR=\"" FILL_ACTIVE "\">active</TD><TD BGCOLOR=\"" FILL_INACTIVE
                      "\">inactive</TD><TD BGCOLOR=\"" FILL_COMPLETED "\">completed</TD><TD BGCOLOR=\"" FILL_ACHIEVED
-                     "\">achieved</TD></TR></TABLE>");
+                     "\">achieved</TD>");
+    /* the calls' colours, those of the calls drawn */
+    for (int call = GSM_CALL_EXHAUSTED; call <= GSM_CALL_RETRYING; call++)
+        for (size_t i = 0; i < d->shape->stage_count; i++)
+            if ((int)d->shape->stages[i].call == call) {
+                buf_printf(&label, "<TD BGCOLOR=\"%s\"><FONT COLOR=\"white\">call %s</FONT></TD>", call_colours[call],
+                           gsm_shape_call_name((enum gsm_shape_call)call));
+                break;
+            }
+    buf_puts(&label, "</TR></TABLE>");
     gsm_draw_set_html_label(d->g, d->g, &label);
     set(d->g, "labelloc", "b");
     buf_free(&label);

@@ -4,7 +4,10 @@
  *                    in bold; with an instance its fill is its state and its name is followed by it
  *                    (active: green, inactive: grey, completed: blue, not set up: white)
  *   milestone        an ellipse in its stage; with an instance an achieved one is gold, marked "achieved"
- *   guard            a small diamond with its name in the stage it guards; an arrow comes to it from each
+ *   call             with an instance, a stage's call (shape.h design note 7) colours its box's border and
+ *                    is named under it: calling blue, retrying orange, exhausted red (answered: nothing)
+ *   guard            a small diamond with its name, and what it waits for (shape.h design note 6,
+ *                    its first 90 bytes) in italics, in the stage it guards; an arrow comes to it from each
  *                    milestone its sentries read (solid: read as achieved; dotted, ending in a bar: read as
  *                    not achieved, drawn without pulling the layout)
  *   alternatives     a dashed arrow "then" from each alternative stage to the one given its turn after it

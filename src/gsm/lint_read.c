@@ -183,8 +183,9 @@ const char *lint_memo_check(lint_memo *memo, const lint_read *read, const term_i
         buf_printf(&refusal, "ldgsm lint finds %zu error%s in it:", errors, errors == 1 ? "" : "s");
     for (size_t i = 0; i < gsm_lint_message_count(l); i++) {
         const lint_message *m = gsm_lint_message(l, i);
-        log_msg(read->log, m->severity == LINT_ERROR ? LOG_ERROR : LOG_WARN, "lint: <%s>'s %s: %s",
-                terms_lex(t, instance, NULL), noun, m->line);
+        log_event(read->log, m->severity == LINT_ERROR ? LOG_ERROR : LOG_WARN, "lint", terms_lex(t, instance, NULL),
+                  LOG_FIELDS(LOG_TEXT("of", noun), LOG_TEXT("finding", m->line)), "lint: <%s>'s %s: %s",
+                  terms_lex(t, instance, NULL), noun, m->line);
         if (m->severity == LINT_ERROR)
             buf_printf(&refusal, " %s%s", m->line, --errors ? ";" : "");
     }

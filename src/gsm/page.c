@@ -1,6 +1,8 @@
-/* page.c: the page of page.h: finds the instances among the documents, reads each one's shape with its
- * model (shape.h), draws it (draw.h) and writes the HTML, escaping every text it did not write itself,
- * with the list of documents its script follows (design note 5). */
+/* page.c: the pages of page.h: finds the instances among the documents (reading again only the documents
+ * that changed), counts, filters and pages them, shows why each one shown waits (status_report.h), and on
+ * an instance's own page reads its shape with its model (shape.h) and draws it (draw.h); writes the HTML,
+ * escaping every text it did not write itself, with the list of documents its script follows (design
+ * note 5). */
 #define _GNU_SOURCE /* memmem */
 #include "gsm/page.h"
 
@@ -14,6 +16,7 @@
 
 #include "gsm/draw.h"
 #include "gsm/shape.h"
+#include "gsm/status_report.h"
 #include "rdf/rdfio.h"
 #include "rdf/store.h"
 #include "rdf/strmap.h"
@@ -33,7 +36,10 @@ static const char stylesheet[] =
     ".achieved{background:#ffd966}"
     ".d1{padding-left:1.5em}.d2{padding-left:3em}.d3{padding-left:4.5em}.d4{padding-left:6em}"
     ".d5{padding-left:7.5em}.d6{padding-left:9em}"
-    ".drawing svg{max-width:100%;height:auto}";
+    ".drawing svg{max-width:100%;height:auto}"
+    ".retrying{background:#ffcf99}.exhausted{background:#f4a6a6}.notsetup{background:#fff}"
+    "#counts a{padding:.1em .4em;margin-right:.2em;text-decoration:none;color:#222}"
+    "td{vertical-align:top}pre.why{margin:0;white-space:pre-wrap;font-size:.85em}";
 
 /* The page's only script, where the server sends notifications (design note 5): it follows the documents
  * #topics lists and fetches the page again on a change; the Content-Security-Policy allows it by its hash. */
@@ -125,6 +131,40 @@ static const char script[] =
     "document.addEventListener('DOMContentLoaded', follow);\n"
     "addEventListener('pagehide', () => { for (const [topic, channel] of channels) forget(topic, channel); });\n";
 
+/* What the console counts and filters by (design note 7), from the instance's own document. */
+enum console_state { CS_NOT_SET_UP, CS_ACTIVE, CS_RETRYING, CS_EXHAUSTED, CS_COMPLETED, CS_INACTIVE, CS_COUNT };
+static const char *const state_words[CS_COUNT] = {"not set up", "active", "retrying", "call exhausted",
+                                                  "completed", "inactive"};
+static const char *const state_classes[CS_COUNT] = {"notsetup", "active", "retrying", "exhausted", "completed",
+                                                    "inactive"};
+
+/* The instances a document holds, kept with its ETag (design note 6). */
+typedef struct held_instance {
+    char *iri, *model; /* model: its gsm:isInstanceOf, or NULL */
+    enum console_state state;
+    char *why;         /* why it waits (design note 7), once shown; NULL before */
+    char *why_model;   /* the ETag of the model's document it was made with ("": none held) */
+} held_instance;
+
+/* The instances of one document as read at its ETag. */
+typedef struct doc_instances {
+    char *uri, *etag;
+    held_instance *items;
+    size_t count;
+} doc_instances;
+
+static void doc_instances_free(doc_instances *d) {
+    for (size_t i = 0; i < d->count; i++) {
+        free(d->items[i].iri);
+        free(d->items[i].model);
+        free(d->items[i].why);
+        free(d->items[i].why_model);
+    }
+    free(d->items);
+    free(d->uri);
+    free(d->etag);
+}
+
 enum { HEADER_COUNT = 6 };
 
 struct gsm_page {
@@ -132,6 +172,9 @@ struct gsm_page {
     unsigned refresh, max_channels;
     char *subscription; /* NULL: the server sends no notifications */
     pthread_mutex_t lock; /* design note 4 */
+    doc_instances *cache; /* design note 6: the instances of each document, by its ETag */
+    size_t cache_count;
+    strmap cache_by_uri;
     buf csp;
     gsm_page_header headers[HEADER_COUNT];
 };
@@ -165,7 +208,7 @@ gsm_page *gsm_page_new(const gsm_page_config *config) {
         csp_hash(&p->csp, script, sizeof script - 1);
         buf_printf(&p->csp, "; connect-src 'self' %s", config->notifications);
     }
-    buf_puts(&p->csp, "; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    buf_puts(&p->csp, "; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
     const gsm_page_header headers[HEADER_COUNT] = {
         {"Content-Type", "text/html; charset=utf-8"},
         {"Content-Security-Policy", buf_cstr(&p->csp)},
@@ -182,6 +225,10 @@ void gsm_page_free(gsm_page *p) {
     if (!p)
         return;
     pthread_mutex_destroy(&p->lock);
+    for (size_t i = 0; i < p->cache_count; i++)
+        doc_instances_free(&p->cache[i]);
+    free(p->cache);
+    strmap_free(&p->cache_by_uri);
     free(p->compat_rules);
     free(p->subscription);
     buf_free(&p->csp);
@@ -207,34 +254,36 @@ static void html_text(buf *out, const char *text) {
     }
 }
 
-/* ==== finding the instances (design note 1) ==== */
+/* ==== the instances each document holds, kept with its ETag (design notes 1 and 6) ==== */
 
-typedef struct instance {
-    size_t doc;
-    char *iri;
-    size_t model_doc; /* the document of its gsm:isInstanceOf, or SIZE_MAX when the server holds none */
-    gsm_shape *shape; /* read with the documents; NULL when it could not be, with error */
-    char error[1024];
-} instance;
+static bool holds(store *st, term_id s, term_id p, term_id o) { return store_find(st, s, p, o) != UINT32_MAX; }
 
-typedef struct instance_list {
-    instance *items;
-    size_t count;
-} instance_list;
-
-/* The index of the document whose URI is iri without its fragment, or SIZE_MAX. */
-static size_t document_of(const strmap *by_uri, const char *iri) {
-    const char *hash = strchr(iri, '#');
-    uint32_t *index = strmap_get_n(by_uri, iri, hash ? (size_t)(hash - iri) : strlen(iri));
-    return index ? *index : SIZE_MAX;
+/* The state of instance x: its root's, or, while it is active, its calls' when one failed. */
+static enum console_state state_of(terms *t, store *st, term_id x) {
+    if (holds(st, x, terms_iri_cstr(t, GSM_hasState), terms_iri_cstr(t, GSM_uninitialized)) ||
+        !holds(st, x, terms_iri_cstr(t, GSM_inArtifactInstance), x))
+        return CS_NOT_SET_UP;
+    if (!holds(st, x, terms_iri_cstr(t, GSM_hasState), terms_iri_cstr(t, GSM_active)))
+        return holds(st, x, terms_iri_cstr(t, LDGSM_isCompleted), T_TRUE) ? CS_COMPLETED : CS_INACTIVE;
+    term_id record = terms_iri_cstr(t, NS_LDGSM "CallRecord"), call_state = terms_iri_cstr(t, LDGSM_callState);
+    term_id in_artifact = terms_iri_cstr(t, GSM_inArtifactInstance), failure = terms_iri_cstr(t, LDGSM_lastFailure);
+    term_id calling = terms_iri_cstr(t, NS_LDGSM "calling"), exhausted = terms_iri_cstr(t, NS_LDGSM "exhausted");
+    enum console_state state = CS_ACTIVE;
+    store_iter it;
+    uint32_t n;
+    store_match(st, 0, in_artifact, x, 0, store_size(st), &it);
+    for (const triple *tr; (tr = store_next(&it, &n));) {
+        if (!holds(st, tr->s, T_RDF_TYPE, record))
+            continue;
+        if (holds(st, tr->s, call_state, exhausted))
+            return CS_EXHAUSTED;
+        if (holds(st, tr->s, call_state, calling) && store_first_object(st, tr->s, failure))
+            state = CS_RETRYING;
+    }
+    return state;
 }
 
-static void find_in_document(terms *t, rdfio *io, const gsm_page_document *doc, size_t index,
-                             const strmap *by_uri, instance_list *out) {
-    /* Only a document that names the class can hold an instance: most of a server's documents are
-     * passed over without being parsed. */
-    if (doc->container || !memmem(doc->turtle, doc->len, "StageInstance", strlen("StageInstance")))
-        return;
+static void find_in_document(terms *t, rdfio *io, const gsm_page_document *doc, doc_instances *out) {
     store *st = store_new();
     rdf_error err;
     if (rdf_parse(io, st, RDF_TURTLE, doc->turtle, doc->len, doc->uri, 0, doc->uri, &err) == 0) {
@@ -249,27 +298,166 @@ static void find_in_document(terms *t, rdfio *io, const gsm_page_document *doc, 
         store_match(st, 0, T_RDF_TYPE, stage_instance, 0, store_size(st), &it);
         while ((tr = store_next(&it, &n))) {
             term_id x = tr->s;
-            bool set_up = store_find(st, x, in_artifact, x) != UINT32_MAX;
-            bool not_yet = store_find(st, x, has_state, uninitialized) != UINT32_MAX;
+            bool set_up = holds(st, x, in_artifact, x), not_yet = holds(st, x, has_state, uninitialized);
             if (terms_kind(t, x) != TERM_IRI || !(set_up || not_yet))
                 continue;
-            const char *iri = terms_lex(t, x, NULL);
-            store_iter models;
-            uint32_t m;
-            store_match(st, x, is_instance_of, 0, 0, store_size(st), &models);
-            const triple *model = store_next(&models, &m);
-            size_t model_doc = model && terms_kind(t, model->o) == TERM_IRI
-                                   ? document_of(by_uri, terms_lex(t, model->o, NULL))
-                                   : SIZE_MAX;
+            term_id model = store_first_object(st, x, is_instance_of);
             out->items = xrealloc(out->items, (out->count + 1) * sizeof *out->items);
-            out->items[out->count++] = (instance){.doc = index, .iri = xstrndup(iri, strlen(iri)),
-                                                  .model_doc = model_doc};
+            out->items[out->count++] = (held_instance){
+                .iri = copy(terms_lex(t, x, NULL)),
+                .model = model && terms_kind(t, model) == TERM_IRI ? copy(terms_lex(t, model, NULL)) : NULL,
+                .state = state_of(t, st, x)};
         }
     }
     store_free(st);
 }
 
-/* ==== one instance (design note 2) ==== */
+/* Brings the cache up to the documents: a document whose ETag is the one it was read at keeps its entry,
+ * the others are read again, the entries of documents gone are dropped. */
+static void refresh_cache(gsm_page *p, const gsm_page_document *docs, size_t count) {
+    doc_instances *fresh = NULL;
+    size_t fresh_count = 0;
+    strmap fresh_by_uri = {0};
+    terms *t = NULL;
+    rdfio *io = NULL;
+    bool inserted;
+    fresh = xmalloc((count ? count : 1) * sizeof *fresh);
+    for (size_t i = 0; i < count; i++) {
+        const gsm_page_document *doc = &docs[i];
+        uint32_t *old = doc->container ? NULL : strmap_get(&p->cache_by_uri, doc->uri);
+        doc_instances *kept = old ? &p->cache[*old] : NULL;
+        bool same = kept && kept->etag && doc->etag && strcmp(kept->etag, doc->etag) == 0;
+        /* Only a document that names the class can hold an instance: most of a server's documents are
+         * passed over without being parsed. */
+        if (!same && (doc->container || !memmem(doc->turtle, doc->len, "StageInstance", strlen("StageInstance"))))
+            continue;
+        doc_instances *entry = &fresh[fresh_count];
+        if (same) {
+            *entry = *kept;
+            *kept = (doc_instances){0}; /* moved */
+        } else {
+            *entry = (doc_instances){.uri = copy(doc->uri), .etag = copy(doc->etag)};
+            if (!t) {
+                t = terms_new();
+                io = rdfio_new(t);
+            }
+            find_in_document(t, io, doc, entry);
+        }
+        strmap_put(&fresh_by_uri, entry->uri, (uint32_t)fresh_count++, &inserted);
+    }
+    if (t) {
+        rdfio_free(io);
+        terms_free(t);
+    }
+    for (size_t i = 0; i < p->cache_count; i++)
+        doc_instances_free(&p->cache[i]);
+    free(p->cache);
+    strmap_free(&p->cache_by_uri);
+    p->cache = fresh;
+    p->cache_count = fresh_count;
+    p->cache_by_uri = fresh_by_uri;
+}
+
+/* An instance as this page lists it: where it is and what its document said. */
+typedef struct listed {
+    size_t doc, model_doc; /* model_doc: SIZE_MAX when the server holds no document of its model */
+    held_instance *in; /* its why is filled in when shown */
+} listed;
+
+/* The index of the document whose URI is iri without its fragment, or SIZE_MAX. */
+static size_t document_of(const strmap *by_uri, const char *iri) {
+    if (!iri)
+        return SIZE_MAX;
+    const char *hash = strchr(iri, '#');
+    uint32_t *index = strmap_get_n(by_uri, iri, hash ? (size_t)(hash - iri) : strlen(iri));
+    return index ? *index : SIZE_MAX;
+}
+
+/* Every instance of the documents, in their documents' order (design note 1). */
+static listed *list_instances(const gsm_page *p, const strmap *by_uri, size_t *count) {
+    size_t n = 0;
+    for (size_t i = 0; i < p->cache_count; i++)
+        n += p->cache[i].count;
+    listed *all = xmalloc((n ? n : 1) * sizeof *all);
+    n = 0;
+    for (size_t i = 0; i < p->cache_count; i++) {
+        const doc_instances *entry = &p->cache[i];
+        size_t doc = document_of(by_uri, entry->uri);
+        for (size_t k = 0; k < entry->count; k++)
+            all[n++] = (listed){doc, document_of(by_uri, entry->items[k].model), &entry->items[k]};
+    }
+    *count = n;
+    return all;
+}
+
+/* ==== why an instance waits: status_report.h, on the documents the server holds (design note 7) ==== */
+
+typedef struct held_reads {
+    const strmap *by_uri;
+    const char *base_url;
+} held_reads;
+
+/* A read as the server's own view: 200 for a document it holds, 404 for another of its paths, and no
+ * answer for a document elsewhere (this page reads nothing over the network). */
+static bool held_read(void *user, const char *iri, status_read *out) {
+    const held_reads *r = user;
+    if (document_of(r->by_uri, iri) != SIZE_MAX)
+        *out = (status_read){.status = 200};
+    else if (strncmp(iri, r->base_url, strlen(r->base_url)) == 0)
+        *out = (status_read){.status = 404};
+    else
+        *out = (status_read){.failure = "not on this server"};
+    return true;
+}
+
+/* The report of l from its document and its model's (history: how many transitions it keeps). */
+static status_report *report_of(terms *t, rdfio *io, const gsm_page_document *docs, const held_reads *reads,
+                                const listed *l, unsigned history) {
+    store *wm = store_new();
+    size_t parts[2] = {l->doc, l->model_doc};
+    for (size_t i = 0; i < 2; i++) {
+        if (parts[i] == SIZE_MAX || (i == 1 && parts[1] == parts[0]))
+            continue;
+        const gsm_page_document *doc = &docs[parts[i]];
+        rdf_error err;
+        rdf_parse(io, wm, RDF_TURTLE, doc->turtle, doc->len, doc->uri, 0, doc->uri, &err);
+    }
+    status_input in = {.t = t, .wm = wm, .instance = l->in->iri, .read = held_read, .read_user = (void *)reads,
+                       .history = history};
+    status_report *report = status_report_build(&in);
+    store_free(wm);
+    return report;
+}
+
+/* Fills in why l waits, unless it was made with the model's document as it is (its own document's
+ * changes make a new entry: design note 6). */
+static void explain(const gsm_page_document *docs, const held_reads *reads, listed *l) {
+    const char *model_etag = l->model_doc != SIZE_MAX && docs[l->model_doc].etag ? docs[l->model_doc].etag : "";
+    if (l->in->why && strcmp(l->in->why_model, model_etag) == 0)
+        return;
+    terms *t = terms_new();
+    rdfio *io = rdfio_new(t);
+    status_report *report = report_of(t, io, docs, reads, l, 0);
+    buf why = {0};
+    status_report_why_text(report, &why);
+    free(l->in->why);
+    free(l->in->why_model);
+    l->in->why = buf_cstr(&why);
+    l->in->why_model = copy(model_etag);
+    status_report_free(report);
+    rdfio_free(io);
+    terms_free(t);
+}
+
+/* ==== one instance's own page (design note 8) ==== */
+
+typedef struct instance {
+    size_t doc;
+    const char *iri;
+    size_t model_doc;
+    gsm_shape *shape; /* read with the documents; NULL when it could not be, with error */
+    char error[1024];
+} instance;
 
 static void write_stage_rows(const gsm_shape *shape, buf *html) {
     buf_puts(html, "<table><tr><th>stage</th><th>state</th><th>milestones</th></tr>\n");
@@ -373,26 +561,6 @@ static void write_instance(const gsm_page_document *docs, const instance *in, bu
     buf_puts(html, "</section>\n");
 }
 
-/* ==== the page ==== */
-
-/* Everything that parses RDF (raptor2, and rasqal through the shapes' sentries) runs here, on worlds of
- * rdfio's pool (design note 4). */
-static void read_instances(gsm_page *p, const gsm_page_document *docs, size_t count, instance_list *found) {
-    terms *t = terms_new();
-    rdfio *io = rdfio_new(t);
-    strmap by_uri = {0};
-    bool inserted;
-    for (size_t i = 0; i < count; i++)
-        strmap_put(&by_uri, docs[i].uri, (uint32_t)i, &inserted);
-    for (size_t i = 0; i < count; i++)
-        find_in_document(t, io, &docs[i], i, &by_uri, found);
-    strmap_free(&by_uri);
-    rdfio_free(io);
-    terms_free(t);
-    for (size_t i = 0; i < found->count; i++)
-        read_instance(p, docs, &found->items[i]);
-}
-
 /* ==== the documents the script follows (design note 5) ==== */
 
 static void add_topic(size_t doc, bool *chosen, size_t *order, size_t *n) {
@@ -411,22 +579,18 @@ static size_t container_of(const strmap *by_uri, const char *uri) {
     return index ? *index : SIZE_MAX;
 }
 
-/* Writes the hidden list of the documents the script follows, in design note 5's order, the first
- * max_channels of them (data-beyond: how many more there are). */
+/* Writes the hidden list of the documents the script follows for the instances shown, in design note 5's
+ * order, the first max_channels of them (data-beyond: how many more there are). */
 static void write_topics(const gsm_page *p, const char *base_url, const gsm_page_document *docs, size_t count,
-                         const instance_list *found, buf *html) {
-    strmap by_uri = {0};
-    bool inserted;
-    for (size_t i = 0; i < count; i++)
-        strmap_put(&by_uri, docs[i].uri, (uint32_t)i, &inserted);
+                         const strmap *by_uri, const listed *shown, size_t shown_count, buf *html) {
     bool *chosen = xcalloc(count ? count : 1, sizeof *chosen);
     size_t *order = xmalloc((count ? count : 1) * sizeof *order), n = 0;
-    uint32_t *root = strmap_get(&by_uri, base_url);
+    uint32_t *root = strmap_get(by_uri, base_url);
     add_topic(root ? *root : SIZE_MAX, chosen, order, &n);
-    for (size_t i = 0; i < found->count; i++)
-        add_topic(container_of(&by_uri, docs[found->items[i].doc].uri), chosen, order, &n);
-    for (size_t i = 0; i < found->count; i++)
-        add_topic(found->items[i].doc, chosen, order, &n);
+    for (size_t i = 0; i < shown_count; i++)
+        add_topic(container_of(by_uri, docs[shown[i].doc].uri), chosen, order, &n);
+    for (size_t i = 0; i < shown_count; i++)
+        add_topic(shown[i].doc, chosen, order, &n);
     for (size_t i = 0; i < count; i++)
         if (docs[i].container)
             add_topic(i, chosen, order, &n);
@@ -449,18 +613,145 @@ static void write_topics(const gsm_page *p, const char *base_url, const gsm_page
     buf_puts(html, "</ul>\n");
     free(order);
     free(chosen);
-    strmap_free(&by_uri);
 }
 
-void gsm_page_render(gsm_page *p, const char *base_url, const gsm_page_document *docs, size_t count, buf *html) {
-    pthread_mutex_lock(&p->lock);
-    instance_list found = {0};
-    read_instances(p, docs, count, &found);
+/* ==== the page ==== */
+
+/* Text for a query parameter's value: everything but unreserved characters percent-encoded. */
+static void query_text(buf *out, const char *text) {
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if ((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || strchr("-._~", *c))
+            buf_putc(out, (char)*c);
+        else
+            buf_printf(out, "%%%02X", *c);
+    }
+}
+
+static bool given(const char *text) { return text && *text; }
+
+/* A link's href to the console with query's filters, state replaced by state (NULL: none) and page by page
+ * (0: the first), escaped for an attribute. */
+static void console_href(buf *html, const gsm_page_query *query, const char *state, size_t page) {
+    buf href = {0};
+    buf_putc(&href, '?');
+    const char *names[] = {"state", "model", "text"}, *values[] = {state, query->model, query->text};
+    for (size_t i = 0; i < 3; i++)
+        if (given(values[i])) {
+            buf_printf(&href, "%s%s=", href.len > 1 ? "&" : "", names[i]);
+            query_text(&href, values[i]);
+        }
+    if (page > 1)
+        buf_printf(&href, "%spage=%zu", href.len > 1 ? "&" : "", page);
+    html_text(html, buf_cstr(&href));
+    buf_free(&href);
+}
+
+static void instance_href(buf *html, const char *iri) {
+    buf href = {0};
+    buf_puts(&href, "?instance=");
+    query_text(&href, iri);
+    html_text(html, buf_cstr(&href));
+    buf_free(&href);
+}
+
+/* The state a filter names: an index into state_words, CS_COUNT for any, -1 for a word it does not know. */
+static int state_named(const char *word) {
+    if (!given(word))
+        return CS_COUNT;
+    for (int i = 0; i < CS_COUNT; i++)
+        if (strcmp(word, state_words[i]) == 0)
+            return i;
+    return -1;
+}
+
+static bool kept(const listed *l, const gsm_page_query *query, int state) {
+    if (state != CS_COUNT && (int)l->in->state != state)
+        return false;
+    if (given(query->model) && (!l->in->model || strcmp(l->in->model, query->model) != 0))
+        return false;
+    return !given(query->text) || strcasestr(l->in->iri, query->text) ||
+           (l->in->model && strcasestr(l->in->model, query->text));
+}
+
+/* The counts by state, each a link to the instances in that state (the other filters kept). */
+static void write_counts(const listed *all, size_t count, const gsm_page_query *query, buf *html) {
+    size_t by_state[CS_COUNT] = {0};
+    for (size_t i = 0; i < count; i++)
+        by_state[all[i].in->state]++;
+    buf_printf(html, "<p id=\"counts\"><a href=\"");
+    console_href(html, query, NULL, 0);
+    buf_printf(html, "\"><b>%zu</b> instance%s</a>", count, count == 1 ? "" : "s");
+    for (int s = 0; s < CS_COUNT; s++) {
+        if (!by_state[s])
+            continue;
+        buf_printf(html, " · <a class=\"%s\" href=\"", state_classes[s]);
+        console_href(html, query, state_words[s], 0);
+        buf_printf(html, "\"><b>%zu</b> %s</a>", by_state[s], state_words[s]);
+    }
+    buf_puts(html, "</p>\n");
+}
+
+/* The filter: a form sent with GET to the page itself, the models offered those of the instances. */
+static void write_filter(const listed *all, size_t count, const gsm_page_query *query, int state, buf *html) {
+    buf_puts(html, "<form id=\"filter\" method=\"get\"><label>state <select name=\"state\"><option value=\"\">any"
+                   "</option>");
+    for (int s = 0; s < CS_COUNT; s++)
+        buf_printf(html, "<option%s>%s</option>", s == state ? " selected" : "", state_words[s]);
+    buf_puts(html, "</select></label> <label>model <select name=\"model\"><option value=\"\">any</option>");
+    strmap models = {0};
+    bool inserted;
+    for (size_t i = 0; i < count; i++) {
+        const char *model = all[i].in->model;
+        if (!model)
+            continue;
+        strmap_put(&models, model, 0, &inserted);
+        if (!inserted)
+            continue;
+        buf_puts(html, "<option");
+        buf_puts(html, given(query->model) && strcmp(query->model, model) == 0 ? " selected>" : ">");
+        html_text(html, model);
+        buf_puts(html, "</option>");
+    }
+    strmap_free(&models);
+    buf_puts(html, "</select></label> <label>text <input name=\"text\" value=\"");
+    html_text(html, given(query->text) ? query->text : "");
+    buf_puts(html, "\"></label> <button>filter</button></form>\n");
+}
+
+/* One row of the console: the instance (a link to its own page), its document, model, state and why it
+ * waits. */
+static void write_row(const gsm_page_document *docs, const listed *l, buf *html) {
+    const char *cls = state_classes[l->in->state];
+    buf_printf(html, "<tr class=\"instance\"><td><a href=\"");
+    instance_href(html, l->in->iri);
+    buf_puts(html, "\">");
+    html_text(html, l->in->iri);
+    buf_puts(html, "</a> <a class=\"note\" href=\"");
+    html_text(html, docs[l->doc].uri);
+    buf_puts(html, "\">(document)</a></td><td>");
+    if (l->model_doc != SIZE_MAX) {
+        buf_puts(html, "<a href=\"");
+        html_text(html, docs[l->model_doc].uri);
+        buf_puts(html, "\">");
+    }
+    html_text(html, l->in->model ? l->in->model : "(none)");
+    buf_puts(html, l->model_doc != SIZE_MAX ? "</a>" : "");
+    buf_printf(html, "</td><td class=\"state %s\">%s</td><td><pre class=\"why\">", cls, state_words[l->in->state]);
+    html_text(html, l->in->why);
+    buf_puts(html, "</pre></td></tr>\n");
+}
+
+enum { HISTORY_SHOWN = 10 };
+
+/* The head of the page and its heading, up to the note on how it updates. */
+static void write_head(const gsm_page *p, const char *title, const char *base_url, buf *html) {
     buf_puts(html, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
     /* With the script, the meta refresh is only for a browser that runs none (design note 5). */
     buf_printf(html, "%s<meta http-equiv=\"refresh\" content=\"%u\">%s\n", p->subscription ? "<noscript>" : "",
                p->refresh, p->subscription ? "</noscript>" : "");
-    buf_puts(html, "<title>ldgsm: workflow instances</title>\n<style>");
+    buf_puts(html, "<title>ldgsm: ");
+    html_text(html, title);
+    buf_puts(html, "</title>\n<style>");
     buf_puts(html, stylesheet);
     buf_puts(html, "</style>\n");
     if (p->subscription) {
@@ -468,26 +759,126 @@ void gsm_page_render(gsm_page *p, const char *base_url, const gsm_page_document 
         buf_puts(html, script);
         buf_puts(html, "</script>\n");
     }
-    buf_puts(html, "</head>\n<body>\n<h1>Workflow instances on ");
+    buf_puts(html, "</head>\n<body>\n<h1>");
+    html_text(html, title);
+    buf_puts(html, " on ");
     html_text(html, base_url);
-    buf_printf(html,
-               "</h1>\n<p class=\"note\">%zu instance%s; <span id=\"updates\">this page reloads every %u "
-               "seconds%s.</span></p>\n",
-               found.count, found.count == 1 ? "" : "s", p->refresh,
-               p->subscription ? "" : ": the server sends no notifications");
+    buf_printf(html, "</h1>\n<p class=\"note\"><span id=\"updates\">this page reloads every %u seconds%s.</span></p>\n",
+               p->refresh, p->subscription ? "" : ": the server sends no notifications");
+}
+
+/* The console (design note 7). */
+static void write_console(gsm_page *p, const char *base_url, const gsm_page_query *query,
+                          const gsm_page_document *docs, size_t count, const strmap *by_uri, const listed *all,
+                          size_t all_count, buf *html) {
+    write_head(p, "Workflow instances", base_url, html);
+    int state = state_named(query->state);
+    write_counts(all, all_count, query, html);
+    write_filter(all, all_count, query, state, html);
+    listed *matching = xmalloc((all_count ? all_count : 1) * sizeof *matching);
+    size_t match_count = 0;
+    for (size_t i = 0; state >= 0 && i < all_count; i++)
+        if (kept(&all[i], query, state))
+            matching[match_count++] = all[i];
+    size_t pages = match_count ? (match_count + GSM_PAGE_ROWS - 1) / GSM_PAGE_ROWS : 1;
+    size_t page = query->page < 1 ? 1 : query->page > pages ? pages : query->page;
+    size_t first = (page - 1) * GSM_PAGE_ROWS, shown = match_count - first < GSM_PAGE_ROWS ? match_count - first
+                                                                                          : GSM_PAGE_ROWS;
     if (p->subscription)
-        write_topics(p, base_url, docs, count, &found, html);
-    if (!found.count)
+        write_topics(p, base_url, docs, count, by_uri, matching + first, shown, html);
+    if (state < 0) {
+        buf_puts(html, "<p class=\"error\">No such state: ");
+        html_text(html, query->state);
+        buf_puts(html, ".</p>\n");
+    } else if (!all_count) {
         buf_puts(html, "<p>No workflow instance yet: an instance is a document holding "
                        "<code>&lt;#it&gt; a gsm:StageInstance ; gsm:isInstanceOf &lt;model#root&gt; ; "
                        "gsm:hasState gsm:uninitialized .</code></p>\n");
-    for (size_t i = 0; i < found.count; i++)
-        write_instance(docs, &found.items[i], html);
-    buf_puts(html, "</body></html>\n");
-    for (size_t i = 0; i < found.count; i++) {
-        free(found.items[i].iri);
-        gsm_shape_free(found.items[i].shape);
+    } else if (!match_count) {
+        buf_puts(html, "<p id=\"paging\">No instance matches the filter.</p>\n");
+    } else {
+        buf_printf(html, "<p id=\"paging\">instances %zu-%zu of %zu", first + 1, first + shown, match_count);
+        if (page > 1) {
+            buf_puts(html, " · <a rel=\"prev\" href=\"");
+            console_href(html, query, query->state, page - 1);
+            buf_puts(html, "\">previous</a>");
+        }
+        if (page < pages) {
+            buf_puts(html, " · <a rel=\"next\" href=\"");
+            console_href(html, query, query->state, page + 1);
+            buf_puts(html, "\">next</a>");
+        }
+        buf_puts(html, "</p>\n<table id=\"instances\"><tr><th>instance</th><th>model</th><th>state</th>"
+                       "<th>why it waits, its calls</th></tr>\n");
+        held_reads reads = {by_uri, base_url};
+        for (size_t i = first; i < first + shown; i++) {
+            explain(docs, &reads, &matching[i]);
+            write_row(docs, &matching[i], html);
+        }
+        buf_puts(html, "</table>\n");
     }
-    free(found.items);
+    free(matching);
+}
+
+/* One instance's own page (design note 8); 404 when the server holds no such instance. */
+static int write_instance_page(gsm_page *p, const char *base_url, const char *iri, const gsm_page_document *docs,
+                               size_t count, const strmap *by_uri, const listed *all, size_t all_count,
+                               buf *html) {
+    const listed *l = NULL;
+    for (size_t i = 0; i < all_count && !l; i++)
+        if (strcmp(all[i].in->iri, iri) == 0)
+            l = &all[i];
+    write_head(p, "Workflow instance", base_url, html);
+    buf_puts(html, "<p><a href=\"?\">all instances</a></p>\n");
+    if (p->subscription)
+        write_topics(p, base_url, docs, count, by_uri, l, l ? 1 : 0, html);
+    if (!l) {
+        buf_puts(html, "<p class=\"error\">This server holds no workflow instance ");
+        html_text(html, iri);
+        buf_puts(html, ".</p>\n</body></html>\n");
+        return 404;
+    }
+    instance in = {.doc = l->doc, .iri = l->in->iri, .model_doc = l->model_doc};
+    read_instance(p, docs, &in);
+    write_instance(docs, &in, html);
+    gsm_shape_free(in.shape);
+    terms *t = terms_new();
+    rdfio *io = rdfio_new(t);
+    held_reads reads = {by_uri, base_url};
+    status_report *report = report_of(t, io, docs, &reads, l, HISTORY_SHOWN);
+    buf text = {0};
+    status_report_text(report, &text);
+    buf_puts(html, "<section><h2>Status and history</h2>\n<p class=\"note\">As <code>ldgsm status</code> shows it, "
+                   "from the documents this server holds (its sentries are not evaluated here).</p>\n"
+                   "<pre id=\"status\">");
+    html_text(html, buf_cstr(&text));
+    buf_puts(html, "</pre></section>\n</body></html>\n");
+    buf_free(&text);
+    status_report_free(report);
+    rdfio_free(io);
+    terms_free(t);
+    return 200;
+}
+
+int gsm_page_render(gsm_page *p, const char *base_url, const gsm_page_query *query, const gsm_page_document *docs,
+                    size_t count, buf *html) {
+    pthread_mutex_lock(&p->lock);
+    refresh_cache(p, docs, count);
+    strmap by_uri = {0};
+    bool inserted;
+    for (size_t i = 0; i < count; i++)
+        strmap_put(&by_uri, docs[i].uri, (uint32_t)i, &inserted);
+    size_t all_count;
+    listed *all = list_instances(p, &by_uri, &all_count);
+    int status = 200;
+    if (given(query->instance)) {
+        status = write_instance_page(p, base_url, query->instance, docs, count, &by_uri, all, all_count, html);
+    } else {
+        write_console(p, base_url, query, docs, count, &by_uri, all, all_count, html);
+        buf_puts(html, "</body></html>\n");
+    }
+    free(all);
+    strmap_free(&by_uri);
     pthread_mutex_unlock(&p->lock);
+    return status;
 }

@@ -1,17 +1,21 @@
-/* page.h: the read-only HTML page `ldgsm serve` shows at /.well-known/ldgsm: every workflow instance among
- * the server's documents, with its state and its drawing (draw.h), updated on every change where the server
- * sends Solid Notifications, otherwise reloading itself every few seconds.
+/* page.h: the read-only HTML pages `ldgsm serve` shows at /.well-known/ldgsm: an operations console of
+ * the workflow instances among the server's documents (counts by state, a filter, pages of rows saying
+ * why each waits), and each instance's own page (its stages, drawing (draw.h), status and history),
+ * updated on every change where the server sends Solid Notifications, otherwise reloading every few
+ * seconds.
  *
  *  1. An instance is a gsm:StageInstance that is its own artifact instance (gsm:inArtifactInstance
  *     itself: set up) or is gsm:uninitialized (written by its user, not set up yet), in a document the
  *     server holds. Instances are listed in the order of their documents' paths.
- *  2. Each shows its root state and whether it is completed, each stage's state by name with its
- *     milestones, links to its document (and its model's, when held), and the drawing when its model's
- *     document is one of the server's own (otherwise the list alone, saying why).
- *  3. Everything printed that comes from a resource is HTML-escaped; the drawing's text is escaped by
- *     Graphviz from escaped labels (draw.h). The page is sent with a Content-Security-Policy that allows
- *     no remote content, only its own stylesheet and script (by hash; no script at all without
- *     notifications), connections only to the server and its notification listener, and no framing.
+ *  2. An instance's own page shows its root state and whether it is completed, each stage's state by
+ *     name with its milestones, links to its document (and its model's, when held), the drawing when its
+ *     model's document is one of the server's own (otherwise the list alone, saying why), and its report
+ *     as `ldgsm status` prints it with its last 10 transitions (note 7).
+ *  3. Everything printed that comes from a resource or a request is HTML-escaped; the drawing's text is
+ *     escaped by Graphviz from escaped labels (draw.h). The page is sent with a Content-Security-Policy
+ *     that allows no remote content, only its own stylesheet and script (by hash; no script at all without
+ *     notifications), connections only to the server and its notification listener, forms sent only to
+ *     the server (the filter), and no framing.
  *  4. One page is built at a time (the work is bounded whatever the number of readers), beside any
  *     other RDF work of the process, with no lock shared with it: every raptor2 world the page uses,
  *     the one under the sentries' SPARQL parser (rasqal) included, comes from rdfio's pool and is never
@@ -29,7 +33,22 @@
  *     makes one update: the fetch starts 100 ms after the first, and notifications during a
  *     fetch make one more after it. Without notifications, or without script, the page reloads itself every
  *     refresh seconds (meta refresh), and says so; a fetched page without the list (the server came back
- *     without notifications) is loaded whole.
+ *     without notifications) is loaded whole. The documents followed are those of the instances shown.
+ *  6. Each document's instances (IRI, model, state) are kept with the ETag they were read at, so a page
+ *     reads again only the documents that changed since the last: with 10,000 instances a page costs
+ *     hashing the documents' URIs, not parsing them (bench/page/).
+ *  7. The console: the count of instances in each state (not set up, active, retrying: active with a
+ *     call being retried after a failure, call exhausted: a call of it exhausted, completed, inactive:
+ *     read from the instance's document alone), each a link filtering by it; a filter by state, model
+ *     (its gsm:isInstanceOf) and text (a part of the instance's or the model's IRI, any case), sent as
+ *     the query parameters state, model and text; pages of GSM_PAGE_ROWS rows (parameter page, from 1).
+ *     A row: the instance (a link to its own page: parameter instance), its document, model, state and
+ *     why it waits (status_report_why_text: held: and waiting: lines, not set up yet, the calls not
+ *     answered with their retries left, deadline and last failure), the report built from the instance's
+ *     document and its model's as the server holds them: a document the server holds reads as 200,
+ *     another of its paths as 404, a document elsewhere as no answer; sentries are not evaluated here.
+ *  8. Only the rows shown are reported on, so a page's work grows with the instances' count only by the
+ *     counting and filtering.
  * This layer knows no HTTP server: the caller hands in the documents and sends the page with
  * gsm_page_headers(). */
 #ifndef LDGSM_GSM_PAGE_H
@@ -56,7 +75,14 @@ typedef struct gsm_page_header {
 
 typedef struct gsm_page gsm_page;
 
-enum { GSM_PAGE_DEFAULT_REFRESH = 2, GSM_PAGE_DEFAULT_CHANNELS = 16 };
+enum { GSM_PAGE_DEFAULT_REFRESH = 2, GSM_PAGE_DEFAULT_CHANNELS = 16, GSM_PAGE_ROWS = 50 };
+
+/* What the request asks for (design note 7); a NULL or empty string is no filter. */
+typedef struct gsm_page_query {
+    const char *instance; /* one instance's own page; NULL: the console */
+    const char *state, *model, *text;
+    size_t page; /* from 1; 0 and beyond the last are the first and the last */
+} gsm_page_query;
 
 typedef struct gsm_page_config {
     const char *compat_rules;   /* rules/compat-authors-draft.n3, or NULL (shape.h design note 4) */
@@ -69,10 +95,11 @@ typedef struct gsm_page_config {
 gsm_page *gsm_page_new(const gsm_page_config *config);
 void gsm_page_free(gsm_page *page);
 
-/* Appends the page for docs (containers included) to html; base_url, the storage root's URI, names the
- * server in the heading. Safe to call from several
- * threads (design note 4). */
-void gsm_page_render(gsm_page *page, const char *base_url, const gsm_page_document *docs, size_t count, buf *html);
+/* Appends the page query asks for, of docs (containers included), to html; base_url, the storage root's
+ * URI, names the server in the heading. Returns the HTTP status: 200, or 404 for an instance the server
+ * does not hold. Safe to call from several threads (design note 4). */
+int gsm_page_render(gsm_page *page, const char *base_url, const gsm_page_query *query, const gsm_page_document *docs,
+                    size_t count, buf *html);
 
 /* The headers the page must be sent with (Content-Type, Content-Security-Policy, ...); valid while page
  * lives. */

@@ -22,7 +22,8 @@ typedef struct shape_vocab {
     term_id has_condition, is_instance_of, is_achieved, has_state, in_artifact_instance, of_stage,
         is_completed;
     term_id active, inactive, uninitialized;
-    term_id label, sp_text, sp_where;
+    term_id label, comment, sp_text, sp_where;
+    term_id call_record, call_state, last_failure, calling, exhausted, answered;
 } shape_vocab;
 
 struct gsm_shape_rdf {
@@ -55,6 +56,13 @@ static void vocab_init(shape_vocab *v, terms *t) {
     v->inactive = terms_iri_cstr(t, GSM_inactive);
     v->uninitialized = terms_iri_cstr(t, GSM_uninitialized);
     v->label = terms_iri_cstr(t, RDFS_label);
+    v->comment = terms_iri_cstr(t, RDFS_comment);
+    v->call_record = terms_iri_cstr(t, NS_LDGSM "CallRecord");
+    v->call_state = terms_iri_cstr(t, LDGSM_callState);
+    v->last_failure = terms_iri_cstr(t, LDGSM_lastFailure);
+    v->calling = terms_iri_cstr(t, NS_LDGSM "calling");
+    v->exhausted = terms_iri_cstr(t, NS_LDGSM "exhausted");
+    v->answered = terms_iri_cstr(t, NS_LDGSM "answered");
     v->sp_text = terms_iri_cstr(t, SP_text);
     v->sp_where = terms_iri_cstr(t, SP_where);
 }
@@ -121,6 +129,7 @@ void gsm_shape_free(gsm_shape *s) {
     for (size_t i = 0; i < s->guard_count; i++) {
         free(s->guards[i].iri);
         free(s->guards[i].name);
+        free(s->guards[i].waits_for);
         free(s->guards[i].reads);
     }
     free(s->guards);
@@ -485,6 +494,40 @@ static void add_reads(gsm_shape *s, gsm_shape_guard *g, const sq_node *tree) {
     free(todo);
 }
 
+/* A sentry's description: its rdfs:label, else its rdfs:comment, whitespace runs as one space; or NULL. */
+static char *description_of(gsm_shape_rdf *r, term_id sentry) {
+    term_id properties[] = {r->v.label, r->v.comment};
+    u32vec texts = {0};
+    char *found = NULL;
+    for (size_t p = 0; p < 2 && !found; p++) {
+        objects(r, sentry, properties[p], &texts);
+        for (uint32_t i = 0; i < texts.len && !found; i++)
+            if (terms_kind(r->t, texts.data[i]) == TERM_LITERAL) {
+                buf text = {0};
+                buf_puts_one_line(&text, terms_lex(r->t, texts.data[i], NULL));
+                found = buf_cstr(&text);
+            }
+    }
+    u32vec_free(&texts);
+    return found;
+}
+
+/* Design note 6: what the guard's sentries are described as, else the milestones they read. */
+static void set_waits_for(gsm_shape *s, gsm_shape_guard *g, const u32vec *conditions) {
+    buf text = {0};
+    for (uint32_t k = 0; k < conditions->len; k++) {
+        char *description = description_of(s->rdf, conditions->data[k]);
+        if (description && !strstr(buf_cstr(&text), description))
+            buf_printf(&text, "%s%s", text.len ? " or " : "", description);
+        free(description);
+    }
+    if (!text.len)
+        for (size_t i = 0; i < g->read_count; i++)
+            buf_printf(&text, "%s%s%s", i ? ", " : "", g->reads[i].negated ? "not " : "",
+                       s->milestones[g->reads[i].milestone].name);
+    g->waits_for = text.len ? buf_cstr(&text) : (buf_free(&text), NULL);
+}
+
 static void add_guards(gsm_shape *s, size_t stage) {
     gsm_shape_rdf *r = s->rdf;
     u32vec guards = {0}, conditions = {0};
@@ -506,6 +549,7 @@ static void add_guards(gsm_shape *s, size_t stage) {
             add_reads(s, g, tree);
             sq_node_free(tree);
         }
+        set_waits_for(s, g, &conditions);
     }
     u32vec_free(&guards);
     u32vec_free(&conditions);
@@ -526,6 +570,32 @@ static enum gsm_shape_state state_of(gsm_shape_rdf *r, term_id subject) {
                                          : GSM_STATE_UNKNOWN;
 }
 
+const char *gsm_shape_call_name(enum gsm_shape_call call) {
+    static const char *const names[] = {"", "answered", "exhausted", "calling", "retrying"};
+    return names[call];
+}
+
+/* Design note 7: the call of the stage instance fragment. */
+static enum gsm_shape_call call_of(gsm_shape_rdf *r, term_id fragment) {
+    enum gsm_shape_call call = GSM_CALL_NONE;
+    store_iter it;
+    uint32_t n;
+    store_match(r->st, 0, r->v.of_stage, fragment, 0, store_size(r->st), &it);
+    for (const triple *tr; (tr = store_next(&it, &n));) {
+        if (store_find(r->st, tr->s, T_RDF_TYPE, r->v.call_record) == UINT32_MAX)
+            continue;
+        term_id state = store_first_object(r->st, tr->s, r->v.call_state);
+        enum gsm_shape_call this = state == r->v.answered    ? GSM_CALL_ANSWERED
+                                   : state == r->v.exhausted ? GSM_CALL_EXHAUSTED
+                                   : state != r->v.calling   ? GSM_CALL_NONE
+                                   : store_first_object(r->st, tr->s, r->v.last_failure) ? GSM_CALL_RETRYING
+                                                                                          : GSM_CALL_CALLING;
+        if (this > call)
+            call = this;
+    }
+    return call;
+}
+
 static size_t milestone_entry(gsm_shape *s, size_t stage, term_id milestone) {
     for (size_t m = 0; m < s->milestone_count; m++)
         if (s->milestones[m].stage == stage && s->rdf->milestone_terms.data[m] == milestone)
@@ -541,6 +611,7 @@ static void apply_states(gsm_shape *s, term_id instance, term_id root, bool add_
     const shape_vocab *v = &r->v;
     s->stages[0].state = state_of(r, instance);
     s->stages[0].completed = boolean_of(r, instance, v->is_completed);
+    s->stages[0].call = call_of(r, instance);
     u32vec fragments = {0};
     store_iter it;
     uint32_t n;
@@ -563,6 +634,7 @@ static void apply_states(gsm_shape *s, term_id instance, term_id root, bool add_
                     continue;
                 s->stages[stage].state = state_of(r, fragment);
                 s->stages[stage].completed = boolean_of(r, fragment, v->is_completed);
+                s->stages[stage].call = call_of(r, fragment);
                 continue;
             }
             size_t stage = stage_entry(s, owner == instance ? root : store_first_object(r->st, owner, v->is_instance_of));

@@ -17,7 +17,13 @@
  *     error saying so.
  *  5. An instance whose model is not among the loaded documents still has a shape: its root and the
  *     stages and milestones its status document holds, flat, named after their model IRIs
- *     (has_model false); nothing can be drawn of it. */
+ *     (has_model false); nothing can be drawn of it.
+ *  6. What a guard waits for: the descriptions (rdfs:label, else rdfs:comment) of its conditions' sentries,
+ *     " or " between them (a guard holds when one condition does); a guard none of whose sentries is
+ *     described waits for the milestones they read ("m1", "not m2b"), else for nothing said.
+ *  7. With an instance, a stage's call: the state of the call records of its stage instance
+ *     (ldgsm:CallRecord ldgsm:ofStage it, docs/DESIGN.md §6.1): calling (retrying when it has an
+ *     ldgsm:lastFailure), exhausted or answered; of several records, the first in that order. */
 #ifndef LDGSM_GSM_SHAPE_H
 #define LDGSM_GSM_SHAPE_H
 
@@ -28,6 +34,12 @@
 #include "rdf/rdfio.h"
 
 #define GSM_SHAPE_NONE SIZE_MAX
+
+/* A stage's call (design note 7). */
+enum gsm_shape_call { GSM_CALL_NONE, GSM_CALL_ANSWERED, GSM_CALL_EXHAUSTED, GSM_CALL_CALLING, GSM_CALL_RETRYING };
+
+/* "", "answered", "exhausted", "calling", "retrying". */
+const char *gsm_shape_call_name(enum gsm_shape_call call);
 
 enum gsm_shape_state {
     GSM_STATE_UNKNOWN,       /* no instance, or the status document does not say (not set up yet) */
@@ -48,6 +60,7 @@ typedef struct gsm_shape_stage {
     size_t next_alternative; /* the alternative given its turn when this one gives way, or GSM_SHAPE_NONE */
     enum gsm_shape_state state;
     int completed;           /* ldgsm:isCompleted: 1, 0, or -1 when the status document does not say */
+    enum gsm_shape_call call; /* design note 7 */
 } gsm_shape_stage;
 
 typedef struct gsm_shape_milestone {
@@ -63,6 +76,7 @@ typedef struct gsm_shape_read {
 
 typedef struct gsm_shape_guard {
     char *iri, *name;
+    char *waits_for;         /* design note 6, or NULL */
     size_t stage;
     gsm_shape_read *reads;   /* design note 2, each (milestone, negated) once */
     size_t read_count;

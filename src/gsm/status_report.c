@@ -21,6 +21,7 @@ typedef struct vocab {
     term_id has_http_request, mthd, request_uri;
     term_id sent_method, sent_uri, results;
     term_id sequence, at, changed, property, from, to;
+    term_id copy_index, spawned;
 } vocab;
 
 static void vocab_init(vocab *v, terms *t) {
@@ -56,6 +57,7 @@ static void vocab_init(vocab *v, terms *t) {
         .at = terms_iri_cstr(t, LDGSM_at), .changed = terms_iri_cstr(t, LDGSM_changed),
         .property = terms_iri_cstr(t, LDGSM_property), .from = terms_iri_cstr(t, LDGSM_from),
         .to = terms_iri_cstr(t, LDGSM_to),
+        .copy_index = terms_iri_cstr(t, NS_PAT "copyIndex"), .spawned = terms_iri_cstr(t, NS_PAT "spawned"),
     };
 }
 
@@ -124,6 +126,7 @@ typedef struct stage_view {
     size_t guard_count;
     struct stage_view *children;
     size_t child_count;
+    long copies, copies_spawned; /* an mi: its copies (pat:copyIndex) and how many spawned; -1: not an mi */
 } stage_view;
 
 typedef struct transition_view {
@@ -199,17 +202,7 @@ static long integer_object(const ctx *c, term_id s, term_id p) {
 /* Text on one line: whitespace runs become one space (comments in models span lines). */
 static char *one_line(const char *s) {
     buf b = {0};
-    bool space = false;
-    for (; *s; s++) {
-        if (isspace((unsigned char)*s)) {
-            space = b.len > 0;
-            continue;
-        }
-        if (space)
-            buf_putc(&b, ' ');
-        space = false;
-        buf_putc(&b, *s);
-    }
+    buf_puts_one_line(&b, s);
     return buf_cstr(&b);
 }
 
@@ -540,6 +533,33 @@ static void build_calls(ctx *c, term_id model, term_id fragment, stage_view *s) 
     }
 }
 
+/* A child stage and where it is shown: an mi's copies (pat:copyIndex) by their index, after the other
+ * children, which keep their order. */
+typedef struct child_order {
+    term_id stage;
+    long copy; /* its pat:copyIndex, or 0 */
+    size_t at;
+} child_order;
+
+static int by_copy_index(const void *a, const void *b) {
+    const child_order *x = a, *y = b;
+    if (x->copy != y->copy)
+        return (x->copy > y->copy) - (x->copy < y->copy);
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+static child_order *children_in_order(const ctx *c, const u32vec *children, size_t *count) {
+    child_order *order = xmalloc((children->len ? children->len : 1) * sizeof *order);
+    for (size_t i = 0; i < children->len; i++) {
+        long index = integer_object(c, children->data[i], c->v.copy_index);
+        order[i] = (child_order){children->data[i], index > 0 ? index : 0, i};
+    }
+    if (children->len)
+        qsort(order, children->len, sizeof *order, by_copy_index);
+    *count = children->len;
+    return order;
+}
+
 static void build_stage(ctx *c, term_id model, const stage_view *parent, stage_view *s) {
     bool root = parent == NULL;
     *s = (stage_view){.model = dup_str(lex(c, model)), .name = model_name(c, model)};
@@ -598,12 +618,27 @@ static void build_stage(ctx *c, term_id model, const stage_view *parent, stage_v
 
     u32vec children = {0};
     store_objects(c->wm, model, c->v.has_child, &children);
-    for (size_t i = 0; i < children.len; i++) {
-        bool first;
-        u64map_put(&c->shown, children.data[i], 1, &first);
-        if (first)
-            build_stage(c, children.data[i], s, PUSH(s->children, s->child_count));
+    size_t count;
+    child_order *order = children_in_order(c, &children, &count);
+    s->copies = s->copies_spawned = -1;
+    if (count && order[count - 1].copy > 0) {
+        /* an mi: its copies spawned, as its stage instance says (none before it opens) */
+        s->copies = 0;
+        for (size_t i = 0; i < count; i++)
+            s->copies += order[i].copy > 0;
+        s->copies_spawned = fragment ? integer_object(c, fragment, c->v.spawned) : -1;
+        if (s->copies_spawned < 0)
+            s->copies_spawned = 0;
     }
+    for (size_t i = 0; i < count; i++) {
+        if (s->copies >= 0 && order[i].copy > s->copies_spawned)
+            continue;
+        bool first;
+        u64map_put(&c->shown, order[i].stage, 1, &first);
+        if (first)
+            build_stage(c, order[i].stage, s, PUSH(s->children, s->child_count));
+    }
+    free(order);
     u32vec_free(&children);
 }
 
@@ -625,7 +660,19 @@ static void transition_free(transition_view *tv) {
     free(tv->to);
 }
 
-/* The transitions of the instance's own fragments, oldest first, the last in->history of them kept. */
+/* A flag given its first value, false (gsm:isAchieved, ldgsm:isCompleted from no value to false): set-up
+ * writing what was already meant, not a change worth a line. */
+static bool flag_set_up(const ctx *c, term_id node) {
+    term_id property = store_first_object(c->wm, node, c->v.property), to = store_first_object(c->wm, node, c->v.to);
+    if (!property || terms_kind(c->t, property) != TERM_IRI || store_first_object(c->wm, node, c->v.from) || !to)
+        return false;
+    const char *name = lex(c, property);
+    return (strcmp(name, GSM_isAchieved) == 0 || strcmp(name, LDGSM_isCompleted) == 0) &&
+           terms_kind(c->t, to) == TERM_LITERAL && strcmp(lex(c, to), "false") == 0;
+}
+
+/* The transitions of the instance's own fragments, oldest first (flags set up left out), the last
+ * in->history of them kept. */
 static void build_history(ctx *c) {
     status_report *r = c->r;
     store_iter it;
@@ -637,6 +684,8 @@ static void build_history(ctx *c) {
     for (const triple *tr; (tr = store_next(&it, &n));) {
         term_id node = tr->s, changed = store_first_object(c->wm, node, c->v.changed);
         if (!changed || (changed != c->instance && !has(c, changed, c->v.in_artifact, c->instance)))
+            continue;
+        if (flag_set_up(c, node))
             continue;
         transition_view *tv = PUSH(all, count);
         term_id at = literal_object(c, node, c->v.at), property = store_first_object(c->wm, node, c->v.property);
@@ -947,6 +996,10 @@ static void stage_text(const stage_view *s, int depth, bool held, buf *out) {
     why_text(s, depth + 1, held, out);
     for (size_t i = 0; i < s->child_count; i++)
         stage_text(&s->children[i], depth + 1, held, out);
+    if (s->copies > s->copies_spawned) {
+        indent(out, depth + 1);
+        buf_printf(out, "%ld of its %ld copies spawned\n", s->copies_spawned, s->copies);
+    }
 }
 
 /* A value of a transition: achieved/completed flags in words, other values as they are. */
@@ -968,6 +1021,42 @@ static void transition_values(const transition_view *tv, char **values, size_t n
     }
 }
 
+/* The held: and waiting: lines, at depth. */
+static void waits_text(const status_report *r, int depth, buf *out) {
+    for (size_t i = 0; i < r->held_count; i++) {
+        indent(out, depth);
+        buf_printf(out, "held: %s\n", r->held[i]);
+    }
+    for (size_t i = 0; i < r->waits_count; i++) {
+        indent(out, depth);
+        buf_printf(out, "waiting: %s\n", r->waits[i]);
+    }
+}
+
+/* The calls of s and the stages below it that are not answered, each after its stage's name. */
+static void open_calls_text(const stage_view *s, buf *out) {
+    for (size_t i = 0; i < s->call_count; i++) {
+        const call_view *cv = &s->calls[i];
+        if (cv->state && strcmp(cv->state, "answered") == 0)
+            continue;
+        buf_printf(out, "stage \"%s\" ", s->name);
+        call_text(cv, 0, out);
+    }
+    for (size_t i = 0; i < s->child_count; i++)
+        open_calls_text(&s->children[i], out);
+}
+
+void status_report_why_text(const status_report *r, buf *out) {
+    if (r->error) {
+        buf_printf(out, "cannot be shown: %s\n", r->error);
+        return;
+    }
+    waits_text(r, 0, out);
+    if (r->root.why == WHY_NOT_SET_UP || r->root.why == WHY_WORKFLOW_COMPLETE)
+        why_text(&r->root, 0, r->held_count > 0, out);
+    open_calls_text(&r->root, out);
+}
+
 void status_report_text(const status_report *r, buf *out) {
     buf_printf(out, "%s\n", r->instance);
     if (r->error) {
@@ -975,10 +1064,7 @@ void status_report_text(const status_report *r, buf *out) {
         return;
     }
     buf_printf(out, "  workflow \"%s\" <%s>\n", r->root.name, r->model);
-    for (size_t i = 0; i < r->held_count; i++)
-        buf_printf(out, "  held: %s\n", r->held[i]);
-    for (size_t i = 0; i < r->waits_count; i++)
-        buf_printf(out, "  waiting: %s\n", r->waits[i]);
+    waits_text(r, 1, out);
     stage_text(&r->root, 0, r->held_count > 0, out);
     if (!r->transitions_recorded) {
         buf_puts(out, "last transitions: no history recorded\n");
@@ -1089,7 +1175,7 @@ static json_t *stage_json(const stage_view *s) {
         json_array_append_new(calls, call_json(&s->calls[i]));
     for (size_t i = 0; i < s->child_count; i++)
         json_array_append_new(children, stage_json(&s->children[i]));
-    return json_pack("{s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
+    return json_pack("{s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o}",
                      "model", json_out_string(s->model),
                      "name", json_out_string(s->name),
                      "fragment", json_out_string(s->fragment),
@@ -1098,7 +1184,9 @@ static json_t *stage_json(const stage_view *s) {
                      "milestones", milestones,
                      "calls", calls,
                      "whyNot", why_json(s),
-                     "children", children);
+                     "children", children,
+                     "copies", json_out_count(s->copies),
+                     "copiesSpawned", json_out_count(s->copies_spawned));
 }
 
 static json_t *transition_json(const transition_view *tv) {

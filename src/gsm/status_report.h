@@ -50,6 +50,11 @@ const char *status_report_error(const status_report *r);
 /* True when the instance is held (its writes held back: a read failed, set-up waits, its model is refused
  * by lint) or waiting (it cannot go on): the report's held: and waiting: lines say why. */
 bool status_report_waits(const status_report *r);
+/* Why the instance waits, as lines a console shows beside it (gsm/page.h): the error line when there is
+ * one, else its held: and waiting: lines, why the workflow does not run (not set up yet, complete) and
+ * each call not answered after its stage's name (state, alternative, retries left, deadline, last
+ * failure), as the text below prints them. */
+void status_report_why_text(const status_report *r, buf *out);
 /* The report as indented text (only the error line when there is an error). */
 void status_report_text(const status_report *r, buf *out);
 /* The report as one JSON object on one line (schema: `ldgsm status --help`). */

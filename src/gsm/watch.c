@@ -249,7 +249,7 @@ static unsigned watch_fragments(gsm_watch *w, terms *t, store *wm, term_id a, wa
             buf_puts(&line, " opened again without a change in what its sentries read (it closes and re-opens, "
                             "re-sending its task, until they change)");
             contradictory_milestones(t, wm, v, model, a, &line);
-            log_msg(w->opt.log, LOG_WARN, "%s", buf_cstr(&line));
+            log_event(w->opt.log, LOG_WARN, "cycling", terms_lex(t, a, NULL), LOG_NO_FIELDS, "%s", buf_cstr(&line));
             buf_free(&line);
             seen->cycling_said = true;
         } else if (!same) {

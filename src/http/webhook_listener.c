@@ -10,13 +10,13 @@
 #include <microhttpd.h>
 #include <nettle/base16.h>
 #include <nettle/memops.h>
-#include <netdb.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
+#include "http/listen_address.h"
 #include "rdf/buf.h"
 
 enum { ID_HEX = 16, SECRET_BYTES = 16, PATH_LEN = 1 + ID_HEX + 2 * SECRET_BYTES };
@@ -109,38 +109,11 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **state, enum
     *state = NULL;
 }
 
-/* Splits ADDR:PORT ([ADDR]:PORT for IPv6) into a socket address; false when it is not one. */
-static bool parse_address(const char *address, struct sockaddr_storage *sa, socklen_t *len) {
-    const char *colon = strrchr(address, ':');
-    if (!colon || colon == address || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1) ||
-        strlen(colon + 1) > 5 || atoi(colon + 1) > 65535)
-        return false;
-    char host[64];
-    size_t host_len = (size_t)(colon - address);
-    if (address[0] == '[' && colon[-1] == ']') {
-        address++;
-        host_len -= 2;
-    }
-    if (host_len == 0 || host_len >= sizeof host)
-        return false;
-    memcpy(host, address, host_len);
-    host[host_len] = '\0';
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-                             .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE};
-    struct addrinfo *found = NULL;
-    if (getaddrinfo(host, colon + 1, &hints, &found) != 0)
-        return false;
-    memcpy(sa, found->ai_addr, found->ai_addrlen);
-    *len = found->ai_addrlen;
-    freeaddrinfo(found);
-    return true;
-}
-
 webhook_listener *webhook_listener_new(const char *address, webhook_deliver_fn deliver, void *user, char *error,
                                        size_t error_len) {
     struct sockaddr_storage sa;
     socklen_t sa_len;
-    if (!parse_address(address, &sa, &sa_len)) {
+    if (!listen_address_parse(address, &sa, &sa_len)) {
         snprintf(error, error_len, "--webhook wants ADDR:PORT (a numeric address, [ADDR] for IPv6; port 0: any "
                  "free one), not '%s'", address);
         return NULL;

@@ -142,6 +142,13 @@ struct ldp_idem {
     size_t stored_count;
 };
 
+size_t ldp_idem_count(ldp_idem *t) {
+    pthread_mutex_lock(&t->lock);
+    size_t count = t->record_count;
+    pthread_mutex_unlock(&t->lock);
+    return count;
+}
+
 static int64_t system_clock(void) { return (int64_t)time(NULL); }
 
 static uint64_t key_hash(const char *key) { return hash_bytes(key, strlen(key), 0x6964656d); }

@@ -76,6 +76,8 @@ typedef struct ldp_idem_record ldp_idem_record;
  * message on failure. */
 ldp_idem *ldp_idem_open(const ldp_idem_config *config, char *message, size_t size);
 void ldp_idem_free(ldp_idem *table);
+/* The keys whose answers are held now (executing or kept), for the server's metrics. */
+size_t ldp_idem_count(ldp_idem *table);
 
 enum ldp_idem_verdict {
     LDP_IDEM_EXECUTE,   /* unknown key, now reserved in *reserved: execute, then ldp_idem_finish */

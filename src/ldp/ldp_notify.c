@@ -506,21 +506,25 @@ void ldp_notify_changed(void *user, const ldp_store_change *changes, size_t coun
     for (size_t i = 0; i < count; i++) {
         const ldp_store_change *change = &changes[i];
         char *text[2] = {NULL, NULL}; /* JSON-LD, Turtle */
+        ldp_doc *state = NULL;       /* looked up once a channel takes the change (ldp_store.h note 7) */
         for (ldp_notify_channel *c = *topic_bucket(n, change->path), *next; c; c = next) {
             next = c->topic_next; /* enqueue may drop c */
             if (strcmp(c->topic, change->path) != 0 || (c->kind == WS && !c->socket) ||
                 (c->start_at && now < c->start_at) || (c->rate && c->last_emit && now - c->last_emit < c->rate))
                 continue;
             bool turtle = c->kind == STREAM;
+            if (!state && change->activity != LDP_ACTIVITY_DELETE)
+                state = ldp_store_get(n->store, change->path);
             if (!text[turtle])
-                text[turtle] =
-                    activity_text(n, change->activity, change->path, change->object, change->etag, now, turtle);
+                text[turtle] = activity_text(n, change->activity, change->path, change->object,
+                                             state ? state->etag[LDP_MEDIA_TURTLE] : NULL, now, turtle);
             c->last_emit = now;
             woken[c->kind] = true;
             enqueue(n, c, text[turtle]);
         }
         free(text[0]);
         free(text[1]);
+        ldp_doc_release(state);
     }
     pthread_mutex_unlock(&n->lock);
     for (int k = 0; k < KINDS; k++)
@@ -1167,6 +1171,17 @@ ldp_notify *ldp_notify_new(const ldp_notify_config *config) {
     n->by_topic = xcalloc(n->bucket_count, sizeof *n->by_topic);
     n->clients = xcalloc(n->bucket_count, sizeof *n->clients);
     return n;
+}
+
+void ldp_notify_channel_counts(ldp_notify *n, const char *names[LDP_NOTIFY_CHANNEL_TYPES],
+                               unsigned counts[LDP_NOTIFY_CHANNEL_TYPES]) {
+    _Static_assert((int)KINDS == (int)LDP_NOTIFY_CHANNEL_TYPES, "one count per channel type");
+    pthread_mutex_lock(&n->lock);
+    for (size_t k = 0; k < KINDS; k++) {
+        names[k] = kinds[k].name;
+        counts[k] = n->count[k];
+    }
+    pthread_mutex_unlock(&n->lock);
 }
 
 void ldp_notify_set_receive_base(ldp_notify *n, const char *ws_base) {

@@ -116,6 +116,11 @@ typedef struct ldp_notify_channel ldp_notify_channel;
 ldp_notify *ldp_notify_new(const ldp_notify_config *config);
 /* Frees every channel; the WebSocket thread must have stopped. */
 void ldp_notify_free(ldp_notify *n);
+enum { LDP_NOTIFY_CHANNEL_TYPES = 3 };
+/* The channels held now, per type (WebSocketChannel2023, WebhookChannel2023, StreamingHTTPChannel2023: the
+ * names given in names), for the server's metrics. */
+void ldp_notify_channel_counts(ldp_notify *n, const char *names[LDP_NOTIFY_CHANNEL_TYPES],
+                               unsigned counts[LDP_NOTIFY_CHANNEL_TYPES]);
 /* Where sockets connect ("ws://host:port"); set once the listener is bound, before serving. */
 void ldp_notify_set_receive_base(ldp_notify *n, const char *ws_base);
 /* The store whose topics' states a connecting socket is told (note 4); set before serving. */

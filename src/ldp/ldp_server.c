@@ -27,8 +27,10 @@
 #include "ldp/ldp_path.h"
 #include "ldp/ldp_rdf.h"
 #include "ldp/ldp_streaming.h"
+#include "ldp/ldp_metrics.h"
 #include "ldp/ldp_webhook.h"
 #include "ldp/ldp_websocket.h"
+#include "rdf/log_json.h"
 #include "rdf/vocab_ns.h"
 
 typedef struct route {
@@ -51,9 +53,11 @@ struct ldp_server {
     ldp_notify *notify;        /* design note 12; NULL when off */
     ldp_websocket *websocket;
     ldp_webhook *webhook;
+    ldp_metrics metrics; /* design note 13 */
 };
 
 enum method { M_GET, M_HEAD, M_OPTIONS, M_PUT, M_POST, M_DELETE, M_PATCH, M_OTHER };
+_Static_assert(M_OTHER + 1 == LDP_METRICS_METHODS, "ldp_metrics.c names the methods in this order");
 
 /* One request's state, from its first call to the access-log line. */
 typedef struct request {
@@ -69,6 +73,7 @@ typedef struct request {
     bool preflight;         /* a CORS preflight (design note 8) */
     const route *route;     /* the extra route the path names (design note 5), or NULL */
     bool notify;            /* the path is the notification service's (design note 12) */
+    bool metrics;           /* the path is /metrics (design note 13) */
     buf body;
     bool body_too_large;
     int status;
@@ -588,7 +593,7 @@ static enum MHD_Result handle_patch(ldp_server *s, struct MHD_Connection *c, req
 static enum MHD_Result handle_route(ldp_server *s, struct MHD_Connection *c, request *r) {
     ldp_store_view view;
     ldp_store_view_take(s->store, &view);
-    ldp_route_answer answer = {.status = 200};
+    ldp_route_answer answer = {.status = 200, .request = c};
     r->route->fn(r->route->user, &view, s->base_url, header(c, "Accept"), &answer);
     ldp_store_view_release(&view);
     size_t len = answer.body.len;
@@ -645,12 +650,62 @@ static enum MHD_Result handle_notify(ldp_server *s, struct MHD_Connection *c, re
     return result;
 }
 
+/* Whether the peer is this machine: 127.0.0.0/8, ::1, or 127.0.0.0/8 mapped into IPv6. */
+static bool loopback_client(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *peer = info ? info->client_addr : NULL;
+    if (peer && peer->sa_family == AF_INET)
+        return ((const uint8_t *)&((const struct sockaddr_in *)peer)->sin_addr)[0] == 127;
+    if (!peer || peer->sa_family != AF_INET6)
+        return false;
+    const struct in6_addr *a = &((const struct sockaddr_in6 *)peer)->sin6_addr;
+    return IN6_IS_ADDR_LOOPBACK(a) || (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
+}
+
+/* Design note 13. */
+static enum MHD_Result handle_metrics(ldp_server *s, struct MHD_Connection *c, request *r) {
+    if (s->config.token && !authorized(s, c))
+        return respond_text(r, c, 401, "Unauthorized: the metrics need the bearer token", "WWW-Authenticate",
+                            "Bearer realm=\"ldgsm\"");
+    if (!s->config.token && !loopback_client(c))
+        return respond_text(r, c, 403, "Forbidden: without a token the metrics are for this machine's clients only",
+                            NULL, NULL);
+    ldp_metrics_gauges gauges = {.idempotency_keys = ldp_idem_count(s->idempotency), .notifications = s->notify};
+    const union MHD_DaemonInfo *open = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    gauges.connections = open ? open->num_connections : 0;
+    if (s->notify)
+        ldp_notify_channel_counts(s->notify, gauges.channel_types, gauges.channels);
+    buf text = {0};
+    ldp_metrics_render(&s->metrics, &gauges, &text);
+    size_t len = text.len;
+    /* The response takes over text's memory (MHD frees it with free()). */
+    struct MHD_Response *response = MHD_create_response_from_buffer(len, buf_cstr(&text), MHD_RESPMEM_MUST_FREE);
+    MHD_add_response_header(response, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+    MHD_add_response_header(response, "Cache-Control", "no-store");
+    enum MHD_Result result = queue(r, c, 200, response, len);
+    MHD_destroy_response(response);
+    return result;
+}
+
 void ldp_route_answer_header(ldp_route_answer *answer, const char *name, const char *value) {
     if (answer->header_count < LDP_ROUTE_HEADERS_MAX) {
         answer->headers[answer->header_count].name = name;
         answer->headers[answer->header_count].value = value;
         answer->header_count++;
     }
+}
+
+char *ldp_route_query(const ldp_route_answer *answer, const char *name) {
+    /* kept escaped as sent (keep_escaped): decoded here */
+    const char *value = MHD_lookup_connection_value(answer->request, MHD_GET_ARGUMENT_KIND, name);
+    if (!value)
+        return NULL;
+    char *decoded = xstrndup(value, strlen(value));
+    for (char *c = decoded; *c; c++)
+        if (*c == '+')
+            *c = ' ';
+    MHD_http_unescape(decoded);
+    return decoded;
 }
 
 /* ---------------------------------------------------------------- the request cycle */
@@ -687,6 +742,7 @@ static request *request_new(ldp_server *s, const char *url, const char *method) 
         if (strcmp(r->target, s->routes[i].path) == 0)
             r->route = &s->routes[i];
     r->notify = s->notify && r->target && strncmp(r->target, LDP_NOTIFY_PATH, strlen(LDP_NOTIFY_PATH)) == 0;
+    r->metrics = s->config.metrics && r->target && strcmp(r->target, LDP_SERVER_METRICS_PATH) == 0;
     return r;
 }
 
@@ -749,7 +805,7 @@ static enum MHD_Result answer_early(ldp_server *s, struct MHD_Connection *c, req
     }
     if (!r->target)
         return respond_text(r, c, 400, "Bad Request: the request target names another server", NULL, NULL);
-    if (r->route) {
+    if (r->route || r->metrics) {
         *answered = r->method != M_GET && r->method != M_HEAD;
         return *answered ? respond_text(r, c, 405, "Method Not Allowed", "Allow", ALLOW_ROUTE) : MHD_YES;
     }
@@ -788,6 +844,8 @@ static enum MHD_Result execute(ldp_server *s, struct MHD_Connection *c, request 
         return handle_route(s, c, r);
     if (r->notify)
         return handle_notify(s, c, r);
+    if (r->metrics)
+        return handle_metrics(s, c, r);
     switch (r->method) {
     case M_GET:
     case M_HEAD: return handle_get(s, c, r);
@@ -890,7 +948,7 @@ static void describe_idempotency(const request *r, char *out, size_t size) {
 /* Design note 3. */
 static void on_completed(void *cls, struct MHD_Connection *c, void **request_state,
                          enum MHD_RequestTerminationCode termination) {
-    const ldp_server *s = cls;
+    ldp_server *s = cls;
     ldp_guard_request_done(c);
     request *r = *request_state;
     if (!r)
@@ -905,9 +963,23 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **request_sta
     path[n] = '\0';
     char idempotency[2 * LDP_IDEM_KEY_MAX + 64];
     describe_idempotency(r, idempotency, sizeof idempotency);
-    if (s->config.access_log)
-        fprintf(s->config.access_log, "%s %s %d %zu %lldus%s%s\n", r->method_name, path, r->status, r->bytes_sent,
-                micros, termination == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (aborted)", idempotency);
+    bool aborted = termination != MHD_REQUEST_TERMINATED_COMPLETED_OK;
+    ldp_metrics_request(&s->metrics, r->method, r->status, r->body.len, r->bytes_sent);
+    char line[sizeof path + sizeof idempotency + 128];
+    snprintf(line, sizeof line, "%s %s %d %zu %lldus%s%s", r->method_name, path, r->status, r->bytes_sent, micros,
+             aborted ? " (aborted)" : "", idempotency);
+    if (s->config.access_log && s->config.access_log_json) {
+        const log_field fields[] = {LOG_TEXT("method", r->method_name), LOG_TEXT("path", path),
+                                    LOG_NUMBER("status", r->status), LOG_NUMBER("bytes", r->bytes_sent),
+                                    LOG_NUMBER("us", micros), LOG_NUMBER("aborted", aborted),
+                                    LOG_TEXT("idempotency", r->idempotency_outcome),
+                                    LOG_TEXT("idempotency_key", r->idempotency_key)};
+        log_json_write(&(log_record){LOG_INFO, "request", NULL, line, fields,
+                                     sizeof fields / sizeof *fields - !r->idempotency_outcome * 2},
+                       s->config.access_log);
+    } else if (s->config.access_log) {
+        fprintf(s->config.access_log, "%s\n", line);
+    }
     buf_free(&r->body);
     free(r->idempotency_key);
     free(r->raw_path);

@@ -55,6 +55,11 @@
  *     ldp_websocket on their own port of the same host, its webhook POSTs made by ldp_webhook's thread;
  *     every resource's answer links its stream, a GET of which ldp_streaming answers on a suspended
  *     connection (the daemon allows suspending; ldp_server_free ends the streams before stopping it).
+ * 13. With config.metrics, GET /metrics answers the server's metrics in the Prometheus text format
+ *     (ldp_metrics.h): with a token configured, only to a request bearing it (401); without one, only to
+ *     a client on this machine (loopback address; 403 otherwise). It is the one path outside note 5's
+ *     reserved segments the server takes for itself (where Prometheus looks by default): no resource
+ *     /metrics can be written (405).
  * The server is started in two steps so that a caller can learn the base URL (--port 0) before the
  * store is opened with it, and serve only once the store is loaded. */
 #ifndef LDGSM_LDP_SERVER_H
@@ -79,6 +84,8 @@ typedef struct ldp_server_config {
     size_t conditional_prefix_count;
     const log_sink *log;      /* diagnostics */
     FILE *access_log;         /* one line per request; NULL: none */
+    bool access_log_json;     /* ... as JSON (rdf/log_json.h: event "request") instead of design note 3's text */
+    bool metrics;             /* serve GET /metrics (design note 13) */
     unsigned long idempotency_ttl;  /* seconds an Idempotency-Key's answer is kept; 0: the default */
     size_t idempotency_max_keys;    /* most answers kept, the oldest dropped first; 0: the default */
     /* Connection limits (0: the LDP_SERVER_DEFAULT_ values). One client holding idle connections must
@@ -130,6 +137,7 @@ const char *ldp_server_notifications_base(const ldp_server *server);
 enum { LDP_ROUTE_HEADERS_MAX = 8, LDP_SERVER_ROUTES_MAX = 8 };
 #define LDP_SERVER_CONSTRAINTS_PATH "/.well-known/ldgsm-constraints" /* design note 6 */
 #define LDP_SERVER_STORAGE_DESCRIPTION_PATH "/.well-known/solid"      /* design note 10 */
+#define LDP_SERVER_METRICS_PATH "/metrics"                            /* design note 13 */
 
 /* What a route answers: status 200, no header and an empty body on entry. Header strings need only
  * live until the route returns. */
@@ -140,10 +148,15 @@ typedef struct ldp_route_answer {
     struct {
         const char *name, *value;
     } headers[LDP_ROUTE_HEADERS_MAX];
+    void *request; /* the request answered, for ldp_route_query (the server's) */
 } ldp_route_answer;
 
 /* Adds a header to the answer (at most LDP_ROUTE_HEADERS_MAX; further ones are dropped). */
 void ldp_route_answer_header(ldp_route_answer *answer, const char *name, const char *value);
+
+/* The value of the request's query parameter name, percent-decoded ('+' a space; the caller frees it), or
+ * NULL when absent. */
+char *ldp_route_query(const ldp_route_answer *answer, const char *name);
 
 /* Answers a GET or HEAD of the route's path from view (base_url: the server's, no trailing '/'; accept:
  * the request's Accept header, or NULL). Called on request threads, several at once when requests

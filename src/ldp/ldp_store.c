@@ -44,6 +44,7 @@ struct ldp_store {
     strmap deleted;     /* design note 5: every path ever deleted, under s->lock */
     buf deleted_record; /* the same, one per line, as LDP_DISK_DELETED_FILE holds it */
     uint64_t last_member_name; /* ldp_path_ordered_name's clock, under s->lock */
+    size_t listings_built;     /* container snapshots made, under s->lock */
     ldp_store_change_fn on_change; /* design note 7 */
     void *on_change_user;
     bool recording;     /* a write holds the write lock: changes go to pending */
@@ -115,6 +116,7 @@ static void make_resource_doc(ldp_store *s, node *n) {
 /* Design note 2: type and containment first, with full IRIs and no prefix, then the own triples as
  * stored, so nothing the owner wrote (a @base, a prefix) changes what the header means. */
 static ldp_doc *container_doc(ldp_store *s, node *n) {
+    s->listings_built++;
     buf turtle = {0};
     buf_puts(&turtle, "<> a <" NS_LDP "BasicContainer>, <" NS_LDP "Container>, <" NS_LDP "Resource>");
     for (size_t i = 0; i < n->member_count; i++) {
@@ -331,6 +333,13 @@ const char *ldp_store_data_dir(const ldp_store *s) { return s->data_dir; }
 
 const char *const *ldp_store_turtle_prefixes(const ldp_store *s) { return s->turtle_prefixes; }
 
+size_t ldp_store_listings_built(ldp_store *s) {
+    pthread_mutex_lock(&s->lock);
+    size_t built = s->listings_built;
+    pthread_mutex_unlock(&s->lock);
+    return built;
+}
+
 ldp_doc *ldp_store_get(ldp_store *s, const char *path) {
     pthread_mutex_lock(&s->lock);
     node *n = find(s, path, strlen(path));
@@ -376,20 +385,13 @@ static void write_begin(ldp_store *s) {
     s->recording = true;
 }
 
-/* Design note 7: reports the write's changes, each with the ETag it left, and lets the next write in. */
+/* Design note 7: reports the write's changes and lets the next write in. */
 static void write_end(ldp_store *s) {
     s->recording = false;
     if (s->pending_count) {
         ldp_store_change *changes = xcalloc(s->pending_count, sizeof *changes);
-        pthread_mutex_lock(&s->lock);
-        for (size_t i = 0; i < s->pending_count; i++) {
-            const struct pending_change *p = &s->pending[i];
-            changes[i] = (ldp_store_change){p->activity, p->path, p->object, ""};
-            node *n = p->activity == LDP_ACTIVITY_DELETE ? NULL : find(s, p->path, strlen(p->path));
-            if (n)
-                memcpy(changes[i].etag, node_doc(s, n)->etag[LDP_MEDIA_TURTLE], LDP_ETAG_SIZE);
-        }
-        pthread_mutex_unlock(&s->lock);
+        for (size_t i = 0; i < s->pending_count; i++)
+            changes[i] = (ldp_store_change){s->pending[i].activity, s->pending[i].path, s->pending[i].object};
         s->on_change(s->on_change_user, changes, s->pending_count);
         free(changes);
         for (size_t i = 0; i < s->pending_count; i++) {

@@ -25,7 +25,9 @@
  *     Server's activities: Create for every resource or container the write made (missing ancestors
  *     included), Update for one it replaced, Delete for one it removed, and Add or Remove on the
  *     container that existed before the write and gained or lost the member (a container the same
- *     write created gets its Create only).
+ *     write created gets its Create only). A listener reads the state a change left with ldp_store_get:
+ *     the writer lock keeps it this write's, and the store builds no container listing for an Add or a
+ *     Remove nobody asks about (a container of n members costs O(n) to list).
  *
  * Paths are decoded store paths (ldp_path.h). Statuses are HTTP status codes. */
 #ifndef LDGSM_LDP_STORE_H
@@ -47,7 +49,6 @@ typedef struct ldp_store_change {
     enum ldp_activity activity;
     const char *path;          /* the resource or container changed */
     const char *object;        /* Add, Remove: the member's path; otherwise NULL */
-    char etag[LDP_ETAG_SIZE];  /* the path's Turtle ETag after the write; "" for Delete */
 } ldp_store_change;
 /* Called with one write's changes; it must not write to the store. */
 typedef void (*ldp_store_change_fn)(void *user, const ldp_store_change *changes, size_t count);
@@ -75,6 +76,9 @@ const char *const *ldp_store_turtle_prefixes(const ldp_store *store);
 
 /* The current snapshot of path, retained for the caller (ldp_doc_release); NULL when absent. */
 ldp_doc *ldp_store_get(ldp_store *store, const char *path);
+/* How many container listings the store has built: one per container snapshot made after a change and
+ * asked for (a GET, a view, a listener reading the state), none for changes nobody reads. */
+size_t ldp_store_listings_built(ldp_store *store);
 
 /* A read-only view of the whole store at one moment: every resource's and container's snapshot,
  * retained, in path order. It is taken under the tree lock, where writes are published, so a write is

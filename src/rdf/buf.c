@@ -1,6 +1,7 @@
 /* buf.c: growable buffers and checked allocation. */
 #include "rdf/buf.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -129,6 +130,21 @@ void buf_printf(buf *b, const char *fmt, ...) {
         b->len += (size_t)n;
     }
     va_end(args);
+}
+
+void buf_puts_one_line(buf *b, const char *s) {
+    bool space = false, any = false;
+    for (; *s; s++) {
+        if (isspace((unsigned char)*s)) {
+            space = any;
+            continue;
+        }
+        if (space)
+            buf_putc(b, ' ');
+        space = false;
+        any = true;
+        buf_putc(b, *s);
+    }
 }
 
 void buf_json_string(buf *b, const char *s) {

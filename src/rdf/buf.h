@@ -19,6 +19,8 @@ void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* s as a JSON string, quotes included: " \\ and control characters escaped, other bytes as they are
  * (the caller's text is UTF-8). */
 void buf_json_string(buf *b, const char *s);
+/* s on one line: every run of whitespace one space, none leading or trailing (texts spanning lines). */
+void buf_puts_one_line(buf *b, const char *s);
 /* NUL-terminates without counting the NUL in len; returns data. */
 char *buf_cstr(buf *b);
 void buf_free(buf *b);

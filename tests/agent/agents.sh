@@ -10,7 +10,7 @@ spawn_agent() {
   local name=$1; shift
   agent_log_before[$name]=0
   [ -e "$work/agent-$name.log" ] && agent_log_before[$name]=$(wc -l < "$work/agent-$name.log")
-  "$ldgsm" run "$@" > /dev/null 2>> "$work/agent-$name.log" 5>&- 6<&- 7>&- &
+  "$ldgsm" run -v "$@" > /dev/null 2>> "$work/agent-$name.log" 5>&- 6<&- 7>&- & # -v: iteration lines (iterated_since_start)
   agent_pid_of[$name]=$!
 }
 

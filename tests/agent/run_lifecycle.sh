@@ -14,7 +14,7 @@ cat > "$work/prog.n3" <<EOF
 EOF
 for sig in INT TERM; do
   : > "$work/run.log" # empty before the wait below reads it: the last run's lines must not satisfy it
-  "$ldgsm" run -p "$work/prog.n3" -n 50 > /dev/null 2>> "$work/run.log" &
+  "$ldgsm" run -v -p "$work/prog.n3" -n 50 > /dev/null 2>> "$work/run.log" & # -v: iteration lines
   pid=$!
   # the signal comes once an iteration has run (a fixed sleep was passed by the sanitizer build under load)
   for _ in $(seq 1 $((wait_limit * 10))); do grep -q '^iteration:' "$work/run.log" && break; nap 0.1; done
@@ -22,8 +22,10 @@ for sig in INT TERM; do
   status=$?
   check "SIG$sig ends the run with exit 0" [ "$status" = 0 ]
   check "SIG$sig: the agent iterated before it" grep -q '^iteration:' "$work/run.log"
-  # the last iteration finished: its line is the last one logged
-  check "SIG$sig: the last iteration was completed" grep -q '^iteration:' <(tail -n 1 "$work/run.log")
+  # the last iteration finished: its line is the last one logged before the stop line
+  check "SIG$sig: the last iteration was completed" grep -q '^iteration:' <(tail -n 2 "$work/run.log" | head -n 1)
+  check "SIG$sig: the stop line says so" grep -qE '^stop: exit status 0 after [0-9]+ iterations \(stopped by a signal\)$' \
+    <(tail -n 1 "$work/run.log")
 done
 
 # A GET that cannot succeed (nothing listens on port 1) holds the write that asked for it.

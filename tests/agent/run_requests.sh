@@ -17,7 +17,7 @@ crawl="{ } => { [] http:mthd httpm:GET ; http:requestURI <${base}c/> } .
 
 run_agent() { # program-text [options...]: runs it, output in $work/run.log, status in $run_status
   printf '%s\n%s\n' "$prefixes" "$1" > "$work/prog.n3"; shift
-  bounded "$ldgsm" run -p "$work/prog.n3" -n 0 "$@" > "$work/run.out" 2> "$work/run.log"
+  bounded "$ldgsm" run -v -p "$work/prog.n3" -n 0 "$@" > "$work/run.out" 2> "$work/run.log" # -v: iteration lines
   run_status=$?
 }
 

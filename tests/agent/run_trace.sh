@@ -5,6 +5,7 @@
 # the requests made are exactly the log's `METHOD URL STATUS ms` lines, the iteration records' counts
 # agree with their records) and with jq for the outcomes and reasons; then a GSM workflow (fire alarm).
 set -u
+# The agents run at -v: the checks read their request and iteration lines (-v's, not the default log's).
 . "$(dirname "$0")/lib.sh"
 . "$agent_tests/../gsm/fire_alarm_lib.sh"
 command -v jq > /dev/null || { echo "jq is not installed (scripts/install-deps.sh installs it)"; exit 77; }
@@ -20,7 +21,7 @@ traced=0 # runs traced: each run's trace is kept as $work/trace.N.jsonl (KEEP=1 
 run_traced() { # program-text [options...]: runs it with --trace $trace; log in $work/run.log
   printf '%s\n%s\n' "$prefixes" "$1" > "$work/prog.n3"; shift
   rm -f "$trace"
-  bounded "$ldgsm" run -p "$work/prog.n3" -n 0 --trace "$trace" "$@" > "$work/run.out" 2> "$work/run.log"
+  bounded "$ldgsm" run -v -p "$work/prog.n3" -n 0 --trace "$trace" "$@" > "$work/run.out" 2> "$work/run.log"
   run_status=$?; cp "$trace" "$work/trace.$((++traced)).jsonl"
 }
 consistent() { python3 "$agent_tests/trace_check.py" "$trace" "$work/run.log"; }
@@ -137,18 +138,18 @@ run_traced "{ } => { [] http:mthd httpm:PUT ; http:requestURI <${base}c/dry> ; h
   --iterations 2 --dry-run
 check "--dry-run: one dry-run record per iteration" \
   q '[.[] | select(.kind == "request") | [.iteration, .outcome, .status]] == [[1, "dry-run", null], [2, "dry-run", null]]'
-bounded "$ldgsm" run -p "$work/prog.n3" -n 0 --iterations 2 --trace - > "$work/stdout.jsonl" 2> "$work/run.log"
+bounded "$ldgsm" run -v -p "$work/prog.n3" -n 0 --iterations 2 --trace - > "$work/stdout.jsonl" 2> "$work/run.log"
 check "--trace -: the records on standard output" \
   [ "$(jq -r 'select(.kind == "iteration") | .iteration' "$work/stdout.jsonl" | tr '\n' ' ')" = "1 2 " ]
 check "--trace - with --dry-run is a usage error" \
-  [ "$(bounded "$ldgsm" run -p "$work/prog.n3" --dry-run --trace - --iterations 1 > /dev/null 2>&1; echo $?)" = 2 ]
-bounded "$ldgsm" run -p "$work/prog.n3" --iterations 1 --trace "$work/no/such/dir/t.jsonl" > /dev/null 2> "$work/err.log"
+  [ "$(bounded "$ldgsm" run -v -p "$work/prog.n3" --dry-run --trace - --iterations 1 > /dev/null 2>&1; echo $?)" = 2 ]
+bounded "$ldgsm" run -v -p "$work/prog.n3" --iterations 1 --trace "$work/no/such/dir/t.jsonl" > /dev/null 2> "$work/err.log"
 open_status=$?
 check "a trace file that cannot be made: exit 1" [ "$open_status" = 1 ]
 check "a trace file that cannot be made: named" grep -q "no/such/dir/t.jsonl: No such file" "$work/err.log"
 
 # A trace that cannot be written is said once; the run goes on.
-bounded "$ldgsm" run -p "$work/prog.n3" -n 0 --iterations 3 --trace /dev/full > /dev/null 2> "$work/run.log"
+bounded "$ldgsm" run -v -p "$work/prog.n3" -n 0 --iterations 3 --trace /dev/full > /dev/null 2> "$work/run.log"
 full_status=$?
 check "a failing trace: the run goes on and ends normally" [ "$full_status" = 0 -a "$(grep -c '^iteration:' "$work/run.log")" = 3 ]
 check "a failing trace: said once" [ "$(grep -c -- '--trace /dev/full: .*the run goes on without its trace' "$work/run.log")" = 1 ]
@@ -157,7 +158,7 @@ check "a failing trace: said once" [ "$(grep -c -- '--trace /dev/full: .*the run
 rm -f "$work/step.fifo" "$trace"; mkfifo "$work/step.fifo"
 : > "$work/step.log"
 follow_log "$work/step.log"
-"$ldgsm" run -p "$work/prog.n3" --step --trace "$trace" < "$work/step.fifo" 2> "$work/step.log" &
+"$ldgsm" run -v -p "$work/prog.n3" --step --trace "$trace" < "$work/step.fifo" 2> "$work/step.log" &
 stepper=$!
 exec 8> "$work/step.fifo"
 echo >&8

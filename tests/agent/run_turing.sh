@@ -4,6 +4,7 @@
 # step count of an accepted and two rejected words, checked against traces worked out by hand; and the
 # two half-written steps an agent dying between its two writes leaves behind, finished correctly.
 set -u
+# The agents run at -v: the checks read their request and iteration lines (-v's, not the default log's).
 . "$(dirname "$0")/lib.sh"
 turing=$(dirname "$0")/turing
 start_server
@@ -30,7 +31,7 @@ load_word() { # container word: the word and one blank, head on the first cell i
 run_machine() { # container: runs to quiescence (at most 60 iterations); log in $work/run.log
   echo "<urn:tm:run> <http://example.org/tm#container> <$base$1/> ." > "$work/where.ttl"
   : > "$work/serve.log"
-  bounded "$ldgsm" run -p "$turing/tm.n3" -p "$turing/anbn.n3" -i "$work/where.ttl" -n 0 --until quiescent \
+  bounded "$ldgsm" run -v -p "$turing/tm.n3" -p "$turing/anbn.n3" -i "$work/where.ttl" -n 0 --until quiescent \
     --iterations 60 > /dev/null 2> "$work/run.log"
   run_status=$?
 }

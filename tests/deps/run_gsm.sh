@@ -10,6 +10,7 @@
 # DEPS_GSM_ROUNDS (default 8) and DEPS_GSM_SEED (default random, printed) set the campaign.
 # tests/gsm/css_gsm.sh runs it against Community Solid Server too.
 set -u
+# The agents run at -v: the checks read their request and iteration lines (-v's, not the default log's).
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/../agent/agents.sh"
 deps_dir=$(cd "$(dirname "$0")" && pwd)
@@ -65,7 +66,7 @@ publish() {
 stepped_start() { # instance URI
   rm -f "$work/step.fifo"; mkfifo "$work/step.fifo"
   : > "$work/step.log"
-  "$ldgsm" run --instance "$1" --step -n 0 < "$work/step.fifo" > /dev/null 2> "$work/step.log" &
+  "$ldgsm" run -v --instance "$1" --step -n 0 < "$work/step.fifo" > /dev/null 2> "$work/step.log" &
   stepped_pid=$!
   exec 7> "$work/step.fifo"
   follow_log "$work/step.log"

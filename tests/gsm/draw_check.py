@@ -8,12 +8,21 @@ message when not.
                                      given as NAME=STATE (active, inactive, completed), and of each
                                      milestone given as NAME=achieved or NAME=open the legend's "achieved"
                                      colour or not
+  draw_check.py calls SVG STAGE=CALL...
+                                     the box of each named stage says "call CALL" (calling, retrying,
+                                     exhausted) and its border is the legend's "call CALL" colour; a stage
+                                     given as NAME=none says no call and has none of those colours
+  draw_check.py guard SVG GUARD TEXT the guard whose text is GUARD says "waits for: ..." holding TEXT
   draw_check.py edge SVG FROM TO KIND an arrow from the node whose text is FROM to the one whose text is TO,
                                      KIND solid, dotted (a read as not achieved) or then (dashed, "then")
   draw_check.py page DOM INSTANCE NAME=STATE...
                                      the page as a browser holds it (chromium --dump-dom) lists INSTANCE with
                                      root state active, each named stage with its state in its table, and
                                      an <svg> showing the stage names in the instance's section
+  draw_check.py console DOM INSTANCE STATE TEXT...
+                                     the console as a browser holds it: the counts line counts STATE, and
+                                     INSTANCE's row of the table #instances links its own page, shows
+                                     STATE, and its "why it waits" cell holds each TEXT
 """
 import re
 import sys
@@ -137,6 +146,45 @@ def check_colours(svg_path, wanted):
             fail(f"{svg_path}: stage {name!r} is filled {fill}, the legend's {state!r} is {colours.get(state)}")
 
 
+def stroke_of(group):
+    for shape in group:
+        if shape.tag in (SVG + "path", SVG + "polygon") and shape.get("stroke") not in (None, "none"):
+            return shape.get("stroke")
+    return None
+
+
+def check_calls(svg_path, wanted):
+    root = parse_svg(svg_path)
+    colours = legend(root)
+    call_colours = {colours[k] for k in colours if k.startswith("call ")}
+    for item in wanted:
+        name, call = item.rsplit("=", 1)
+        boxes = [g for g in groups(root, "cluster") if texts(g)[:1] == [name]]
+        if not boxes:
+            fail(f"{svg_path}: no stage box named {name!r}")
+        said = [t for t in texts(boxes[0]) if t.startswith("call ")]
+        stroke = stroke_of(boxes[0])
+        if call == "none":
+            if said or stroke in call_colours:
+                fail(f"{svg_path}: stage {name!r} shows a call ({said}, border {stroke})")
+            continue
+        if said[:1] != [f"call {call}"]:
+            fail(f"{svg_path}: stage {name!r} says {said}, not 'call {call}'")
+        if f"call {call}" not in colours or stroke != colours[f"call {call}"]:
+            fail(f"{svg_path}: stage {name!r}'s border is {stroke}, the legend's 'call {call}' is "
+                 f"{colours.get(f'call {call}')}")
+
+
+def check_guard(svg_path, guard, text):
+    root = parse_svg(svg_path)
+    nodes = [g for g in groups(root, "node") if guard in texts(g)]
+    if not nodes:
+        fail(f"{svg_path}: no guard {guard!r}")
+    says = [t for t in texts(nodes[0]) if t.startswith("waits for: ")]
+    if not says or text not in says[0]:
+        fail(f"{svg_path}: guard {guard!r} says {says}, not {text!r}")
+
+
 def check_edge(svg_path, tail_text, head_text, kind):
     root = parse_svg(svg_path)
     ids = {}
@@ -222,6 +270,60 @@ def check_page(dom_path, instance, wanted):
         fail("no <svg> in the instance's section")
 
 
+class ConsoleRows(HTMLParser):
+    """The text of #counts, and the rows of #instances: cell texts and the links' hrefs."""
+
+    def __init__(self):
+        super().__init__()
+        self.counts, self.rows, self.where, self.row, self.cell = "", [], None, None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id") in ("counts", "instances"):
+            self.where = attrs["id"]
+        elif tag == "tr" and self.where == "instances":
+            self.row = {"cells": [], "hrefs": []}
+        elif tag == "td" and self.row is not None:
+            self.cell = ""
+        elif tag == "a" and self.row is not None:
+            self.row["hrefs"].append(attrs.get("href", ""))
+
+    def handle_endtag(self, tag):
+        if tag == "p" and self.where == "counts" or tag == "table":
+            self.where = None
+        elif tag == "td" and self.cell is not None:
+            self.row["cells"].append(self.cell)
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            self.rows.append(self.row)
+            self.row = None
+
+    def handle_data(self, data):
+        if self.where == "counts":
+            self.counts += data
+        if self.cell is not None:
+            self.cell += data
+
+
+def check_console(dom_path, instance, state, texts):
+    parser = ConsoleRows()
+    parser.feed(open(dom_path, encoding="utf-8").read())
+    if not re.search(r"\b\d+ " + re.escape(state) + r"\b", parser.counts):
+        fail(f"the counts {parser.counts!r} do not count {state!r}")
+    rows = [r for r in parser.rows if r["cells"] and r["cells"][0].startswith(instance + " ")]
+    if not rows:
+        fail(f"{instance} has no row in #instances")
+    row = rows[0]
+    if not any(href.startswith("?instance=") for href in row["hrefs"]):
+        fail(f"{instance}'s row does not link its own page: {row['hrefs']}")
+    if len(row["cells"]) < 4 or row["cells"][2] != state:
+        fail(f"{instance}'s row shows {row['cells'][2:3]}, not {state!r}")
+    why = " ".join(row["cells"][3].split())
+    for text in texts:
+        if text not in why:
+            fail(f"{instance}'s row does not say {text!r}: {why!r}")
+
+
 if __name__ == "__main__":
     mode, args = sys.argv[1], sys.argv[2:]
     if mode == "names":
@@ -230,7 +332,13 @@ if __name__ == "__main__":
         check_colours(args[0], args[1:])
     elif mode == "edge":
         check_edge(*args)
+    elif mode == "calls":
+        check_calls(args[0], args[1:])
+    elif mode == "guard":
+        check_guard(*args)
     elif mode == "page":
         check_page(args[0], args[1], args[2:])
+    elif mode == "console":
+        check_console(args[0], args[1], args[2], args[3:])
     else:
         fail(f"unknown mode {mode}")

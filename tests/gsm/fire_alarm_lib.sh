@@ -57,7 +57,8 @@ play() {
   : > "$work/lines"; : > "$work/agent.log"; : > "$work/steps"
   # one agent process, stepped: an iteration per line the environment writes to its input
   rm -f "$work/steps.fifo"; mkfifo "$work/steps.fifo"
-  "$ldgsm" run --instance "${base}status/alarm1#it" --step ${AGENT_OPTIONS:-} < "$work/steps.fifo" 2> "$work/agent.log" &
+  # -v: its iteration lines end each step, its request lines say what it sent
+  "$ldgsm" run -v --instance "${base}status/alarm1#it" --step ${AGENT_OPTIONS:-} < "$work/steps.fifo" 2> "$work/agent.log" &
   local agent=$!
   exec 7> "$work/steps.fifo"
   follow_log "$work/agent.log"
@@ -132,7 +133,7 @@ play_live() {
   local -a scenario=(smoke reopen)
   : > "$work/steps"; : > "$work/agent.log"
   exec {agent_fd}< "$work/agent.log"
-  "$ldgsm" run --instance "${agent_base:-$base}status/alarm1#it" "$@" 2> "$work/agent.log" &
+  "$ldgsm" run -v --instance "${agent_base:-$base}status/alarm1#it" "$@" 2> "$work/agent.log" & # -v: as play's
   local agent=$!
   local deadline=$((SECONDS + 2 * wait_limit))
   while [ $SECONDS -lt $deadline ] && running $agent; do

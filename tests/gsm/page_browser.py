@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """page_browser.py: headless Chromium on one page, driven through the DevTools protocol on a pipe
-(--remote-debugging-pipe: no port, no WebSocket of our own), for tests/gsm/run_page_live.sh.
+(--remote-debugging-pipe: no port, no WebSocket of our own), for tests/gsm/run_page.sh and
+run_page_live.sh (through page_browser_lib.sh).
 
 usage: page_browser.py CHROMIUM SECONDS PROFILE-DIR
 
@@ -18,7 +19,11 @@ is bounded by SECONDS.
   release          sends them and holds no more: "ok"
   timers MS        after the page's timers due within MS milliseconds have fired (a timer of its own): "ok"
   violations       the console's Content-Security-Policy reports, as a JSON list
+  dom FILE         writes the page's DOM as HTML (document.documentElement.outerHTML) to FILE: "ok"
+  screenshot FILE WIDTH HEIGHT
+                   renders the page at WIDTH x HEIGHT pixels and writes it to FILE as PNG: "ok"
 """
+import base64
 import fcntl
 import json
 import os
@@ -175,6 +180,17 @@ def main():
         elif verb == "timers":
             b.call("Runtime.evaluate", expression="new Promise(done => setTimeout(done, %d))" % int(argument),
                    awaitPromise=True)
+            answer("ok")
+        elif verb == "dom":
+            with open(argument, "w", encoding="utf-8") as out:
+                out.write(b.evaluate("document.documentElement.outerHTML"))
+            answer("ok")
+        elif verb == "screenshot":
+            path, width, height = argument.split(" ")
+            b.call("Emulation.setDeviceMetricsOverride", width=int(width), height=int(height),
+                   deviceScaleFactor=1, mobile=False)
+            with open(path, "wb") as out:
+                out.write(base64.b64decode(b.call("Page.captureScreenshot", format="png")["data"]))
             answer("ok")
         elif verb == "violations":
             with b.changed:

@@ -16,7 +16,12 @@ start_service
 start_server
 put_model calls "s/SVC_PORT/$service_port/"
 setenv gA false gF false gH false gR false gD false gW false gY false gX false over false
+agent_start --metrics 0 # ldgsm_agent_call_retries_total counts the re-sends below (docs/guide/logs-and-metrics.md)
 step
+metrics_url=$(sed -n 's/^start: .*; metrics at \(http[^ ]*\)$/\1/p' "$work/agent.log")
+# retries_counted: the agent's ldgsm_agent_call_retries_total; sends PATH-ERE: what the service got there
+retries_counted() { curl -s "$metrics_url" | sed -n 's/^ldgsm_agent_call_retries_total \([0-9]*\)$/\1/p'; }
+sends() { grep -cE "^[A-Z]* ($1) key=" "$work/service.log"; }
 
 echo "# Operation Call"
 setenv gA true
@@ -51,6 +56,7 @@ check "its status is kept" [ "$(field A answerStatus)" = 204 ]
 check "the stage's task is sent" [ "$(task_state A)" = sent ]
 step
 expect "a sentry reads the answer: A's milestone is achieved" A=inactive/c mA=T
+check "the agent's metrics count the re-send as a retry ($(retries_counted))" [ "$(retries_counted)" = $(($(sends /a) - 1)) ]
 
 echo "# Timeout, no-retry, non-empty stack (rebind); exhausted"
 setenv gR true
@@ -76,6 +82,8 @@ check "one incident line names the instance, the stage and the alternatives trie
 step
 expect "the failure is visible to sentries: R's failure milestone closes it" R=inactive/c R-failed=T
 check "nothing is sent after the call is exhausted" [ "$(executed /r2)" = 3 ]
+check "every send of R after its first is a retry in the agent's metrics ($(retries_counted))" \
+  [ "$(retries_counted)" = $(($(sends /a) - 1 + $(sends '/r1|/r2') - 1)) ]
 
 echo "# a request without headers or body (a DELETE) is a call too"
 setenv gD true
@@ -155,7 +163,7 @@ put "status/calls2" "@prefix gsm: <http://purl.org/gsm/vocab#> .
 # a second instance: set-up, A opens and calls (no answer within 0.3 s), the failure is recorded with A's
 # retry delay of 4 s, and the fourth iteration has nothing to send: A's call is calling
 # shellcheck disable=SC2086 # the options are words
-"$ldgsm" run --instance "${base}status/calls2#it" -n 0 --until quiescent --iterations 4 --timeout 300 ${LDGSM_AGENT_OPTIONS:-} > /dev/null 2> "$work/q.log"
+"$ldgsm" run -v --instance "${base}status/calls2#it" -n 0 --until quiescent --iterations 4 --timeout 300 ${LDGSM_AGENT_OPTIONS:-} > /dev/null 2> "$work/q.log"
 rc=$?
 check "the run ends with exit 4 (a call still calling), not 0" [ $rc = 4 ]
 check "its last iteration had nothing to send" grep -q 'unsafe 0:' <(grep '^iteration:' "$work/q.log" | tail -n 1)

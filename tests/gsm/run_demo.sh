@@ -2,7 +2,9 @@
 # `ldgsm demo` (README command 1): both variants (the door sensor read together with the doors, and one
 # poll late) exit 0, and their tables show DESIGN section 5's Fig. 2 lines 1, 2, 3, 4 and 6 in order in
 # the status columns, with line 5 as an environment row; the environment's rows never change the status;
-# each task is sent once per activation. A demo whose workflow cannot finish exits non-zero with a message.
+# each task is sent once per activation. The output fits 100 columns, names the stages and milestones
+# as the model does (no abbreviation, no figure's line numbers), and labels the agent's rows with their
+# iterations. A demo whose workflow cannot finish exits non-zero with a message.
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/fire_alarm_lib.sh"
@@ -14,11 +16,13 @@ inactive active T f
 inactive inactive f T
 active inactive f f"
 
-# rows TABLE: one line per table row that has status columns: "LINE|WHO|SFA CD m1 m2b", WHO env or agent,
-# a stage's "(completed)" dropped (Fig. 2 shows states only); continuation lines are skipped.
+# rows TABLE: one line per table row that has status columns: "ITER|WHO|SFA CD m1 m2b", WHO env or agent,
+# a completed stage as inactive (Fig. 2 shows states only), a milestone achieved as T, else f;
+# continuation lines are skipped.
 rows() {
   awk -F' [|] ' 'NF >= 6 && $1 ~ /^ *[0-9]* *$/ && $3 ~ /[a-z-]/ {
-    for (i = 1; i <= 6; i++) { gsub(/^ +| +$/, "", $i); sub(/ \(completed\)$/, "", $i) }
+    for (i = 1; i <= 6; i++) { gsub(/^ +| +$/, "", $i); sub(/^completed$/, "inactive", $i) }
+    for (i = 5; i <= 6; i++) $i = $i == "yes" ? "T" : "f"
     who = ($2 ~ /^env: /) ? "env" : "agent"
     print $1 "|" who "|" $3 " " $4 " " $5 " " $6
   }' "$1"
@@ -39,20 +43,22 @@ for variant in together late; do
   rows "$work/out" > "$work/rows"
   cut -d'|' -f3 "$work/rows" | uniq > "$work/lines"
   check "$what: the status columns show Fig. 2 lines 1, 2, 3, 4, 6 in order" subsequence "$work/lines" "$expected"
-  check "$what: the rows labelled with Fig. 2's lines are 1 to 6, line 5 an environment row" \
-    [ "$(grep -v '^|' "$work/rows")" = "1|agent|inactive inactive f f
-2|agent|active inactive f f
-3|agent|inactive active T f
-4|agent|inactive inactive f T
-5|env|inactive inactive f T
-6|agent|active inactive f f" ]
-  # line 5 changes only the environment: no agent row between the rows of lines 4 and 5
-  check "$what: line 5 follows line 4 with no agent row between" \
-    [ "$(sed -n '/^4|/,/^5|/p' "$work/rows" | grep -c '|agent|')" = 1 ]
+  # line 5 changes only the environment: the first agent row in line 4's state is followed by an
+  # environment row in the same state
+  check "$what: line 5, an environment row, follows line 4 with no agent row between" \
+    [ "$(grep -A1 -m1 '^[0-9]*|agent|inactive inactive f T$' "$work/rows" | tail -n 1)" = "|env|inactive inactive f T" ]
+  check "$what: every agent row labelled with its iteration, in order; no environment row labelled" \
+    awk -F'|' '$2 == "agent" && ($1 !~ /^[0-9]+$/ || $1 + 0 <= last) { bad = 1 } $2 == "agent" { last = $1 + 0 }
+      $2 == "env" && $1 != "" { bad = 1 } END { exit bad }' "$work/rows"
+  check "$what: the output fits 100 columns" [ "$(awk 'length > 100' "$work/out" | wc -l)" = 0 ]
+  check "$what: the columns named as the model names the stages and milestones" \
+    grep -qE '^iter [|] what happened +[|] Start Fire Alarm [|] Close Doors [|] alarm on [|] all doors closed$' \
+      "$work/out"
+  check "$what: no figure's line, no abbreviation" ! grep -qE 'Fig\.|\<(line|SFA|CD|m1|m2b)\>' "$work/out"
   check "$what: environment rows never change the status columns" \
     awk -F'|' '$2 == "env" && NR > 1 && $3 != previous { bad = 1 } { previous = $3 } END { exit bad }' "$work/rows"
   # every task once per activation: the agent's log lines (-v) count the device commands it sent
-  sfa_opened=$(grep -c 'SFA opens' "$work/out"); cd_opened=$(grep -c 'CD opens' "$work/out")
+  sfa_opened=$(grep -c 'Start Fire Alarm opens' "$work/out"); cd_opened=$(grep -c 'Close Doors opens' "$work/out")
   check "$what: SFA and CD each opened twice (lines 2 and 6, and the second round)" [ "$sfa_opened $cd_opened" = "2 2" ]
   check "$what: the alarm was told to ring once per SFA activation" \
     [ "$(grep -c 'PUT .*/devices/alarm 20' "$work/err")" = "$sfa_opened" ]
@@ -87,7 +93,8 @@ grep -v 'gsm:hasHttpRequest <#ring-the-alarm>' "$work/model.orig" |
 LDGSM_HOME="$home" bounded "$ldgsm" demo -n 0 > "$work/out" 2> "$work/err"
 status=$?
 check "a missing Fig. 2 line: non-zero exit" [ $status != 0 ]
-check "a missing Fig. 2 line: named" grep -q "without showing Fig. 2's line 3" "$work/err"
+check "a missing Fig. 2 line: named by its state" grep -q "before showing the state of its step 3 of 6 (Start Fire \
+Alarm inactive, Close Doors active, alarm on achieved, all doors closed not achieved)" "$work/err"
 # A sentry that does not parse holds the artifact's writes: the workflow never rests, the demo stalls.
 sed 's/dev:ringing true }"""/dev:ringing true """/' "$work/model.orig" > "$model"
 LDGSM_HOME="$home" bounded "$ldgsm" demo -n 0 > "$work/out" 2> "$work/err"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `ldgsm demo --orders`: three orders of one model side by side (ldp-fixtures/orders). Exit 0; the table's
-# last row has each order done with its own shipment (order N's Location is shipments/shipment-N, from the
-# model's Slug shipment-{id}), three different prices, and only order 2 (quoted 250, over 100) approved;
+# `ldgsm demo --orders`: three orders of one model side by side (ldp-fixtures/orders), a row per order
+# that changed, the output in 100 columns. Exit 0; each order's last row has it done with its own shipment
+# (order N's Location is shipments/shipment-N, from the model's Slug shipment-{id}), three different
+# prices, and only order 2 (quoted 250, over 100) approved;
 # the summary the demo checked on the server names, for each order, a notification naming that order's
 # shipment, and an approval request for order 2 only. A model whose notifications name another order's
 # shipment makes the demo fail, saying which order's notification names which shipment.
@@ -17,17 +18,20 @@ check "--orders with --time-limit is a usage error" [ $? = 2 ]
 bounded "$ldgsm" demo --orders -n 0 > "$work/out" 2> "$work/err"
 check "exit 0" [ $? = 0 ]
 
-# cells N: the last table row's cells, "stage price approval shipment" for order 1, 2, 3, one a line.
-awk -F' [|] ' '/^-----[+]/ { table = 1; next } table && /^$/ { exit } table && $1 ~ /[0-9]/ { last = $0 }
-  END { n = split(last, f, / [|] /); for (i = 3; i <= n; i++) { gsub(/^ +| +$/, "", f[i]); print f[i] } }' \
-  "$work/out" > "$work/last"
-check "three order columns" [ "$(wc -l < "$work/last")" = 3 ]
+# The last row of each order, "stage price approval shipment", for order 1, 2, 3, one a line.
+awk -F' [|] ' '/^-----[+]/ { table = 1; next } table && /^$/ { exit }
+  table && $1 ~ /[0-9]/ { for (i = 3; i <= 7; i++) gsub(/^ +| +$/, "", $i); last[$3] = $4 " " $5 " " $6 " " $7 }
+  END { for (order in last) print order " " last[order] }' "$work/out" | sort | cut -d' ' -f2- > "$work/last"
+check "three orders" [ "$(wc -l < "$work/last")" = 3 ]
+check "the table's columns" grep -qE '^iter [|] what happened +[|] order [|] stage +[|] price [|] approval [|] shipment$' \
+  "$work/out"
+check "the output fits 100 columns" [ "$(awk 'length > 100' "$work/out" | wc -l)" = 0 ]
 for n in 1 2 3; do
-  check "order $n's column: done, with its own shipment" \
-    grep -qE "^done +[0-9]+ +[a-z-]+ +shipments/shipment-$n$" <(sed -n "${n}p" "$work/last")
+  check "order $n's last row: done, with its own shipment" \
+    grep -qE "^done [0-9]+ [a-z-]+ shipments/shipment-$n$" <(sed -n "${n}p" "$work/last")
   check "order $n's notification names its own shipment" \
-    grep -qE "^status/o$n \(orders/$n#it, quoted [0-9]+\): .*; notification notifications/[^ ]+ names shipment \
-shipments/shipment-$n, its own$" "$work/out"
+    grep -A1 -E "^status/o$n \(orders/$n#it, quoted [0-9]+\): .*;$" "$work/out" |
+      grep -qE "^  notification notifications/[^ ]+ names shipment shipments/shipment-$n, its own$"
 done
 check "the three quotes differ" [ "$(awk '{ print $2 }' "$work/last" | sort -u | wc -l)" = 3 ]
 check "only order 2 was approved; the others needed none" \

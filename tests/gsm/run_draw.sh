@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `ldgsm draw`: every model under ldp-fixtures/*/models/ is drawn as SVG showing every stage's and
 # milestone's name (a new fixture is covered by being there); guards' arrows come from the milestones
-# their sentries read, alternatives are joined by "then"; with --instance the stages and milestones take
-# the legend's colours for their states; PNG, dot and standard input work; text from a model stays text;
+# their sentries read, alternatives are joined by "then"; a guard says what it waits for; with --instance
+# the stages and milestones take the legend's colours for their states, and a stage's call (retrying,
+# exhausted, calling) its border's colour and a line; PNG, dot and standard input work; text from a model stays text;
 # bad input gives a message and exit 1 (never a crash), a bad option exit 2.
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
@@ -32,6 +33,10 @@ check "a guard's arrow: m2b (read as not achieved) to g1, dotted" \
   python3 "$checker" edge "$work/fire.svg" "m2b: all doors closed" "g1: smoke detected and the doors not known closed" dotted
 check "no arrow where no sentry reads: m1 to g1" ! \
   python3 "$checker" edge "$work/fire.svg" "m1: alarm on" "g1: smoke detected and the doors not known closed" solid
+check "a guard says what it waits for (its sentry's description)" \
+  python3 "$checker" guard "$work/fire.svg" "g2: the alarm is on" "m1 'alarm on' is achieved"
+check "... cut at 90 bytes when longer" \
+  python3 "$checker" guard "$work/fire.svg" "g1: smoke detected and the doors not known closed" "is n..."
 check "the alternatives: Order online, then Order by phone" \
   python3 "$checker" edge "$work/suppliers-procurement.svg" "a supplier took the order" "the clerk confirmed a phone order" then
 
@@ -64,6 +69,20 @@ sed -i 's/gsm:hasState gsm:inactive ; ldgsm:isCompleted false/gsm:hasState gsm:i
 "$ldgsm" draw "$work/tree/models/fire-alarm" --instance "$work/tree/status/alarm1#it" -o "$work/completed.svg"
 check "a completed stage takes the legend's completed colour" \
   python3 "$checker" colours "$work/completed.svg" "Close Doors=completed" "Start Fire Alarm=active"
+check "no call record: no stage shows a call" \
+  python3 "$checker" calls "$work/completed.svg" "Close Doors=none" "Start Fire Alarm=none" "Fire alarm=none"
+calls() { # SFA-CALL-STATE SFA-FAILURE CD-CALL-STATE: the status document with a call record on each stage
+  cp "$work/tree/status/alarm1" "$work/tree/status/calls"
+  printf '%s\n' "<#c-a> a ldgsm:CallRecord ; ldgsm:ofStage <#s-a> ; ldgsm:callState ldgsm:$1 $2 ." \
+    "<#c-b> a ldgsm:CallRecord ; ldgsm:ofStage <#s-b> ; ldgsm:callState ldgsm:$3 ." >> "$work/tree/status/calls"
+  "$ldgsm" draw "$work/tree/models/fire-alarm" --instance "$work/tree/status/calls#it" -o "$work/calls.svg"
+}
+calls calling '; ldgsm:lastFailure "answers 500"' exhausted
+shown=$(python3 "$checker" calls "$work/calls.svg" "Start Fire Alarm=retrying" "Close Doors=exhausted" "Fire alarm=none")
+check "a call failed and retried, one exhausted: each stage's border and line in the legend's colour: $shown" [ -z "$shown" ]
+calls calling '' answered
+shown=$(python3 "$checker" calls "$work/calls.svg" "Start Fire Alarm=calling" "Close Doors=none")
+check "a call without a failure is calling; an answered one is not shown: $shown" [ -z "$shown" ]
 check "an instance the status document does not hold: exit 1" ! \
   "$ldgsm" draw "$work/tree/models/fire-alarm" --instance "$work/tree/status/alarm1#other"
 check "an instance whose model MODEL does not describe: exit 1, saying so" \

@@ -10,6 +10,7 @@
 # for every instance when a program of the user's runs beside the shipped rules; an instance listed twice
 # is one.
 set -u
+# The agents run at -v: the checks read their request and iteration lines (-v's, not the default log's).
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/one_stage_lib.sh"
 start_server
@@ -19,7 +20,7 @@ for i in 1 2; do
   put s/i$i '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
 done
-"$ldgsm" run --instance "${base}s/i1#it" --instance "${base}s/i2#it" -n 100 --incremental --safety-poll 600000 \
+"$ldgsm" run -v --instance "${base}s/i1#it" --instance "${base}s/i2#it" -n 100 --incremental --safety-poll 600000 \
   --trace "$work/trace.jsonl" > /dev/null 2> "$work/run.log" &
 agent_pid=$!
 
@@ -68,7 +69,7 @@ check "the agent stops at SIGTERM with status 0" [ $? = 0 ]
 # --dry-run sends nothing): it derives the same request in every iteration, as in polling.
 put s/i3 '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
-bounded "$ldgsm" run --instance "${base}s/i3#it" -n 0 --iterations 3 --incremental --dry-run > "$work/dry.out" 2> "$work/dry.log"
+bounded "$ldgsm" run -v --instance "${base}s/i3#it" -n 0 --iterations 3 --incremental --dry-run > "$work/dry.out" 2> "$work/dry.log"
 check "a dry run prints its set-up write in each of 3 iterations" [ "$(grep -c "^PUT ${base}s/i3" "$work/dry.out")" = 3 ]
 check "evaluating it each time" [ "$(grep -c '^iteration: .*; 1 instances evaluated, 0 left out' "$work/dry.log")" = 3 ]
 check "the trace records the revalidations" grep -qF '"outcome":"unchanged"' "$work/trace.jsonl"
@@ -80,7 +81,7 @@ for i in 1 2; do
   put pool/p$i '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
 done
-"$ldgsm" run --instances-from "${base}pool/" -n 100 --incremental --safety-poll 600000 > /dev/null 2> "$work/pool.log" &
+"$ldgsm" run -v --instances-from "${base}pool/" -n 100 --incremental --safety-poll 600000 > /dev/null 2> "$work/pool.log" &
 agent_pid=$!
 pool_done() { grep -q 'isCompleted> "true"' <<< "$(get "pool/p$1")"; }
 await_pool() {
@@ -103,7 +104,7 @@ stop_pid "$agent_pid"
 # An instance listed twice is one instance: it completes (the sensor is true by now).
 put s/i4 '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
-bounded "$ldgsm" run --instance "${base}s/i4#it" --instance "${base}s/i4#it" -n 0 --until complete --iterations 10 \
+bounded "$ldgsm" run -v --instance "${base}s/i4#it" --instance "${base}s/i4#it" -n 0 --until complete --iterations 10 \
   --incremental > /dev/null 2> "$work/twice.log"
 check "an instance given twice completes (exit 0)" [ $? = 0 ]
 check "counted once" ! grep -qE '^iteration: .*; 2 instances evaluated' "$work/twice.log"
@@ -117,10 +118,10 @@ for i in b a; do
   put s/h$i "@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/$([ $i = b ] && echo bad || echo m)#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
 done
-bounded "$ldgsm" run --instance "${base}s/hb#it" -n 0 --iterations 3 --incremental > /dev/null 2> "$work/bad.log"
+bounded "$ldgsm" run -v --instance "${base}s/hb#it" -n 0 --iterations 3 --incremental > /dev/null 2> "$work/bad.log"
 check "hb is set up" grep -qE "^(PUT|PATCH) ${base}s/hb 20" "$work/bad.log"
 bad_model "ASK { <../env/sensor#it> <https://example.org/env#value> false"
-bounded "$ldgsm" run --instance "${base}s/hb#it" --instance "${base}s/ha#it" -n 0 --iterations 4 --incremental \
+bounded "$ldgsm" run -v --instance "${base}s/hb#it" --instance "${base}s/ha#it" -n 0 --iterations 4 --incremental \
   > /dev/null 2> "$work/held.log"
 check "beside an invalid sentry, the new instance's set-up write is withheld in every iteration" \
   ! grep -qE "^(PUT|PATCH) ${base}s/ha " "$work/held.log"
@@ -141,7 +142,7 @@ cat > "$work/mine.n3" <<N3
 => { [] http:mthd ldgsm:UPDATE ; http:requestURI <${base}s/i5> ; ldgsm:group <${base}s/i5#it> ;
         http:body { <${base}s/i5#it> <https://example.org/env#sawI6> true . } . } .
 N3
-"$ldgsm" run -p "$work/mine.n3" --instance "${base}s/i5#it" --instance "${base}s/i6#it" -n 100 --incremental \
+"$ldgsm" run -v -p "$work/mine.n3" --instance "${base}s/i5#it" --instance "${base}s/i6#it" -n 100 --incremental \
   --safety-poll 600000 > /dev/null 2> "$work/mine.log" &
 agent_pid=$!
 await_in_doc() { # PATH TEXT: bounded wait for TEXT in the document
@@ -179,7 +180,7 @@ cat > "$work/clock.n3" <<N3
 => { [] http:mthd ldgsm:UPDATE ; http:requestURI <${base}s/i5> ; ldgsm:group <${base}s/i5#it> ;
         http:body { <${base}s/i5#it> <https://example.org/env#sawTime> true . } . } .
 N3
-"$ldgsm" run -p "$work/clock.n3" --instance "${base}s/i5#it" -n 100 --incremental --safety-poll 1500 \
+"$ldgsm" run -v -p "$work/clock.n3" --instance "${base}s/i5#it" -n 100 --incremental --safety-poll 1500 \
   > /dev/null 2> "$work/clock.log" &
 agent_pid=$!
 check "a rule of the user's on the clock fires once its time passed, the instance left out until then" \
@@ -194,7 +195,7 @@ one_stage_model models/clock "PREFIX ldgsm: <https://w3id.org/ldgsm#> PREFIX xsd
 ASK { ?agent ldgsm:now ?n FILTER(?n > \"$at\"^^xsd:dateTime) }" 'ASK { <../env/sensor#it> <https://example.org/env#value> false }'
 put s/i7 '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/clock#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
-"$ldgsm" run --instance "${base}s/i7#it" -n 100 --incremental --safety-poll 600000 > /dev/null 2> "$work/clock.log" &
+"$ldgsm" run -v --instance "${base}s/i7#it" -n 100 --incremental --safety-poll 600000 > /dev/null 2> "$work/clock.log" &
 agent_pid=$!
 stage_state() { # PATH STAGE: the state of the document's fragment of the model's stage (N-Triples term)
   local nt fragment
@@ -228,7 +229,7 @@ for e in 1 2 3 4 5; do
   put "inbox/mm/e$e" "<> <https://w3id.org/ldgsm/wsm#event> <${base}schemas/switches#arm> ." > /dev/null
 done
 rm -f "$work/agent.fifo"; mkfifo "$work/agent.fifo"
-"$ldgsm" run --instance "${base}s/i1#it" --machine "${base}documents/mm#it" --incremental --step -n 0 \
+"$ldgsm" run -v --instance "${base}s/i1#it" --machine "${base}documents/mm#it" --incremental --step -n 0 \
   < "$work/agent.fifo" > /dev/null 2> "$work/mm.log" &
 agent_pid=$!
 exec {agent_in}> "$work/agent.fifo"

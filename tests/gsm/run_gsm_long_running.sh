@@ -17,6 +17,7 @@
 # of it compared), LONG_RUN_ROUND (60: iterations per churn round at least); scripts/test.sh gives the
 # sanitizer build smaller ones (there every iteration releases, so a few show the bound).
 set -u
+# The agents run at -v: the checks read their request and iteration lines (-v's, not the default log's).
 . "$(dirname "$0")/evaluation_lib.sh"
 # terms LOG FIRST LAST: the highest live term count of iteration lines FIRST..LAST of the agent's log
 terms() { grep '^iteration:' "$1" | sed -n "$2,$3p" | sed -n 's/.*; \([0-9]*\) terms$/\1/p' | sort -n | tail -n 1; }
@@ -29,7 +30,7 @@ ensure_container poll/
 for k in $(seq 1 "$polled"); do put "poll/i$k" "$instance_doc" > /dev/null; done
 # (a bound of 2000 terms: a poll of complete instances interns about 7 terms an instance, so the default
 # bound, 65,536 terms, would take more polls than this test makes)
-"$ldgsm" run --instances-from "${base}poll/" -n 0 --iterations "$polls" --release-terms 2000 > /dev/null \
+"$ldgsm" run -v --instances-from "${base}poll/" -n 0 --iterations "$polls" --release-terms 2000 > /dev/null \
   2> "$work/poll.log" &
 await_pid $!; rc=$?
 check "the polling agent ran its $polls iterations (exit $rc)" [ "$(iterations "$work/poll.log")" = "$polls" ]
@@ -43,7 +44,7 @@ check "polling: the terms of the last $third iterations peak within 5/4 of those
 # Churn: three rounds of $batch instances, each round running $round_iterations iterations or more.
 ensure_container churn/
 # (a bound of 4000 terms: each round of either size sees releases)
-"$ldgsm" run --instances-from "${base}churn/" -n 0 --iterations 100000 --release-terms 4000 > /dev/null \
+"$ldgsm" run -v --instances-from "${base}churn/" -n 0 --iterations 100000 --release-terms 4000 > /dev/null \
   2> "$work/churn.log" &
 agent=$!
 bounds=()

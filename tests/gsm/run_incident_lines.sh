@@ -25,7 +25,7 @@ put models/p "$(cat "$work/p.ttl")" > /dev/null
 put s/i '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/p#root> ; gsm:hasState gsm:uninitialized ;
   <https://example.org/env#n> "7" .' > /dev/null
-bounded "$ldgsm" run --instance "${base}s/i#it" -n 0 --until quiescent --iterations 20 > /dev/null 2> "$work/run.log"
+bounded "$ldgsm" run -v --instance "${base}s/i#it" -n 0 --until quiescent --iterations 20 > /dev/null 2> "$work/run.log"
 check "the task was sent and refused (404)" grep -qF "POST ${base}nowhere/?n=7 404" "$work/run.log"
 check "TASK-ERROR: one incident line names the instance, the stage and the template tried" \
   [ "$(grep -cF "incident: <${base}s/i#it>: the call of stage <${base}models/p#s1> is exhausted; alternatives tried: 1 \"../nowhere/{?n}\"" "$work/run.log")" = 1 ]

@@ -11,6 +11,7 @@
 # tests/gsm/css_gsm.sh runs it against Community Solid Server 7.2.0 twice: NOTIFICATIONS_OFFERED=yes with
 # WebSocketChannel2023 on (the first two parts), =no with its notifications/disabled configuration (the last).
 set -u
+# The agents run at -v: the checks read their request and iteration lines (-v's, not the default log's).
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/one_stage_lib.sh"
 . "$(dirname "$0")/fire_alarm_lib.sh"
@@ -23,7 +24,7 @@ put env/sensor '<#it> <https://example.org/env#value> false .' > /dev/null
 instance='@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .'
 for i in 1 2; do put s/i$i "$instance" > /dev/null; done
-"$ldgsm" run --instance "${base}s/i1#it" --instance "${base}s/i2#it" --notifications -n 60000 --safety-poll 600000 \
+"$ldgsm" run -v --instance "${base}s/i1#it" --instance "${base}s/i2#it" --notifications -n 60000 --safety-poll 600000 \
   > /dev/null 2> "$work/run.log" &
 agent_pid=$!
 
@@ -88,7 +89,7 @@ stop_pid "$watcher"
 # --instances-from: the listing has a channel too, so a member created later is taken up at once.
 ensure_container pool/ > /dev/null
 put pool/p1 "$instance" > /dev/null
-"$ldgsm" run --instances-from "${base}pool/" --notifications -n 60000 --safety-poll 600000 > /dev/null \
+"$ldgsm" run -v --instances-from "${base}pool/" --notifications -n 60000 --safety-poll 600000 > /dev/null \
   2> "$work/pool.log" &
 pool_agent=$!
 pool_complete() { grep -q 'isCompleted> "true"' <<< "$(get "pool/$1")"; }
@@ -145,7 +146,7 @@ deadlines() {
   <http://www.w3.org/2011/http#body> \"<#it> a <#Task> .\" "
   put "s/$1" "@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/$1#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
-  "$ldgsm" run --instance "${base}s/$1#it" --notifications -n 60000 --safety-poll 600000 > /dev/null 2> "$work/$1.log" &
+  "$ldgsm" run -v --instance "${base}s/$1#it" --notifications -n 60000 --safety-poll 600000 > /dev/null 2> "$work/$1.log" &
   local agent=$! i rc=1
   for ((i = 0; i < wait_limit * 10; i++)); do
     grep -q '#callState> <https://w3id.org/ldgsm#exhausted>' <<< "$(get "s/$1")" && { rc=0; break; }
@@ -175,7 +176,7 @@ if [ "${NOTIFICATIONS_OFFERED:-both}" != yes ]; then
   instance='@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .'
   put s/i3 "$instance" > /dev/null
-  bounded "$ldgsm" run --instance "${base}s/i3#it" --notifications -n 100 --until complete --iterations 50 \
+  bounded "$ldgsm" run -v --instance "${base}s/i3#it" --notifications -n 100 --until complete --iterations 50 \
     > /dev/null 2> "$work/none.log"
   check "without a channel offered, the instance completes by polling (exit 0)" [ $? = 0 ]
   check "the agent says the server offers none" grep -q "^notifications: ${base%/} offers no WebSocketChannel2023" \

@@ -13,6 +13,7 @@
 #      tests/gsm/run_orders.sh checks them; with the cuts, every channel cut is said closed by the fire
 #      alarm's agent and subscribed to again.
 set -u
+# The agents run at -v: the checks read their request and iteration lines (-v's, not the default log's).
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/one_stage_lib.sh"
 . "$(dirname "$0")/fire_alarm_lib.sh"
@@ -44,14 +45,14 @@ put s/a '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
 put s/b '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m-b#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
-"$ldgsm" run --instance "${pbase}s/a#it" --notifications -n 600000 --safety-poll "$safety" > /dev/null 2> "$work/a.log" &
+"$ldgsm" run -v --instance "${pbase}s/a#it" --notifications -n 600000 --safety-poll "$safety" > /dev/null 2> "$work/a.log" &
 a_pid=$!; agent_pids+=($a_pid)
-"$ldgsm" run --instance "${pbase}s/b#it" --notifications -n 600000 --safety-poll 600000 > /dev/null 2> "$work/b.log" &
+"$ldgsm" run -v --instance "${pbase}s/b#it" --notifications -n 600000 --safety-poll 600000 > /dev/null 2> "$work/b.log" &
 b_pid=$!; agent_pids+=($b_pid)
 # Beside them, an order (the fixture's o1): each stage a write, its call answered in the next iteration,
 # which only a safety poll brings here (the notifications of its own writes are dropped too). 500 ms, not
 # $safety: its 9 iterations then take about as long as the rest of this part.
-timeout -k 5 "$wait_limit" "$ldgsm" run --instance "${pbase}status/o1#it" --until complete --notifications -n 600000 \
+timeout -k 5 "$wait_limit" "$ldgsm" run -v --instance "${pbase}status/o1#it" --until complete --notifications -n 600000 \
   --safety-poll 500 > /dev/null 2> "$work/order.log" &
 order_pid=$!; agent_pids+=($order_pid)
 active() { grep -qF '<http://purl.org/gsm/vocab#hasState> <http://purl.org/gsm/vocab#active>' <<< "$(get "s/$1")"; }
@@ -107,7 +108,7 @@ lossy() {
   start_server --fixtures "$work/fixture"
   start_relay "$@"
   # bounded by lib.sh's wait limit: exit 124 or 137 when it had to be killed
-  timeout -k 5 "$wait_limit" "$ldgsm" run --instances-from "${pbase}shop/status/" --until complete --notifications \
+  timeout -k 5 "$wait_limit" "$ldgsm" run -v --instances-from "${pbase}shop/status/" --until complete --notifications \
     -n 60000 --safety-poll "$safety" > /dev/null 2> "$work/orders.log" &
   local orders_pid=$!; agent_pids+=($orders_pid)
   agent_base=$pbase play_live --notifications -n 60000 --safety-poll "$safety"

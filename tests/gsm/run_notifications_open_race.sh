@@ -8,6 +8,7 @@
 # sockets brought) must then read the document again once the socket opens, and complete the instance. A
 # channel that vouched for the absent read would leave it waiting for the safety poll.
 set -u
+# The agents run at -v: the checks read their request and iteration lines (-v's, not the default log's).
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/one_stage_lib.sh"
 . "$(dirname "$0")/relay_lib.sh"
@@ -17,7 +18,7 @@ start_relay --hold-open env/a "$gate"
 one_stage_model models/m "$started_guard" "$(sensed a)"
 put s/i1 '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
-"$ldgsm" run --instance "${pbase}s/i1#it" --notifications -n 600000 --safety-poll 600000 > /dev/null 2> "$work/run.log" &
+"$ldgsm" run -v --instance "${pbase}s/i1#it" --notifications -n 600000 --safety-poll 600000 > /dev/null 2> "$work/run.log" &
 agent_pids+=($!)
 logged() { grep -qE "$2" "$1"; } # FILE REGEX
 check "the agent reads the sensor document, absent" await logged "$work/run.log" "^GET ${pbase}env/a 404 "

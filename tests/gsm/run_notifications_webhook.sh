@@ -24,6 +24,7 @@
 #      the change, no channel vouching for it.
 # 23-41 s against CSS (the suite's load), 22 s against `ldgsm serve` (3 s when it offered no webhooks).
 set -u
+# The agents run at -v: the checks read their request and iteration lines (-v's, not the default log's).
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/one_stage_lib.sh"
 . "$(dirname "$0")/fire_alarm_lib.sh"
@@ -40,7 +41,7 @@ lines() { wc -l < "$1"; }
 # agent NAME OPTIONS...: starts `ldgsm run OPTIONS` in the background, its log $work/NAME.log, its PID in $agent
 agent() {
   local name=$1; shift
-  "$ldgsm" run "$@" > /dev/null 2> "$work/$name.log" &
+  "$ldgsm" run -v "$@" > /dev/null 2> "$work/$name.log" &
   agent=$!
   agent_pids+=("$agent")
 }
@@ -107,7 +108,7 @@ if [ -z "${CSS_URL:-}" ]; then
   request PUT "${plain}models/m" "$http_body" 'Content-Type: text/turtle'
   request PUT "${plain}env/sensor" '<#it> <https://example.org/env#value> true .' 'Content-Type: text/turtle'
   request PUT "${plain}s/i9" "$(instance_doc_of m)" 'Content-Type: text/turtle'
-  bounded "$ldgsm" run --instance "${plain}s/i9#it" --webhook 127.0.0.1:0 -n 100 --until complete --iterations 50 \
+  bounded "$ldgsm" run -v --instance "${plain}s/i9#it" --webhook 127.0.0.1:0 -n 100 --until complete --iterations 50 \
     > /dev/null 2> "$work/plain-agent.log"
   rc=$?
   check "a server offering no channel: the instance completes by polling (exit $rc)" [ $rc = 0 ]
@@ -201,7 +202,7 @@ echo "# 3b. the fire alarm played live, and beside it ${WEBHOOK_ORDERS:=10} orde
 cp -r "$here/../../ldp-fixtures/fire-alarm" "$work/fixture"
 orders_fixture "$work/fixture/shop" "$WEBHOOK_ORDERS" 0
 start_server --fixtures "$work/fixture"
-timeout -k 5 "$wait_limit" "$ldgsm" run --instances-from "${base}shop/status/" --until complete --webhook 127.0.0.1:0 \
+timeout -k 5 "$wait_limit" "$ldgsm" run -v --instances-from "${base}shop/status/" --until complete --webhook 127.0.0.1:0 \
   $quiet > /dev/null 2> "$work/orders.log" &
 orders_pid=$!
 agent_pids+=("$orders_pid")

@@ -51,7 +51,8 @@ fx=$work/fixture
 orders_fixture "$fx" "$n" "$unrelated"
 start_server --fixtures "$fx"
 # 12 iterations do it (each stage a write, its call answered in the next); 60 leave room without a hang.
-bounded "$ldgsm" run --instances-from "${base}status/" --until complete -n 0 --iterations 60 ${AGENT_OPTIONS:-} \
+# -v: part 2 reads the iteration lines
+bounded "$ldgsm" run -v --instances-from "${base}status/" --until complete -n 0 --iterations 60 ${AGENT_OPTIONS:-} \
   --trace "$work/all.jsonl" > /dev/null 2> "$work/all.log"
 rc=$?
 check "one agent runs the $n orders to completion (exit $rc)" [ $rc = 0 ]

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # `ldgsm serve`'s page at /.well-known/ldgsm: after a fire-alarm instance ran a few iterations, headless
-# Chromium shows it listed with its root state and each stage's state (as its status document says) and
-# its drawing; the page refuses writes (405), escapes what resources say (a <script> label stays text; the
-# page's one script is its own: run_page_live.sh), lists an instance whose model it does not hold without a
-# drawing, and answers while the agent writes.
+# Chromium shows the instance's own page with its root state and each stage's state (as its status document
+# says) and its drawing, and the console (counts by state, a row per instance) with an instance whose call
+# is retried after a failure, its row saying so (a screenshot is taken); the page refuses writes (405),
+# escapes what resources say (a <script> label stays text; the page's one script is its own:
+# run_page_live.sh), shows an instance whose model it does not hold without a drawing, and answers while
+# the agent writes. (The console's counts, filter and paging: test_gsm_page; with 10,000 instances:
+# bench/page/.)
 # `ldgsm draw` reads the same model and instance over HTTP. Without Chromium the browser part is skipped
 # (exit 77) after the rest has run.
 set -u
@@ -12,8 +15,12 @@ set -u
 checker="$(dirname "$0")/draw_check.py"
 fixtures=$(cd "$(dirname "$0")/../../ldp-fixtures/fire-alarm" && pwd)
 chromium=/usr/bin/chromium
+. "$(dirname "$0")/page_browser_lib.sh"
 start_server --fixtures "$fixtures"
 page="${base}.well-known/ldgsm"
+own_page() { # IRI: the URL of the instance's own page
+  echo "${page}?instance=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1")"
+}
 
 # ---- the instance runs a few iterations while the page is read, again and again, at the same time
 put_device smoke-detector '<#it> a dev:SmokeDetector ; dev:obscuration 5.0 .'
@@ -54,15 +61,19 @@ put status/evil '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/evil#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
 put status/remote '@prefix gsm: <http://purl.org/gsm/vocab#> .
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <http://elsewhere.invalid/model#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
-curl -s -o "$work/evil.html" "$page"
+curl -s -o "$work/evil.html" "$(own_page "${base}status/evil#it")"
 check "one <script in the page: its own" [ "$(grep -oi '<script' "$work/evil.html" | wc -l)" = 1 ]
 check "no <img in the page" ! grep -qi '<img' "$work/evil.html"
 check "the label is shown escaped" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' "$work/evil.html"
 check "quotes and ampersands escaped" grep -qF 'stage &quot;&lt;img src=x onerror=alert(2)&gt;&quot; &amp; more' "$work/evil.html"
-check "three instances listed" grep -q '3 instances' "$work/evil.html"
-check "the instance whose model is elsewhere: listed, without a drawing" \
-  grep -q "http://elsewhere.invalid/model#root.*uninitialized" "$work/evil.html"
-check "... saying why" grep -q "does not hold the model" "$work/evil.html"
+curl -s -o "$work/console.html" "$page"
+check "the console counts three instances" grep -q '<b>3</b> instances' "$work/console.html"
+curl -s -o "$work/remote.html" "$(own_page "${base}status/remote#it")"
+check "the instance whose model is elsewhere: shown, without a drawing" \
+  grep -q "http://elsewhere.invalid/model#root.*uninitialized" "$work/remote.html"
+check "... saying why" grep -q "does not hold the model" "$work/remote.html"
+code=$(curl -s -o /dev/null -w '%{http_code}' "$(own_page "${base}status/none#it")")
+check "an instance the server does not hold: 404 (got $code)" [ "$code" = 404 ]
 
 # ---- ldgsm draw over HTTP, coloured as the status document says
 read -r sfa cd_ _ <<< "$(status_line)" # also leaves the status document in $work/status.nt
@@ -100,20 +111,39 @@ if [ ! -x "$chromium" ]; then
   finish > /dev/null || { finish; exit 1; }
   exit 77
 fi
-browse() { # output-option... : Chromium on the page, a fresh profile each time
-  local profile; profile=$(mktemp -d "$work/chromium.XXXXXX")
-  bounded "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$profile" \
-    "$@" "$page" 2> "$work/chromium.log"
+browser_start
+look() { # URL FILE: opens URL in the test's one Chromium, waits for it to load, writes its DOM to FILE
+  ask "open $1"
+  ask "wait location.href === '$1' && document.readyState === 'complete'"
+  [ "$answer" = ok ] && ask "dom $2"
 }
-browse --dump-dom > "$work/dom.html"
+png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; } # FILE: a PNG
+look "$(own_page "${base}status/alarm1#it")" "$work/dom.html"
 check "Chromium loads the page" grep -q '</html>' "$work/dom.html"
 shown=$(python3 "$checker" page "$work/dom.html" "${base}status/alarm1#it" "Fire alarm=active" \
   "Start Fire Alarm=$sfa_word" "Close Doors=$cd_word")
 check "Chromium shows the instance with its root state, its stages' states and its drawing: $shown" [ -z "$shown" ]
-check "the browser's DOM has no script element from the labels (one: the page's own)" [ "$(grep -oi '<script' "$work/dom.html" | wc -l)" = 1 ]
-check "... and shows the label as text" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' "$work/dom.html"
-browse --screenshot="$work/page.png" --window-size=1200,900 > /dev/null
-check "Chromium renders the page to a picture" [ "$(head -c 8 "$work/page.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+ask "screenshot $work/page.png 1200 900"
+check "Chromium renders the instance's page to a picture" png "$work/page.png"
+look "$(own_page "${base}status/evil#it")" "$work/evil-dom.html"
+check "the browser's DOM has no script element from the labels (one: the page's own)" [ "$(grep -oi '<script' "$work/evil-dom.html" | wc -l)" = 1 ]
+check "... and shows the label as text" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' "$work/evil-dom.html"
+
+# ---- the console, with an instance whose quote call failed and is retried: its row says why it waits
+put status/quote '@prefix gsm: <http://purl.org/gsm/vocab#> .
+@prefix ldgsm: <https://w3id.org/ldgsm#> .
+<#it> a gsm:StageInstance, gsm:ArtifactInstance ; gsm:isInstanceOf <../models/fire-alarm#root> ;
+  gsm:hasState gsm:active ; gsm:inArtifactInstance <#it> .
+<#sfa> a gsm:StageInstance ; gsm:isInstanceOf <../models/fire-alarm#SFA> ; gsm:inArtifactInstance <#it> ;
+  gsm:hasState gsm:active .
+<#call> a ldgsm:CallRecord ; ldgsm:ofStage <#sfa> ; gsm:inArtifactInstance <#it> ; ldgsm:callState ldgsm:calling ;
+  ldgsm:alternative 1 ; ldgsm:retriesLeft 2 ; ldgsm:deadline "2026-12-07T22:00:00Z" ; ldgsm:lastFailure "answers 500" .' > /dev/null
+look "$page" "$work/console-dom.html"
+shown=$(python3 "$checker" console "$work/console-dom.html" "${base}status/quote#it" retrying \
+  'stage "Start Fire Alarm" call: calling' '2 retries left' 'deadline 2026-12-07T22:00:00Z' 'last failure answers 500')
+check "Chromium shows the console: the retrying instance counted, its row saying why it waits: $shown" [ -z "$shown" ]
+ask "screenshot $work/console.png 1400 900"
+check "Chromium renders the console to a picture" png "$work/console.png"
+browser_stop
 stop_server_cleanly
 finish

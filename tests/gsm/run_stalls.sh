@@ -8,6 +8,7 @@
 #   - a stage that cycles (its milestone achieved and invalidated by the same fact): named once
 #   - one "withheld" line per iteration and instance; no GET of a blank node; -v progress lines
 set -u
+# The agents run at -v: the checks read their request and iteration lines (-v's, not the default log's).
 . "$(dirname "$0")/../agent/lib.sh"
 models=$(cd "$(dirname "$0")" && pwd)/models
 start_server
@@ -20,7 +21,7 @@ publish() { # name SWITCH CHILD: the model under models/NAME and an uninitialize
 <#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/$1#root> ; gsm:hasState gsm:uninitialized ." > /dev/null
 }
 run() { # log-name options...: one agent run, its standard error kept as $work/NAME.log; sets $rc
-  bounded "$ldgsm" run -n 0 "${@:2}" 2> "$work/$1.log"; rc=$?
+  bounded "$ldgsm" run -v -n 0 "${@:2}" 2> "$work/$1.log"; rc=$?
 }
 lines() { grep -c -- "$2" "$work/$1.log"; } # log-name pattern: how many lines match
 put devices/switch '<#it> <https://example.org/env#go> true .' > /dev/null

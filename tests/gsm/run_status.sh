@@ -83,7 +83,7 @@ start_server --fixtures "$fixtures/fire-alarm"
 fire="${base}status/alarm1#it"
 show fire-before "$fire"; tree fire-before
 rm -f "$work/steps.fifo"; mkfifo "$work/steps.fifo"
-"$ldgsm" run --instance "$fire" --step < "$work/steps.fifo" 2> "$work/agent.log" &
+"$ldgsm" run -v --instance "$fire" --step < "$work/steps.fifo" 2> "$work/agent.log" & # -v: its iteration lines end each step
 agent=$!
 exec 7> "$work/steps.fifo"
 step() { # one iteration of the stepped agent, waited for (bounded)

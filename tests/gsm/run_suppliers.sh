@@ -14,7 +14,7 @@ LDGSM=https://w3id.org/ldgsm#
 # environment: the goods arrive once the warehouse was told to expect them; the clerk confirms a phone
 # order once one is in the inbox. Returns the agent's exit status.
 run_workflow() {
-  "$ldgsm" run --instance "${base}status/order1#it" -n 50 --until complete > /dev/null 2> "$work/$1" &
+  "$ldgsm" run -v --instance "${base}status/order1#it" -n 50 --until complete > /dev/null 2> "$work/$1" &
   local agent=$! arrived=0 confirmed=0 _
   for _ in $(seq 1 600); do
     running "$agent" || break

@@ -21,7 +21,8 @@ echo "# each kernel's workflow completes, sending what its term says"
 start_server --fixtures "$fixtures"
 # kernel, then the work/ resources its tasks write, in order
 while read -r kernel expected; do
-  bounded "$ldgsm" run --instance "${base}status/$kernel#it" --until complete -n 0 2> "$work/$kernel.log"
+  # -v: the request lines below say what its tasks wrote
+  bounded "$ldgsm" run -v --instance "${base}status/$kernel#it" --until complete -n 0 2> "$work/$kernel.log"
   check "$kernel: the workflow completes" [ $? = 0 ]
   written=$(grep -oE "^(PUT|POST) ${base}work/[^ ]+ 2[0-9][0-9]" "$work/$kernel.log" | awk '{print $2}' | sed "s|${base}work/||" | tr '\n' ' ')
   check "$kernel: its tasks wrote '$expected' (wrote '$written')" [ "$written" = "$expected " ]

@@ -30,7 +30,7 @@ run_order() {
 <#line3> <https://example.org/shop#item> \"staples\" ; <https://example.org/shop#quantity> 5 ." > /dev/null
   order_status false false
   before=$(count_members)
-  "$ldgsm" run --instance "${base}status/order1#it" -n 50 --until complete > /dev/null 2> "$work/$1" &
+  "$ldgsm" run -v --instance "${base}status/order1#it" -n 50 --until complete > /dev/null 2> "$work/$1" &
   local agent=$! answered=0 _
   for _ in $(seq 1 $((wait_limit * 10))); do
     running "$agent" || break

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -259,6 +260,41 @@ static void test_bare_member_read_once(void **state) {
     world_free(&w);
 }
 
+/* The bookkeeping follows the changes (discovery_work): with 500 members known, an iteration whose listing
+ * names them all and one new member walks over none of them; one in which a member is missing walks over
+ * them all, once. */
+static void test_cost_follows_the_changes(void **state) {
+    (void)state;
+    world w;
+    world_init(&w);
+    w.read_all = true;
+    static char names[502][64];
+    static const char *listed[503];
+    for (int i = 0; i < 501; i++) {
+        snprintf(names[i], sizeof names[i], POOL "m%d", i);
+        listed[i] = names[i];
+    }
+    listed[500] = NULL;
+    begin(&w, listed);
+    discovery_scan(w.d, w.wm, read_table, &w);
+    discovery_instances(w.d, &(size_t){0});
+    begin(&w, listed); /* the members read: each described nothing */
+    discovery_scan(w.d, w.wm, read_table, &w);
+    listed[500] = names[500];
+    listed[501] = NULL;
+    begin(&w, listed);
+    discovery_scan(w.d, w.wm, read_table, &w);
+    discovery_instances(w.d, &(size_t){0});
+    assert_false(discovery_some_left(w.d));
+    assert_int_equal(discovery_work(w.d), 0);
+    listed[7] = names[500];
+    listed[500] = NULL;
+    begin(&w, listed);
+    discovery_scan(w.d, w.wm, read_table, &w);
+    assert_int_equal(discovery_work(w.d), 501);
+    world_free(&w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_join_and_leave),
@@ -267,6 +303,7 @@ int main(void) {
         cmocka_unit_test(test_candidates_in_batches),
         cmocka_unit_test(test_unreadable_container_keeps_instances),
         cmocka_unit_test(test_bare_member_read_once),
+        cmocka_unit_test(test_cost_follows_the_changes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

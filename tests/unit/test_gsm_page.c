@@ -1,5 +1,7 @@
-/* test_gsm_page.c: the server's page of workflow instances (src/gsm/page.h) without HTTP: which documents
- * hold instances, what each shows (states, the drawing when the model is held, why not otherwise), that
+/* test_gsm_page.c: the server's pages of workflow instances (src/gsm/page.h) without HTTP: which documents
+ * hold instances, what each instance's own page shows (states, the drawing when the model is held, why not
+ * otherwise, its status), the console (counts by state, the filter, paging, why each row waits, the
+ * documents read again only when their ETag changed), that
  * text from documents is escaped, the headers it needs (with notifications: its script's hash and the
  * listener), the documents its script follows, and that it parses beside other threads' RDF work: it
  * frees no raptor2 world (its SPARQL parsers included), and renders while another thread parses. */
@@ -80,7 +82,11 @@ static void render(buf *html) {
         {"http://h/status/c", not_an_instance, strlen(not_an_instance), NULL, false},
     };
     gsm_page *page = gsm_page_new(&(gsm_page_config){0});
-    gsm_page_render(page, "http://h/", docs, 4, html);
+    gsm_page_render(page, "http://h/", &(gsm_page_query){0}, docs, 4, html);
+    assert_int_equal(gsm_page_render(page, "http://h/", &(gsm_page_query){.instance = "http://h/status/a#it"}, docs,
+                                     4, html), 200);
+    assert_int_equal(gsm_page_render(page, "http://h/", &(gsm_page_query){.instance = "http://h/status/b#it"}, docs,
+                                     4, html), 200);
     gsm_page_free(page);
 }
 
@@ -89,7 +95,7 @@ static void lists_the_instances_with_their_states(void **state) {
     buf html = {0};
     render(&html);
     const char *page = buf_cstr(&html);
-    assert_non_null(strstr(page, "2 instances"));
+    assert_non_null(strstr(page, "<b>2</b> instances"));
     assert_non_null(strstr(page, "<a href=\"http://h/status/a\">http://h/status/a#it</a>"));
     assert_non_null(strstr(page, "<a href=\"http://h/status/b\">http://h/status/b#it</a>"));
     assert_null(strstr(page, "status/c"));
@@ -167,7 +173,7 @@ static void renders_beside_parsing_on_another_thread(void **state) {
     for (int i = 0; i < BESIDE_ROUNDS; i++) {
         buf html = {0};
         render(&html);
-        assert_non_null(strstr(buf_cstr(&html), "2 instances"));
+        assert_non_null(strstr(buf_cstr(&html), "<b>2</b> instances"));
         assert_non_null(strstr(buf_cstr(&html), "Stage A &amp; co</td><td class=\"completed\">completed</td>"));
         buf_free(&html);
     }
@@ -198,8 +204,8 @@ static void an_empty_server(void **state) {
     (void)state;
     gsm_page *page = gsm_page_new(&(gsm_page_config){0});
     buf html = {0};
-    gsm_page_render(page, "http://h/", NULL, 0, &html);
-    assert_non_null(strstr(buf_cstr(&html), "0 instances"));
+    gsm_page_render(page, "http://h/", &(gsm_page_query){0}, NULL, 0, &html);
+    assert_non_null(strstr(buf_cstr(&html), "<b>0</b> instances"));
     assert_non_null(strstr(buf_cstr(&html), "No workflow instance yet"));
     buf_free(&html);
     gsm_page_free(page);
@@ -220,7 +226,7 @@ static void render_live(const gsm_page_config *config, buf *html) {
         {"http://h/status/b", waiting, strlen(waiting), "\"b\"", false},
     };
     gsm_page *page = gsm_page_new(config);
-    gsm_page_render(page, "http://h/", docs, sizeof docs / sizeof *docs, html);
+    gsm_page_render(page, "http://h/", &(gsm_page_query){0}, docs, sizeof docs / sizeof *docs, html);
     gsm_page_free(page);
 }
 
@@ -248,7 +254,7 @@ static void follows_the_documents_it_shows(void **state) {
                                  "<li data-state=\"&quot;sc&quot;\">http://h/status/</li>\n"
                                  "<li data-state=\"&quot;a&quot;\">http://h/status/a</li>\n"
                                  "<li data-state=\"&quot;b&quot;\">http://h/status/b</li>\n</ul>\n"));
-    assert_non_null(strstr(page, "2 instances")); /* containers hold none */
+    assert_non_null(strstr(page, "<b>2</b> instances")); /* containers hold none */
     buf_free(&html);
     gsm_page_config all = live_config;
     all.max_channels = 100;
@@ -294,6 +300,168 @@ static void allows_its_script_by_hash(void **state) {
     buf_free(&html);
 }
 
+
+/* ==== the console (design notes 6-8) ==== */
+
+/* An instance whose quote call failed and is retried, one whose call is exhausted, and n set up or not set
+ * up, in documents status/i0 ... of a model the server holds. */
+static const char retrying[] = PREFIXES
+    "<#it> a gsm:StageInstance, gsm:ArtifactInstance ; gsm:isInstanceOf <../models/m#root> ;\n"
+    "  gsm:hasState gsm:active ; gsm:inArtifactInstance <#it> .\n"
+    "<#s1> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#a> ; gsm:inArtifactInstance <#it> ;\n"
+    "  gsm:hasState gsm:active .\n"
+    "<#c1> a ldgsm:CallRecord ; ldgsm:ofStage <#s1> ; gsm:inArtifactInstance <#it> ; ldgsm:callState ldgsm:calling ;\n"
+    "  ldgsm:alternative 1 ; ldgsm:retriesLeft 2 ; ldgsm:deadline \"2026-12-07T22:00:00Z\" ;\n"
+    "  ldgsm:lastFailure \"answers 500\" .\n";
+static const char exhausted[] = PREFIXES
+    "<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m#root> ; gsm:hasState gsm:active ;\n"
+    "  gsm:inArtifactInstance <#it> .\n"
+    "<#c1> a ldgsm:CallRecord ; gsm:inArtifactInstance <#it> ; ldgsm:callState ldgsm:exhausted .\n";
+
+enum { MANY = 120 };
+
+/* The documents, and one page for all the renders of a test (its cache read once, as a server's). */
+typedef struct console {
+    gsm_page_document docs[MANY + 3];
+    char uris[MANY][32];
+    size_t count;
+    gsm_page *page;
+} console;
+
+static void console_docs(console *c) {
+    c->docs[0] = (gsm_page_document){"http://h/models/m", model, strlen(model), "\"m\"", false};
+    c->docs[1] = (gsm_page_document){"http://h/status/q", retrying, strlen(retrying), "\"q\"", false};
+    c->docs[2] = (gsm_page_document){"http://h/status/x", exhausted, strlen(exhausted), "\"x\"", false};
+    for (size_t i = 0; i < MANY; i++) {
+        snprintf(c->uris[i], sizeof c->uris[i], "http://h/status/z%03zu", i);
+        const char *body = i % 2 ? set_up : waiting;
+        c->docs[3 + i] = (gsm_page_document){c->uris[i], body, strlen(body), i % 2 ? "\"s\"" : "\"w\"", false};
+    }
+    c->count = MANY + 3;
+    c->page = gsm_page_new(&(gsm_page_config){0});
+}
+
+static void console_render(const console *c, const gsm_page_query *query, buf *html) {
+    assert_int_equal(gsm_page_render(c->page, "http://h/", query, c->docs, c->count, html), 200);
+}
+
+static size_t occurrences(const char *text, const char *what) {
+    size_t n = 0;
+    for (const char *at = text; (at = strstr(at, what)); at += strlen(what))
+        n++;
+    return n;
+}
+
+static void counts_instances_by_state(void **state) {
+    (void)state;
+    console c;
+    console_docs(&c);
+    buf html = {0};
+    console_render(&c, &(gsm_page_query){0}, &html);
+    const char *page = buf_cstr(&html);
+    assert_non_null(strstr(page, "<b>122</b> instances</a>"));
+    assert_non_null(strstr(page, "href=\"?state=active\"><b>60</b> active</a>"));
+    assert_non_null(strstr(page, "href=\"?state=retrying\"><b>1</b> retrying</a>"));
+    assert_non_null(strstr(page, "href=\"?state=call%20exhausted\"><b>1</b> call exhausted</a>"));
+    assert_non_null(strstr(page, "href=\"?state=not%20set%20up\"><b>60</b> not set up</a>"));
+    buf_free(&html);
+    gsm_page_free(c.page);
+}
+
+/* A row says why its instance waits: the retried call with its retries, deadline and last failure, as
+ * `ldgsm status` prints it, and links the instance's own page. */
+static void shows_why_each_row_waits(void **state) {
+    (void)state;
+    console c;
+    console_docs(&c);
+    buf html = {0};
+    console_render(&c, &(gsm_page_query){.state = "retrying"}, &html);
+    const char *page = buf_cstr(&html);
+    assert_non_null(strstr(page, "instances 1-1 of 1"));
+    assert_non_null(strstr(page, "<a href=\"?instance=http%3A%2F%2Fh%2Fstatus%2Fq%23it\">http://h/status/q#it</a>"));
+    assert_non_null(strstr(page, "<td class=\"state retrying\">retrying</td>"));
+    assert_non_null(strstr(page, "stage &quot;Stage A &amp; co&quot; call: calling, alternative 1, 2 retries left, "
+                                 "deadline 2026-12-07T22:00:00Z, last failure answers 500"));
+    buf_free(&html);
+    console_render(&c, &(gsm_page_query){.text = "z001"}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "instances 1-1 of 1"));
+    buf_free(&html);
+    /* an instance whose model is elsewhere: its report says so */
+    console_render(&c, &(gsm_page_query){.text = "z000"}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "cannot be shown: cannot read its model "
+                                             "&lt;http://elsewhere.invalid/m#root&gt;: not on this server (no answer)"));
+    buf_free(&html);
+    gsm_page_free(c.page);
+}
+
+static void filters_and_pages(void **state) {
+    (void)state;
+    console c;
+    console_docs(&c);
+    buf html = {0};
+    console_render(&c, &(gsm_page_query){0}, &html);
+    const char *page = buf_cstr(&html);
+    assert_int_equal(occurrences(page, "<tr class=\"instance\">"), GSM_PAGE_ROWS);
+    assert_non_null(strstr(page, "instances 1-50 of 122 · <a rel=\"next\" href=\"?page=2\">next</a>"));
+    buf_free(&html);
+    console_render(&c, &(gsm_page_query){.state = "active", .text = "STATUS/z", .page = 2}, &html);
+    page = buf_cstr(&html);
+    assert_non_null(strstr(page, "instances 51-60 of 60 · <a rel=\"prev\" href=\"?state=active&amp;text=STATUS%2Fz\">"));
+    assert_int_equal(occurrences(page, "<tr class=\"instance\">"), 10);
+    assert_int_equal(occurrences(page, "<td class=\"state active\">"), 10);
+    assert_non_null(strstr(page, "<option selected>active</option>"));
+    assert_non_null(strstr(page, "name=\"text\" value=\"STATUS/z\""));
+    buf_free(&html);
+    console_render(&c, &(gsm_page_query){.model = "http://elsewhere.invalid/m#root"}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "instances 1-50 of 60"));
+    assert_null(strstr(buf_cstr(&html), "http://h/status/z001"));
+    buf_free(&html);
+    console_render(&c, &(gsm_page_query){.text = "<nothing>"}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "No instance matches the filter."));
+    assert_non_null(strstr(buf_cstr(&html), "value=\"&lt;nothing&gt;\""));
+    buf_free(&html);
+    console_render(&c, &(gsm_page_query){.state = "<bad>"}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "No such state: &lt;bad&gt;."));
+    buf_free(&html);
+    gsm_page_free(c.page);
+}
+
+/* A document is read again only when its ETag changed: the same ETag over other content shows what was
+ * read before. */
+static void reads_again_only_what_changed(void **state) {
+    (void)state;
+    gsm_page_document docs[] = {{"http://h/models/m", model, strlen(model), "\"m\"", false},
+                                {"http://h/status/a", waiting, strlen(waiting), "\"1\"", false}};
+    gsm_page *page = gsm_page_new(&(gsm_page_config){0});
+    buf html = {0};
+    gsm_page_render(page, "http://h/", &(gsm_page_query){0}, docs, 2, &html);
+    assert_non_null(strstr(buf_cstr(&html), "<b>1</b> not set up"));
+    buf_free(&html);
+    docs[1].turtle = set_up;
+    docs[1].len = strlen(set_up);
+    gsm_page_render(page, "http://h/", &(gsm_page_query){0}, docs, 2, &html);
+    assert_non_null(strstr(buf_cstr(&html), "<b>1</b> not set up"));
+    buf_free(&html);
+    docs[1].etag = "\"2\"";
+    gsm_page_render(page, "http://h/", &(gsm_page_query){0}, docs, 2, &html);
+    assert_non_null(strstr(buf_cstr(&html), "<b>1</b> active"));
+    assert_non_null(strstr(buf_cstr(&html), "<pre class=\"why\"></pre>")); /* nothing waits */
+    buf_free(&html);
+    /* why a row waits is made again when its model's document changes */
+    static const char no_stage[] = PREFIXES "<#other> rdfs:label \"not the root\" .\n";
+    docs[0] = (gsm_page_document){"http://h/models/m", no_stage, strlen(no_stage), "\"m2\"", false};
+    gsm_page_render(page, "http://h/", &(gsm_page_query){0}, docs, 2, &html);
+    assert_non_null(strstr(buf_cstr(&html), "its model document does not describe the stage"));
+    buf_free(&html);
+    gsm_page_render(page, "http://h/", &(gsm_page_query){0}, docs, 1, &html);
+    assert_non_null(strstr(buf_cstr(&html), "<b>0</b> instances"));
+    buf_free(&html);
+    assert_int_equal(gsm_page_render(page, "http://h/", &(gsm_page_query){.instance = "http://h/status/a#it"}, docs,
+                                     1, &html), 404);
+    buf_free(&html);
+    gsm_page_free(page);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lists_the_instances_with_their_states),
@@ -304,6 +472,10 @@ int main(void) {
         cmocka_unit_test(an_empty_server),
         cmocka_unit_test(follows_the_documents_it_shows),
         cmocka_unit_test(allows_its_script_by_hash),
+        cmocka_unit_test(counts_instances_by_state),
+        cmocka_unit_test(shows_why_each_row_waits),
+        cmocka_unit_test(filters_and_pages),
+        cmocka_unit_test(reads_again_only_what_changed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -297,6 +298,65 @@ static void with_nothing_noted_it_polls(void **state) {
     incremental_free(inc);
 }
 
+/* The iteration's cost follows what is due (incremental.h): 10,000 quiet instances, each with its own status
+ * document and the shared model, all watched, nothing due: an iteration looks at none of them; one
+ * document a channel no longer vouches for costs its reader, not the table; a safety poll due for one
+ * document asks for that one; a new model state makes every reader due. */
+#define MANY 10000
+static void the_cost_follows_what_is_due(void **state) {
+    (void)state;
+    incremental *inc = incremental_new(SAFETY);
+    iterate(inc, 1000, NULL, 0, NULL);
+    static char names[MANY][56], docs[MANY][48];
+    for (int i = 0; i < MANY; i++) {
+        snprintf(docs[i], sizeof docs[i], "http://127.0.0.1:3000/status/i%d", i);
+        snprintf(names[i], sizeof names[i], "http://127.0.0.1:3000/status/i%d#it", i);
+        const char *read[] = {docs[i], MODEL};
+        const char *etags[] = {"\"s1\"", "\"m1\""};
+        incremental_note(inc, names[i], true, NEVER, read, etags, by_get, 2);
+    }
+    for (int i = 0; i < MANY; i++)
+        incremental_watch(inc, docs[i], true);
+    incremental_watch(inc, MODEL, true);
+    size_t asked;
+    assert_int_equal(iterate(inc, 2000, NULL, 0, &asked), MANY);
+    assert_int_equal(asked, 0);
+    size_t first = incremental_work(inc); /* the unwatched list, emptied */
+    assert_int_equal(iterate(inc, 3000, NULL, 0, &asked), MANY);
+    assert_int_equal(asked, 0);
+    assert_int_equal(incremental_work(inc), 0);
+    assert_true(first <= MANY + 1);
+    bool poll;
+    assert_true(incremental_next_due(inc, &poll) > 3000);
+    assert_false(poll);
+    /* one document's channel lost: its GET finds a change, its reader alone is evaluated */
+    incremental_watch(inc, docs[77], false);
+    const char *changed[] = {docs[77]};
+    assert_int_equal(iterate(inc, 4000, changed, 1, &asked), MANY - 1);
+    assert_int_equal(asked, 1);
+    assert_true(incremental_work(inc) < 10);
+    size_t evaluated;
+    assert_string_equal(incremental_evaluated(inc, &evaluated)[0], names[77]);
+    assert_int_equal(evaluated, 1);
+    const char *read[] = {docs[77], MODEL};
+    const char *etags[] = {"\"s2\"", "\"m1\""};
+    incremental_note(inc, names[77], true, NEVER, read, etags, by_get, 2);
+    incremental_watch(inc, docs[77], true);
+    /* the safety polls come due spread over the last quarter of the period: each asks for its document */
+    int64_t due = incremental_next_due(inc, &poll);
+    assert_true(due > 4000 && due <= 2000 + SAFETY);
+    assert_int_equal(iterate(inc, due, NULL, 0, &asked), MANY);
+    assert_true(asked >= 1 && asked < MANY / 10); /* those due within the gathering second of 15 */
+    assert_true(incremental_work(inc) < 3 * asked + 10);
+    /* a reader sees the model in a new state: the others saw the older one, and all are evaluated next */
+    const char *newer[] = {"\"s2\"", "\"m2\""};
+    incremental_note(inc, names[77], true, NEVER, read, newer, by_get, 2);
+    assert_int_equal(iterate(inc, due + 1, NULL, 0, NULL), 1);
+    incremental_evaluated(inc, &evaluated);
+    assert_int_equal(evaluated, MANY - 1);
+    incremental_free(inc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(first_iteration_evaluates_everything_then_unchanged_is_left_out),
@@ -311,6 +371,7 @@ int main(void) {
         cmocka_unit_test(a_watched_document_is_not_asked_for),
         cmocka_unit_test(the_next_iteration_is_due_when_a_document_is_not_watched),
         cmocka_unit_test(with_nothing_noted_it_polls),
+        cmocka_unit_test(the_cost_follows_what_is_due),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,7 +45,7 @@ static int setup(void **state) {
     assert_non_null(mkdtemp(f->dir));
     snprintf(f->data_dir, sizeof f->data_dir, "%s/data", f->dir);
     snprintf(f->records, sizeof f->records, "%s/" LDP_DISK_IDEMPOTENCY_DIR, f->data_dir);
-    f->log = (log_sink){count_warning, f, LOG_WARN};
+    f->log = (log_sink){.write = count_warning, .user = f, .threshold = LOG_WARN};
     test_now = 1000000;
     *state = f;
     return 0;

@@ -424,30 +424,41 @@ static void unusable_data_directory_is_an_error(void **state) {
     assert_non_null(strstr(message, "not a directory"));
 }
 
-/* Design note 7: what the hook heard, a write's changes a line each ("Create /a/"), "|" between writes. */
+/* Design note 7: what the hook heard, a write's changes a line each ("Create /a/"), "|" between writes;
+ * with a store, the hook also reads each changed path's state, as a listener with a channel on it does. */
+typedef struct listener {
+    buf heard;
+    ldp_store *store;
+    buf states; /* "/a/b/c ETAG" a line each */
+} listener;
+
 static void hear(void *user, const ldp_store_change *changes, size_t count) {
     static const char *const names[] = {"Create", "Update", "Delete", "Add", "Remove"};
-    buf *heard = user;
+    listener *l = user;
     for (size_t i = 0; i < count; i++) {
-        buf_printf(heard, "%s %s", names[changes[i].activity], changes[i].path);
+        buf_printf(&l->heard, "%s %s", names[changes[i].activity], changes[i].path);
         if (changes[i].object)
-            buf_printf(heard, " %s", changes[i].object);
-        assert_int_equal(changes[i].etag[0] == '"', changes[i].activity != LDP_ACTIVITY_DELETE);
-        buf_putc(heard, '\n');
+            buf_printf(&l->heard, " %s", changes[i].object);
+        buf_putc(&l->heard, '\n');
+        ldp_doc *doc = l->store ? ldp_store_get(l->store, changes[i].path) : NULL;
+        if (doc)
+            buf_printf(&l->states, "%s %s\n", changes[i].path, doc->etag[LDP_MEDIA_TURTLE]);
+        ldp_doc_release(doc);
     }
-    buf_puts(heard, "|\n");
+    buf_puts(&l->heard, "|\n");
 }
 
 /* Community Solid Server's activities: Create for each resource made (missing containers too), Add only on
- * a container that was there before, Update, Delete and Remove; a refused write reports nothing; each
- * change carries the path's ETag after the write. */
+ * a container that was there before, Update, Delete and Remove; a refused write reports nothing; a
+ * listener reading a changed path in the hook sees the state the write left. */
 static void writes_report_their_changes(void **state) {
     fixture *f = *state;
-    buf heard = {0};
-    ldp_store_config config = {NULL, BASE, free, NULL, NULL, hear, &heard};
+    listener l = {0};
+    ldp_store_config config = {NULL, BASE, free, NULL, NULL, hear, &l};
     char message[512] = "";
     f->store = ldp_store_open(&config, message, sizeof message);
     assert_non_null(f->store);
+    l.store = f->store;
     char etag[LDP_ETAG_SIZE];
     assert_int_equal(put(f->store, "/a/b/c", "<#x> <#p> 1 .", NULL, etag), 201);
     assert_int_equal(put(f->store, "/a/b/c", "<#x> <#p> 2 .", NULL, etag), 204);
@@ -461,14 +472,45 @@ static void writes_report_their_changes(void **state) {
     ldp_store_delete(f->store, "/a/m", NULL, &o);
     assert_int_equal(o.status, 204);
     ldp_outcome_clear(&o);
-    assert_string_equal(buf_cstr(&heard), "Add / /a/\nCreate /a/\nCreate /a/b/\nCreate /a/b/c\n|\n"
-                                          "Update /a/b/c\n|\n"
-                                          "Add /a/ /a/m\nCreate /a/m\n|\n"
-                                          "Remove /a/ /a/m\nDelete /a/m\n|\n");
-    ldp_doc *doc = ldp_store_get(f->store, "/a/b/c");
-    assert_string_equal(doc->etag[LDP_MEDIA_TURTLE], etag);
-    ldp_doc_release(doc);
-    buf_free(&heard);
+    assert_string_equal(buf_cstr(&l.heard), "Add / /a/\nCreate /a/\nCreate /a/b/\nCreate /a/b/c\n|\n"
+                                            "Update /a/b/c\n|\n"
+                                            "Add /a/ /a/m\nCreate /a/m\n|\n"
+                                            "Remove /a/ /a/m\nDelete /a/m\n|\n");
+    /* The second PUT's state, as the hook read it, is the ETag that write answered. */
+    char second[LDP_ETAG_SIZE + 16];
+    snprintf(second, sizeof second, "/a/b/c %s\n", etag);
+    assert_non_null(strstr(buf_cstr(&l.states), second));
+    buf_free(&l.heard);
+    buf_free(&l.states);
+}
+
+/* Design note 7: a member added to or removed from a container nobody reads builds no listing (each costs
+ * O(members): seeding 22,500 copies took PUTs from 1.8 to 87 ms); a GET builds one, once. */
+static void unread_containers_are_not_listed(void **state) {
+    fixture *f = *state;
+    listener l = {0};
+    ldp_store_config config = {NULL, BASE, free, NULL, NULL, hear, &l};
+    char message[512] = "";
+    f->store = ldp_store_open(&config, message, sizeof message);
+    assert_non_null(f->store);
+    assert_int_equal(put(f->store, "/c/first", "<#x> <#p> 1 .", NULL, NULL), 201);
+    size_t before = ldp_store_listings_built(f->store);
+    char path[64];
+    for (int i = 0; i < 200; i++) {
+        snprintf(path, sizeof path, "/c/m%d", i);
+        assert_int_equal(put(f->store, path, "<#x> <#p> 1 .", NULL, NULL), 201);
+    }
+    ldp_outcome o;
+    ldp_store_delete(f->store, "/c/m7", NULL, &o);
+    assert_int_equal(o.status, 204);
+    ldp_outcome_clear(&o);
+    assert_int_equal(ldp_store_listings_built(f->store), before);
+    ldp_doc *listing = ldp_store_get(f->store, "/c/");
+    ldp_doc_release(ldp_store_get(f->store, "/c/"));
+    assert_int_equal(ldp_store_listings_built(f->store), before + 1);
+    assert_non_null(strstr(listing->turtle->data, "m199"));
+    ldp_doc_release(listing);
+    buf_free(&l.heard);
 }
 
 int main(void) {
@@ -485,6 +527,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(data_directory_is_the_store, setup, teardown),
         cmocka_unit_test_setup_teardown(unusable_data_directory_is_an_error, setup, teardown),
         cmocka_unit_test_setup_teardown(writes_report_their_changes, setup, teardown),
+        cmocka_unit_test_setup_teardown(unread_containers_are_not_listed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

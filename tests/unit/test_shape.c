@@ -33,7 +33,7 @@ static const char model[] =
     "<#ma> rdfs:label \"A done\" .\n"
     "<#text> a sp:Ask ; sp:text \"PREFIX gsm: <http://purl.org/gsm/vocab#> ASK { ?x gsm:isInstanceOf <#mb> ; "
     "gsm:isAchieved false . }\" .\n"
-    "<#spin> a sp:Ask ; sp:where ( [ sp:subject _:v ; sp:predicate gsm:isInstanceOf ; sp:object <#ma> ]\n"
+    "<#spin> a sp:Ask ; rdfs:comment \"A is\\n  done\" ; sp:where ( [ sp:subject _:v ; sp:predicate gsm:isInstanceOf ; sp:object <#ma> ]\n"
     "  [ sp:subject _:v ; sp:predicate gsm:isAchieved ; sp:object true ] ) .\n"
     "_:v sp:varName \"v\" .\n"
     "<#broken> a sp:Ask ; sp:text \"ASK { ?x \" .\n";
@@ -122,6 +122,9 @@ static void guards_read_milestones(void **state) {
     assert_false(gb->reads[0].negated);
     assert_int_equal(s->warning_count, 1);
     assert_non_null(strstr(s->warnings[0], "#broken> is not drawn"));
+    /* what each waits for: its described sentry's comment on one line, else the milestones read */
+    assert_string_equal(gb->waits_for, "A is done");
+    assert_string_equal(ga->waits_for, "not mb");
     gsm_shape_free(s);
 }
 
@@ -138,7 +141,10 @@ static const char status[] =
     "  gsm:isAchieved true .\n"
     "<#m2> gsm:isInstanceOf <../models/m#done> ; ldgsm:ofStage <#it> ; gsm:inArtifactInstance <#it> ;\n"
     "  gsm:isAchieved false .\n"
-    "<#other> gsm:isInstanceOf <../models/m#p1> ; gsm:hasState gsm:active .\n";
+    "<#other> gsm:isInstanceOf <../models/m#p1> ; gsm:hasState gsm:active .\n"
+    "<#c1> a ldgsm:CallRecord ; ldgsm:ofStage <#s1> ; ldgsm:callState ldgsm:exhausted .\n"
+    "<#c3> a ldgsm:CallRecord ; ldgsm:ofStage <#s2> ; ldgsm:callState ldgsm:calling ; ldgsm:lastFailure \"timeout\" .\n"
+    "<#c2> a ldgsm:CallRecord ; ldgsm:ofStage <#s2> ; ldgsm:callState ldgsm:answered .\n";
 
 static void an_instance_s_states(void **state) {
     (void)state;
@@ -159,6 +165,10 @@ static void an_instance_s_states(void **state) {
     assert_int_equal(s->milestones[milestone_named(s, "A done")].achieved, 1);
     assert_int_equal(s->milestones[milestone_named(s, "done")].achieved, 0);
     assert_int_equal(s->milestones[milestone_named(s, "mb")].achieved, -1);
+    /* calls: B's retried after a failure (before its answered one), a's exhausted, none for the root */
+    assert_string_equal(gsm_shape_call_name(s->stages[b].call), "retrying");
+    assert_string_equal(gsm_shape_call_name(s->stages[a].call), "exhausted");
+    assert_int_equal(s->stages[0].call, GSM_CALL_NONE);
     gsm_shape_free(s);
 }
 

@@ -28,9 +28,10 @@ machine held switches   # idle, its next event go: the ambiguous one
 machine beside switches # idle, its next event arm: not ambiguous
 machine other other     # another schema
 
-# The agent, stepped: step N runs N iterations (fails the test when the agent ended instead).
+# The agent, stepped (-v: its iteration lines end each step): step N runs N iterations (fails the test when the
+# agent ended instead).
 rm -f "$work/agent.fifo"; mkfifo "$work/agent.fifo"
-"$ldgsm" run --machine "${base}documents/held#it" --machine "${base}documents/beside#it" \
+"$ldgsm" run -v --machine "${base}documents/held#it" --machine "${base}documents/beside#it" \
   --machine "${base}documents/other#it" --step -n 0 < "$work/agent.fifo" > /dev/null 2> "$work/run.log" &
 agent_pid=$!
 exec {agent_in}> "$work/agent.fifo"

@@ -29,7 +29,7 @@ machine() {
 # run NAME [options]: the agent on documents/NAME until quiescent; its log in $work/run.log.
 run() {
   local name=$1; shift
-  bounded "$ldgsm" run --machine "${base}documents/$name#it" -n 0 --until quiescent --iterations 100 "$@" \
+  bounded "$ldgsm" run -v --machine "${base}documents/$name#it" -n 0 --until quiescent --iterations 100 "$@" \
     > /dev/null 2> "$work/run.log"
 }
 # summary NAME: the instance document summarized (summary.py), in $summary_text and printed. A check
@@ -195,7 +195,7 @@ put "documents/sync" "@prefix wsm: <https://w3id.org/ldgsm/wsm#> .
 <#en> a wsm:MachineInstance ; wsm:instanceOf <../schemas/switches#switches> ; wsm:inbox <../inbox/sync/> ;
     wsm:synchronizedWith <#de> .
 <#de> a wsm:MachineInstance ; wsm:instanceOf <../schemas/switches#switches> ; wsm:inbox <../inbox/sync/> ." > /dev/null
-run_sync() { bounded "$ldgsm" run --machine "${base}documents/sync#en" --machine "${base}documents/sync#de" -n 0 \
+run_sync() { bounded "$ldgsm" run -v --machine "${base}documents/sync#en" --machine "${base}documents/sync#de" -n 0 \
   --until quiescent --iterations 100 > /dev/null 2> "$work/run.log"; }
 sync_summary() { get documents/sync | python3 "$wsm_tests/summary.py" "${base}documents/sync#$1"; }
 sync_has() { sync_summary "$1" | grep -qxF "$2"; }
@@ -219,7 +219,7 @@ check "together again: both fire (en)" sync_has en 'entry 4 0004 go idle running
 check "together again: both fire (de)" sync_has de 'entry 4 0004 go idle running fired'
 # run alone, one waits for the other and says so
 event sync 0005 stop
-bounded "$ldgsm" run --machine "${base}documents/sync#en" -n 0 --iterations 3 > /dev/null 2> "$work/run.log"
+bounded "$ldgsm" run -v --machine "${base}documents/sync#en" -n 0 --iterations 3 > /dev/null 2> "$work/run.log"
 check "one run without the other waits for it, saying so" grep -q "waits for the synchronized instance <${base}documents/sync#de> to take" "$work/run.log"
 check "and takes nothing" ! sync_has en "entry 5 0005 stop running idle fired"
 

@@ -8,12 +8,13 @@
 # and deletes each once. (A channel that vouched would show the deleted member still listed: read again, 404,
 # DELETEd again, and the second member left until the safety poll.)
 set -u
+# The agents run at -v: the checks read their request and iteration lines (-v's, not the default log's).
 . "$(dirname "$0")/../agent/lib.sh"
 . "$(dirname "$0")/../gsm/relay_lib.sh"
 cp -r "$(dirname "$0")/../../ldp-fixtures/state-machine" "$work/fixture"
 start_server --fixtures "$work/fixture"
 start_relay --drop-type Remove
-"$ldgsm" run --machine "${pbase}documents/doc1#it" --notifications -n 600000 --safety-poll 600000 \
+"$ldgsm" run -v --machine "${pbase}documents/doc1#it" --notifications -n 600000 --safety-poll 600000 \
   > /dev/null 2> "$work/run.log" &
 agent_pids+=($!)
 logged() { grep -qE "$2" "$1"; } # FILE REGEX

@@ -401,6 +401,8 @@ class Agent:
     def __init__(self, args, log_path):
         self.log_path = log_path
         self.log = open(log_path, "w")
+        if args[1:2] == ["run"] and "-v" not in args:
+            args = args[:2] + ["-v"] + args[2:]  # its iteration lines end each step
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self.log)
         self.done, self.offset = 0, 0
 
@@ -471,7 +473,7 @@ def run(ldgsm, seed, n_models, n_free, iterations, keep, incremental, dump):
                        "<%shasState> <%suninitialized> ." % (gs.GSM, gs.GSM, gs.GSM, gs.GSM))
         instances = ["%sp%d/status#it" % (server.base, i) for i in range(len(models))]
         iris = [(lambda i: lambda name: "%sp%d/model#%s" % (server.base, i, name))(i) for i in range(len(models))]
-        args = [ldgsm, "run", "--step", "-n", "0"] + (["--incremental"] if incremental else [])
+        args = [ldgsm, "run", "-v", "--step", "-n", "0"] + (["--incremental"] if incremental else [])
         left_out = 0
         for inst in instances:
             args += ["--instance", inst]

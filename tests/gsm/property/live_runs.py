@@ -240,7 +240,8 @@ class LiveRun:
         targets = self.publish()
         self.requested = [0] * len(self.instances)
         self.progress = [[] for _ in self.instances]
-        args = [self.ldgsm, "run", "--history", "100000"] + self.agent_options + targets
+        # -v: its iteration and request lines are what the runs are followed by
+        args = [self.ldgsm, "run", "-v", "--history", "100000"] + self.agent_options + targets
         self.agent_log = os.path.join(self.work, "agent.log")
         self.tails = {"serve": Tail(self.server.log_path), "agent": Tail(self.agent_log)}
         if self.service_log:

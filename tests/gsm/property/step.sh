@@ -66,7 +66,8 @@ setenv() {
 agent_start() {
   rm -f "$work/agent.fifo"; mkfifo "$work/agent.fifo"
   # shellcheck disable=SC2086 # the options are words
-  "$ldgsm" run --instance "$instance" --step -n 0 ${LDGSM_AGENT_OPTIONS:-} "$@" < "$work/agent.fifo" > /dev/null 2>> "$work/agent.log" 5>&- 6<&- &
+  # -v: its iteration lines end each step (next_iteration)
+  "$ldgsm" run -v --instance "$instance" --step -n 0 ${LDGSM_AGENT_OPTIONS:-} "$@" < "$work/agent.fifo" > /dev/null 2>> "$work/agent.log" 5>&- 6<&- &
   agent_pid=$!
   agent_started=1
   exec 7> "$work/agent.fifo"
