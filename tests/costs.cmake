@@ -5,6 +5,7 @@ set(LDGSM_TEST_COSTS_PLAIN
   gsm_css_gsm 226
   gsm_css_notifications 140
   ldp_css_interop 96
+  auth_css_auth 76
   reason_run_peer_agreement 79
   wsm_run_property 70
   gsm_run_data_flow 65

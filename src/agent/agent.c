@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "agent/agent_metrics.h"
@@ -29,6 +30,7 @@
 #include "agent/trace.h"
 #include "http/http_client.h"
 #include "http/http_url.h"
+#include "http/oidc_token.h"
 #include "n3/n3_reader.h"
 #include "rdf/rdfio.h"
 #include "rdf/vocab_ns.h"
@@ -211,6 +213,45 @@ static int load_input(agent *a, const char *path, char *error, size_t error_len)
     return 0;
 }
 
+oidc_session *agent_auth_start(const agent_options *o, const char *path, const log_sink *log, char *error,
+                               size_t error_len) {
+    size_t count = o->allow_origin_count ? o->allow_origin_count
+                                         : o->instance_count + o->machine_count + o->instance_container_count;
+    if (!count) { /* as --header without ORIGIN=: a token sent nowhere would only hide the mistake */
+        snprintf(error, error_len, "--auth needs --allow-origin (or --instance, --machine, --instances-from) to say "
+                                   "where the token goes");
+        return NULL;
+    }
+    /* a core dump would hold the client secret and the tokens (ssh-agent refuses them too) */
+    struct rlimit no_core = {0, 0};
+    if (getrlimit(RLIMIT_CORE, &no_core) == 0) {
+        no_core.rlim_cur = 0;
+        setrlimit(RLIMIT_CORE, &no_core);
+    }
+    auth_credentials cred;
+    if (auth_file_read(path, &cred, error, error_len) != 0)
+        return NULL;
+    const char **origins = xcalloc(count + 1, sizeof *origins);
+    size_t n = 0;
+    for (size_t i = 0; i < o->allow_origin_count; i++)
+        origins[n++] = o->allow_origins[i];
+    for (size_t i = 0; !o->allow_origin_count && i < o->instance_count; i++)
+        origins[n++] = o->instances[i];
+    for (size_t i = 0; !o->allow_origin_count && i < o->machine_count; i++)
+        origins[n++] = o->machines[i];
+    for (size_t i = 0; !o->allow_origin_count && i < o->instance_container_count; i++)
+        origins[n++] = o->instance_containers[i];
+    http_options hopt = http_options_default();
+    hopt.log = log;
+    if (o->connect_timeout_ms)
+        hopt.connect_timeout_ms = o->connect_timeout_ms;
+    if (o->timeout_ms)
+        hopt.total_timeout_ms = o->timeout_ms;
+    oidc_session *s = oidc_session_new(&cred, origins, n, &hopt, error, error_len);
+    free(origins);
+    return s;
+}
+
 agent *agent_new(const agent_options *options, const log_sink *log, char *error, size_t error_len) {
     agent *a = xcalloc(1, sizeof *a);
     a->opt = *options;
@@ -288,6 +329,10 @@ agent *agent_new(const agent_options *options, const log_sink *log, char *error,
         }
         for (size_t o = 0; o < options->allow_origin_count; o++)
             http_client_add_origin_header(a->http, options->allow_origins[o], h->name, h->value);
+    }
+    if (options->auth) {
+        http_auth hook = oidc_session_hook(options->auth);
+        http_client_set_auth(a->http, &hook);
     }
     if (options->trace_path && !(a->trace = trace_open(options->trace_path, log, error, error_len)))
         goto fail;
@@ -971,6 +1016,10 @@ static unsigned send_batch(agent *a, planned_write *ws, size_t n, bool *ok, unsi
             buf_puts(&why, "412, another writer changed it first; the next iteration decides again");
         else if (res->failure == HTTP_FAIL_TIMEOUT || res->failure == HTTP_FAIL_RESET)
             buf_printf(&why, "outcome unknown (%s)", http_failure_name(res->failure));
+        else if (res->failure == HTTP_FAIL_NONE && res->status == 401)
+            buf_printf(&why, "answered 401, %s (rules %s)",
+                       a->opt.auth ? "the server refused the credentials of --auth"
+                               : "the server wants authentication (ldgsm run --auth FILE)", ws[i].why);
         else if (res->failure == HTTP_FAIL_NONE)
             buf_printf(&why, "answered %ld (rules %s)", res->status, ws[i].why);
         else

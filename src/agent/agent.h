@@ -99,6 +99,7 @@ typedef struct agent_options {
     size_t allow_origin_count;
     agent_header_option *headers;
     size_t header_count;
+    struct oidc_session *auth; /* --auth: the caller's Solid-OIDC session (agent_auth_start), outliving the agent */
     size_t max_body;           /* 0: 16 MiB */
     long connect_timeout_ms;   /* 0: 2000 */
     long timeout_ms;           /* per request, redirects included; 0: 10000 */
@@ -154,6 +155,15 @@ typedef struct iteration_stats {
 } iteration_stats;
 
 typedef struct agent agent;
+
+/* --auth FILE (docs/DESIGN.md §10): the Solid-OIDC session for a run with these options, its credentials
+ * read from path (http/auth_file.h) and its first token obtained now, so that wrong credentials end a run
+ * before it starts. Its tokens go to options->allow_origins, or without any to the origins of the
+ * instances, machines and instance containers (none of them: an error); its token requests log to log. The
+ * process dumps no core from then on (RLIMIT_CORE's soft limit 0: a core would hold the secret). NULL and
+ * error says why. Freed with oidc_session_free. */
+struct oidc_session *agent_auth_start(const agent_options *options, const char *path, const log_sink *log,
+                                     char *error, size_t error_len);
 
 /* Loads the programs and inputs; NULL with a message in error on bad input (file:line:col). */
 agent *agent_new(const agent_options *options, const log_sink *log, char *error, size_t error_len);

@@ -185,8 +185,11 @@ void get_take_result(get_outcomes *g, const get_env *e, doc_state *doc, const ht
         return;
     }
     doc->failed = true;
-    char what[64];
-    snprintf(what, sizeof what, "status %ld", s);
+    char what[96];
+    if (s == 401) /* the usual cause: a pod read without --auth (docs/guide/pod.md) */
+        snprintf(what, sizeof what, "status 401: the server wants authentication (--auth FILE) or refused it");
+    else
+        snprintf(what, sizeof what, "status %ld", s);
     get_report_once(g, e->iteration, doc->resource, what, NULL);
 }
 

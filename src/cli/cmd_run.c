@@ -8,6 +8,7 @@
 #include "agent/agent.h"
 #include "agent/agent_metrics.h"
 #include "agent/shard.h"
+#include "http/oidc_token.h"
 #include "cli/commands.h"
 #include "cli/shipped.h"
 #include "cli/watchers.h"
@@ -104,6 +105,13 @@ static const char run_usage[] =
     "      --allow-origin O    unsafe requests may go only to these origins (repeatable; default: any)\n"
     "      --header [ORIGIN=]'Name: value'\n"
     "                          send a header to ORIGIN only (without ORIGIN: to the --allow-origin ones)\n"
+    "      --auth FILE         authenticate as a Solid client (Solid-OIDC client credentials, DPoP): FILE,\n"
+    "                          of mode 0600, is JSON {\"client_id\", \"client_secret\", \"issuer\" or \"webid\"}\n"
+    "                          (scripts/css-pod.sh writes one); the access token and its proofs go only to\n"
+    "                          the --allow-origin origins, or without any to the origins of the --instance,\n"
+    "                          --machine and --instances-from resources; the secret only to the issuer.\n"
+    "                          Renewed before it expires and after a 401. Wrong credentials, an issuer that\n"
+    "                          does not answer or answers garbage end the run at its start (exit 1)\n"
     "      --max-body BYTES    refuse response bodies larger than this (default 16777216)\n"
     "      --connect-timeout MS  give up connecting after MS (default 2000)\n"
     "      --timeout MS        give up a request after MS, redirects included (default 10000)\n"
@@ -204,7 +212,7 @@ int cmd_run(int argc, char **argv) {
            OPT_MAX_BODY, OPT_UNCONDITIONAL, OPT_PATCH, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_MAX_FRESH, OPT_MAX_DERIVED, OPT_RELEASE_TERMS, OPT_TRACE,
            OPT_HISTORY, OPT_REMIND, OPT_MACHINE, OPT_SHARD, OPT_INSTANCES_FROM, OPT_READ_WAIT,
            OPT_INCREMENTAL, OPT_SAFETY_POLL, OPT_ARCHIVE_HISTORY, OPT_NOTIFICATIONS, OPT_SETTLE, OPT_WEBHOOK,
-           OPT_LOG_FORMAT, OPT_METRICS };
+           OPT_LOG_FORMAT, OPT_METRICS, OPT_AUTH };
     static const struct option options[] = {
         {"program", required_argument, NULL, 'p'},
         {"input", required_argument, NULL, 'i'},
@@ -221,6 +229,7 @@ int cmd_run(int argc, char **argv) {
         {"on-incomplete", required_argument, NULL, OPT_ON_INCOMPLETE},
         {"allow-origin", required_argument, NULL, OPT_ALLOW_ORIGIN},
         {"header", required_argument, NULL, OPT_HEADER},
+        {"auth", required_argument, NULL, OPT_AUTH},
         {"max-body", required_argument, NULL, OPT_MAX_BODY},
         {"allow-unconditional-status", no_argument, NULL, OPT_UNCONDITIONAL},
         {"patch", no_argument, NULL, OPT_PATCH},
@@ -246,6 +255,7 @@ int cmd_run(int argc, char **argv) {
         {NULL, 0, NULL, 0},
     };
     agent_options opt = {.interval_ms = 1000, .read_wait_ms = 2000, .settle_ms = 5, .stop = &cli_stop_requested};
+    const char *auth_path = NULL; /* --auth */
     unsigned shard_index = 0, shard_count = 0;
     bool log_json = false;
     const char *metrics_address = NULL;
@@ -307,6 +317,7 @@ int cmd_run(int argc, char **argv) {
             opt.proceed_on_incomplete = strcmp(optarg, "proceed") == 0;
             break;
         case OPT_ALLOW_ORIGIN: push(&opt.allow_origins, &opt.allow_origin_count, optarg); break;
+        case OPT_AUTH: auth_path = optarg; break;
         case OPT_HEADER: {
             agent_header_option h;
             if (!parse_header_option(optarg, &h)) {
@@ -481,8 +492,9 @@ int cmd_run(int argc, char **argv) {
     metrics_listener *listener = NULL;
     agent *a = NULL;
     opt.metrics = metrics;
-    if (metrics && !(listener = metrics_listener_new(metrics_address, agent_metrics_render, metrics, error,
-                                                     sizeof error))) {
+    if ((metrics && !(listener = metrics_listener_new(metrics_address, agent_metrics_render, metrics, error,
+                                                      sizeof error))) ||
+        (auth_path && !(opt.auth = agent_auth_start(&opt, auth_path, &log, error, sizeof error)))) {
         fprintf(stderr, "ldgsm run: %s\n", error);
         status = 1;
     } else if (!(a = agent_new(&opt, &log, error, sizeof error))) {
@@ -506,6 +518,7 @@ int cmd_run(int argc, char **argv) {
     }
     metrics_listener_free(listener);
     free(metrics);
+    oidc_session_free(opt.auth);
     watchers_free(&watch);
 done:
     for (size_t i = 0; i < opt.header_count; i++) {

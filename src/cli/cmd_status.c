@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/shipped.h"
 #include "cli/watchers.h"
+#include "http/oidc_token.h"
 #include "gsm/status_report.h"
 #include "rdf/buf.h"
 #include "wsm/wsm_status.h"
@@ -64,6 +65,7 @@ static const char status_usage[] =
     "                          also read models in the GSM paper authors' draft vocabulary\n"
     "  -p, --program FILE      an N3 rule program of your own, as `ldgsm run` loads it (repeatable)\n"
     "  -i, --input FILE        RDF data asserted in the iteration (repeatable)\n"
+    "      --auth FILE         read as a Solid client, as `ldgsm run --auth FILE` (its help says more)\n"
     "      --connect-timeout MS  give up connecting after MS (default 2000)\n"
     "      --timeout MS        give up a request after MS (default 10000)\n"
     "  -v, --verbose           the agent's log lines on standard error\n"
@@ -170,7 +172,7 @@ static bool parse_count(const char *text, unsigned long *out) {
 
 int cmd_status(int argc, char **argv) {
     shipped_files shipped = {0};
-    enum { OPT_JSON = 256, OPT_WATCH, OPT_COUNT, OPT_HISTORY, OPT_COMPAT, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT };
+    enum { OPT_JSON = 256, OPT_WATCH, OPT_COUNT, OPT_HISTORY, OPT_COMPAT, OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_AUTH };
     static const struct option options[] = {
         {"json", no_argument, NULL, OPT_JSON},
         {"watch", no_argument, NULL, OPT_WATCH},
@@ -181,11 +183,13 @@ int cmd_status(int argc, char **argv) {
         {"input", required_argument, NULL, 'i'},
         {"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"auth", required_argument, NULL, OPT_AUTH},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     agent_options opt = {.observe = true, .stop = &cli_stop_requested};
+    const char *auth_path = NULL; /* --auth */
     bool json = false, watch = false;
     unsigned long watch_ms = 1000, count = 0, history = 5;
     int status = 2;
@@ -234,6 +238,7 @@ int cmd_status(int argc, char **argv) {
             }
             opt.compat_authors_draft = true;
             break;
+        case OPT_AUTH: auth_path = optarg; break;
         case 'p': push(&opt.programs, &opt.program_count, optarg); break;
         case 'i': push(&opt.inputs, &opt.input_count, optarg); break;
         case 'v': opt.verbose++; break;
@@ -241,9 +246,20 @@ int cmd_status(int argc, char **argv) {
         default: fputs(status_usage, stderr); goto done;
         }
     }
+    log_sink log = {.write = log_to_stderr, .threshold = opt.verbose ? LOG_DEBUG : LOG_ERROR};
+    char error[1024];
+    if (auth_path && optind < argc) { /* the tokens go to the URIs' origins, whichever kind each turns out to be */
+        agent_options uris = {.instances = argv + optind, .instance_count = optind < argc ? (size_t)(argc - optind) : 0};
+        if (!(opt.auth = agent_auth_start(&uris, auth_path, &log, error, sizeof error))) {
+            fprintf(stderr, "ldgsm status: %s\n", error);
+            status = 1;
+            goto done;
+        }
+    }
+    http_auth hook = opt.auth ? oidc_session_hook(opt.auth) : (http_auth){0};
     /* a state machine instance (its document says wsm:instanceOf) is read as `ldgsm run --machine` reads it */
     for (int i = optind; i < argc; i++) {
-        if (wsm_status_is_machine(argv[i], opt.connect_timeout_ms, opt.timeout_ms))
+        if (wsm_status_is_machine(argv[i], opt.connect_timeout_ms, opt.timeout_ms, &hook))
             push(&opt.machines, &opt.machine_count, argv[i]);
         else
             push(&opt.instances, &opt.instance_count, argv[i]);
@@ -263,7 +279,6 @@ int cmd_status(int argc, char **argv) {
         status = 1;
         goto done;
     }
-    log_sink log = {.write = log_to_stderr, .threshold = opt.verbose ? LOG_DEBUG : LOG_ERROR};
     if (watch)
         cli_catch_stop_signals();
     /* the models and schemas linted as `ldgsm run` lints them, so that a refused one shows as held */
@@ -272,7 +287,6 @@ int cmd_status(int argc, char **argv) {
                   &(watchers_options){.gsm_instances = opt.instance_count > 0, .open_ended = true,
                                       .compat_authors_draft = opt.compat_authors_draft, .status_only = true,
                                       .log = &log});
-    char error[1024];
     /* --watch reads again at once when a document read changes, where its server notifies (a change of
      * many documents at once is one read: the burst settles first) */
     opt.notifications = watch;
@@ -321,6 +335,7 @@ done:
     free(opt.inputs);
     free(opt.instances);
     free(opt.machines);
+    oidc_session_free(opt.auth);
     shipped_files_free(&shipped);
     return status;
 }

@@ -49,6 +49,7 @@ struct http_client {
     size_t background_count;
     origin_header *origin_headers;
     size_t origin_header_count;
+    http_auth auth; /* hop_headers NULL: none */
 };
 
 enum transfer_state { QUEUED, RUNNING, ENDED };
@@ -76,6 +77,10 @@ struct transfer {
     bool waited;
     bool in_background; /* in client->background */
     bool body_too_large;
+    bool auth_sent;     /* the current hop carries the hook's credentials */
+    bool auth_renewed;  /* it was answered 401 once and is sent again with renewed ones */
+    bool auth_renew;    /* the next hop asks the hook to renew */
+    unsigned auth_generation;
     char error[CURL_ERROR_SIZE];
 };
 
@@ -248,6 +253,8 @@ const char *http_client_add_origin_header(http_client *c, const char *origin, co
     return NULL;
 }
 
+void http_client_set_auth(http_client *c, const http_auth *auth) { c->auth = *auth; }
+
 void http_result_free(http_result *r) {
     buf_free(&r->body);
     free(r->content_type);
@@ -314,6 +321,40 @@ static struct curl_slist *add_header(struct curl_slist *list, const char *name, 
     return list;
 }
 
+static void fail(transfer *t, enum http_failure failure, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The hook's lines for this hop (http_auth); false when the hop may not go (the result says why). */
+static bool add_auth_headers(transfer *t, struct curl_slist **list) {
+    const http_client *c = t->client;
+    t->auth_sent = false;
+    if (!c->auth.hop_headers || request_has_header(t->request, "Authorization"))
+        return true;
+    for (size_t i = 0; i < c->origin_header_count; i++) /* --header ORIGIN='Authorization: ...' wins too */
+        if (strcmp(c->origin_headers[i].origin, t->origin) == 0 &&
+            strcasecmp(c->origin_headers[i].name, "Authorization") == 0)
+            return true;
+    buf lines = {0};
+    char error[HTTP_MESSAGE_SIZE - 16];
+    bool renew = t->auth_renew;
+    t->auth_renew = false;
+    if (!c->auth.hop_headers(c->auth.ctx, t->origin, t->method, t->url, renew, &t->auth_generation, &lines, error,
+                             sizeof error)) {
+        buf_free(&lines);
+        fail(t, HTTP_FAIL_INVALID, "not sent: %s", error);
+        return false;
+    }
+    for (char *line = lines.len ? buf_cstr(&lines) : NULL, *end; line && *line; line = end + 1) {
+        end = strchr(line, '\n');
+        *end = '\0';
+        *list = append_line(*list, line);
+        t->auth_sent = true;
+    }
+    if (lines.data)
+        explicit_bzero(lines.data, lines.cap); /* a token */
+    buf_free(&lines);
+    return true;
+}
+
 static struct curl_slist *hop_headers(const transfer *t) {
     const http_request *r = t->request;
     bool same_origin = strcmp(t->origin, t->request_origin) == 0;
@@ -367,13 +408,16 @@ static void set_method(const transfer *t) {
     }
 }
 
-/* Sets up the easy handle for the hop to t->url and hands it to libcurl. False when libcurl refused. */
+/* Sets up the easy handle for the hop to t->url and hands it to libcurl. False when the hook's credentials
+ * cannot be had (the result says why) or libcurl refused (the result says nothing yet). */
 static bool start_hop(transfer *t) {
     const http_options *o = &t->client->options;
     CURL *e = t->easy;
     curl_easy_reset(e);
     curl_slist_free_all(t->headers);
     t->headers = hop_headers(t);
+    if (!add_auth_headers(t, &t->headers))
+        return false;
     t->error[0] = '\0';
     buf_free(&t->result.body);
     uint64_t now = now_us();
@@ -463,7 +507,6 @@ static void fill_response(transfer *t, long status) {
     }
 }
 
-static void fail(transfer *t, enum http_failure failure, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fail(transfer *t, enum http_failure failure, const char *fmt, ...) {
     http_result *r = &t->result;
     r->failure = failure;
@@ -513,6 +556,15 @@ static bool is_redirect(long status) {
     return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
 
+/* Starts a hop after the first. True when it started; false when the transfer is over (t->result says why). */
+static bool start_next_hop(transfer *t) {
+    if (start_hop(t))
+        return true;
+    if (t->result.failure == HTTP_FAIL_NONE)
+        fail(t, HTTP_FAIL_OTHER, "libcurl refused the transfer");
+    return false;
+}
+
 /* The response of a redirect: moves t to its next hop. True when the hop started; false when the
  * transfer is over (t->result says why). */
 static bool follow_redirect(transfer *t, long status, const char *location) {
@@ -542,10 +594,7 @@ static bool follow_redirect(transfer *t, long status, const char *location) {
     t->url = http_url_without_fragment(location);
     t->origin = origin;
     r->redirects++;
-    if (start_hop(t))
-        return true;
-    fail(t, HTTP_FAIL_OTHER, "libcurl refused the transfer");
-    return false;
+    return start_next_hop(t);
 }
 
 /* A hop ended with code. True when the transfer goes on with another hop. */
@@ -555,6 +604,14 @@ static bool on_hop_done(transfer *t, CURLcode code) {
     char *location = NULL;
     if (code == CURLE_OK) {
         curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+        if (status == 401 && t->auth_sent && !t->auth_renewed) {
+            /* the token expired or was revoked: once more with a renewed one (guarantee 9) */
+            curl_multi_remove_handle(t->client->multi, e);
+            log_msg(t->client->options.log, LOG_DEBUG, "http: %s %s -> 401, again with renewed credentials",
+                    t->method, t->url);
+            t->auth_renewed = t->auth_renew = true;
+            return start_next_hop(t);
+        }
         const char *redirect_url = NULL;
         curl_easy_getinfo(e, CURLINFO_REDIRECT_URL, &redirect_url);
         if (is_redirect(status) && redirect_url)
@@ -606,7 +663,8 @@ static bool start_transfer(transfer *t, bool stopping) {
                 t->wait_until_us = t->started_us + (uint64_t)t->wait_ms * 1000u;
             return true;
         }
-        fail(t, HTTP_FAIL_OTHER, "libcurl refused the transfer");
+        if (t->result.failure == HTTP_FAIL_NONE)
+            fail(t, HTTP_FAIL_OTHER, "libcurl refused the transfer");
     }
     finish_transfer(t);
     return false;

@@ -32,6 +32,8 @@
  *  8. An unsafe request is sent at most once, on a connection of its own closed after its answer (libcurl
  *     would send it again on a kept connection that turned out dead), unless it is repeatable: then it
  *     goes on a kept connection and may be sent a second time after a connection died without answer.
+ *  9. Credentials of an http_auth hook go only to the origins it answers for, chosen again at every hop; a hop
+ *     that carried them and was answered 401 is sent once more with renewed ones.
  *
  * Redirects (301, 302, 303, 307, 308 with a Location): 303, and 301/302 answering a POST, continue
  * as a GET without body (HEAD stays HEAD); the others repeat the method and body. */
@@ -155,6 +157,23 @@ void http_client_free(http_client *client);
  * a header of the same name itself keeps its own. Returns NULL, or what is wrong with the arguments. */
 const char *http_client_add_origin_header(http_client *client, const char *origin, const char *name,
                                           const char *value);
+
+/* Credentials for some origins (docs/DESIGN.md §10; oidc_token.h makes them). Before each hop the client
+ * calls hop_headers, which appends the header lines to send ("Name: value\n" each; none for an origin the
+ * credentials are not for) and sets *generation to that of the credentials used. When such a hop is
+ * answered 401 the client calls it once more with renew set and *generation that hop's (credentials
+ * renewed by another hop since are not renewed again), and sends the hop again: a 401 took nothing.
+ * False: credentials were due but cannot be had; error says why and the request is not sent
+ * (HTTP_FAIL_INVALID). A request that sets Authorization itself, or goes to an origin given an
+ * Authorization header (http_client_add_origin_header), gets none. */
+typedef struct http_auth {
+    bool (*hop_headers)(void *ctx, const char *origin, const char *method, const char *url, bool renew,
+                        unsigned *generation, buf *lines, char *error, size_t error_len);
+    void *ctx;
+} http_auth;
+
+/* Sets the client's credentials hook (copied; its ctx must outlive the client). */
+void http_client_set_auth(http_client *client, const http_auth *auth);
 
 /* Performs requests[0..count) in parallel and fills results[0..count) (their previous contents are
  * overwritten, not freed). The requests' strings need only live during the call (one that goes on in

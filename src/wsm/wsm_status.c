@@ -12,7 +12,7 @@
 #include "rdf/vocab_ns.h"
 #include "wsm/wsm_names.h"
 
-bool wsm_status_is_machine(const char *iri, long connect_timeout_ms, long timeout_ms) {
+bool wsm_status_is_machine(const char *iri, long connect_timeout_ms, long timeout_ms, const http_auth *auth) {
     http_options options = http_options_default();
     if (connect_timeout_ms > 0)
         options.connect_timeout_ms = connect_timeout_ms;
@@ -23,6 +23,8 @@ bool wsm_status_is_machine(const char *iri, long connect_timeout_ms, long timeou
     http_client *client = http_client_new(&options);
     if (!client)
         return false;
+    if (auth && auth->hop_headers)
+        http_client_set_auth(client, auth);
     http_header accept = {"Accept", rdf_accept_header()};
     http_request request = {.method = "GET", .url = iri, .headers = &accept, .header_count = 1};
     http_result result;

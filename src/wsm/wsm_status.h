@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "http/http_client.h"
 #include "rdf/buf.h"
 #include "rdf/store.h"
 #include "rdf/term.h"
@@ -23,8 +24,9 @@ typedef struct wsm_status_input {
 } wsm_status_input;
 
 /* True when the document of iri (GET within the timeouts, in milliseconds; 0 for the defaults) is RDF
- * saying `<iri> wsm:instanceOf ?schema`: `ldgsm status` shows such an instance as a state machine. */
-bool wsm_status_is_machine(const char *iri, long connect_timeout_ms, long timeout_ms);
+ * saying `<iri> wsm:instanceOf ?schema`: `ldgsm status` shows such an instance as a state machine. auth: the
+ * credentials of `--auth` (hop_headers NULL: none). */
+bool wsm_status_is_machine(const char *iri, long connect_timeout_ms, long timeout_ms, const http_auth *auth);
 
 /* Appends the report as indented text, or as one JSON object on one line (schema: `ldgsm status --help`).
  * Returns 0; 1 when the instance or its schema could not be read; 6 when it is held (its writes held back:

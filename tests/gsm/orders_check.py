@@ -41,6 +41,7 @@ read over HTTP (N-Triples) from the server at BASE (ending in '/').
       how often it read one depends on the others by design (run_orders.sh bounds the reads per iteration
       instead)."""
 import json
+import os
 import re
 import sys
 import urllib.request
@@ -55,7 +56,10 @@ LDP_CONTAINS = "<http://www.w3.org/ns/ldp#contains>"
 
 
 def get(url):
-    request = urllib.request.Request(url, headers={"Accept": "application/n-triples"})
+    headers = {"Accept": "application/n-triples"}
+    if os.environ.get("LDGSM_TEST_AUTHORIZATION"):  # a pod that wants its owner's token (tests/auth/css_auth.sh)
+        headers["Authorization"] = os.environ["LDGSM_TEST_AUTHORIZATION"]
+    request = urllib.request.Request(url, headers=headers)
     with urllib.request.urlopen(request, timeout=30) as answer:
         text = answer.read().decode("utf-8")
     triples = []

@@ -59,7 +59,7 @@ check "one agent runs the $n orders to completion (exit $rc)" [ $rc = 0 ]
 check "it says so" grep -q 'every workflow instance is complete' "$work/all.log"
 outcome_checks "$n" "$work/outcome.txt" classes
 # ldgsm status shows each call's request as evaluated from the instance's own data, and what it bound
-bounded "$ldgsm" status "${base}status/o2#it" > "$work/status-o2.txt" 2>&1
+bounded "$ldgsm" status ${STATUS_OPTIONS:-} "${base}status/o2#it" > "$work/status-o2.txt" 2>&1
 check "status shows o2's quote call sent to its own quote" grep -qF "sent GET ${base}quotes/2" "$work/status-o2.txt"
 check "... and the price its answer bound" grep -qF "bound ${SHOP}price = $(price 2)" "$work/status-o2.txt"
 check "... and the shipment's Location bound by the shipment call" \

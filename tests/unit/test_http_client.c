@@ -1,8 +1,8 @@
 /* test_http_client.c: the http/ client against in-process libmicrohttpd servers on loopback: parallel
  * batches, connection reuse (repeatable writes too, not other unsafe requests) and the per-host limit, statuses and response headers, every failure kind
  * (timeout, reset, refused connection, TLS, body limit, redirect limit, invalid requests, the stop
- * flag), redirects with their method rules, origin-scoped headers across origins, and request bodies
- * and headers arriving intact. No timing is asserted: timeouts are exercised only as behaviour. */
+ * flag), redirects with their method rules, origin-scoped headers across origins, the credentials hook
+ * (per hop, on its origin only, renewed once after a 401), and request bodies and headers arriving intact. No timing is asserted: timeouts are exercised only as behaviour. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -461,6 +461,95 @@ static void origin_headers_stay_on_their_origin(void **state) {
     test_server_stop(b);
 }
 
+/* ---- the credentials hook (http_auth) ---- */
+
+/* A hook handing out numbered tokens and proofs for one origin; renews when asked with the current generation. */
+typedef struct fake_auth {
+    char origin[64];
+    unsigned generation, proofs, renewals;
+    bool down; /* credentials cannot be had */
+} fake_auth;
+
+static bool fake_hop_headers(void *ctx, const char *origin, const char *method, const char *url, bool renew,
+                             unsigned *generation, buf *lines, char *error, size_t error_len) {
+    fake_auth *f = ctx;
+    (void)method, (void)url;
+    if (strcmp(origin, f->origin) != 0)
+        return true;
+    if (f->down) {
+        snprintf(error, error_len, "the issuer is down");
+        return false;
+    }
+    if (renew && *generation == f->generation) {
+        f->generation++;
+        f->renewals++;
+    }
+    buf_printf(lines, "Authorization: DPoP tok-%u\nDPoP: proof-%u\n", f->generation, ++f->proofs);
+    *generation = f->generation;
+    return true;
+}
+
+static void auth_hook_per_hop(void **state) {
+    test_server *a = *state, *b = test_server_start();
+    http_client *c = client_with(http_options_default());
+    fake_auth f = {.generation = 1};
+    snprintf(f.origin, sizeof f.origin, "http://127.0.0.1:%u", test_server_port(a));
+    http_auth hook = {.hop_headers = fake_hop_headers, .ctx = &f};
+    http_client_set_auth(c, &hook);
+
+    /* a hop within a carries them, a fresh proof each hop; the hop to b does not */
+    url echo_b = at(b, "/echo");
+    char cross[2 * URL_SIZE];
+    snprintf(cross, sizeof cross, "%s/to?url=/to%%3Furl%%3D%s", test_server_base(a), echo_b.text);
+    http_result r = get(c, cross);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(r.redirects, 2);
+    http_result_free(&r);
+    assert_string_equal(test_server_header(a, 0, "Authorization"), "DPoP tok-1");
+    assert_string_equal(test_server_header(a, 0, "DPoP"), "proof-1");
+    assert_string_equal(test_server_header(a, 1, "DPoP"), "proof-2");
+    assert_int_equal(test_server_request_count(b), 1);
+    assert_null(test_server_header(b, 0, "Authorization"));
+    assert_null(test_server_header(b, 0, "DPoP"));
+
+    /* a 401 to a hop that carried them: renewed once, sent once more (a POST too, its body intact) */
+    test_server_route(a, NULL, "/locked", 401, "text/plain", "no", NULL);
+    url locked = at(a, "/locked");
+    r = run_one(c, (http_request){.method = "POST", .url = locked.text, .body = "payload", .body_len = 7});
+    assert_int_equal(r.status, 401);
+    http_result_free(&r);
+    assert_int_equal(test_server_count(a, "POST", "/locked"), 2);
+    assert_int_equal(f.renewals, 1);
+    long second = test_server_find(a, "POST", "/locked", 3);
+    assert_true(second > 0);
+    assert_string_equal(test_server_header(a, (size_t)second, "Authorization"), "DPoP tok-2");
+    size_t len;
+    const char *body = test_server_body(a, (size_t)second, &len);
+    assert_int_equal(len, 7);
+    assert_memory_equal(body, "payload", 7);
+
+    /* credentials that cannot be had: not sent, and saying why */
+    size_t before = test_server_request_count(a);
+    f.down = true;
+    url ok = at(a, "/ok");
+    r = get(c, ok.text);
+    assert_int_equal(r.failure, HTTP_FAIL_INVALID);
+    assert_non_null(strstr(r.message, "the issuer is down"));
+    http_result_free(&r);
+    assert_int_equal(test_server_request_count(a), before);
+    f.down = false;
+
+    /* an Authorization header given for the origin wins: none of the hook's */
+    assert_null(http_client_add_origin_header(c, f.origin, "Authorization", "Bearer fixed"));
+    r = get(c, ok.text);
+    http_result_free(&r);
+    assert_string_equal(test_server_header(a, before, "Authorization"), "Bearer fixed");
+    assert_null(test_server_header(a, before, "DPoP"));
+
+    http_client_free(c);
+    test_server_stop(b);
+}
+
 static void origins_are_checked(void **state) {
     (void)state;
     http_client *c = client_with(http_options_default());
@@ -544,6 +633,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(redirect_to_another_scheme_fails, start_server, stop_server),
         cmocka_unit_test_setup_teardown(redirect_methods, start_server, stop_server),
         cmocka_unit_test_setup_teardown(origin_headers_stay_on_their_origin, start_server, stop_server),
+        cmocka_unit_test_setup_teardown(auth_hook_per_hop, start_server, stop_server),
         cmocka_unit_test(origins_are_checked),
         cmocka_unit_test_setup_teardown(put_body_and_headers_arrive_intact, start_server, stop_server),
     };
