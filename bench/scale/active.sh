@@ -8,8 +8,10 @@
 # agent's CPU from the first creation to then per instance completed. Modes: polling (-n 1000) and notifications (--notifications -n 60000
 # --safety-poll SAFETY, default 600000), each plus AGENT_OPTIONS.
 # usage: bench/scale/active.sh IDLE    environment: LDGSM (default build/ldgsm), MODES="polling notifications",
-#   RATE (default 10), SECONDS_ACTIVE (default 30), WARMUP (default 60), DRAIN (default 30), SAFETY,
-#   SERVE_OPTIONS (default: channel and connection limits raised past the documents), AGENT_OPTIONS, WORK
+#   RATE (default 10), SECONDS_ACTIVE (default 30), WARMUP (default 60; WARMUP_POLLING for the polling agent,
+#   which at 100,000 never ends its first pass anyway), DRAIN (default 30), SAFETY,
+#   SERVE_OPTIONS (default: channel and connection limits raised past the documents), AGENT_OPTIONS (both
+#   modes), NOTIFICATIONS_OPTIONS (the change-driven agent only: --webhook implies --notifications), WORK
 # Prints one markdown table row per mode.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -43,7 +45,8 @@ echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for mode in ${MODES:-polling notifications}; do
   case $mode in
     polling) options=(-n 1000) ;;
-    notifications) options=(--notifications -n 60000 --safety-poll "$safety") ;;
+    # shellcheck disable=SC2206 # NOTIFICATIONS_OPTIONS is a list of options (e.g. --webhook 127.0.0.1:0)
+    notifications) options=(--notifications -n 60000 --safety-poll "$safety" ${NOTIFICATIONS_OPTIONS:-}) ;;
     *) echo "active.sh: unknown mode $mode" >&2; exit 1 ;;
   esac
   new_instance "status/$mode/0" || { echo "active.sh: the server refused an instance" >&2; exit 1; }
@@ -52,7 +55,7 @@ for mode in ${MODES:-polling notifications}; do
   # shellcheck disable=SC2086 # AGENT_OPTIONS is a list of options
   "$ldgsm" run -v "${containers[@]}" "${options[@]}" ${AGENT_OPTIONS:-} > /dev/null 2> "$work/$mode.log" &
   agent=$!
-  sleep "$warmup"
+  if [ "$mode" = polling ]; then sleep "${WARMUP_POLLING:-$warmup}"; else sleep "$warmup"; fi
   a0=$(cpu_of "$agent"); s0=$(server_cpu); r0=$(requests "$work/$mode.log")
   created=0 started=$(date +%s.%N) creators=()
   while :; do
