@@ -115,7 +115,8 @@ count_complete() {
 # agent_command RUN I A: the command line of agent I of A, into the array cmd. With --instances-from in the
 # binary, the agent reads the instances from the run's container; else every IRI as --instance.
 instances_from=0
-if [ "${INSTANCES:-container}" != list ] && "$ldgsm" run --help 2>&1 | grep -q -- '--instances-from'; then instances_from=1; fi
+# the whole help read before grep answers: with pipefail, grep -q's early exit would fail the pipe (SIGPIPE)
+if [ "${INSTANCES:-container}" != list ] && "$ldgsm" run --help 2>&1 | grep -c -- '--instances-from' > /dev/null; then instances_from=1; fi
 agent_command() {
   local run=$1 i=$2 a=$3
   cmd=("$ldgsm" run -v) # -v: the iteration and request lines are counted below
