@@ -38,7 +38,7 @@ sanitizer_build=$!
 # defaults and scripts/chaos.sh, patterns-property.sh, deps-property.sh run them longer): the call campaign
 # 10 and 5 kills (20 and 10), the pattern property 12 terms (25) and 4 under --incremental (8), the
 # dependency property 30 sets (60), the compiled dependency policy 100 sets (200), the state machine's
-# exactly-once test 12 kills (20).
+# exactly-once test 12 kills (20) and its property test 12 schemas (25).
 # The two runs against Community Solid Server (the plain build's gsm_css_gsm and ldp_css_interop) wait on
 # that server most of their time, one part after another: they run beside both ctest stages rather than
 # make the plain stage wait for them; their output is shown when they fail.
@@ -49,7 +49,7 @@ css=$!
 plain=0
 (cd build && CHAOS_KILLS=10 CHAOS_KILLS2=5 PATTERN_PROPERTY_TERMS=12 PATTERN_PROPERTY_INCREMENTAL_TERMS=4 \
   DEPS_PROPERTY_CASES=30 DEPS_POLICY_CASES=100 \
-  WSM_CHAOS_KILLS=12 ctest -E '_css_' --output-on-failure -j"$((jobs * 2))") || plain=$?
+  WSM_CHAOS_KILLS=12 WSM_PROPERTY_SCHEMAS=12 ctest -E '_css_' --output-on-failure -j"$((jobs * 2))") || plain=$?
 show_on_failure sanitizer-build $sanitizer_build
 [ $plain = 0 ] || { wait $css; exit $plain; }
 
