@@ -5,8 +5,8 @@ run_page_live.sh (through page_browser_lib.sh).
 
 usage: page_browser.py CHROMIUM SECONDS PROFILE-DIR
 
-Answers commands read from standard input, one a line, with one line each on standard output. Every wait
-is bounded by SECONDS.
+Says "ready" once Chromium answers, then answers commands read from standard input, one a line, with one
+line each on standard output. Every wait is bounded by SECONDS.
 
   open URL         loads URL, the page the other commands are about: "ok"
   wait EXPRESSION  until the page's EXPRESSION is truthy: "ok", or "timeout: " and its last value
@@ -141,6 +141,7 @@ def main():
     b.session = b.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
     for domain in ("Network", "Page", "Runtime", "Log"):
         b.call(domain + ".enable")
+    print("ready", flush=True)  # the browser answers: page_browser_lib.sh waits for this line
     url = None
     held_before = 0
 
