@@ -35,11 +35,10 @@ size_t agent_metrics_call_state(const char *local_name) {
 
 void agent_metrics_render(void *metrics, buf *out) {
     agent_metrics *m = metrics;
-    metrics_text_family(out, "ldgsm_agent_iterations_total", "counter", "Iterations run to their end.");
-    metrics_text_sample(out, "ldgsm_agent_iterations_total", metric_get(&m->iterations), NULL);
-    metrics_text_family(out, "ldgsm_agent_iterations_held_total", "counter",
-                        "Iterations a cap or an error held before their writes.");
-    metrics_text_sample(out, "ldgsm_agent_iterations_held_total", metric_get(&m->iterations_held), NULL);
+    metrics_text_single(out, "ldgsm_agent_iterations_total", "counter",
+                        "Iterations run to their end.", metric_get(&m->iterations));
+    metrics_text_single(out, "ldgsm_agent_iterations_held_total", "counter",
+                        "Iterations a cap or an error held before their writes.", metric_get(&m->iterations_held));
     metrics_text_family(out, "ldgsm_agent_iteration_seconds", "histogram", "Iterations' durations.");
     metrics_text_histogram(out, "ldgsm_agent_iteration_seconds", &m->iteration_seconds, NULL);
     metrics_text_family(out, "ldgsm_agent_iteration_phase_seconds", "histogram",
@@ -54,24 +53,23 @@ void agent_metrics_render(void *metrics, buf *out) {
             if (metric_get(&m->requests[i][o]))
                 metrics_text_sample(out, "ldgsm_agent_requests_total", metric_get(&m->requests[i][o]),
                                     (const char *const[]){"method", methods[i], "outcome", outcomes[o], NULL});
-    metrics_text_family(out, "ldgsm_agent_precondition_failed_total", "counter",
-                        "Requests answered 412: another writer changed the document first.");
-    metrics_text_sample(out, "ldgsm_agent_precondition_failed_total", metric_get(&m->precondition_failed), NULL);
-    metrics_text_family(out, "ldgsm_agent_call_retries_total", "counter",
-                        "Calls' attempts sent after a failed attempt of the same call.");
-    metrics_text_sample(out, "ldgsm_agent_call_retries_total", metric_get(&m->retries), NULL);
-    metrics_text_family(out, "ldgsm_agent_notifications_received_total", "counter",
-                        "Solid Notifications received (WebSocket and webhook channels).");
-    metrics_text_sample(out, "ldgsm_agent_notifications_received_total", metric_get(&m->notifications), NULL);
+    metrics_text_single(out, "ldgsm_agent_precondition_failed_total", "counter",
+                        "Requests answered 412: another writer changed the document first.",
+                        metric_get(&m->precondition_failed));
+    metrics_text_single(out, "ldgsm_agent_call_retries_total", "counter",
+                        "Calls' attempts sent after a failed attempt of the same call.", metric_get(&m->retries));
+    metrics_text_single(out, "ldgsm_agent_notifications_received_total", "counter",
+                        "Solid Notifications received (WebSocket and webhook channels).",
+                        metric_get(&m->notifications));
     metrics_text_family(out, "ldgsm_agent_instances", "gauge",
                         "Workflow instances by the state the last iteration read (unread: none read).");
     for (size_t s = 0; s < INSTANCE_STATES; s++)
         metrics_text_sample(out, "ldgsm_agent_instances", metric_get(&m->instances[s]),
                             (const char *const[]){"state", instance_states[s], NULL});
-    metrics_text_family(out, "ldgsm_agent_held_instances", "gauge", "Instances with a held: line true now.");
-    metrics_text_sample(out, "ldgsm_agent_held_instances", metric_get(&m->held_instances), NULL);
-    metrics_text_family(out, "ldgsm_agent_waiting_instances", "gauge", "Instances with a waiting: line true now.");
-    metrics_text_sample(out, "ldgsm_agent_waiting_instances", metric_get(&m->waiting_instances), NULL);
+    metrics_text_single(out, "ldgsm_agent_held_instances", "gauge",
+                        "Instances with a held: line true now.", metric_get(&m->held_instances));
+    metrics_text_single(out, "ldgsm_agent_waiting_instances", "gauge",
+                        "Instances with a waiting: line true now.", metric_get(&m->waiting_instances));
     metrics_text_family(out, "ldgsm_agent_calls", "gauge",
                         "Call records in the status documents the last iteration evaluated, by state.");
     for (size_t s = 0; s < CALL_STATES; s++)

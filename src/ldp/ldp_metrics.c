@@ -28,16 +28,13 @@ void ldp_metrics_render(const ldp_metrics *m, const ldp_metrics_gauges *g, buf *
             metrics_text_sample(out, "ldgsm_server_requests_total", count,
                                 (const char *const[]){"method", methods[i], "status", status, NULL});
         }
-    metrics_text_family(out, "ldgsm_server_request_bytes_total", "counter", "Request bodies' bytes received.");
-    metrics_text_sample(out, "ldgsm_server_request_bytes_total", metric_get(&m->request_bytes), NULL);
-    metrics_text_family(out, "ldgsm_server_response_bytes_total", "counter",
-                        "Response bodies' bytes sent (the access log's bytes).");
-    metrics_text_sample(out, "ldgsm_server_response_bytes_total", metric_get(&m->response_bytes), NULL);
-    metrics_text_family(out, "ldgsm_server_open_connections", "gauge", "HTTP connections open now.");
-    metrics_text_sample(out, "ldgsm_server_open_connections", g->connections, NULL);
-    metrics_text_family(out, "ldgsm_server_idempotency_keys", "gauge",
-                        "Idempotency-Key answers held now (executing or kept).");
-    metrics_text_sample(out, "ldgsm_server_idempotency_keys", g->idempotency_keys, NULL);
+    metrics_text_single(out, "ldgsm_server_request_bytes_total", "counter",
+                        "Request bodies' bytes received.", metric_get(&m->request_bytes));
+    metrics_text_single(out, "ldgsm_server_response_bytes_total", "counter",
+                        "Response bodies' bytes sent (the access log's bytes).", metric_get(&m->response_bytes));
+    metrics_text_single(out, "ldgsm_server_open_connections", "gauge", "HTTP connections open now.", g->connections);
+    metrics_text_single(out, "ldgsm_server_idempotency_keys", "gauge",
+                        "Idempotency-Key answers held now (executing or kept).", g->idempotency_keys);
     metrics_text_family(out, "ldgsm_server_notification_channels", "gauge", "Notification channels held now, by type.");
     for (size_t k = 0; g->notifications && k < LDP_NOTIFY_CHANNEL_TYPES; k++)
         metrics_text_sample(out, "ldgsm_server_notification_channels", g->channels[k],

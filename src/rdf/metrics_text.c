@@ -40,6 +40,11 @@ static void put_labels(buf *out, const char *const *labels, const char *le) {
     buf_putc(out, '}');
 }
 
+void metrics_text_single(buf *out, const char *name, const char *type, const char *help, uint64_t value) {
+    metrics_text_family(out, name, type, help);
+    metrics_text_sample(out, name, value, NULL);
+}
+
 void metrics_text_sample(buf *out, const char *name, uint64_t value, const char *const *labels) {
     buf_puts(out, name);
     put_labels(out, labels, NULL);

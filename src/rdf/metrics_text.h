@@ -44,6 +44,8 @@ void metric_observe(metric_histogram *h, double seconds);
 void metrics_text_family(buf *out, const char *name, const char *type, const char *help);
 /* One sample: name{labels} value. labels: NULL, or "k1", "v1", "k2", "v2", ..., NULL (values escaped). */
 void metrics_text_sample(buf *out, const char *name, uint64_t value, const char *const *labels);
+/* A family of one unlabelled sample: its HELP and TYPE lines, then name value. */
+void metrics_text_single(buf *out, const char *name, const char *type, const char *help, uint64_t value);
 /* A histogram's samples (name_bucket{...,le=...}, name_sum, name_count) with the given labels. */
 void metrics_text_histogram(buf *out, const char *name, const metric_histogram *h, const char *const *labels);
 
