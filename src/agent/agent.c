@@ -362,6 +362,7 @@ static void clear_iteration(agent *a) {
         free(a->docs[i].resource);
         free(a->docs[i].etag);
         free(a->docs[i].parse_error);
+        free(a->docs[i].storage_description);
         free(a->docs[i].groups);
         free(a->docs[i].group_sources);
         u64map_free(&a->docs[i].group_set);
@@ -526,10 +527,11 @@ static bool take_revalidated(agent *a, const char *resource, http_result *out) {
     return true;
 }
 
-/* --notifications: resource was read in state etag (by GET, or on a channel's word): a channel is made for it
- * if it has none, and the instances' bookkeeping learns whether one vouches for it now. */
-static void read_with_channel(agent *a, const char *resource, const char *etag) {
-    notifications_read(a->notifications, resource, etag);
+/* --notifications: resource was read in state etag (by GET, or on a channel's word; storage_description as
+ * notifications_read takes it): a channel is made for it if it has none, and the instances' bookkeeping
+ * learns whether one vouches for it now. */
+static void read_with_channel(agent *a, const char *resource, const char *etag, const char *storage_description) {
+    notifications_read(a->notifications, resource, etag, storage_description);
     if (a->incremental)
         incremental_watch(a->incremental, resource, notifications_vouches(a->notifications, resource, etag));
 }
@@ -607,6 +609,9 @@ static size_t fetch_new(agent *a, size_t *scanned, iteration_stats *stats) {
             k++;
         }
         get_take_result(&a->gets, &env, &a->docs[first_doc + i], &results[i], stats);
+        if (a->notifications && results[i].status / 100 == 2)
+            a->docs[first_doc + i].storage_description =
+                http_result_link(&results[i], a->docs[first_doc + i].resource, NS_SOLID "storageDescription");
         trace_get(a->trace, &a->docs[first_doc + i], &results[i]);
         if (a->docs[first_doc + i].failed)
             stats->gets_failed++;
@@ -657,7 +662,7 @@ static void revalidate(agent *a, iteration_stats *stats) {
                                                         : res->status == 404 || res->status == 410);
             incremental_revalidated(a->incremental, asked[i].resource, unchanged);
             if (unchanged && a->notifications)
-                read_with_channel(a, asked[i].resource, asked[i].etag);
+                read_with_channel(a, asked[i].resource, asked[i].etag, NULL);
             trace_revalidation(a->trace, asked[i].resource, res, unchanged);
         }
         stats->gets += (unsigned)count;
@@ -1186,7 +1191,7 @@ static void note_reads(agent *a) {
     for (size_t d = 0; d < a->doc_count; d++) {
         const char *etag;
         if (a->docs[d].read && revalidatable(&a->docs[d], &etag) && still_read(a, a->docs[d].resource))
-            read_with_channel(a, a->docs[d].resource, etag);
+            read_with_channel(a, a->docs[d].resource, etag, a->docs[d].storage_description);
     }
 }
 

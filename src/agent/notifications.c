@@ -5,6 +5,7 @@
 #include "agent/notifications.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,6 +16,7 @@
 #include "rdf/buf.h"
 #include "rdf/due_heap.h"
 #include "rdf/strmap.h"
+#include "rdf/vocab_ns.h"
 #include "reason/xsd_time.h"
 
 #define NOTIFY_NS "http://www.w3.org/ns/solid/notifications#"
@@ -23,7 +25,7 @@ enum {
     PING_SECS = 30,               /* an idle socket is pinged this often (ws_channels.h, guarantee 3) */
     RETRY_FIRST_MS = 1000,        /* a lost or refused subscription is made again after this, doubling ... */
     RETRY_MAX_MS = 60000,         /* ... up to this */
-    REDISCOVER_MS = 10 * 60000,   /* an origin that offered no channel is asked again after this */
+    REDISCOVER_MS = 10 * 60000,   /* a storage that offered no channel is asked again after this */
     REFRESH_BEFORE_END_MS = 60000 /* a channel is replaced this long before its endAt */
 };
 
@@ -46,20 +48,24 @@ typedef struct channel {
     char *etag;    /* the state last read (NULL: absent) */
     channel_kind kind; /* while CH_OPENING or CH_LIVE */
     char *id;          /* a webhook channel's id, unsubscribed by DELETE (NULL: none given) */
-    uint32_t origin;
+    uint32_t storage;  /* its storage (UINT32_MAX: not known yet) */
     uint64_t socket; /* its ws_channels (or webhook listener) id while CH_OPENING or CH_LIVE */
     int64_t retry_at, refresh_at;
     unsigned failures;
 } channel;
 
-typedef enum origin_state { ORIGIN_UNKNOWN, ORIGIN_SERVICE, ORIGIN_NONE } origin_state;
+typedef enum storage_state { STORAGE_UNKNOWN, STORAGE_SERVICE, STORAGE_NONE } storage_state;
 
-typedef struct origin {
-    origin_state state;
-    channel_kind kind; /* ORIGIN_SERVICE: the type subscribed with */
-    char *service;     /* ORIGIN_SERVICE: where its subscriptions are posted */
+/* A storage (Solid Protocol section 4.1), known by its description's URL: the one a document's answer
+ * links to (rel solid#storageDescription; a pod on a server of many has its own), else its origin's
+ * /.well-known/solid. Its description lists the subscription services. */
+typedef struct storage {
+    storage_state state;
+    channel_kind kind; /* STORAGE_SERVICE: the type subscribed with */
+    char *service;     /* STORAGE_SERVICE: where its subscriptions are posted */
+    char *root;        /* what its description says is a pim:Storage (NULL: not read, or none said) */
     int64_t retry_at;
-} origin;
+} storage;
 
 struct notifications {
     http_client *http;
@@ -74,9 +80,9 @@ struct notifications {
     strmap index; /* document -> channel */
     channel *channels;
     size_t channel_cap;
-    strmap origin_index; /* "scheme://host[:port]" -> origin */
-    origin *origins;
-    size_t origin_cap;
+    strmap storage_index; /* storage description URL -> storage */
+    storage *storages;
+    size_t storage_cap;
     uint32_t *slot_channel; /* socket slot (an id's low 32 bits) -> 1 + channel, 0: free */
     uint32_t slot_count, slot_cap;
     uint32_t *free_slots;
@@ -203,10 +209,12 @@ void notifications_free(notifications *n) {
     webhook_listener_free(n->webhooks); /* before ws_channels, into which it delivers */
     ws_channels_free(n->ws);
     channels_free(n);
-    for (uint32_t i = 0; i < n->origin_index.count; i++)
-        free(n->origins[i].service);
-    free(n->origins);
-    strmap_free(&n->origin_index);
+    for (uint32_t i = 0; i < n->storage_index.count; i++) {
+        free(n->storages[i].service);
+        free(n->storages[i].root);
+    }
+    free(n->storages);
+    strmap_free(&n->storage_index);
     free(n->slot_channel);
     free(n->free_slots);
     u32vec_free(&n->wanted);
@@ -346,7 +354,9 @@ bool notifications_watching(const notifications *n, const char *resource) {
     return c && n->channels[*c].state == CH_LIVE && !n->channels[*c].changed;
 }
 
-void notifications_read(notifications *n, const char *resource, const char *etag) {
+static uint32_t storage_described_by(notifications *n, const char *description);
+
+void notifications_read(notifications *n, const char *resource, const char *etag, const char *storage_description) {
     bool inserted;
     uint32_t *c = strmap_put(&n->index, resource, n->index.count, &inserted);
     if (inserted) {
@@ -354,13 +364,15 @@ void notifications_read(notifications *n, const char *resource, const char *etag
             n->channel_cap = n->channel_cap ? n->channel_cap * 2 : 64;
             n->channels = xrealloc(n->channels, n->channel_cap * sizeof *n->channels);
         }
-        n->channels[*c] = (channel){.state = CH_IDLE, .changed = true, .retry_at = n->now_ms, .origin = UINT32_MAX};
+        n->channels[*c] = (channel){.state = CH_IDLE, .changed = true, .retry_at = n->now_ms, .storage = UINT32_MAX};
     }
     channel *ch = &n->channels[*c];
     free(ch->etag);
     ch->etag = etag ? xstrndup(etag, strlen(etag)) : NULL;
     ch->has_read = true;
     ch->changed = false;
+    if (storage_description)
+        ch->storage = storage_described_by(n, storage_description);
     if (ch->state == CH_IDLE && ch->retry_at <= n->now_ms)
         want(n, ch);
 }
@@ -425,27 +437,52 @@ static void retain(notifications *n, bool (*keep)(void *user, const char *resour
     rebuild_due(n);
 }
 
-static uint32_t origin_of(notifications *n, const char *resource) {
-    char *name = http_url_origin(resource);
-    if (!name)
-        return UINT32_MAX;
+static uint32_t storage_described_by(notifications *n, const char *description) {
     bool inserted;
-    uint32_t *o = strmap_put(&n->origin_index, name, n->origin_index.count, &inserted);
-    free(name);
+    uint32_t *s = strmap_put(&n->storage_index, description, n->storage_index.count, &inserted);
     if (inserted) {
-        if (*o >= n->origin_cap) {
-            n->origin_cap = n->origin_cap ? n->origin_cap * 2 : 8;
-            n->origins = xrealloc(n->origins, n->origin_cap * sizeof *n->origins);
+        if (*s >= n->storage_cap) {
+            n->storage_cap = n->storage_cap ? n->storage_cap * 2 : 8;
+            n->storages = xrealloc(n->storages, n->storage_cap * sizeof *n->storages);
         }
-        n->origins[*o] = (origin){.state = ORIGIN_UNKNOWN};
+        n->storages[*s] = (storage){.state = STORAGE_UNKNOWN};
     }
-    return *o;
+    return *s;
+}
+
+/* The storage of a document whose answers named no storage description: the known one whose root holds it
+ * (the longest), else its origin's (the Solid Protocol's well-known location); UINT32_MAX for what is not
+ * an http(s) URL. */
+static uint32_t place(notifications *n, const char *resource) {
+    uint32_t best = UINT32_MAX;
+    size_t best_len = 0;
+    for (uint32_t s = 0; s < n->storage_index.count; s++) {
+        const char *root = n->storages[s].root;
+        size_t len = root ? strlen(root) : 0;
+        if (len > best_len && strncmp(resource, root, len) == 0) {
+            best = s;
+            best_len = len;
+        }
+    }
+    if (best != UINT32_MAX)
+        return best;
+    char *origin = http_url_origin(resource);
+    if (!origin)
+        return UINT32_MAX;
+    buf description = {0};
+    buf_printf(&description, "%s/.well-known/solid", origin);
+    free(origin);
+    uint32_t s = storage_described_by(n, description.data);
+    buf_free(&description);
+    return s;
 }
 
 /* The subscription service of the first kind from `from` on (KIND_WEBSOCKET: that one alone) that a
- * storage description lists, or NULL (caller frees); *kind says which. */
-static char *find_service(notifications *n, const http_result *res, const char *url, channel_kind from,
-                          channel_kind *kind) {
+ * storage description lists, or NULL (caller frees); *kind says which. *root: a container it says is a
+ * pim:Storage, or NULL (caller frees). */
+static char *read_description(notifications *n, const http_result *res, const char *url, channel_kind from,
+                              channel_kind *kind, char **root) {
+    *root = NULL;
     const char *base = res->final_url ? res->final_url : url;
     enum rdf_syntax syntax = rdf_syntax_from_media_type(res->content_type);
     triple *ts = NULL;
@@ -458,7 +495,16 @@ static char *find_service(notifications *n, const http_result *res, const char *
     }
     terms *t = n->t;
     term_id subscription = terms_iri_cstr(t, NOTIFY_NS "subscription"),
-            channel_type = terms_iri_cstr(t, NOTIFY_NS "channelType");
+            channel_type = terms_iri_cstr(t, NOTIFY_NS "channelType"), type = terms_iri_cstr(t, RDF_type),
+            storage_class = terms_iri_cstr(t, NS_PIM "Storage");
+    for (size_t i = 0; i < count && !*root; i++) {
+        size_t len;
+        const char *iri = ts[i].p == type && ts[i].o == storage_class && terms_kind(t, ts[i].s) == TERM_IRI
+                              ? terms_lex(t, ts[i].s, &len)
+                              : NULL;
+        if (iri && len && iri[len - 1] == '/') /* a container: what it holds starts with it */
+            *root = xstrndup(iri, len);
+    }
     char *found = NULL;
     for (channel_kind k = from; k < KIND_COUNT && !found; k++) {
         buf type = {0};
@@ -481,14 +527,15 @@ static char *find_service(notifications *n, const http_result *res, const char *
     return found;
 }
 
-/* Asks every origin of a wanted channel not known yet for its subscription service, in one batch. */
+/* Reads the description of every storage of a wanted channel not known yet for its subscription service,
+ * in one batch. */
 static void discover(notifications *n) {
-    uint32_t *asked = xcalloc(n->origin_index.count ? n->origin_index.count : 1, sizeof *asked);
+    uint32_t *asked = xcalloc(n->storage_index.count ? n->storage_index.count : 1, sizeof *asked);
     size_t count = 0;
-    for (uint32_t o = 0; o < n->origin_index.count; o++) {
-        origin *og = &n->origins[o];
-        if (og->state == ORIGIN_UNKNOWN || (og->state == ORIGIN_NONE && og->retry_at <= n->now_ms))
-            asked[count++] = o;
+    for (uint32_t s = 0; s < n->storage_index.count; s++) {
+        const storage *st = &n->storages[s];
+        if (st->state == STORAGE_UNKNOWN || (st->state == STORAGE_NONE && st->retry_at <= n->now_ms))
+            asked[count++] = s;
     }
     if (!count) {
         free(asked);
@@ -496,40 +543,41 @@ static void discover(notifications *n) {
     }
     http_request *reqs = xcalloc(count, sizeof *reqs);
     http_result *results = xcalloc(count, sizeof *results);
-    char **urls = xcalloc(count, sizeof *urls);
     http_header accept = {"Accept", rdf_accept_header()};
-    for (size_t i = 0; i < count; i++) {
-        buf url = {0};
-        buf_printf(&url, "%s/.well-known/solid", n->origin_index.keys[asked[i]]);
-        urls[i] = url.data;
-        reqs[i] = (http_request){.method = "GET", .url = urls[i], .headers = &accept, .header_count = 1};
-    }
+    for (size_t i = 0; i < count; i++)
+        reqs[i] = (http_request){.method = "GET", .url = n->storage_index.keys[asked[i]], .headers = &accept,
+                                 .header_count = 1};
     http_run(n->http, reqs, count, results);
     for (size_t i = 0; i < count; i++) {
-        origin *og = &n->origins[asked[i]];
+        storage *st = &n->storages[asked[i]];
+        const char *description = n->storage_index.keys[asked[i]];
         const http_result *res = &results[i];
         channel_kind from = n->webhooks ? KIND_WEBHOOK : KIND_WEBSOCKET, kind = from;
+        char *root = NULL;
         char *service = res->failure == HTTP_FAIL_NONE && res->status / 100 == 2
-                            ? find_service(n, res, urls[i], from, &kind)
+                            ? read_description(n, res, description, from, &kind, &root)
                             : NULL;
-        free(og->service);
-        og->service = service;
-        og->kind = kind;
-        og->state = service ? ORIGIN_SERVICE : ORIGIN_NONE;
-        og->retry_at = n->now_ms + REDISCOVER_MS;
+        free(st->service);
+        st->service = service;
+        free(st->root);
+        st->root = root;
+        st->kind = kind;
+        st->state = service ? STORAGE_SERVICE : STORAGE_NONE;
+        st->retry_at = n->now_ms + REDISCOVER_MS;
+        char why[64] = "";
+        if (res->failure != HTTP_FAIL_NONE)
+            snprintf(why, sizeof why, " (its description: %s)", http_failure_name(res->failure));
+        else if (res->status / 100 != 2)
+            snprintf(why, sizeof why, " (its description answered %ld)", res->status);
         if (service)
-            log_msg(n->log, LOG_INFO, "notifications: %s offers %s at %s", n->origin_index.keys[asked[i]],
+            log_msg(n->log, LOG_INFO, "notifications: the storage described at %s offers %s at %s", description,
                     kind_names[kind], service);
         else
-            log_msg(n->log, LOG_INFO, "notifications: %s offers no %s (%s %s%s); its documents are read by GET",
-                    n->origin_index.keys[asked[i]],
-                    n->webhooks ? "WebhookChannel2023 nor WebSocketChannel2023" : "WebSocketChannel2023", urls[i],
-                    res->failure != HTTP_FAIL_NONE ? http_failure_name(res->failure) : "answered",
-                    res->failure != HTTP_FAIL_NONE ? "" : res->status / 100 == 2 ? " without one" : " with an error");
+            log_msg(n->log, LOG_INFO, "notifications: the storage described at %s offers no %s%s; its documents are "
+                    "read by GET", description,
+                    n->webhooks ? "WebhookChannel2023 nor WebSocketChannel2023" : "WebSocketChannel2023", why);
         http_result_free(&results[i]);
-        free(urls[i]);
     }
-    free(urls);
     free(results);
     free(reqs);
     free(asked);
@@ -627,14 +675,7 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
         channel *ch = &n->channels[c];
         if (ch->state != CH_WANTED)
             continue;
-        if (ch->origin == UINT32_MAX)
-            ch->origin = origin_of(n, n->index.keys[c]);
-        if (ch->origin == UINT32_MAX) {
-            ch->state = CH_IDLE;
-            ch->retry_at = INT64_MAX; /* not an http(s) document */
-            continue;
-        }
-        unknown |= n->origins[ch->origin].state != ORIGIN_SERVICE;
+        unknown |= ch->storage != UINT32_MAX && n->storages[ch->storage].state != STORAGE_SERVICE;
         if (count == cap) {
             cap = cap ? cap * 2 : 64;
             wanted = xrealloc(wanted, cap * sizeof *wanted);
@@ -642,6 +683,17 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
         wanted[count++] = c;
     }
     n->wanted.len = 0;
+    /* the storages the documents' answers named first: their roots then place the documents whose answers
+     * named none (an absent document's, on Community Solid Server) */
+    if (unknown)
+        discover(n);
+    uint32_t *where = xcalloc(count ? count : 1, sizeof *where);
+    unknown = false;
+    for (size_t i = 0; i < count; i++) {
+        const channel *ch = &n->channels[wanted[i]];
+        where[i] = ch->storage != UINT32_MAX ? ch->storage : place(n, n->index.keys[wanted[i]]);
+        unknown |= where[i] != UINT32_MAX && n->storages[where[i]].state != STORAGE_SERVICE;
+    }
     if (unknown)
         discover(n);
     http_request *reqs = xcalloc(count ? count : 1, sizeof *reqs);
@@ -652,15 +704,20 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
     size_t send_count = 0;
     for (size_t i = 0; i < count; i++) {
         channel *ch = &n->channels[wanted[i]];
-        const origin *og = &n->origins[ch->origin];
-        if (og->state != ORIGIN_SERVICE) {
+        if (where[i] == UINT32_MAX) {
             ch->state = CH_IDLE;
-            ch->retry_at = og->retry_at;
+            ch->retry_at = INT64_MAX; /* not an http(s) document */
+            continue;
+        }
+        const storage *st = &n->storages[where[i]];
+        if (st->state != STORAGE_SERVICE) {
+            ch->state = CH_IDLE;
+            ch->retry_at = st->retry_at;
             schedule(n, &n->retries, ch->retry_at, ch);
             continue;
         }
         char *send_to = NULL;
-        ch->kind = og->kind;
+        ch->kind = st->kind;
         if (ch->kind == KIND_WEBHOOK) { /* its URL, in the subscription, is registered first */
             ch->socket = take_slot(n, wanted[i]);
             if (!(send_to = webhook_listener_add(n->webhooks, ch->socket))) {
@@ -671,7 +728,7 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
         }
         bodies[send_count] = subscription_body(n->index.keys[wanted[i]], ch->etag, send_to);
         free(send_to);
-        reqs[send_count] = (http_request){.method = "POST", .url = og->service, .headers = headers, .header_count = 2,
+        reqs[send_count] = (http_request){.method = "POST", .url = st->service, .headers = headers, .header_count = 2,
                                           .body = bodies[send_count], .body_len = strlen(bodies[send_count])};
         sent[send_count++] = wanted[i];
     }
@@ -697,6 +754,7 @@ void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *us
     free(bodies);
     free(results);
     free(reqs);
+    free(where);
     free(wanted);
 }
 

@@ -3,7 +3,9 @@
  *
  * With --incremental, a document of a quiet instance is revalidated with a conditional GET in every
  * iteration. Here a channel stands in for that GET: the agent subscribes to each document it reads
- * (WebSocketChannel2023, found in the storage description, /.well-known/solid, of the document's origin;
+ * (WebSocketChannel2023, found in the description of the document's storage: the one its answer links to,
+ * rel solid#storageDescription, as a pod on a server of many pods has its own; else /.well-known/solid of
+ * its origin;
  * the subscription's `state` is the ETag the agent read, so a change made between the read and the
  * subscription is sent at once), and while the channel is open and has brought no notification since the
  * document was last read, the document counts as unchanged without a request.
@@ -66,8 +68,11 @@ bool notifications_watching(const notifications *n, const char *resource);
 
 /* resource was read in this iteration (by a GET begun after notifications_take), in state etag (a strong
  * ETag; NULL: absent, subscribed to without a state): it is no longer marked changed, and it is subscribed
- * to with that state when it has no channel. */
-void notifications_read(notifications *n, const char *resource, const char *etag);
+ * to with that state when it has no channel. storage_description: the URL its answer linked as its
+ * storage's description (rel solid#storageDescription), whose subscription services its channel uses; NULL
+ * when this read brought none (a 304, a channel's word), which keeps what an earlier answer named, else
+ * its origin's /.well-known/solid. */
+void notifications_read(notifications *n, const char *resource, const char *etag, const char *storage_description);
 
 /* The agent sent an unsafe request to url: that document, and when membership (the request may create or
  * delete it) the container whose members it may have changed, are marked changed, so that no channel vouches
@@ -77,7 +82,7 @@ void notifications_wrote(notifications *n, const char *url, bool membership,
                          void (*unvouched)(void *user, const char *resource), void *user);
 
 /* After an iteration: closes the channels of documents keep() says are no longer read, then makes the
- * subscriptions wanted (discovering each new origin's subscription service first), one parallel batch each.
+ * subscriptions wanted (discovering each new storage's subscription service first), one parallel batch each.
  * keep(user, resource) decides (NULL: none was dropped). */
 void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *user, const char *resource), void *user);
 

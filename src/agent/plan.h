@@ -48,6 +48,7 @@ typedef struct doc_state {
     char *etag;
     enum http_etag_kind etag_kind;
     bool takes_n3_patch; /* its answer's Accept-Patch names N3 Patch (and no PATCH to it was refused) */
+    char *storage_description; /* --notifications: the description of its storage its answer linked (or NULL) */
     term_id *groups; /* the ldgsm:group of every request that asked for the GET */
     size_t group_count;
     u64map group_set; /* groups as a set: a model read by every instance is asked for by each of them */

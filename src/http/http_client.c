@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "http/http_url.h"
+#include "rdf/web_link.h"
 
 typedef struct origin_header {
     char *origin, *name, *value;
@@ -476,6 +477,19 @@ bool http_result_accepts_patch(const http_result *r, const char *media_type) {
         p += strcspn(p, ",");
     }
     return false;
+}
+
+char *http_result_link(const http_result *r, const char *request_url, const char *relation) {
+    web_link link;
+    for (size_t i = 0; i < r->link_count; i++)
+        for (const char *cursor = r->links[i]; web_link_next(&cursor, &link);)
+            if (web_link_has_rel(&link, relation)) {
+                char *target = xstrndup(link.target, link.target_len);
+                char *resolved = http_url_resolve(r->final_url ? r->final_url : request_url, target);
+                free(target);
+                return resolved;
+            }
+    return NULL;
 }
 
 static void fill_response(transfer *t, long status) {

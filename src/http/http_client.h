@@ -145,6 +145,10 @@ void http_result_free(http_result *result);
 /* True when the answer's Accept-Patch lists media_type (case-insensitive, parameters ignored). */
 bool http_result_accepts_patch(const http_result *result, const char *media_type);
 
+/* The target of the first link whose rel names relation (rdf/web_link.h), resolved against the URL the
+ * answer came from (final_url, else request_url); NULL when no Link names it. The caller frees it. */
+char *http_result_link(const http_result *result, const char *request_url, const char *relation);
+
 /* A client is used by one thread at a time. */
 typedef struct http_client http_client;
 

@@ -69,6 +69,16 @@ char *http_url_identity(const char *uri) {
     return copy_curl_string(normalized);
 }
 
+char *http_url_resolve(const char *base, const char *reference) {
+    CURLU *u = url_parse(base, CURLU_NON_SUPPORT_SCHEME);
+    char *resolved = NULL;
+    /* a URL set on a handle that holds one is resolved against it, as a redirect's Location is */
+    bool ok = u && curl_url_set(u, CURLUPART_URL, reference, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK &&
+              curl_url_get(u, CURLUPART_URL, &resolved, 0) == CURLUE_OK;
+    curl_url_cleanup(u);
+    return ok ? copy_curl_string(resolved) : NULL;
+}
+
 /* "scheme://host[:port]" of an http(s) URL, or NULL. */
 static char *url_origin(CURLU *u) {
     char *scheme = NULL, *port = NULL, *origin = NULL;

@@ -17,6 +17,10 @@ char *http_url_without_fragment(const char *uri);
  * any other (urn:, mailto:, a malformed URL) only loses its fragment and gets its scheme lower-cased. */
 char *http_url_identity(const char *uri);
 
+/* reference (a URI reference, e.g. a Link header's target) resolved against base (RFC 3986 section 5),
+ * or NULL when libcurl parses neither as a URL. */
+char *http_url_resolve(const char *base, const char *reference);
+
 /* NULL when url is not an absolute http or https URL with a host. */
 char *http_url_origin(const char *url);
 

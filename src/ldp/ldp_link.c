@@ -1,12 +1,12 @@
-/* ldp_link.c: reads the rel="type" targets of Link header values (RFC 8288) into an LDP
+/* ldp_link.c: reads the rel="type" targets of Link header values (rdf/web_link.h) into an LDP
  * interaction model. */
 #include "ldp/ldp_link.h"
 
 #include <stddef.h>
 #include <string.h>
-#include <strings.h>
 
 #include "rdf/vocab_ns.h"
+#include "rdf/web_link.h"
 
 static enum ldp_model model_of(const char *iri, size_t len) {
     static const struct {
@@ -27,67 +27,12 @@ static enum ldp_model model_of(const char *iri, size_t len) {
     return LDP_MODEL_NONE;
 }
 
-/* True when the parameters [p, end) hold rel="... type ..." (rel is a space-separated list). */
-static bool rel_is_type(const char *p, const char *end) {
-    while (p < end) {
-        while (p < end && (*p == ';' || *p == ' ' || *p == '\t'))
-            p++;
-        const char *name = p;
-        while (p < end && *p != '=' && *p != ';')
-            p++;
-        size_t name_len = (size_t)(p - name);
-        while (name_len && (name[name_len - 1] == ' ' || name[name_len - 1] == '\t'))
-            name_len--;
-        if (p >= end || *p != '=')
-            continue;
-        p++;
-        while (p < end && (*p == ' ' || *p == '\t'))
-            p++;
-        bool quoted = p < end && *p == '"';
-        if (quoted)
-            p++;
-        const char *value = p;
-        while (p < end && (quoted ? *p != '"' : *p != ';'))
-            p++;
-        const char *value_end = p;
-        if (quoted && p < end)
-            p++;
-        if (name_len != 3 || strncasecmp(name, "rel", 3) != 0)
-            continue;
-        for (const char *w = value; w < value_end;) {
-            while (w < value_end && *w == ' ')
-                w++;
-            const char *word = w;
-            while (w < value_end && *w != ' ')
-                w++;
-            if (w - word == 4 && strncasecmp(word, "type", 4) == 0)
-                return true;
-        }
-    }
-    return false;
-}
-
 void ldp_link_model(const char *value, enum ldp_model *model) {
-    const char *p = value;
-    while (*p) {
-        const char *open = strchr(p, '<');
-        if (!open)
-            return;
-        const char *close = strchr(open, '>');
-        if (!close)
-            return;
-        /* The link's parameters run to the next ',' outside a quoted string. */
-        const char *end = close + 1;
-        bool in_quotes = false;
-        while (*end && (in_quotes || *end != ',')) {
-            if (*end == '"')
-                in_quotes = !in_quotes;
-            end++;
-        }
-        enum ldp_model found = model_of(open + 1, (size_t)(close - open - 1));
-        if (found > *model && rel_is_type(close + 1, end))
+    web_link link;
+    for (const char *cursor = value; web_link_next(&cursor, &link);) {
+        enum ldp_model found = model_of(link.target, link.target_len);
+        if (found > *model && web_link_has_rel(&link, "type"))
             *model = found;
-        p = *end ? end + 1 : end;
     }
 }
 

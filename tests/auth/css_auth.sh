@@ -6,7 +6,9 @@
 # STATUS_OPTIONS "--auth FILE", from a
 # scratch tree whose tests/agent/lib.sh is tests/auth/css_auth_lib.sh (the test's own requests go as the
 # pod's owner); then the fire alarm's agent without --auth: a line names the 401 and the resource, and the
-# pod is unchanged. No secret or token in the agents' logs.
+# pod is unchanged; with --notifications, the agent finds the pod's subscription service (the description
+# its documents link to) and its channels open, an absent document's too. No secret or token in the agents'
+# logs.
 # Usage: [KEEP=1] css_auth.sh PATH/TO/ldgsm (KEEP: the scratch directories stay). Exit 77 when CSS is not installed (node_modules missing).
 set -u
 ldgsm=${1:?usage: css_auth.sh path/to/ldgsm}
@@ -61,6 +63,27 @@ for t in gsm/run_fire_alarm.sh gsm/run_orders.sh; do
   tail -n 3 "$WORK/$(basename "$t").out"
   echo "css_auth.sh: $t took $((SECONDS - started)) s"
 done
+
+# With --notifications: the pod's own storage description (POD/.well-known/solid, named by every 2xx answer's
+# Link; the origin's /.well-known/solid describes no storage) lists the WebSocketChannel2023 service, whose
+# subscriptions need the token. A document that exists and one that is absent (CSS's 404 names no storage:
+# the description's pim:Storage root places it): both channels open, and the agent rests on them (-n and
+# --safety-poll of ten minutes; stopped after 20 s).
+curl -s -o /dev/null -X PUT -H "Authorization: Bearer $CSS_BEARER" -H 'Content-Type: text/turtle' \
+  --data '<#it> <https://example.org/env#value> 1 .' "${CSS_POD_URL}notified/present"
+timeout 20 "$ldgsm" run -v --auth "$auth" --instance "${CSS_POD_URL}notified/present#it" \
+  --instance "${CSS_POD_URL}notified/absent#it" --notifications -n 600000 --safety-poll 600000 \
+  > /dev/null 2> "$WORK/notifications.log"
+if ! grep -q "^notifications: the storage described at ${CSS_POD_URL}.well-known/solid offers WebSocketChannel2023 at " \
+  "$WORK/notifications.log"; then
+  echo "FAIL: with --notifications, the pod's subscription service was not found:"; grep -i notif "$WORK/notifications.log"
+  status=1
+fi
+if ! grep -qE '^iteration: .*, 2 channels live' "$WORK/notifications.log"; then
+  echo "FAIL: with --notifications, the two channels in the pod did not open:"
+  grep -E '^(iteration|notifications)' "$WORK/notifications.log"
+  status=1
+fi
 
 # Without --auth: the fire alarm's agent reads its instance, gets 401, says so with the resource, writes
 # nothing.

@@ -36,6 +36,12 @@ and, beside them or alone:
                     tests/gsm/run_notifications_webhook.sh; a webhook's POSTs go from the server to the
                     agent directly, not through the proxy)
 
+  --storage-path PATH       the server is shown as one pod of a server of many, as Community Solid
+                    Server shows each pod: its storage description at PATH.well-known/solid (PATH starts
+                    and ends with '/'), the one every 2xx answer's Link rel=solid#storageDescription names
+                    (an answer that is not 2xx names none, as CSS's 404s do not), while /.well-known/solid
+                    answers 404 (tests/gsm/run_notifications_pod.sh)
+
 LOG gets one tab-separated line per event, written before the event's effect (a dropped message is
 logged before the next frame is read; a forwarded one before it is sent):
   SUBSCRIBE  TOPIC  RECEIVE-FROM      a subscription answered (the real receiveFrom)
@@ -52,7 +58,7 @@ Listens on 127.0.0.1 only, on free ports; the first line on stdout is the proxy'
 its PID.
 
 usage: lossy_notifications.py TARGET LOG [--drop-every N | --close-random P [--seed S]] [--drop-type TYPE]
-                               [--hold-open SUFFIX GATE] [--refuse-subscriptions N]"""
+                               [--hold-open SUFFIX GATE] [--refuse-subscriptions N] [--storage-path PATH]"""
 import http.client
 import http.server
 import json
@@ -287,7 +293,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     target, log_path, rest = argv[0], argv[1], argv[2:]
-    drop_every, close_p, seed, hold, drop_type, refuse = 0, 0.0, 1, None, None, 0
+    drop_every, close_p, seed, hold, drop_type, refuse, storage_path = 0, 0.0, 1, None, None, 0, None
     while rest:
         if rest[0] == "--drop-every" and len(rest) >= 2:
             drop_every, rest = int(rest[1]), rest[2:]
@@ -299,6 +305,8 @@ def main(argv):
             seed, rest = int(rest[1]), rest[2:]
         elif rest[0] == "--drop-type" and len(rest) >= 2:
             drop_type, rest = rest[1], rest[2:]
+        elif rest[0] == "--storage-path" and len(rest) >= 2 and rest[1].startswith("/") and rest[1].endswith("/"):
+            storage_path, rest = rest[1], rest[2:]
         elif rest[0] == "--hold-open" and len(rest) >= 3:
             hold, rest = (rest[1], rest[2]), rest[3:]
         else:
@@ -323,9 +331,15 @@ def main(argv):
                 return
             headers = {k: to_server(v.encode("latin-1")).decode("latin-1")
                        for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP}
+            path = self.path
+            if storage_path and path == "/.well-known/solid":
+                self.answer(404, [("Content-Type", "text/plain")], b"no storage here: each pod has its own\n")
+                return
+            if storage_path and path == storage_path + ".well-known/solid":
+                path = "/.well-known/solid"
             conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=UPSTREAM_TIMEOUT)
             try:
-                conn.request(self.command, self.path, body=body, headers=headers)
+                conn.request(self.command, path, body=body, headers=headers)
                 resp = conn.getresponse()
                 status, resp_headers, resp_body = resp.status, resp.getheaders(), resp.read()
             except OSError as e:
@@ -336,6 +350,10 @@ def main(argv):
             resp_body = to_client(resp_body)
             resp_headers = [(k, to_client(v.encode("latin-1")).decode("latin-1")) for k, v in resp_headers
                             if k.lower() not in HOP_BY_HOP]
+            if storage_path:  # an answer that is not 2xx names no storage, as CSS's 404 does not
+                resp_headers = [(k, v.replace("/.well-known/solid>", storage_path + ".well-known/solid>"))
+                                if k.lower() == "link" else (k, v) for k, v in resp_headers
+                                if status // 100 == 2 or k.lower() != "link" or "storageDescription" not in v]
             if self.command == "POST" and status // 100 == 2 and b"receiveFrom" in resp_body:
                 resp_body = self.subscribed(resp_body)
             self.answer(status, resp_headers, resp_body)

@@ -39,7 +39,7 @@ await_log() {
   return 1
 }
 check "the storage description's WebSocketChannel2023 service is found" \
-  await_log 1 "^notifications: ${base%/} offers WebSocketChannel2023 at "
+  await_log 1 "^notifications: the storage described at ${base}.well-known/solid offers WebSocketChannel2023 at "
 check "the four documents read get a channel each" await_log 1 '^iteration: .*, 4 channels live'
 check "and an iteration finds both instances quiet" await_log 1 '^iteration: .* unsafe 0: .*, 4 channels live'
 # the agent now waits for a notification (or its safety poll, ten minutes away): nothing is asked
@@ -160,7 +160,7 @@ check "each deadline wakes the agent: the call is re-sent 3 times and exhausted,
 check "its request was sent 4 times" [ "$(grep -c "^PUT http://127.0.0.1:$dead_port/task failed" "$work/calls.log")" = 4 ]
 check "so too while a document without a channel is polled at --interval" \
   deadlines calls-polled "ASK { <${plain}env/never#it> <https://example.org/env#value> true }"
-check "that document had no channel" grep -q "^notifications: ${plain%/} offers no WebSocketChannel2023" "$work/calls-polled.log"
+check "that document had no channel" grep -q "^notifications: the storage described at ${plain}.well-known/solid offers no WebSocketChannel2023" "$work/calls-polled.log"
 stop_pid "$plain_pid"
 trap cleanup EXIT
 
@@ -179,7 +179,7 @@ if [ "${NOTIFICATIONS_OFFERED:-both}" != yes ]; then
   bounded "$ldgsm" run -v --instance "${base}s/i3#it" --notifications -n 100 --until complete --iterations 50 \
     > /dev/null 2> "$work/none.log"
   check "without a channel offered, the instance completes by polling (exit 0)" [ $? = 0 ]
-  check "the agent says the server offers none" grep -q "^notifications: ${base%/} offers no WebSocketChannel2023" \
+  check "the agent says the server offers none" grep -q "^notifications: the storage described at ${base}.well-known/solid offers no WebSocketChannel2023" \
     "$work/none.log"
 fi
 finish

@@ -113,13 +113,13 @@ if [ -z "${CSS_URL:-}" ]; then
   rc=$?
   check "a server offering no channel: the instance completes by polling (exit $rc)" [ $rc = 0 ]
   check "the agent says the server offers none" \
-    grep -q "^notifications: ${plain%/} offers no WebhookChannel2023 nor WebSocketChannel2023" "$work/plain-agent.log"
+    grep -q "^notifications: the storage described at ${plain}.well-known/solid offers no WebhookChannel2023 nor WebSocketChannel2023" "$work/plain-agent.log"
 fi
 
 if [ $offered = no ]; then
   echo "# 2b. no WebhookChannel2023 offered: WebSocket channels"
   check "the agent finds the server's WebSocketChannel2023 service" \
-    await grep -qE "^notifications: ${base%/} offers WebSocketChannel2023 at " "$work/main.log"
+    await grep -qE "^notifications: the storage described at ${base}.well-known/solid offers WebSocketChannel2023 at " "$work/main.log"
   check "and the four documents get a channel each" await grep -qE '^iteration: .* unsafe 0: .*, 4 channels live' \
     "$work/main.log"
   sensor sensor true
@@ -161,7 +161,7 @@ check "a subscription with a stale state gets the current state posted at once" 
   grep -qE "^posted: ${base}env/sensor \"" "$work/state.out"
 
 check "the agent finds the server's WebhookChannel2023 service" \
-  await grep -qE "^notifications: ${base%/} offers WebhookChannel2023 at " "$work/main.log"
+  await grep -qE "^notifications: the storage described at ${base}.well-known/solid offers WebhookChannel2023 at " "$work/main.log"
 check "the four documents read get a channel each" await grep -qE '^iteration: .* unsafe 0: .*, 4 channels live' \
   "$work/main.log"
 nap 0.5

@@ -1,5 +1,6 @@
-/* test_http_url.c: the URL forms of http/http_url.h (fragment-free, resource identity, origin) and the
- * entity-tag classification of http/http_etag.h. Every expected value is written by hand. */
+/* test_http_url.c: the URL forms of http/http_url.h (fragment-free, resource identity, origin,
+ * resolution) and the entity-tag classification of http/http_etag.h. Every expected value is written by
+ * hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -91,6 +92,24 @@ static void exact_origin(void **state) {
     assert_form(http_url_as_origin, "", NULL);
 }
 
+static void resolution(void **state) {
+    (void)state;
+    char *got;
+#define RESOLVES(base, ref, expected)                                                                            \
+    got = http_url_resolve(base, ref);                                                                         \
+    assert_non_null(got);                                                                                      \
+    assert_string_equal(got, expected);                                                                        \
+    free(got)
+    RESOLVES("http://ex.org/pod/doc", "/.well-known/solid", "http://ex.org/.well-known/solid");
+    RESOLVES("http://ex.org/pod/doc", ".well-known/solid", "http://ex.org/pod/.well-known/solid");
+    RESOLVES("http://ex.org/pod/a/doc", "../b", "http://ex.org/pod/b");
+    RESOLVES("http://ex.org/pod/doc", "https://other.example/x", "https://other.example/x");
+    RESOLVES("http://ex.org/pod/doc?q", "?r", "http://ex.org/pod/doc?r");
+#undef RESOLVES
+    got = http_url_resolve("not a url", "/x");
+    assert_null(got);
+}
+
 static void etag_kinds(void **state) {
     (void)state;
     assert_int_equal(http_etag_classify(NULL), HTTP_ETAG_NONE);
@@ -115,6 +134,7 @@ int main(void) {
         cmocka_unit_test(identity),
         cmocka_unit_test(origin),
         cmocka_unit_test(exact_origin),
+        cmocka_unit_test(resolution),
         cmocka_unit_test(etag_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
