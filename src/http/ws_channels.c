@@ -3,7 +3,10 @@
  *
  * The owner's calls only queue commands and wake the thread (lws_cancel_service, the one libwebsockets
  * call that is safe from another thread); the thread carries them out in its
- * LWS_CALLBACK_EVENT_WAIT_CANCELLED and queues events back under the same lock. */
+ * LWS_CALLBACK_EVENT_WAIT_CANCELLED and queues events back under the same lock. At most
+ * WS_CHANNELS_MAX_OPENING connections are being opened at a time, the others wait their turn in order: ten
+ * thousand connects at once overflowed a server's listen queue (7,413 of 10,011 failed "Unable to
+ * connect"), and the channels whose sockets came late had been dropped by the server meanwhile. */
 #include "http/ws_channels.h"
 
 #include <curl/curl.h>
@@ -29,7 +32,9 @@ typedef struct conn {
     uint64_t id;
     struct lws *wsi;
     buf message;    /* the fragments of the message being received */
+    char *url;       /* while it waits for its turn to be opened */
     bool connecting; /* inside lws_client_connect_via_info, whose failure may call back before it returns */
+    bool opening;    /* counted in ws->opening: started, neither open nor ended yet */
     bool ended;      /* its closed event is reported (or silenced by the owner) */
     bool silenced;   /* the owner closed it: report nothing more */
 } conn;
@@ -46,9 +51,13 @@ struct ws_channels {
     ws_event *events;
     size_t event_count, event_cap;
     bool stopping;
-    /* the socket thread's alone: connections by the id's low 32 bits */
+    /* the socket thread's alone: connections by the id's low 32 bits; those waiting to be opened, in order */
     conn **by_slot;
     size_t slot_cap;
+    conn **waiting;
+    size_t waiting_head, waiting_count, waiting_cap;
+    size_t opening;
+    bool pumping;
 };
 
 static uint32_t slot_of(uint64_t id) {
@@ -77,7 +86,16 @@ static size_t queued_events(ws_channels *ws) {
 
 static void conn_free(conn *c) {
     buf_free(&c->message);
+    free(c->url);
     free(c);
+}
+
+/* c is no longer being opened: open, or ended. */
+static void opened(conn *c) {
+    if (c->opening) {
+        c->opening = false;
+        c->ws->opening--;
+    }
 }
 
 /* The connection's end, whichever callback brings it first: one closed event (unless silenced), its slot
@@ -86,6 +104,7 @@ static void conn_end(conn *c, const char *why) {
     if (c->ended)
         return;
     c->ended = true;
+    opened(c);
     ws_channels *ws = c->ws;
     if (!c->silenced) {
         report(ws, WS_EVENT_CLOSED, c->id, why, strlen(why));
@@ -127,19 +146,19 @@ static bool split_url(const char *url, bool *tls, char **host, int *port, char *
     return ok;
 }
 
-static void start_connection(ws_channels *ws, uint64_t id, const char *url) {
-    uint32_t slot = slot_of(id);
-    ws->by_slot = xgrow_zeroed(ws->by_slot, &ws->slot_cap, slot, sizeof *ws->by_slot);
-    conn *c = xcalloc(1, sizeof *c);
-    *c = (conn){.ws = ws, .id = id};
-    ws->by_slot[slot] = c;
+static void start_connection(ws_channels *ws, conn *c) {
     bool tls;
     char *host = NULL, *path = NULL;
     int port;
-    if (!split_url(url, &tls, &host, &port, &path)) {
+    bool parsed = split_url(c->url, &tls, &host, &port, &path);
+    free(c->url);
+    c->url = NULL;
+    if (!parsed) {
         conn_end(c, "not a ws:// or wss:// URL");
         return;
     }
+    c->opening = true;
+    ws->opening++;
     struct lws_client_connect_info info = {
         .context = ws->context,
         .address = host,
@@ -166,13 +185,51 @@ static void start_connection(ws_channels *ws, uint64_t id, const char *url) {
         conn_free(c); /* it failed inside the call, which reported it */
 }
 
+/* Opens the connections waiting their turn while fewer than WS_CHANNELS_MAX_OPENING are being opened
+ * (not again from within: a connection that fails inside its connect call ends here). */
+static void open_waiting(ws_channels *ws) {
+    if (ws->pumping)
+        return;
+    ws->pumping = true;
+    while (ws->opening < WS_CHANNELS_MAX_OPENING && ws->waiting_count) {
+        conn *c = ws->waiting[ws->waiting_head];
+        ws->waiting_head = (ws->waiting_head + 1) % ws->waiting_cap;
+        ws->waiting_count--;
+        if (c->silenced)
+            conn_free(c); /* closed by the owner before its turn */
+        else
+            start_connection(ws, c);
+    }
+    ws->pumping = false;
+}
+
+/* A connection to url (taken) under id, opened in its turn. */
+static void queue_connection(ws_channels *ws, uint64_t id, char *url) {
+    uint32_t slot = slot_of(id);
+    ws->by_slot = xgrow_zeroed(ws->by_slot, &ws->slot_cap, slot, sizeof *ws->by_slot);
+    conn *c = xcalloc(1, sizeof *c);
+    *c = (conn){.ws = ws, .id = id, .url = url};
+    ws->by_slot[slot] = c;
+    if (ws->waiting_count == ws->waiting_cap) { /* a ring: grown by unrolling it */
+        size_t cap = ws->waiting_cap ? ws->waiting_cap * 2 : 64;
+        conn **ring = xmalloc(cap * sizeof *ring);
+        for (size_t i = 0; i < ws->waiting_count; i++)
+            ring[i] = ws->waiting[(ws->waiting_head + i) % ws->waiting_cap];
+        free(ws->waiting);
+        ws->waiting = ring;
+        ws->waiting_cap = cap;
+        ws->waiting_head = 0;
+    }
+    ws->waiting[(ws->waiting_head + ws->waiting_count++) % ws->waiting_cap] = c;
+}
+
 static void stop_connection(ws_channels *ws, uint64_t id) {
     uint32_t slot = slot_of(id);
     conn *c = slot < ws->slot_cap ? ws->by_slot[slot] : NULL;
     if (!c || c->id != id)
         return;
     ws->by_slot[slot] = NULL;
-    c->silenced = true;
+    c->silenced = true; /* one still waiting is freed when its turn comes */
     if (c->wsi)
         lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
@@ -186,10 +243,9 @@ static void run_commands(ws_channels *ws) {
     pthread_mutex_unlock(&ws->lock);
     for (size_t i = 0; i < n; i++) {
         if (cmds[i].open)
-            start_connection(ws, cmds[i].id, cmds[i].url);
+            queue_connection(ws, cmds[i].id, cmds[i].url);
         else
             stop_connection(ws, cmds[i].id);
-        free(cmds[i].url);
     }
     free(cmds);
 }
@@ -201,11 +257,13 @@ static int on_socket(struct lws *wsi, enum lws_callback_reasons reason, void *us
     switch (reason) {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         run_commands(ws);
-        return 0;
+        break;
     case LWS_CALLBACK_CLIENT_ESTABLISHED:
+        if (c)
+            opened(c);
         if (c && !c->silenced)
             report(ws, WS_EVENT_OPEN, c->id, NULL, 0);
-        return 0;
+        break;
     case LWS_CALLBACK_CLIENT_RECEIVE:
         if (!c || c->silenced)
             return 0;
@@ -231,19 +289,21 @@ static int on_socket(struct lws *wsi, enum lws_callback_reasons reason, void *us
                  in ? (const char *)in : "unknown");
         if (c)
             conn_end(c, why);
-        return 0;
+        break;
     }
     case LWS_CALLBACK_CLIENT_CLOSED:
         if (c)
             conn_end(c, "the server closed the connection");
-        return 0;
+        break;
     case LWS_CALLBACK_WSI_DESTROY:
         if (c)
             conn_end(c, "the connection ended");
-        return 0;
+        break;
     default:
         return 0;
     }
+    open_waiting(ws); /* a turn may have come free */
+    return 0;
 }
 
 static const struct lws_protocols protocols[] = {
@@ -310,6 +370,9 @@ void ws_channels_free(ws_channels *ws) {
             ws->by_slot[i]->silenced = true;
     if (ws->context)
         lws_context_destroy(ws->context); /* ends the connections, whose last callbacks free them */
+    for (size_t i = 0; i < ws->waiting_count; i++) /* those never started have no callback to come */
+        conn_free(ws->waiting[(ws->waiting_head + i) % ws->waiting_cap]);
+    free(ws->waiting);
     for (size_t i = 0; i < ws->command_count; i++)
         free(ws->commands[i].url);
     free(ws->commands);

@@ -17,7 +17,10 @@
  *     reading what it would have lost.
  *  3. An idle connection is pinged; one that answers nothing is closed and reported, so a silently dead
  *     peer does not pass for a quiet one.
- *  4. ws:// and wss:// URLs only; anything else is reported closed at once. */
+ *  4. ws:// and wss:// URLs only; anything else is reported closed at once.
+ *  5. At most WS_CHANNELS_MAX_OPENING connections are being opened (connect and handshake) at a time; the
+ *     others wait, in the order asked, for one of those to open or fail (a server's listen queue is not
+ *     flooded by thousands of connects at once). */
 #ifndef LDGSM_HTTP_WS_CHANNELS_H
 #define LDGSM_HTTP_WS_CHANNELS_H
 
@@ -27,7 +30,7 @@
 #include <stdint.h>
 
 
-enum { WS_CHANNELS_MAX_MESSAGE = 64 * 1024, WS_CHANNELS_MAX_QUEUED = 100000 };
+enum { WS_CHANNELS_MAX_MESSAGE = 64 * 1024, WS_CHANNELS_MAX_QUEUED = 100000, WS_CHANNELS_MAX_OPENING = 64 };
 
 /* An id's low 32 bits index the socket thread's table: the ids open at one time must differ in them (a slot
  * reused after a close takes new high bits, so that a late event of the old connection is told apart). */
