@@ -344,7 +344,7 @@ static void indexed_rounds_match_every_rule_every_round(void **state) {
             indexed.triples.len != every.triples.len ||
             memcmp(indexed.triples.data, every.triples.data, indexed.triples.len) != 0)
             fail_msg("seed %lu (rerun: LDGSM_RULE_INDEX_SEED=%lu test_rule_index 1): the indexed run ended "
-                     "%d \"%s\" with %u bytes of triples, every rule every round %d \"%s\" with %u\n"
+                     "%d \"%s\" with %zu bytes of triples, every rule every round %d \"%s\" with %zu\n"
                      "program:\n%s\nlater:\n%s\nindexed:\n%s\nevery rule every round:\n%s",
                      seed, seed, indexed.rc, indexed.error, indexed.triples.len, every.rc, every.error,
                      every.triples.len, p.text.data, p.later.data, indexed.triples.data, every.triples.data);
