@@ -368,10 +368,13 @@ void ws_channels_free(ws_channels *ws) {
     for (size_t i = 0; i < ws->slot_cap; i++)
         if (ws->by_slot[i])
             ws->by_slot[i]->silenced = true;
+    /* those never started have no callback to come; gone first, so that no turn freed by the ends below
+     * starts one */
+    for (size_t i = 0; i < ws->waiting_count; i++)
+        conn_free(ws->waiting[(ws->waiting_head + i) % ws->waiting_cap]);
+    ws->waiting_count = 0;
     if (ws->context)
         lws_context_destroy(ws->context); /* ends the connections, whose last callbacks free them */
-    for (size_t i = 0; i < ws->waiting_count; i++) /* those never started have no callback to come */
-        conn_free(ws->waiting[(ws->waiting_head + i) % ws->waiting_cap]);
     free(ws->waiting);
     for (size_t i = 0; i < ws->command_count; i++)
         free(ws->commands[i].url);
