@@ -4,6 +4,7 @@
 # (bench/scale) and for trying out a fleet of `ldgsm run --shard I/N` agents over a multi-process LDP tier.
 #
 #   scripts/css-cluster.sh start --dir DIR [--workers N] [--port P] [--redis-port R] [--log-level L] [--cpus LIST]
+#                                [--notifications disabled|webhooks|websockets|all]
 #   scripts/css-cluster.sh stop --dir DIR
 #   scripts/css-cluster.sh status --dir DIR
 #
@@ -13,7 +14,8 @@
 #   - N > 1: starts redis-server as a plain background process (not via systemd), on 127.0.0.1, on a free
 #     port (or R), with no persistence: `--save '' --appendonly no --daemonize no`; waits for PONG;
 #   - writes DIR/css.json, derived from /work/shared/peers/css-memory-open.json (no authorization, no
-#     accounts, notifications off, writable root): the file storage backend
+#     accounts, notifications off unless --notifications names CSS's configuration
+#     css:config/http/notifications/NAME.json, writable root): the file storage backend
 #     (css:config/storage/backend/file.json, under DIR/data), the key-value storage kept in that resource
 #     store (css:config/storage/key-value/resource-store.json, under /.internal/: shared by the workers) and
 #     the Redis locker (css:config/util/resource-locker/redis.json) with an Override giving the RedisLocker
@@ -51,7 +53,7 @@ usage() {
 }
 [ $# -ge 1 ] || usage
 cmd=$1; shift
-dir='' workers=1 port='' redis_port='' log_level=warn cpus=''
+dir='' workers=1 port='' redis_port='' log_level=warn cpus='' notifications=disabled
 while [ $# -gt 0 ]; do
   case $1 in
     --dir) dir=$2; shift 2 ;;
@@ -60,11 +62,14 @@ while [ $# -gt 0 ]; do
     --redis-port) redis_port=$2; shift 2 ;;
     --log-level|-l) log_level=$2; shift 2 ;;
     --cpus) cpus=$2; shift 2 ;;
+    --notifications) notifications=$2; shift 2 ;;
     *) echo "css-cluster.sh: unknown argument $1" >&2; usage ;;
   esac
 done
 [ -n "$dir" ] || { echo "css-cluster.sh: --dir DIR is required" >&2; usage; }
 case $workers in ''|*[!0-9]*|0) echo "css-cluster.sh: --workers takes a number >= 1" >&2; exit 2 ;; esac
+case $notifications in disabled|webhooks|websockets|all) ;;
+  *) echo "css-cluster.sh: --notifications takes disabled, webhooks, websockets or all" >&2; exit 2 ;; esac
 
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -180,7 +185,7 @@ cat > "$dir/css.json" << EOF
     "css:config/app/variables/default.json",
     "css:config/http/handler/default.json",
     "css:config/http/middleware/default.json",
-    "css:config/http/notifications/disabled.json",
+    "css:config/http/notifications/$notifications.json",
     "css:config/http/server-factory/http.json",
     "css:config/http/static/default.json",
     "css:config/identity/access/public.json",

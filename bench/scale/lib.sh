@@ -1,7 +1,8 @@
 # bench/scale/lib.sh, sourced by run.sh, poll.sh, idle.sh and container-size.sh: the LDP tier a bench runs against.
 # The sourcing script sets root (the source tree), ldgsm (the binary) and work (its directory).
 #   start_server NAME [FIXTURES]  NAME: serve (`ldgsm serve --memory`, plus SERVE_OPTIONS) or cssW
-#                 (scripts/css-cluster.sh with W workers); FIXTURES: a directory whose documents (not
+#                 (scripts/css-cluster.sh with W workers; CLUSTER_NOTIFICATIONS: its --notifications, default
+#                 disabled: not CSS_..., which CSS would take as its own command-line argument); FIXTURES: a directory whose documents (not
 #                 status/, not README.md) the server starts with. Sets base (ending in /), server_pids.
 #   stop_server   stops what start_server started, by PID.
 #   server_cpu    utime + stime of the server's processes (CSS's primary, workers and redis), seconds.
@@ -24,7 +25,8 @@ start_server() {
       server_pids=("$serve_pid") ;;
     css[0-9]*)
       css_dir=$work/$name-deploy
-      base=$("$root/scripts/css-cluster.sh" start --workers "${name#css}" --dir "$css_dir" 2> "$work/$name-start.log") ||
+      base=$("$root/scripts/css-cluster.sh" start --workers "${name#css}" --dir "$css_dir" \
+        --notifications "${CLUSTER_NOTIFICATIONS:-disabled}" 2> "$work/$name-start.log") ||
         { cat "$work/$name-start.log" >&2; return 1; }
       read -r -a server_pids <<< "$(awk '{ print $2 }' "$css_dir/pids" | tr '\n' ' ')"
       [ -n "$fixtures" ] || return 0
