@@ -55,6 +55,7 @@ usage() {
 cmd=$1; shift
 dir='' workers=1 port='' redis_port='' log_level=warn cpus='' notifications=disabled
 while [ $# -gt 0 ]; do
+  case $1 in --*) [ $# -ge 2 ] || { echo "css-cluster.sh: $1 needs a value" >&2; usage; } ;; esac
   case $1 in
     --dir) dir=$2; shift 2 ;;
     --workers|-w) workers=$2; shift 2 ;;

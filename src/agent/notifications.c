@@ -356,6 +356,30 @@ bool notifications_watching(const notifications *n, const char *resource) {
 
 static uint32_t storage_described_by(notifications *n, const char *description);
 
+char *notifications_storage_root(const char *description, const char *iri, size_t len) {
+    if (!len || iri[len - 1] != '/' || strncmp(description, iri, len) != 0)
+        return NULL;
+    char *root = xstrndup(iri, len);
+    char *origin = http_url_origin(root);
+    bool below_origin = origin && strlen(origin) < len;
+    free(origin);
+    if (below_origin)
+        return root;
+    free(root);
+    return NULL;
+}
+
+/* True when both are http(s) URLs of one origin: a document's answer names the description of its own
+ * storage, on its own server; one elsewhere is not followed (a stranger would choose what the agent GETs
+ * and where it posts what it reads). */
+static bool same_origin(const char *a, const char *b) {
+    char *origin_a = http_url_origin(a), *origin_b = http_url_origin(b);
+    bool same = origin_a && origin_b && strcmp(origin_a, origin_b) == 0;
+    free(origin_a);
+    free(origin_b);
+    return same;
+}
+
 void notifications_read(notifications *n, const char *resource, const char *etag, const char *storage_description) {
     bool inserted;
     uint32_t *c = strmap_put(&n->index, resource, n->index.count, &inserted);
@@ -371,9 +395,13 @@ void notifications_read(notifications *n, const char *resource, const char *etag
     ch->etag = etag ? xstrndup(etag, strlen(etag)) : NULL;
     ch->has_read = true;
     ch->changed = false;
-    if (storage_description)
-        ch->storage = storage_described_by(n, storage_description);
-    if (ch->state == CH_IDLE && ch->retry_at <= n->now_ms)
+    uint32_t named = storage_description && same_origin(resource, storage_description)
+                         ? storage_described_by(n, storage_description)
+                         : ch->storage;
+    /* a pause waited out for another storage (its origin's, before its answer named its own) is not this one's */
+    bool moved = named != ch->storage && ch->state == CH_IDLE && ch->retry_at != INT64_MAX;
+    ch->storage = named;
+    if (ch->state == CH_IDLE && (ch->retry_at <= n->now_ms || moved))
         want(n, ch);
 }
 
@@ -502,8 +530,8 @@ static char *read_description(notifications *n, const http_result *res, const ch
         const char *iri = ts[i].p == type && ts[i].o == storage_class && terms_kind(t, ts[i].s) == TERM_IRI
                               ? terms_lex(t, ts[i].s, &len)
                               : NULL;
-        if (iri && len && iri[len - 1] == '/') /* a container: what it holds starts with it */
-            *root = xstrndup(iri, len);
+        if (iri)
+            *root = notifications_storage_root(url, iri, len);
     }
     char *found = NULL;
     for (channel_kind k = from; k < KIND_COUNT && !found; k++) {
@@ -525,6 +553,21 @@ static char *read_description(notifications *n, const http_result *res, const ch
     }
     free(ts);
     return found;
+}
+
+/* A storage's root is known now: the documents under it whose answers named no storage, and whose channels
+ * wait out the pause of a storage that offered none (their origin's, placed before this root was known),
+ * are subscribed to at once. A walk over every channel, once per storage learned. */
+static void want_again_under(notifications *n, const char *root) {
+    size_t len = strlen(root);
+    for (uint32_t c = 0; c < n->index.count; c++) {
+        channel *ch = &n->channels[c];
+        if (ch->state == CH_IDLE && ch->storage == UINT32_MAX && ch->has_read && ch->retry_at > n->now_ms &&
+            ch->retry_at != INT64_MAX && strncmp(n->index.keys[c], root, len) == 0) {
+            ch->retry_at = n->now_ms;
+            schedule(n, &n->retries, ch->retry_at, ch); /* due at once: notifications_next_due says so */
+        }
+    }
 }
 
 /* Reads the description of every storage of a wanted channel not known yet for its subscription service,
@@ -559,8 +602,11 @@ static void discover(notifications *n) {
                             : NULL;
         free(st->service);
         st->service = service;
+        bool new_root = root && !st->root;
         free(st->root);
         st->root = root;
+        if (new_root)
+            want_again_under(n, root);
         st->kind = kind;
         st->state = service ? STORAGE_SERVICE : STORAGE_NONE;
         st->retry_at = n->now_ms + REDISCOVER_MS;

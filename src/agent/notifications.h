@@ -4,8 +4,8 @@
  * With --incremental, a document of a quiet instance is revalidated with a conditional GET in every
  * iteration. Here a channel stands in for that GET: the agent subscribes to each document it reads
  * (WebSocketChannel2023, found in the description of the document's storage: the one its answer links to,
- * rel solid#storageDescription, as a pod on a server of many pods has its own; else /.well-known/solid of
- * its origin;
+ * rel solid#storageDescription, as a pod on a server of many pods has its own; else that of the known
+ * storage whose root holds it; else /.well-known/solid of its origin;
  * the subscription's `state` is the ETag the agent read, so a change made between the read and the
  * subscription is sent at once), and while the channel is open and has brought no notification since the
  * document was last read, the document counts as unchanged without a request.
@@ -69,9 +69,10 @@ bool notifications_watching(const notifications *n, const char *resource);
 /* resource was read in this iteration (by a GET begun after notifications_take), in state etag (a strong
  * ETag; NULL: absent, subscribed to without a state): it is no longer marked changed, and it is subscribed
  * to with that state when it has no channel. storage_description: the URL its answer linked as its
- * storage's description (rel solid#storageDescription), whose subscription services its channel uses; NULL
- * when this read brought none (a 304, a channel's word), which keeps what an earlier answer named, else
- * its origin's /.well-known/solid. */
+ * storage's description (rel solid#storageDescription), whose subscription services its channel uses, taken
+ * only on resource's own origin; NULL when this read brought none (a 304, a channel's word, an absent
+ * document on Community Solid Server), which keeps what an earlier answer named, else the known storage
+ * whose root holds it (notifications_storage_root), else its origin's /.well-known/solid. */
 void notifications_read(notifications *n, const char *resource, const char *etag, const char *storage_description);
 
 /* The agent sent an unsafe request to url: that document, and when membership (the request may create or
@@ -85,6 +86,12 @@ void notifications_wrote(notifications *n, const char *url, bool membership,
  * subscriptions wanted (discovering each new storage's subscription service first), one parallel batch each.
  * keep(user, resource) decides (NULL: none was dropped). */
 void notifications_flush(notifications *n, int64_t now_ms, bool (*keep)(void *user, const char *resource), void *user);
+
+/* The root a storage description at URL description may claim, given the pim:Storage it names (iri, len
+ * bytes): iri when it is a container (ending in '/') that holds the description, below an http(s) origin,
+ * else NULL (caller frees). A document whose answers named no storage belongs to the known storage whose
+ * root holds it; so a description cannot claim another origin's documents, nor every document. */
+char *notifications_storage_root(const char *description, const char *iri, size_t len);
 
 /* When a channel wants work next: a lost one's new subscription, a live one's replacement before its end;
  * INT64_MAX when none does. */

@@ -70,6 +70,15 @@ char *http_url_identity(const char *uri) {
 }
 
 char *http_url_resolve(const char *base, const char *reference) {
+    if (!*reference || *reference == '#') { /* the base itself (RFC 3986 5.2.2), which libcurl leaves out */
+        CURLU *whole = url_parse(base, CURLU_NON_SUPPORT_SCHEME);
+        curl_url_cleanup(whole);
+        if (!whole)
+            return NULL;
+        buf b = {0};
+        buf_printf(&b, "%.*s%s", (int)strcspn(base, "#"), base, reference);
+        return buf_cstr(&b);
+    }
     CURLU *u = url_parse(base, CURLU_NON_SUPPORT_SCHEME);
     char *resolved = NULL;
     /* a URL set on a handle that holds one is resolved against it, as a redirect's Location is */

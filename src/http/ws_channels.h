@@ -20,7 +20,9 @@
  *  4. ws:// and wss:// URLs only; anything else is reported closed at once.
  *  5. At most WS_CHANNELS_MAX_OPENING connections are being opened (connect and handshake) at a time; the
  *     others wait, in the order asked, for one of those to open or fail (a server's listen queue is not
- *     flooded by thousands of connects at once). */
+ *     flooded by thousands of connects at once). The turns are the agent's, not a server's: a server
+ *     that holds connections without answering takes turns from the others until libwebsockets' connect
+ *     timeout ends each (then retried by the owner after a pause). */
 #ifndef LDGSM_HTTP_WS_CHANNELS_H
 #define LDGSM_HTTP_WS_CHANNELS_H
 

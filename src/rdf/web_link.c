@@ -15,7 +15,9 @@ bool web_link_next(const char **cursor, web_link *link) {
     const char *end = close + 1;
     bool in_quotes = false;
     while (*end && (in_quotes || *end != ',')) {
-        if (*end == '"')
+        if (in_quotes && *end == '\\' && end[1]) /* a quoted pair (RFC 9110 5.6.4) */
+            end++;
+        else if (*end == '"')
             in_quotes = !in_quotes;
         end++;
     }
@@ -63,7 +65,7 @@ bool web_link_has_rel(const web_link *link, const char *relation) {
             p++;
         const char *value = p;
         while (p < end && (quoted ? *p != '"' : *p != ';'))
-            p++;
+            p += quoted && *p == '\\' && p + 1 < end ? 2 : 1;
         const char *value_end = p;
         if (quoted && p < end)
             p++;

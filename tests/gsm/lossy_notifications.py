@@ -41,6 +41,8 @@ and, beside them or alone:
                     and ends with '/'), the one every 2xx answer's Link rel=solid#storageDescription names
                     (an answer that is not 2xx names none, as CSS's 404s do not), while /.well-known/solid
                     answers 404 (tests/gsm/run_notifications_pod.sh)
+  --storage-origin ORIGIN   with --storage-path, the Link names the description on ORIGIN (another
+                    server: what an agent must not follow)
 
 LOG gets one tab-separated line per event, written before the event's effect (a dropped message is
 logged before the next frame is read; a forwarded one before it is sent):
@@ -58,7 +60,8 @@ Listens on 127.0.0.1 only, on free ports; the first line on stdout is the proxy'
 its PID.
 
 usage: lossy_notifications.py TARGET LOG [--drop-every N | --close-random P [--seed S]] [--drop-type TYPE]
-                               [--hold-open SUFFIX GATE] [--refuse-subscriptions N] [--storage-path PATH]"""
+                               [--hold-open SUFFIX GATE] [--refuse-subscriptions N] [--storage-path PATH]
+                               [--storage-origin ORIGIN]"""
 import http.client
 import http.server
 import json
@@ -294,6 +297,7 @@ def main(argv):
         return 2
     target, log_path, rest = argv[0], argv[1], argv[2:]
     drop_every, close_p, seed, hold, drop_type, refuse, storage_path = 0, 0.0, 1, None, None, 0, None
+    storage_origin = None
     while rest:
         if rest[0] == "--drop-every" and len(rest) >= 2:
             drop_every, rest = int(rest[1]), rest[2:]
@@ -307,6 +311,8 @@ def main(argv):
             drop_type, rest = rest[1], rest[2:]
         elif rest[0] == "--storage-path" and len(rest) >= 2 and rest[1].startswith("/") and rest[1].endswith("/"):
             storage_path, rest = rest[1], rest[2:]
+        elif rest[0] == "--storage-origin" and len(rest) >= 2:
+            storage_origin, rest = rest[1].rstrip("/"), rest[2:]
         elif rest[0] == "--hold-open" and len(rest) >= 3:
             hold, rest = (rest[1], rest[2]), rest[3:]
         else:
@@ -351,7 +357,8 @@ def main(argv):
             resp_headers = [(k, to_client(v.encode("latin-1")).decode("latin-1")) for k, v in resp_headers
                             if k.lower() not in HOP_BY_HOP]
             if storage_path:  # an answer that is not 2xx names no storage, as CSS's 404 does not
-                resp_headers = [(k, v.replace("/.well-known/solid>", storage_path + ".well-known/solid>"))
+                resp_headers = [(k, v.replace(own + "/.well-known/solid>",
+                                              (storage_origin or own) + storage_path + ".well-known/solid>"))
                                 if k.lower() == "link" else (k, v) for k, v in resp_headers
                                 if status // 100 == 2 or k.lower() != "link" or "storageDescription" not in v]
             if self.command == "POST" and status // 100 == 2 and b"receiveFrom" in resp_body:

@@ -6,7 +6,9 @@
 # -n 600000 --safety-poll 600000` must find the subscription service in the description the documents link
 # to, not at the origin, and place the absent sensor document in that storage by the root the description
 # names (pim:Storage): its three channels open, it rests, and the sensor's creation is acted on at once (a
-# document without a channel would wait for the ten minutes).
+# document without a channel would wait for the ten minutes). Then the same learned late: an agent whose
+# instance and sensor are absent at first finds the pod once the instance is created; and a description
+# named on another origin is not followed.
 # tests/auth/css_auth.sh runs the same against a real pod of Community Solid Server.
 set -u
 # The agent runs at -v: the checks read its request and iteration lines (-v's, not the default log's).
@@ -34,4 +36,38 @@ put env/a '<#it> <https://example.org/env#value> true .' > /dev/null
 check "the sensor's creation is notified through the pod's channel and acted on: the instance completes" \
   await_completed 1
 check "... after the changed sensor was read" grep -qE "^GET ${pbase}env/a 200 " <(tail -n +"$from" "$work/run.log")
+
+# Learned late: an agent (polling each second where it has no channel) whose instance and sensor (given as
+# a second --instance, so that it is read from the first iteration on) are both absent at first: no answer
+# names the pod, the origin's description is missing, and their channels wait the ten minutes a storage
+# without a service waits. Once the instance is created and read, its answer names the pod: its channel is
+# made at once, and so is the absent sensor's, which the pod's root now places.
+stop_pid "${agent_pids[0]}"
+one_stage_model models/m2 "$started_guard" "$(sensed b)"
+"$ldgsm" run -v --instance "${pbase}s/late#it" --instance "${pbase}env/b#it" --notifications -n 1000 --safety-poll 600000 > /dev/null \
+  2> "$work/late.log" &
+agent_pids+=($!)
+check "at first nothing is known of the pod: the origin's description is asked, and missing" \
+  await logged "$work/late.log" "described at ${pbase}\.well-known/solid offers no WebSocketChannel2023"
+check "... the absent instance and sensor wait without a channel" \
+  await logged "$work/late.log" '^iteration: .*, 0 channels live'
+check "... having been read absent" grep -qE "^GET ${pbase}env/b 404 " "$work/late.log"
+put s/late '@prefix gsm: <http://purl.org/gsm/vocab#> .
+<#it> a gsm:StageInstance ; gsm:isInstanceOf <../models/m2#root> ; gsm:hasState gsm:uninitialized .' > /dev/null
+check "once the instance is read, the pod's description is found" \
+  await logged "$work/late.log" "described at ${pbase}pod/\.well-known/solid offers WebSocketChannel2023 at "
+check "... and all three documents get a channel, the absent sensor's too, within the pause" \
+  await logged "$work/late.log" '^iteration: .* unsafe 0: .*, 3 channels live'
+
+# A description on another origin is not followed: the relay's answers name one on the server behind it
+# (a stranger would choose what the agent GETs and where it posts what it reads). The agent asks its own
+# origin's, which has none, and reads by GET.
+stop_pid "${agent_pids[1]}"
+start_relay --storage-path /pod/ --storage-origin "${base%/}"
+"$ldgsm" run -v --instance "${pbase}s/i1#it" --notifications -n 1000 --safety-poll 600000 > /dev/null \
+  2> "$work/foreign.log" &
+agent_pids+=($!)
+check "a description named on another origin: the agent asks its own origin's" \
+  await logged "$work/foreign.log" "described at ${pbase}\.well-known/solid offers no WebSocketChannel2023"
+check "... and never the other origin's" ! grep -qF "described at ${base}" "$work/foreign.log"
 finish

@@ -105,6 +105,8 @@ static void resolution(void **state) {
     RESOLVES("http://ex.org/pod/a/doc", "../b", "http://ex.org/pod/b");
     RESOLVES("http://ex.org/pod/doc", "https://other.example/x", "https://other.example/x");
     RESOLVES("http://ex.org/pod/doc?q", "?r", "http://ex.org/pod/doc?r");
+    RESOLVES("http://ex.org/pod/doc?q#a", "", "http://ex.org/pod/doc?q");
+    RESOLVES("http://ex.org/pod/doc?q#a", "#f", "http://ex.org/pod/doc?q#f");
 #undef RESOLVES
     got = http_url_resolve("not a url", "/x");
     assert_null(got);

@@ -41,6 +41,9 @@ static void links_and_relations(void **state) {
     assert_string_equal(targets_with_rel("<a>; rel=\"next TYPE\", <b>;rel=type;title=x", "type"), "a|b");
     /* a comma inside a quoted parameter does not end the link */
     assert_string_equal(targets_with_rel("<a>; title=\"x, <c>; rel=type\"; rel=type, <b>; rel=type", "type"), "a|b");
+    /* nor does an escaped quote end a quoted parameter */
+    assert_string_equal(targets_with_rel("<a>; title=\"x\\\", <evil>; rel=type\"; rel=next, <b>; rel=type", "type"),
+                        "b");
     /* only a link's first rel counts (RFC 8288 section 3.3) */
     assert_string_equal(targets_with_rel("<a>; rel=acl; rel=type", "type"), "");
     /* a parameter named like rel is not rel */

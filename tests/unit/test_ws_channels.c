@@ -2,8 +2,10 @@
  * connections and answers no handshake, so each one it holds is a connection being opened: of 200 asked
  * for, exactly WS_CHANNELS_MAX_OPENING reach it at a time; when it drops those, the next ones come, in
  * turn, until every one has ended with its closed event; one closed by the owner while it waits never
- * connects and reports nothing; those still waiting when the whole is freed are freed. No timing is asserted: a pause only gives a connection that should not
+ * connects and reports nothing; those still waiting when the whole is freed are freed; and against a
+ * listener that answers every handshake, all 200 open, the opened ones freeing their turns. No timing is asserted: a pause only gives a connection that should not
  * come the chance to. */
+#define _GNU_SOURCE /* strcasestr */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -20,6 +22,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <nettle/base64.h>
+#include <nettle/sha1.h>
 
 #include "http/ws_channels.h"
 
@@ -34,7 +38,44 @@ typedef struct listener {
     int held_count;
     int accepted; /* in all */
     int stop;
+    int answer; /* answers each handshake (101) instead of none */
 } listener;
+
+/* Reads a handshake's head from c and answers it 101, as a WebSocket server would (RFC 6455 4.2.2). */
+static void answer_handshake(int c) {
+    char head[4096];
+    size_t len = 0;
+    while (len < sizeof head - 1 && !(len >= 4 && memcmp(head + len - 4, "\r\n\r\n", 4) == 0)) {
+        ssize_t got = read(c, head + len, 1);
+        if (got <= 0)
+            return;
+        len++;
+    }
+    head[len] = '\0';
+    const char *key = strcasestr(head, "Sec-WebSocket-Key:");
+    if (!key)
+        return;
+    key += strlen("Sec-WebSocket-Key:");
+    key += strspn(key, " ");
+    char text[128];
+    int key_len = (int)strcspn(key, "\r");
+    snprintf(text, sizeof text, "%.*s258EAFA5-E914-47DA-95CA-C5AB0DC85B11", key_len, key);
+    uint8_t digest[SHA1_DIGEST_SIZE];
+    struct sha1_ctx sha;
+    sha1_init(&sha);
+    sha1_update(&sha, strlen(text), (const uint8_t *)text);
+    sha1_digest(&sha, sizeof digest, digest);
+    char accept_key[BASE64_ENCODE_RAW_LENGTH(SHA1_DIGEST_SIZE) + 1];
+    base64_encode_raw(accept_key, sizeof digest, digest);
+    accept_key[sizeof accept_key - 1] = '\0';
+    char answer[256];
+    int n = snprintf(answer, sizeof answer,
+                     "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     "Sec-WebSocket-Accept: %s\r\n\r\n",
+                     accept_key);
+    if (write(c, answer, (size_t)n) != n)
+        return;
+}
 
 static void *accept_loop(void *arg) {
     listener *l = arg;
@@ -50,6 +91,8 @@ static void *accept_loop(void *arg) {
         int c = accept(l->fd, NULL, NULL);
         if (c < 0)
             continue;
+        if (l->answer)
+            answer_handshake(c);
         pthread_mutex_lock(&l->lock);
         if (l->held_count < ASKED)
             l->held[l->held_count++] = c;
@@ -89,8 +132,8 @@ static int held_after_settling(listener *l, int want) {
     return held(l);
 }
 
-static void listener_start(listener *l) {
-    *l = (listener){.lock = PTHREAD_MUTEX_INITIALIZER};
+static void listener_start(listener *l, int answer) {
+    *l = (listener){.lock = PTHREAD_MUTEX_INITIALIZER, .answer = answer};
     l->fd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in addr = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     assert_int_equal(bind(l->fd, (struct sockaddr *)&addr, sizeof addr), 0);
@@ -113,7 +156,7 @@ static void listener_stop(listener *l) {
 static void openings_take_turns(void **state) {
     (void)state;
     listener l;
-    listener_start(&l);
+    listener_start(&l, 0);
     char error[200];
     ws_channels *ws = ws_channels_new(30, error, sizeof error);
     assert_non_null(ws);
@@ -169,7 +212,7 @@ static void openings_take_turns(void **state) {
 static void freed_while_waiting(void **state) {
     (void)state;
     listener l;
-    listener_start(&l);
+    listener_start(&l, 0);
     char error[200];
     ws_channels *ws = ws_channels_new(30, error, sizeof error);
     assert_non_null(ws);
@@ -182,10 +225,41 @@ static void freed_while_waiting(void **state) {
     listener_stop(&l);
 }
 
+/* Connections that open free their turns: all 200 open, 64 at a time (an opening counted off only when it
+ * fails would stall the 65th for good). */
+static void opened_ones_free_turns(void **state) {
+    (void)state;
+    listener l;
+    listener_start(&l, 1);
+    char error[200];
+    ws_channels *ws = ws_channels_new(30, error, sizeof error);
+    assert_non_null(ws);
+    char url[64];
+    snprintf(url, sizeof url, "ws://127.0.0.1:%d/channel", l.port);
+    for (uint64_t i = 0; i < ASKED; i++)
+        ws_channels_open(ws, 1ull << 32 | i, url);
+    int open = 0;
+    for (int waited = 0; open < ASKED && waited < WAIT_LIMIT_MS; waited += 10) {
+        ws_event *events;
+        size_t n = ws_channels_take(ws, &events);
+        for (size_t e = 0; e < n; e++) {
+            assert_int_equal(events[e].kind, WS_EVENT_OPEN);
+            open++;
+        }
+        ws_events_free(events, n);
+        if (open < ASKED)
+            ws_channels_wait(ws, 10, NULL);
+    }
+    assert_int_equal(open, ASKED);
+    ws_channels_free(ws);
+    listener_stop(&l);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(openings_take_turns),
         cmocka_unit_test(freed_while_waiting),
+        cmocka_unit_test(opened_ones_free_turns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
