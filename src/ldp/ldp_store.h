@@ -6,8 +6,11 @@
  *     (ldp_disk.h: atomic, durable) before it is visible in memory, so what a client saw acknowledged
  *     survives kill -9, and a restart reads the same tree back from the directory listing.
  *  2. A resource is stored as Turtle bytes: a Turtle or N-Triples body as sent (relative IRIs and
- *     all), an RDF/XML body re-serialized. A container's representation is generated: its type and
- *     one ldp:contains per member, sorted by name, followed by the container's own triples.
+ *     all), an RDF/XML body re-serialized, an edited resource (N3 Patch) as the edit wrote it, from
+ *     checked terms, without parsing it again; the store remembers which bytes an edit wrote, and the
+ *     next edit reads those with the N3 reader instead of raptor2 (ldp_patch.h). A container's
+ *     representation is generated: its type and one ldp:contains per member, sorted by name, followed
+ *     by the container's own triples.
  *  3. Readers get immutable snapshots (ldp_doc.h) and never wait for a disk write: writers are
  *     serialized by their own lock across the disk I/O and take the tree lock only to check and to
  *     publish, so every check (existence, preconditions) and the publication see the same state.
