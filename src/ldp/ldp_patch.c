@@ -224,9 +224,9 @@ static bool read_own_writing(terms *t, const char *turtle, size_t len, const cha
                 (o == TERM_IRI || o == TERM_BNODE || o == TERM_LITERAL);
         (*out)[i] = *tr;
     }
-    if (plain)
+    if (plain) {
         *count = doc.count;
-    else {
+    } else {
         free(*out);
         *out = NULL;
     }
@@ -347,7 +347,8 @@ int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, siz
              (status = check_terms(t, c.deletes, "solid:deletes", message, size)) ||
              (status = check_terms(t, c.where, "solid:where", message, size)))
         ;
-    else if (!(status = read_resource(t, turtle, turtle_len, own_writing, base, &current, &current_count, message, size)) &&
+    else if (!(status = read_resource(t, turtle, turtle_len, own_writing, base, &current, &current_count, message,
+                                      size)) &&
              !(status = evaluate(t, &c, current, current_count, &result, &result_count, message, size))) {
         result_count = triples_canonical(result, result_count);
         rdf_write_turtle_compact(t, result, result_count, base, prefixes, out);
