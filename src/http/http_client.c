@@ -661,9 +661,10 @@ static bool start_transfer(transfer *t, bool stopping) {
         fail(t, HTTP_FAIL_STOPPED, "not sent: stopping");
     } else if (problem) {
         fail(t, HTTP_FAIL_INVALID, "%s", problem);
-    } else if (!t->url || !(t->request_origin = http_url_origin(t->url))) {
+    } else if (!t->url || t->slot == SIZE_MAX) { /* http_url_origin found none when the batch named slots */
         fail(t, HTTP_FAIL_INVALID, "not an absolute http or https URL");
     } else {
+        t->request_origin = copy_of(c->origins.origins[t->slot]); /* parsed once a request, not twice */
         t->origin = copy_of(t->request_origin);
         t->send_body = rq->body || strcmp(rq->method, "POST") == 0 || strcmp(rq->method, "PUT") == 0 ||
                        strcmp(rq->method, "PATCH") == 0;

@@ -39,12 +39,14 @@ ldp_doc *ldp_doc_new(const char *path, const char *base_url, bool is_container, 
     doc->uri = buf_cstr(&uri);
     doc->turtle = turtle;
     doc->variant_free = variant_free;
+    const char *types[LDP_MEDIA_COUNT], *bases[LDP_MEDIA_COUNT];
     for (int m = 0; m < LDP_MEDIA_COUNT; m++) {
         /* The Turtle variant is the stored bytes themselves; the others are derived using the base. */
-        ldp_etag_compute(turtle->data, turtle->len, ldp_media_type(m), m == LDP_MEDIA_TURTLE ? NULL : base_url,
-                         doc->etag[m]);
+        types[m] = ldp_media_type(m);
+        bases[m] = m == LDP_MEDIA_TURTLE ? NULL : base_url;
         atomic_init(&doc->variant[m], NULL);
     }
+    ldp_etag_compute_each(turtle->data, turtle->len, LDP_MEDIA_COUNT, types, bases, doc->etag);
     return doc;
 }
 

@@ -15,6 +15,10 @@ enum { LDP_ETAG_SIZE = 35 }; /* '"', 32 hex digits, '"', NUL */
 /* base may be NULL. Writes the quoted tag into etag. */
 void ldp_etag_compute(const char *bytes, size_t len, const char *media_type, const char *base,
                       char etag[LDP_ETAG_SIZE]);
+/* ldp_etag_compute for count (media_types[k], bases[k]) pairs of the same bytes, into etags[k]: the bytes
+ * are hashed once (a snapshot's tags, one per media type, were a third of its hashing each). */
+void ldp_etag_compute_each(const char *bytes, size_t len, size_t count, const char *const *media_types,
+                           const char *const *bases, char (*etags)[LDP_ETAG_SIZE]);
 
 /* True when the header value (a comma-separated list of entity tags, or "*") lists etag, by strong
  * comparison (a weak tag W/"..." never matches). "*" is not handled here: the caller decides it. */

@@ -16,6 +16,7 @@
 #ifndef LDGSM_LDP_PATCH_H
 #define LDGSM_LDP_PATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ldp/ldp_rdf.h"
@@ -27,11 +28,12 @@
 enum { LDP_PATCH_MAX_WHERE = 64, LDP_PATCH_MAX_STEPS = 1000000 };
 
 /* Applies the patch (patch_len bytes; relative IRIs resolve against base, the resource's URI) to the
- * resource's stored Turtle (turtle_len bytes; 0 when it does not exist), writing the resulting Turtle,
+ * resource's stored Turtle (turtle_len bytes; 0 when it does not exist; own_writing: written by this
+ * function, so the N3 reader reads it, a third of raptor2's work), writing the resulting Turtle,
  * IRIs relative to base and the namespaces of prefixes abbreviated (as rdf_write_turtle_compact takes
  * them; NULL: rdf: and xsd: only), to out (rdfio needs no lock). Returns 0, or 409, 422,
  * or 500 (the stored Turtle does not parse) with message. */
-int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, size_t turtle_len,
+int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, size_t turtle_len, bool own_writing,
                     const char *base, const char *const *prefixes, buf *out, char *message, size_t size);
 
 /* A patch to apply through ldp_store_edit (ldp_store.h): user is an ldp_patch_request. */
@@ -41,7 +43,7 @@ typedef struct ldp_patch_request {
     const char *const *prefixes; /* what the patched Turtle abbreviates (ldp_store_turtle_prefixes) */
 } ldp_patch_request;
 
-int ldp_patch_edit(void *user, const char *turtle, size_t len, const char *base, buf *out, char *message,
-                   size_t size);
+int ldp_patch_edit(void *user, const char *turtle, size_t len, bool own_writing, const char *base, buf *out,
+                   char *message, size_t size);
 
 #endif

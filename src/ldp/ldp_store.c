@@ -3,6 +3,7 @@
 #include "ldp/ldp_store.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ typedef struct node {
     struct node **members; /* sorted by path */
     size_t member_count, member_cap;
     ldp_bytes *own;        /* a resource's stored Turtle; a container's own triples (may be NULL) */
+    bool own_edited;       /* own is what an edit wrote (ldp_store_edit_fn's own_writing) */
     ldp_doc *doc;          /* current snapshot; NULL when stale (only containers go stale) */
     time_t modified;       /* Last-Modified of its representation (a container's moves with membership) */
     struct node *next;     /* hash chain */
@@ -45,6 +47,7 @@ struct ldp_store {
     buf deleted_record; /* the same, one per line, as LDP_DISK_DELETED_FILE holds it */
     uint64_t last_member_name; /* ldp_path_ordered_name's clock, under s->lock */
     size_t listings_built;     /* container snapshots made, under s->lock */
+    atomic_size_t bodies_parsed; /* prepare_body's checks, made by writers at once */
     ldp_store_change_fn on_change; /* design note 7 */
     void *on_change_user;
     bool recording;     /* a write holds the write lock: changes go to pending */
@@ -333,6 +336,10 @@ const char *ldp_store_data_dir(const ldp_store *s) { return s->data_dir; }
 
 const char *const *ldp_store_turtle_prefixes(const ldp_store *s) { return s->turtle_prefixes; }
 
+size_t ldp_store_bodies_parsed(ldp_store *s) {
+    return atomic_load_explicit(&s->bodies_parsed, memory_order_relaxed);
+}
+
 size_t ldp_store_listings_built(ldp_store *s) {
     pthread_mutex_lock(&s->lock);
     size_t built = s->listings_built;
@@ -485,6 +492,7 @@ static char *uri_of(const ldp_store *s, const char *path) {
 
 /* Checks the body for the resource at path and produces its stored Turtle (design note 2). */
 static int prepare_body(ldp_store *s, const char *path, const ldp_body *body, buf *stored, ldp_outcome *outcome) {
+    atomic_fetch_add_explicit(&s->bodies_parsed, 1, memory_order_relaxed);
     char *uri = uri_of(s, path);
     bool container = ldp_path_is_container(path, strlen(path));
     enum ldp_rdf_result r =
@@ -498,8 +506,8 @@ static int prepare_body(ldp_store *s, const char *path, const ldp_body *body, bu
 }
 
 /* Writes path durably (when there is a data directory) and publishes it. Called with the write lock
- * held; existing is the node being replaced or NULL. */
-static void commit(ldp_store *s, const char *path, node *existing, buf *stored, ldp_outcome *outcome) {
+ * held; existing is the node being replaced or NULL; edited: stored is an edit's writing. */
+static void commit(ldp_store *s, const char *path, node *existing, buf *stored, bool edited, ldp_outcome *outcome) {
     bool container = ldp_path_is_container(path, strlen(path));
     if (s->data_dir) {
         int rc;
@@ -532,6 +540,7 @@ static void commit(ldp_store *s, const char *path, node *existing, buf *stored, 
     } else {
         n = add_node(s, path, container, own);
     }
+    n->own_edited = edited;
     memcpy(outcome->etag, node_doc(s, n)->etag[LDP_MEDIA_TURTLE], LDP_ETAG_SIZE);
     pthread_mutex_unlock(&s->lock);
     outcome->status = existing ? 204 : 201;
@@ -571,7 +580,7 @@ void ldp_store_put(ldp_store *s, const char *path, const ldp_body *body, const l
     node *existing;
     if (check_write(s, path, conditions, &existing, outcome) == 0 &&
         (existing || create_ancestors(s, path, outcome) == 0))
-        commit(s, path, existing, &stored, outcome);
+        commit(s, path, existing, &stored, false, outcome);
     write_end(s);
     buf_free(&stored);
 }
@@ -586,17 +595,23 @@ void ldp_store_edit(ldp_store *s, const char *path, const ldp_conditions *condit
         const ldp_bytes *own = existing ? existing->own : NULL;
         char *uri = uri_of(s, path);
         buf edited = {0};
-        int status = edit(user, own ? own->data : NULL, own ? own->len : 0, uri, &edited, outcome->message,
-                          sizeof outcome->message);
+        int status = edit(user, own ? own->data : NULL, own ? own->len : 0, existing && existing->own_edited, uri,
+                          &edited, outcome->message, sizeof outcome->message);
         free(uri);
-        buf stored = {0};
-        ldp_body body = {edited.data ? edited.data : "", edited.len, LDP_MEDIA_TURTLE, "the edited resource"};
+        /* The edit wrote its Turtle from checked terms (ldp_store_edit_fn), so only a container's is parsed
+         * again, for the containment triples the server manages: a resource's is stored as written. */
+        buf checked = {0}, *stored = &edited;
+        if (!status && ldp_path_is_container(path, strlen(path))) {
+            ldp_body body = {edited.data ? edited.data : "", edited.len, LDP_MEDIA_TURTLE, "the edited resource"};
+            stored = &checked;
+            if (prepare_body(s, path, &body, &checked, outcome) != 0)
+                status = outcome->status;
+        }
         if (status)
             outcome->status = status;
-        else if (prepare_body(s, path, &body, &stored, outcome) == 0 &&
-                 (existing || create_ancestors(s, path, outcome) == 0))
-            commit(s, path, existing, &stored, outcome);
-        buf_free(&stored);
+        else if (existing || create_ancestors(s, path, outcome) == 0)
+            commit(s, path, existing, stored, stored == &edited, outcome);
+        buf_free(&checked);
         buf_free(&edited);
     }
     write_end(s);
@@ -651,7 +666,7 @@ void ldp_store_post(ldp_store *s, const char *container, const char *slug, bool 
     } else {
         buf stored = {0};
         if (prepare_body(s, path, body, &stored, outcome) == 0)
-            commit(s, path, NULL, &stored, outcome);
+            commit(s, path, NULL, &stored, false, outcome);
         buf_free(&stored);
     }
     free(path);

@@ -6,8 +6,11 @@
  *     (ldp_disk.h: atomic, durable) before it is visible in memory, so what a client saw acknowledged
  *     survives kill -9, and a restart reads the same tree back from the directory listing.
  *  2. A resource is stored as Turtle bytes: a Turtle or N-Triples body as sent (relative IRIs and
- *     all), an RDF/XML body re-serialized. A container's representation is generated: its type and
- *     one ldp:contains per member, sorted by name, followed by the container's own triples.
+ *     all), an RDF/XML body re-serialized, an edited resource (N3 Patch) as the edit wrote it, from
+ *     checked terms, without parsing it again; the store remembers which bytes an edit wrote, and the
+ *     next edit reads those with the N3 reader instead of raptor2 (ldp_patch.h). A container's
+ *     representation is generated: its type and one ldp:contains per member, sorted by name, followed
+ *     by the container's own triples.
  *  3. Readers get immutable snapshots (ldp_doc.h) and never wait for a disk write: writers are
  *     serialized by their own lock across the disk I/O and take the tree lock only to check and to
  *     publish, so every check (existence, preconditions) and the publication see the same state.
@@ -76,6 +79,9 @@ const char *const *ldp_store_turtle_prefixes(const ldp_store *store);
 
 /* The current snapshot of path, retained for the caller (ldp_doc_release); NULL when absent. */
 ldp_doc *ldp_store_get(ldp_store *store, const char *path);
+/* How many bodies the store has parsed to check them: one per PUT and POST, and one per edit of a
+ * container (an edited resource is stored as the edit wrote it). */
+size_t ldp_store_bodies_parsed(ldp_store *store);
 /* How many container listings the store has built: one per container snapshot made after a change and
  * asked for (a GET, a view, a listener reading the state), none for changes nobody reads. */
 size_t ldp_store_listings_built(ldp_store *store);
@@ -118,10 +124,13 @@ void ldp_outcome_clear(ldp_outcome *outcome);
 void ldp_store_put(ldp_store *store, const char *path, const ldp_body *body, const ldp_conditions *conditions,
                    ldp_outcome *outcome);
 /* Computes a resource's new Turtle from its stored one (turtle: a resource's Turtle, a container's own
- * triples; NULL with len 0 when absent; base: its URI). Returns 0 with the Turtle in *out, or an HTTP
- * status with message. */
-typedef int (*ldp_store_edit_fn)(void *user, const char *turtle, size_t len, const char *base, buf *out,
-                                 char *message, size_t size);
+ * triples; NULL with len 0 when absent; own_writing: the stored Turtle is what an edit wrote, not a body
+ * as a client sent it; base: its URI). Returns 0 with the Turtle in *out, or an HTTP status with
+ * message. The Turtle must need no check (written by rdf_write_turtle_compact from terms the
+ * edit checked as a body's would be): a resource's is stored as it is, and only a container's is parsed
+ * again, for the ldp:contains triples the server manages. */
+typedef int (*ldp_store_edit_fn)(void *user, const char *turtle, size_t len, bool own_writing, const char *base,
+                                 buf *out, char *message, size_t size);
 /* Rewrites path with edit, creating it (and missing parent containers) when absent; conditions as for
  * PUT. The read, the edit and the write run under the writer lock (design note 4), so no other write
  * comes between them and none is lost. 201, 204, edit's status, or as PUT. */

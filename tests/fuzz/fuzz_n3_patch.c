@@ -1,7 +1,8 @@
 /* fuzz_n3_patch.c: libFuzzer target for N3 Patch (ldp_patch.h): any bytes, as a patch applied to a small
  * resource, must be applied or refused with a status and a message, never crash, overflow the stack or
  * leak; and what an applied patch gives must be Turtle the server stores (ldp_rdf_check_body), or the
- * server would answer 400 for its own output. */
+ * server would answer 400 for its own output, and which the next patch reads as its own writing (the N3
+ * reader) into the same result as raptor2's reading. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *base = "http://fuzz.example/dir/doc";
     buf out = {0};
     char message[600];
-    int status = ldp_patch_apply((const char *)data, size, resource, strlen(resource), base, NULL, &out, message,
+    int status = ldp_patch_apply((const char *)data, size, resource, strlen(resource), false, base, NULL, &out, message,
                                  sizeof message);
     if (status != 0 && status != 409 && status != 422)
         abort();
@@ -29,6 +30,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                &stored, message, sizeof message) != LDP_RDF_OK)
             abort();
         buf_free(&stored);
+        static const char next[] = "@prefix solid: <http://www.w3.org/ns/solid/terms#> .\n"
+                                   "_:p a solid:InsertDeletePatch ; solid:inserts { <#next> <#p> 1 . } .";
+        buf by_n3 = {0}, by_raptor2 = {0};
+        int own = ldp_patch_apply(next, strlen(next), out.data ? out.data : "", out.len, true, base, NULL, &by_n3,
+                                  message, sizeof message);
+        int sent = ldp_patch_apply(next, strlen(next), out.data ? out.data : "", out.len, false, base, NULL,
+                                   &by_raptor2, message, sizeof message);
+        if (own != 0 || sent != 0 || by_n3.len != by_raptor2.len || memcmp(by_n3.data, by_raptor2.data, by_n3.len) != 0)
+            abort();
+        buf_free(&by_n3);
+        buf_free(&by_raptor2);
     }
     buf_free(&out);
     return 0;

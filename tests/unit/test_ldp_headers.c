@@ -68,6 +68,16 @@ static void etags(void **state) {
     char empty[LDP_ETAG_SIZE];
     ldp_etag_compute("", 0, "text/turtle", NULL, empty);
     assert_string_equal(empty, "\"7a41c9600ad73c4e3ce4bcddd9013aa2\"");
+    /* A snapshot's tags, the bytes hashed once (longer than a SHA-256 block), are the tags one by one. */
+    const char *bytes = "<#a-subject-long-enough> <#to-pass-one-sha-256-block> \"of sixty-four bytes\" .";
+    const char *types[] = {"text/turtle", "application/n-triples", "application/rdf+xml"};
+    const char *bases[] = {NULL, "http://127.0.0.1:1", "http://127.0.0.1:1"};
+    char each[3][LDP_ETAG_SIZE], one[LDP_ETAG_SIZE];
+    ldp_etag_compute_each(bytes, strlen(bytes), 3, types, bases, each);
+    for (int k = 0; k < 3; k++) {
+        ldp_etag_compute(bytes, strlen(bytes), types[k], bases[k], one);
+        assert_string_equal(each[k], one);
+    }
 }
 
 static void etag_lists(void **state) {

@@ -291,7 +291,8 @@ static void turtle_keeps_a_shared_blank_node(void **state) {
 
 /* The compact writer of PUT bodies: every triple comes back from the Turtle parser as it went in (relative
  * IRIs against the document, prefixes, `a`, bare booleans and integers, ';' and ',' groups, strings that
- * need escaping, a name no prefix can write), and grouping sorted triples shortens the text. */
+ * need escaping, a name no prefix can write, rdf:type where it is not `a`), and grouping sorted triples
+ * shortens the text. */
 static void compact_turtle_round_trips(void **state) {
     fixture *f = *state;
     rdf_error err;
@@ -302,7 +303,10 @@ static void compact_turtle_round_trips(void **state) {
                       "  ldgsm:at \"2026-11-26T12:00:00.000Z\"^^xsd:dateTime ; gsm:isInstanceOf <http://h/m/x#root> ;\n"
                       "  ex:note \"a \\\"quoted\\\" line\\nbreak\"@en, \"plain\", \"1.5\"^^xsd:decimal ;\n"
                       "  <https://w3id.org/ldgsm#odd.name> \"x\"^^<http://ex.org/type> ; ex:b [ ex:c true ] .\n"
-                      "<http://h/s/d#t-1> ldgsm:sequence 1 ; ldgsm:to gsm:active .\n";
+                      "<http://h/s/d#t-1> ldgsm:sequence 1 ; ldgsm:to gsm:active .\n"
+                      /* rdf:type as a subject and an object, after its `a` */
+                      "<http://h/s/d#t-2> ldgsm:property <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> .\n"
+                      "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ldgsm:to gsm:active .\n";
     assert_int_equal(parse(f, RDF_TURTLE, doc, NULL, &err), 0);
     uint32_t n = store_size(f->st);
     triple *ts = xmalloc(n * sizeof *ts);
