@@ -82,6 +82,7 @@ bench() {
   measure "first screen after the start" 1 "$page"
   until_read "the start"
   measure "first screen, warm" "$rounds" "$page"
+  measure "page 100, first (its rows' why)" 1 "$page?page=100"
   measure "page 100" "$rounds" "$page?page=100"
   measure "filtered: completed, text i99" "$rounds" "$page?state=completed&text=i99"
   measure "one instance's own page" 5 "$page?instance=$(python3 -c 'import sys, urllib.parse

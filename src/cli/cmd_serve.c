@@ -95,7 +95,7 @@ static const char serve_usage[] =
     "socket closed) it also reloads every --page-refresh seconds, and says so. Without notifications it\n"
     "reloads every --page-refresh seconds. The server reads the documents for the page in the background:\n"
     "each once when it starts, then each one written; a page reads at most 16 itself (written since they\n"
-    "were read: the page after a write shows it). Until all are read (about 3 ms per 30 KB document after\n"
+    "were read: the page after a write shows it). Until all are read (1-3 ms per 40 KB document after\n"
     "a start) the page shows the instances read so far, says so (\"reading the server's documents: K of N\n"
     "read\") and reloads every --page-refresh seconds; /metrics counts the documents read and left.\n"
     "Other methods on it get 405.\n"
