@@ -325,9 +325,12 @@ static bool held_read(void *user, const char *uri, gsm_page_document *doc, void 
     return false;
 }
 
-/* A page reading held, each of its documents queued as at a server's start. */
+/* A page reading held (with notifications: its script follows the documents), each of its documents
+ * queued as at a server's start. */
 static gsm_page *page_of(held_docs *held) {
-    gsm_page *page = gsm_page_new(&(gsm_page_config){.source = {held_read, NULL, held}});
+    gsm_page *page = gsm_page_new(&(gsm_page_config){.notifications = "ws://h:9",
+                                                     .subscription = "/.notifications/WebSocketChannel2023/",
+                                                     .source = {held_read, NULL, held}});
     for (size_t i = 0; i < held->count; i++)
         gsm_page_queue(page, held->docs[i].uri, false);
     return page;
@@ -552,6 +555,7 @@ static void a_page_reads_no_documents_while_its_reader_has_them(void **state) {
     render_cold(page, &s, &(gsm_page_query){0}, &html);
     assert_non_null(strstr(buf_cstr(&html), "reading the server's documents: 0 of 201 read"));
     assert_non_null(strstr(buf_cstr(&html), "<b>0</b> instances"));
+    assert_non_null(strstr(buf_cstr(&html), "data-beyond=\"0\" data-reading>")); /* its script reloads it */
     for (int i = 0; i < 101; i++) /* the model, then 100 instances */
         assert_true(gsm_page_read_next(page));
     render_cold(page, &s, &(gsm_page_query){0}, &html);
@@ -560,6 +564,7 @@ static void a_page_reads_no_documents_while_its_reader_has_them(void **state) {
     read_all_queued(page);
     render_cold(page, &s, &(gsm_page_query){0}, &html);
     assert_null(strstr(buf_cstr(&html), "id=\"reading\""));
+    assert_null(strstr(buf_cstr(&html), "data-reading"));
     assert_non_null(strstr(buf_cstr(&html), "<b>200</b> instances"));
     assert_int_equal(read_in_requests(page), 0);
     /* an instance's own page reads its document itself when the reader has not */
