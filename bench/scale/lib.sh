@@ -1,8 +1,9 @@
 # bench/scale/lib.sh, sourced by run.sh, poll.sh, idle.sh and container-size.sh: the LDP tier a bench runs against.
 # The sourcing script sets root (the source tree), ldgsm (the binary) and work (its directory).
-#   start_server NAME [FIXTURES]  NAME: serve (`ldgsm serve --memory`, plus SERVE_OPTIONS) or cssW
-#                 (scripts/css-cluster.sh with W workers; CLUSTER_NOTIFICATIONS: its --notifications, default
-#                 disabled: not CSS_..., which CSS would take as its own command-line argument); FIXTURES: a directory whose documents (not
+#   start_server NAME [FIXTURES]  NAME: serve (`ldgsm serve --memory`, or `--data $SERVE_DATA` when it is
+#                 set, plus SERVE_OPTIONS) or cssW (scripts/css-cluster.sh with W workers;
+#                 CLUSTER_NOTIFICATIONS: its --notifications, default disabled: not CSS_..., which CSS would
+#                 take as its own command-line argument); FIXTURES: a directory whose documents (not
 #                 status/, not README.md) the server starts with. Sets base (ending in /), server_pids.
 #   stop_server   stops what start_server started, by PID.
 #   server_cpu    utime + stime of the server's processes (CSS's primary, workers and redis), seconds.
@@ -15,11 +16,13 @@ start_server() {
   local name=$1 fixtures=${2:-}
   case $name in
     serve)
+      local storage=(--memory)
+      [ -z "${SERVE_DATA:-}" ] || storage=(--data "$SERVE_DATA")
       # shellcheck disable=SC2086 # SERVE_OPTIONS is a list of options
-      "$ldgsm" serve --memory --port 0 ${fixtures:+--fixtures "$fixtures"} ${SERVE_OPTIONS:-} \
+      "$ldgsm" serve "${storage[@]}" --port 0 ${fixtures:+--fixtures "$fixtures"} ${SERVE_OPTIONS:-} \
         > "$work/serve.out" 2> "$work/serve.err" &
       serve_pid=$!
-      for _ in $(seq 1 100); do [ -s "$work/serve.out" ] && break; sleep 0.05; done
+      for _ in $(seq 1 1200); do [ -s "$work/serve.out" ] && break; sleep 0.05; done # --data: read back first
       base=$(head -n 1 "$work/serve.out")
       case $base in http*) ;; *) base="http://127.0.0.1:$base/" ;; esac
       server_pids=("$serve_pid") ;;

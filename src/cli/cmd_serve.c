@@ -18,8 +18,8 @@
 
 #include "cli/commands.h"
 #include "agent/body.h"
+#include "cli/serve_page.h"
 #include "cli/shipped.h"
-#include "gsm/page.h"
 #include "ldp/ldp_fixtures.h"
 #include "ldp/ldp_notify.h"
 #include "ldp/ldp_path.h"
@@ -93,12 +93,17 @@ static const char serve_usage[] =
     "containers (at most --page-channels), and fetches the page again after a notification (one fetch\n"
     "for a burst); while a document is not followed (beyond --page-channels, a subscription refused, a\n"
     "socket closed) it also reloads every --page-refresh seconds, and says so. Without notifications it\n"
-    "reloads every --page-refresh seconds.\n"
+    "reloads every --page-refresh seconds. The server reads the documents for the page in the background:\n"
+    "each once when it starts, then each one written; a page reads at most 16 itself (written since they\n"
+    "were read: the page after a write shows it). Until all are read (1-3 ms per 40 KB document after\n"
+    "a start) the page shows the instances read so far, says so (\"reading the server's documents: K of N\n"
+    "read\") and reloads every --page-refresh seconds; /metrics counts the documents read and left.\n"
     "Other methods on it get 405.\n"
     "GET /metrics answers the server's metrics in the Prometheus text format (requests by method and\n"
     "status, bytes received and sent, open connections, Idempotency-Key answers held, notification\n"
-    "channels by type): with a token (--token-file, LDGSM_TOKEN, --token) only to a request bearing it\n"
-    "(401 otherwise); without one only to clients on this machine (loopback addresses; 403 otherwise).\n"
+    "channels by type, the instances page's documents read and left to read): with a token (--token-file,\n"
+    "LDGSM_TOKEN, --token) only to a request bearing it (401 otherwise); without one only to clients on\n"
+    "this machine (loopback addresses; 403 otherwise).\n"
     "No resource /metrics can be written (405).\n"
     "\n"
     "options:\n"
@@ -541,39 +546,6 @@ static void free_options(serve_options *o) {
     free(o->token_from_file);
 }
 
-#define PAGE_PATH "/.well-known/ldgsm"
-
-/* The page of workflow instances (src/gsm/page.h), from a view of the store's documents. */
-static void serve_page(void *user, const ldp_store_view *view, const char *base_url, const char *accept,
-                       ldp_route_answer *answer) {
-    gsm_page *page = user;
-    (void)accept; /* HTML only */
-    gsm_page_document *docs = xmalloc((view->count ? view->count : 1) * sizeof *docs);
-    for (size_t i = 0; i < view->count; i++) {
-        const ldp_doc *doc = view->docs[i];
-        docs[i] = (gsm_page_document){doc->uri, doc->turtle->data, doc->turtle->len, doc->etag[LDP_MEDIA_TURTLE],
-                                      doc->is_container};
-    }
-    buf base = {0};
-    buf_printf(&base, "%s/", base_url);
-    char *page_number = ldp_route_query(answer, "page");
-    char *instance = ldp_route_query(answer, "instance"), *state = ldp_route_query(answer, "state");
-    char *model = ldp_route_query(answer, "model"), *text = ldp_route_query(answer, "text");
-    gsm_page_query query = {instance, state, model, text, page_number ? strtoul(page_number, NULL, 10) : 1};
-    answer->status = gsm_page_render(page, buf_cstr(&base), &query, docs, view->count, &answer->body);
-    free(page_number);
-    free(instance);
-    free(state);
-    free(model);
-    free(text);
-    buf_free(&base);
-    free(docs);
-    size_t header_count;
-    const gsm_page_header *headers = gsm_page_headers(page, &header_count);
-    for (size_t i = 0; i < header_count; i++)
-        ldp_route_answer_header(answer, headers[i].name, headers[i].value);
-}
-
 /* Serves until SIGINT or SIGTERM (blocked in every thread, taken here by sigwait). */
 static int serve(serve_options *o, const sigset_t *stop_signals) {
     char message[1024];
@@ -584,14 +556,14 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
     }
     rdfio_prepare_libxml(); /* before the server's threads parse (rdfio.h) */
     char *compat_rules = shipped_path("rules/compat-authors-draft.n3");
-    gsm_page_config page_config = {compat_rules, o->page_refresh, ldp_server_notifications_base(server),
-                                   LDP_NOTIFY_WS_PATH, o->page_channels};
-    gsm_page *page = gsm_page_new(&page_config);
-    free(compat_rules);
-    ldp_server_add_route(server, PAGE_PATH, serve_page, page);
+    gsm_page_config page_config = {.compat_rules = compat_rules, .refresh = o->page_refresh,
+                                   .notifications = ldp_server_notifications_base(server),
+                                   .subscription = LDP_NOTIFY_WS_PATH, .max_channels = o->page_channels};
     ldp_store_config store_config = {o->data_dir, ldp_server_base_url(server), ldp_server_variant_free(),
                                      o->server.log, body_prefixes, NULL, NULL};
     ldp_server_hook_store(server, &store_config);
+    serve_page *page = serve_page_new(server, &page_config, &store_config);
+    free(compat_rules);
     ldp_store *store = ldp_store_open(&store_config, message, sizeof message);
     int rc = 0;
     if (!store) {
@@ -611,6 +583,8 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
                       "fixtures %s: %zu written, %zu already held and kept", o->fixtures, counts.written, counts.kept);
         }
     }
+    if (rc == 0)
+        serve_page_start(page, store);
     if (rc == 0 && ldp_server_start(server, store, message, sizeof message) != 0) {
         fprintf(stderr, "ldgsm serve: %s\n", message);
         rc = 1;
@@ -634,8 +608,8 @@ static int serve(serve_options *o, const sigset_t *stop_signals) {
                   name);
     }
     ldp_server_free(server);
+    serve_page_free(page); /* its reader reads the store */
     ldp_store_free(store);
-    gsm_page_free(page);
     return rc;
 }
 

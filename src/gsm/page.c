@@ -1,26 +1,25 @@
-/* page.c: the pages of page.h: finds the instances among the documents (reading again only the documents
- * that changed), counts, filters and pages them, shows why each one shown waits (status_report.h), and on
- * an instance's own page reads its shape with its model (shape.h) and draws it (draw.h); writes the HTML,
- * escaping every text it did not write itself, with the list of documents its script follows (design
- * note 5). */
-#define _GNU_SOURCE /* memmem */
+/* page.c: the pages of page.h: finds the instances among the documents (as page_index.h read them; a page
+ * reads itself only a few written since: design note 6), counts, filters and pages them, shows why each
+ * one shown waits (status_report.h), and on an instance's own page reads its shape with its model
+ * (shape.h) and draws it (draw.h); writes the HTML, escaping every text it did not write itself, with the
+ * list of documents its script follows (design note 5). */
+#define _GNU_SOURCE /* strcasestr */
 #include "gsm/page.h"
 
 #include <nettle/base64.h>
 #include <nettle/sha2.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gsm/draw.h"
+#include "gsm/page_index.h"
 #include "gsm/shape.h"
 #include "gsm/status_report.h"
 #include "rdf/rdfio.h"
 #include "rdf/store.h"
 #include "rdf/strmap.h"
-#include "rdf/vocab_ns.h"
 
 #define MAX_INDENT 6
 #define SETTLE_MS "100" /* design note 5: a burst of notifications makes one update */
@@ -115,13 +114,16 @@ static const char script[] =
     "  note();\n"
     "}\n"
     "\n"
-    "// Says how the page updates; reloads it every data-refresh seconds while a document is not followed.\n"
+    "// Says how the page updates; reloads it every data-refresh seconds while a document is not followed, or\n"
+    "// while the server has documents to read.\n"
     "function note() {\n"
     "  const live = [...channels.values()].filter(channel => channel.live).length;\n"
     "  const all = topics.children.length + Number(topics.dataset.beyond);\n"
     "  const refresh = Number(topics.dataset.refresh);\n"
-    "  if (live < all && !timer) timer = setInterval(update, refresh * 1000);\n"
-    "  if (live === all) { clearInterval(timer); timer = 0; why = ''; }\n"
+    "  const reading = 'reading' in topics.dataset; // the server has documents to read (#reading)\n"
+    "  if (live === all) why = '';\n"
+    "  if ((live < all || reading) && !timer) timer = setInterval(update, refresh * 1000);\n"
+    "  if (live === all && !reading) { clearInterval(timer); timer = 0; }\n"
     "  document.getElementById('updates').textContent = live === all\n"
     "    ? 'it updates on every change (Solid Notifications).'\n"
     "    : `${live} of ${all} documents followed by notification${why ? ' (' + why + ')' : ''}; `\n"
@@ -131,39 +133,10 @@ static const char script[] =
     "document.addEventListener('DOMContentLoaded', follow);\n"
     "addEventListener('pagehide', () => { for (const [topic, channel] of channels) forget(topic, channel); });\n";
 
-/* What the console counts and filters by (design note 7), from the instance's own document. */
-enum console_state { CS_NOT_SET_UP, CS_ACTIVE, CS_RETRYING, CS_EXHAUSTED, CS_COMPLETED, CS_INACTIVE, CS_COUNT };
 static const char *const state_words[CS_COUNT] = {"not set up", "active", "retrying", "call exhausted",
                                                   "completed", "inactive"};
 static const char *const state_classes[CS_COUNT] = {"notsetup", "active", "retrying", "exhausted", "completed",
                                                     "inactive"};
-
-/* The instances a document holds, kept with its ETag (design note 6). */
-typedef struct held_instance {
-    char *iri, *model; /* model: its gsm:isInstanceOf, or NULL */
-    enum console_state state;
-    char *why;         /* why it waits (design note 7), once shown; NULL before */
-    char *why_model;   /* the ETag of the model's document it was made with ("": none held) */
-} held_instance;
-
-/* The instances of one document as read at its ETag. */
-typedef struct doc_instances {
-    char *uri, *etag;
-    held_instance *items;
-    size_t count;
-} doc_instances;
-
-static void doc_instances_free(doc_instances *d) {
-    for (size_t i = 0; i < d->count; i++) {
-        free(d->items[i].iri);
-        free(d->items[i].model);
-        free(d->items[i].why);
-        free(d->items[i].why_model);
-    }
-    free(d->items);
-    free(d->uri);
-    free(d->etag);
-}
 
 enum { HEADER_COUNT = 6 };
 
@@ -171,10 +144,7 @@ struct gsm_page {
     char *compat_rules;
     unsigned refresh, max_channels;
     char *subscription; /* NULL: the server sends no notifications */
-    pthread_mutex_t lock; /* design note 4 */
-    doc_instances *cache; /* design note 6: the instances of each document, by its ETag */
-    size_t cache_count;
-    strmap cache_by_uri;
+    page_index *index; /* design note 6; its lock is the page's (design note 4) */
     buf csp;
     gsm_page_header headers[HEADER_COUNT];
 };
@@ -192,15 +162,13 @@ static void csp_hash(buf *csp, const char *text, size_t len) {
     buf_printf(csp, "'sha256-%s'", hash);
 }
 
-static char *copy(const char *text) { return text ? xstrndup(text, strlen(text)) : NULL; }
-
 gsm_page *gsm_page_new(const gsm_page_config *config) {
     gsm_page *p = xcalloc(1, sizeof *p);
-    p->compat_rules = copy(config->compat_rules);
+    p->compat_rules = text_copy(config->compat_rules);
     p->refresh = config->refresh ? config->refresh : GSM_PAGE_DEFAULT_REFRESH;
     p->max_channels = config->max_channels ? config->max_channels : GSM_PAGE_DEFAULT_CHANNELS;
-    p->subscription = config->notifications ? copy(config->subscription) : NULL;
-    pthread_mutex_init(&p->lock, NULL);
+    p->subscription = config->notifications ? text_copy(config->subscription) : NULL;
+    p->index = page_index_new(&config->source);
     buf_puts(&p->csp, "default-src 'none'; style-src ");
     csp_hash(&p->csp, stylesheet, sizeof stylesheet - 1);
     if (p->subscription) {
@@ -224,11 +192,7 @@ gsm_page *gsm_page_new(const gsm_page_config *config) {
 void gsm_page_free(gsm_page *p) {
     if (!p)
         return;
-    pthread_mutex_destroy(&p->lock);
-    for (size_t i = 0; i < p->cache_count; i++)
-        doc_instances_free(&p->cache[i]);
-    free(p->cache);
-    strmap_free(&p->cache_by_uri);
+    page_index_free(p->index);
     free(p->compat_rules);
     free(p->subscription);
     buf_free(&p->csp);
@@ -254,110 +218,6 @@ static void html_text(buf *out, const char *text) {
     }
 }
 
-/* ==== the instances each document holds, kept with its ETag (design notes 1 and 6) ==== */
-
-static bool holds(store *st, term_id s, term_id p, term_id o) { return store_find(st, s, p, o) != UINT32_MAX; }
-
-/* The state of instance x: its root's, or, while it is active, its calls' when one failed. */
-static enum console_state state_of(terms *t, store *st, term_id x) {
-    if (holds(st, x, terms_iri_cstr(t, GSM_hasState), terms_iri_cstr(t, GSM_uninitialized)) ||
-        !holds(st, x, terms_iri_cstr(t, GSM_inArtifactInstance), x))
-        return CS_NOT_SET_UP;
-    if (!holds(st, x, terms_iri_cstr(t, GSM_hasState), terms_iri_cstr(t, GSM_active)))
-        return holds(st, x, terms_iri_cstr(t, LDGSM_isCompleted), T_TRUE) ? CS_COMPLETED : CS_INACTIVE;
-    term_id record = terms_iri_cstr(t, NS_LDGSM "CallRecord"), call_state = terms_iri_cstr(t, LDGSM_callState);
-    term_id in_artifact = terms_iri_cstr(t, GSM_inArtifactInstance), failure = terms_iri_cstr(t, LDGSM_lastFailure);
-    term_id calling = terms_iri_cstr(t, NS_LDGSM "calling"), exhausted = terms_iri_cstr(t, NS_LDGSM "exhausted");
-    enum console_state state = CS_ACTIVE;
-    store_iter it;
-    uint32_t n;
-    store_match(st, 0, in_artifact, x, 0, store_size(st), &it);
-    for (const triple *tr; (tr = store_next(&it, &n));) {
-        if (!holds(st, tr->s, T_RDF_TYPE, record))
-            continue;
-        if (holds(st, tr->s, call_state, exhausted))
-            return CS_EXHAUSTED;
-        if (holds(st, tr->s, call_state, calling) && store_first_object(st, tr->s, failure))
-            state = CS_RETRYING;
-    }
-    return state;
-}
-
-static void find_in_document(terms *t, rdfio *io, const gsm_page_document *doc, doc_instances *out) {
-    store *st = store_new();
-    rdf_error err;
-    if (rdf_parse(io, st, RDF_TURTLE, doc->turtle, doc->len, doc->uri, 0, doc->uri, &err) == 0) {
-        term_id stage_instance = terms_iri_cstr(t, NS_GSM "StageInstance");
-        term_id in_artifact = terms_iri_cstr(t, GSM_inArtifactInstance);
-        term_id has_state = terms_iri_cstr(t, GSM_hasState);
-        term_id uninitialized = terms_iri_cstr(t, GSM_uninitialized);
-        term_id is_instance_of = terms_iri_cstr(t, GSM_isInstanceOf);
-        store_iter it;
-        uint32_t n;
-        const triple *tr;
-        store_match(st, 0, T_RDF_TYPE, stage_instance, 0, store_size(st), &it);
-        while ((tr = store_next(&it, &n))) {
-            term_id x = tr->s;
-            bool set_up = holds(st, x, in_artifact, x), not_yet = holds(st, x, has_state, uninitialized);
-            if (terms_kind(t, x) != TERM_IRI || !(set_up || not_yet))
-                continue;
-            term_id model = store_first_object(st, x, is_instance_of);
-            out->items = xrealloc(out->items, (out->count + 1) * sizeof *out->items);
-            out->items[out->count++] = (held_instance){
-                .iri = copy(terms_lex(t, x, NULL)),
-                .model = model && terms_kind(t, model) == TERM_IRI ? copy(terms_lex(t, model, NULL)) : NULL,
-                .state = state_of(t, st, x)};
-        }
-    }
-    store_free(st);
-}
-
-/* Brings the cache up to the documents: a document whose ETag is the one it was read at keeps its entry,
- * the others are read again, the entries of documents gone are dropped. */
-static void refresh_cache(gsm_page *p, const gsm_page_document *docs, size_t count) {
-    doc_instances *fresh = NULL;
-    size_t fresh_count = 0;
-    strmap fresh_by_uri = {0};
-    terms *t = NULL;
-    rdfio *io = NULL;
-    bool inserted;
-    fresh = xmalloc((count ? count : 1) * sizeof *fresh);
-    for (size_t i = 0; i < count; i++) {
-        const gsm_page_document *doc = &docs[i];
-        uint32_t *old = doc->container ? NULL : strmap_get(&p->cache_by_uri, doc->uri);
-        doc_instances *kept = old ? &p->cache[*old] : NULL;
-        bool same = kept && kept->etag && doc->etag && strcmp(kept->etag, doc->etag) == 0;
-        /* Only a document that names the class can hold an instance: most of a server's documents are
-         * passed over without being parsed. */
-        if (!same && (doc->container || !memmem(doc->turtle, doc->len, "StageInstance", strlen("StageInstance"))))
-            continue;
-        doc_instances *entry = &fresh[fresh_count];
-        if (same) {
-            *entry = *kept;
-            *kept = (doc_instances){0}; /* moved */
-        } else {
-            *entry = (doc_instances){.uri = copy(doc->uri), .etag = copy(doc->etag)};
-            if (!t) {
-                t = terms_new();
-                io = rdfio_new(t);
-            }
-            find_in_document(t, io, doc, entry);
-        }
-        strmap_put(&fresh_by_uri, entry->uri, (uint32_t)fresh_count++, &inserted);
-    }
-    if (t) {
-        rdfio_free(io);
-        terms_free(t);
-    }
-    for (size_t i = 0; i < p->cache_count; i++)
-        doc_instances_free(&p->cache[i]);
-    free(p->cache);
-    strmap_free(&p->cache_by_uri);
-    p->cache = fresh;
-    p->cache_count = fresh_count;
-    p->cache_by_uri = fresh_by_uri;
-}
-
 /* An instance as this page lists it: where it is and what its document said. */
 typedef struct listed {
     size_t doc, model_doc; /* model_doc: SIZE_MAX when the server holds no document of its model */
@@ -373,20 +233,66 @@ static size_t document_of(const strmap *by_uri, const char *iri) {
     return index ? *index : SIZE_MAX;
 }
 
-/* Every instance of the documents, in their documents' order (design note 1). */
-static listed *list_instances(const gsm_page *p, const strmap *by_uri, size_t *count) {
+/* The documents' instances as this page knows them (design note 6). */
+typedef struct known_docs {
+    doc_instances **of; /* per document: its instances as read, or NULL */
+    doc_instances *own; /* those this page read itself */
+    size_t own_count;
+    size_t documents, unread; /* the documents that are not containers; those not read at their ETag */
+} known_docs;
+
+static bool read_at(const doc_instances *entry, const char *etag) {
+    return entry && entry->etag && etag && strcmp(entry->etag, etag) == 0;
+}
+
+/* Finds each document's instances as read at its ETag; when at most GSM_PAGE_READ_IN_REQUEST documents
+ * were not, reads them here, and reads must_read (SIZE_MAX: none) whatever their number. The others keep
+ * what was read of them before and are counted unread. Under the index lock. */
+static void know_documents(gsm_page *p, const gsm_page_document *docs, size_t count, size_t must_read,
+                           known_docs *k) {
+    *k = (known_docs){.of = xcalloc(count ? count : 1, sizeof *k->of)};
+    size_t *stale = xmalloc((count ? count : 1) * sizeof *stale), stale_count = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (docs[i].container)
+            continue;
+        k->documents++;
+        k->of[i] = page_index_entry(p->index, docs[i].uri);
+        if (!read_at(k->of[i], docs[i].etag))
+            stale[stale_count++] = i;
+    }
+    bool read_all = stale_count <= GSM_PAGE_READ_IN_REQUEST;
+    k->own = xcalloc(stale_count ? stale_count : 1, sizeof *k->own);
+    for (size_t n = 0; n < stale_count; n++) {
+        size_t i = stale[n];
+        if (!read_all && i != must_read) {
+            k->unread++;
+            continue;
+        }
+        doc_instances_read(&docs[i], &k->own[k->own_count]);
+        k->of[i] = &k->own[k->own_count++];
+        page_index_count_request_read(p->index);
+    }
+    free(stale);
+}
+
+static void known_docs_free(known_docs *k) {
+    for (size_t i = 0; i < k->own_count; i++)
+        doc_instances_free(&k->own[i]);
+    free(k->own);
+    free(k->of);
+}
+
+/* Every instance known, in its documents' order (design note 1). */
+static listed *list_instances(const known_docs *k, const strmap *by_uri, size_t count, size_t *listed_count) {
     size_t n = 0;
-    for (size_t i = 0; i < p->cache_count; i++)
-        n += p->cache[i].count;
+    for (size_t i = 0; i < count; i++)
+        n += k->of[i] ? k->of[i]->count : 0;
     listed *all = xmalloc((n ? n : 1) * sizeof *all);
     n = 0;
-    for (size_t i = 0; i < p->cache_count; i++) {
-        const doc_instances *entry = &p->cache[i];
-        size_t doc = document_of(by_uri, entry->uri);
-        for (size_t k = 0; k < entry->count; k++)
-            all[n++] = (listed){doc, document_of(by_uri, entry->items[k].model), &entry->items[k]};
-    }
-    *count = n;
+    for (size_t i = 0; i < count; i++)
+        for (size_t m = 0; k->of[i] && m < k->of[i]->count; m++)
+            all[n++] = (listed){i, document_of(by_uri, k->of[i]->items[m].model), &k->of[i]->items[m]};
+    *listed_count = n;
     return all;
 }
 
@@ -443,7 +349,7 @@ static void explain(const gsm_page_document *docs, const held_reads *reads, list
     free(l->in->why);
     free(l->in->why_model);
     l->in->why = buf_cstr(&why);
-    l->in->why_model = copy(model_etag);
+    l->in->why_model = text_copy(model_etag);
     status_report_free(report);
     rdfio_free(io);
     terms_free(t);
@@ -582,7 +488,7 @@ static size_t container_of(const strmap *by_uri, const char *uri) {
 /* Writes the hidden list of the documents the script follows for the instances shown, in design note 5's
  * order, the first max_channels of them (data-beyond: how many more there are). */
 static void write_topics(const gsm_page *p, const char *base_url, const gsm_page_document *docs, size_t count,
-                         const strmap *by_uri, const listed *shown, size_t shown_count, buf *html) {
+                         const strmap *by_uri, const listed *shown, size_t shown_count, bool reading, buf *html) {
     bool *chosen = xcalloc(count ? count : 1, sizeof *chosen);
     size_t *order = xmalloc((count ? count : 1) * sizeof *order), n = 0;
     uint32_t *root = strmap_get(by_uri, base_url);
@@ -597,7 +503,8 @@ static void write_topics(const gsm_page *p, const char *base_url, const gsm_page
     size_t followed = n < p->max_channels ? n : p->max_channels;
     buf_puts(html, "<ul id=\"topics\" hidden data-service=\"");
     html_text(html, p->subscription);
-    buf_printf(html, "\" data-refresh=\"%u\" data-beyond=\"%zu\">\n", p->refresh, n - followed);
+    buf_printf(html, "\" data-refresh=\"%u\" data-beyond=\"%zu\"%s>\n", p->refresh, n - followed,
+               reading ? " data-reading" : "");
     for (size_t i = 0; i < followed; i++) {
         const gsm_page_document *doc = &docs[order[i]];
         buf_puts(html, "<li");
@@ -769,9 +676,14 @@ static void write_head(const gsm_page *p, const char *title, const char *base_ur
 
 /* The console (design note 7). */
 static void write_console(gsm_page *p, const char *base_url, const gsm_page_query *query,
-                          const gsm_page_document *docs, size_t count, const strmap *by_uri, const listed *all,
-                          size_t all_count, buf *html) {
+                          const gsm_page_document *docs, size_t count, const strmap *by_uri, const known_docs *known,
+                          const listed *all, size_t all_count, buf *html) {
     write_head(p, "Workflow instances", base_url, html);
+    if (known->unread)
+        buf_printf(html, "<p id=\"reading\" class=\"note\">reading the server's documents: %zu of %zu read; the counts "
+                         "and rows below are those of the documents read (a document written since as it was "
+                         "read before), and this page reloads every %u seconds until all are.</p>\n",
+                   known->documents - known->unread, known->documents, p->refresh);
     int state = state_named(query->state);
     write_counts(all, all_count, query, html);
     write_filter(all, all_count, query, state, html);
@@ -785,7 +697,7 @@ static void write_console(gsm_page *p, const char *base_url, const gsm_page_quer
     size_t first = (page - 1) * GSM_PAGE_ROWS, shown = match_count - first < GSM_PAGE_ROWS ? match_count - first
                                                                                           : GSM_PAGE_ROWS;
     if (p->subscription)
-        write_topics(p, base_url, docs, count, by_uri, matching + first, shown, html);
+        write_topics(p, base_url, docs, count, by_uri, matching + first, shown, known->unread > 0, html);
     if (state < 0) {
         buf_puts(html, "<p class=\"error\">No such state: ");
         html_text(html, query->state);
@@ -831,7 +743,7 @@ static int write_instance_page(gsm_page *p, const char *base_url, const char *ir
     write_head(p, "Workflow instance", base_url, html);
     buf_puts(html, "<p><a href=\"?\">all instances</a></p>\n");
     if (p->subscription)
-        write_topics(p, base_url, docs, count, by_uri, l, l ? 1 : 0, html);
+        write_topics(p, base_url, docs, count, by_uri, l, l ? 1 : 0, false, html);
     if (!l) {
         buf_puts(html, "<p class=\"error\">This server holds no workflow instance ");
         html_text(html, iri);
@@ -862,23 +774,31 @@ static int write_instance_page(gsm_page *p, const char *base_url, const char *ir
 
 int gsm_page_render(gsm_page *p, const char *base_url, const gsm_page_query *query, const gsm_page_document *docs,
                     size_t count, buf *html) {
-    pthread_mutex_lock(&p->lock);
-    refresh_cache(p, docs, count);
+    page_index_lock(p->index);
     strmap by_uri = {0};
     bool inserted;
     for (size_t i = 0; i < count; i++)
         strmap_put(&by_uri, docs[i].uri, (uint32_t)i, &inserted);
+    known_docs known;
+    know_documents(p, docs, count, given(query->instance) ? document_of(&by_uri, query->instance) : SIZE_MAX,
+                   &known);
     size_t all_count;
-    listed *all = list_instances(p, &by_uri, &all_count);
+    listed *all = list_instances(&known, &by_uri, count, &all_count);
     int status = 200;
     if (given(query->instance)) {
         status = write_instance_page(p, base_url, query->instance, docs, count, &by_uri, all, all_count, html);
     } else {
-        write_console(p, base_url, query, docs, count, &by_uri, all, all_count, html);
+        write_console(p, base_url, query, docs, count, &by_uri, &known, all, all_count, html);
         buf_puts(html, "</body></html>\n");
     }
     free(all);
+    known_docs_free(&known);
     strmap_free(&by_uri);
-    pthread_mutex_unlock(&p->lock);
+    page_index_unlock(p->index);
     return status;
 }
+
+void gsm_page_queue(gsm_page *p, const char *uri, bool written) { page_index_queue(p->index, uri, written); }
+void gsm_page_start_reader(gsm_page *p) { page_index_start(p->index); }
+bool gsm_page_read_next(gsm_page *p) { return page_index_read_next(p->index); }
+void gsm_page_counters_get(gsm_page *p, gsm_page_counters *out) { page_index_counters(p->index, out); }

@@ -34,9 +34,15 @@
  *     fetch make one more after it. Without notifications, or without script, the page reloads itself every
  *     refresh seconds (meta refresh), and says so; a fetched page without the list (the server came back
  *     without notifications) is loaded whole. The documents followed are those of the instances shown.
- *  6. Each document's instances (IRI, model, state) are kept with the ETag they were read at, so a page
- *     reads again only the documents that changed since the last: with 10,000 instances a page costs
- *     hashing the documents' URIs, not parsing them (bench/page/).
+ *  6. Each document's instances (IRI, model, state) are kept with the ETag they were read at, read in the
+ *     background (page_index.h): every document once when the server starts, then each document the
+ *     server reports written. A page parses none of them itself beyond GSM_PAGE_READ_IN_REQUEST: with
+ *     10,000 instances it costs hashing the documents' URIs, not parsing them (bench/page/). A page
+ *     finding at most GSM_PAGE_READ_IN_REQUEST documents written since they were read reads them itself,
+ *     so the page after a write shows it; finding more (the warm-up after a start, a burst of writes), it
+ *     shows what was read (a changed document as it was read before), says how many of the documents
+ *     are read ("reading 3412 of 10000 documents") and reloads every refresh seconds until all are.
+ *     An instance's own page reads its document itself when it is not read yet.
  *  7. The console: the count of instances in each state (not set up, active, retrying: active with a
  *     call being retried after a failure, call exhausted: a call of it exhausted, completed, inactive:
  *     read from the instance's document alone), each a link filtering by it; a filter by state, model
@@ -75,7 +81,25 @@ typedef struct gsm_page_header {
 
 typedef struct gsm_page gsm_page;
 
-enum { GSM_PAGE_DEFAULT_REFRESH = 2, GSM_PAGE_DEFAULT_CHANNELS = 16, GSM_PAGE_ROWS = 50 };
+/* GSM_PAGE_READ_IN_REQUEST: the documents a page reads itself at most (design note 6): about 3 ms each for
+ * the evaluation workflow's 30 KB documents, so a page after a few writes stays well under 200 ms. */
+enum { GSM_PAGE_DEFAULT_REFRESH = 2, GSM_PAGE_DEFAULT_CHANNELS = 16, GSM_PAGE_ROWS = 50,
+       GSM_PAGE_READ_IN_REQUEST = 16 };
+
+/* Where the page's reader reads a document again (design note 6): read fills *doc with the document at
+ * uri as the server holds it now and returns true, or returns false when it holds none; release gets
+ * *hold back once the reader is done with the document. */
+typedef struct gsm_page_source {
+    bool (*read)(void *user, const char *uri, gsm_page_document *doc, void **hold);
+    void (*release)(void *user, void *hold);
+    void *user;
+} gsm_page_source;
+
+/* Documents read so far (a document's bytes searched, parsed when it names gsm:StageInstance), and the
+ * documents queued for the reader. */
+typedef struct gsm_page_counters {
+    size_t read_in_background, read_in_requests, queued;
+} gsm_page_counters;
 
 /* What the request asks for (design note 7); a NULL or empty string is no filter. */
 typedef struct gsm_page_query {
@@ -90,14 +114,28 @@ typedef struct gsm_page_config {
     const char *notifications;  /* the notification listener, "ws://host:port"; NULL: none offered */
     const char *subscription;   /* the WebSocketChannel2023 subscription service's path on the server */
     unsigned max_channels;      /* documents a page follows at most; 0: GSM_PAGE_DEFAULT_CHANNELS */
+    gsm_page_source source;     /* design note 6; read NULL: documents are read only by the pages */
 } gsm_page_config;
 
 gsm_page *gsm_page_new(const gsm_page_config *config);
+/* Stops the reader (gsm_page_start_reader) and frees the page; the source is not used after. */
 void gsm_page_free(gsm_page *page);
+
+/* Queues the document at uri to be read from the source (design note 6): written, one the server wrote
+ * (or removed) since it started, read before the others; otherwise one it held at its start. Cheap and
+ * never waits for a page or a read: the server's change hook calls it under its writer lock. */
+void gsm_page_queue(gsm_page *page, const char *uri, bool written);
+/* Starts the thread that reads the documents queued, now and later, until gsm_page_free. */
+void gsm_page_start_reader(gsm_page *page);
+/* Reads the next document queued in the caller's thread, instead of the reader thread; false when none
+ * is queued. */
+bool gsm_page_read_next(gsm_page *page);
+void gsm_page_counters_get(gsm_page *page, gsm_page_counters *out);
 
 /* Appends the page query asks for, of docs (containers included), to html; base_url, the storage root's
  * URI, names the server in the heading. Returns the HTTP status: 200, or 404 for an instance the server
- * does not hold. Safe to call from several threads (design note 4). */
+ * does not hold. Safe to call from several threads (design note 4). docs must be the source's documents
+ * at one moment (design note 6 compares their ETags with those read). */
 int gsm_page_render(gsm_page *page, const char *base_url, const gsm_page_query *query, const gsm_page_document *docs,
                     size_t count, buf *html);
 

@@ -5,9 +5,7 @@
  * POST's path is compared with its slot's in constant time. */
 #include "http/webhook_listener.h"
 
-#include <arpa/inet.h>
 #include <inttypes.h>
-#include <microhttpd.h>
 #include <nettle/base16.h>
 #include <nettle/memops.h>
 #include <pthread.h>
@@ -17,6 +15,7 @@
 #include <sys/random.h>
 
 #include "http/listen_address.h"
+#include "http/listener.h"
 #include "rdf/buf.h"
 
 enum { ID_HEX = 16, SECRET_BYTES = 16, PATH_LEN = 1 + ID_HEX + 2 * SECRET_BYTES };
@@ -62,14 +61,6 @@ static bool registered(webhook_listener *l, const char *path, uint64_t *id) {
     return found;
 }
 
-static enum MHD_Result answer(struct MHD_Connection *c, unsigned status, const char *text) {
-    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
-    MHD_add_response_header(r, "Content-Type", "text/plain; charset=utf-8");
-    enum MHD_Result rc = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
-    return rc;
-}
-
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload_data, size_t *upload_size, void **state) {
     (void)version;
@@ -78,13 +69,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     upload *u = *state;
     if (!u) {
         if (strcmp(method, "POST") != 0)
-            return answer(c, 405, "only POST\n");
+            return listener_answer_text(c, 405, "only POST\n");
         const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (length && strtoull(length, NULL, 10) > WEBHOOK_MAX_BODY)
-            return answer(c, 413, "the body is larger than the limit\n");
+            return listener_answer_text(c, 413, "the body is larger than the limit\n");
         uint64_t id;
         if (!registered(l, url, &id))
-            return answer(c, 404, "no such channel\n");
+            return listener_answer_text(c, 404, "no such channel\n");
         u = xcalloc(1, sizeof *u);
         u->id = id;
         *state = u;
@@ -93,12 +84,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (*upload_size) { /* the body is read and dropped: a notification is never trusted for its content */
         u->received += *upload_size;
         *upload_size = 0;
-        return u->received > WEBHOOK_MAX_BODY ? answer(c, 413, "the body is larger than the limit\n") : MHD_YES;
+        return u->received > WEBHOOK_MAX_BODY ? listener_answer_text(c, 413, "the body is larger than the limit\n") : MHD_YES;
     }
     uint64_t id;
     if (!registered(l, url, &id) || id != u->id) /* removed while its body came */
-        return answer(c, 404, "no such channel\n");
-    return l->deliver(l->user, id) ? answer(c, 200, "") : answer(c, 503, "too many notifications waiting\n");
+        return listener_answer_text(c, 404, "no such channel\n");
+    return l->deliver(l->user, id) ? listener_answer_text(c, 200, "") : listener_answer_text(c, 503, "too many notifications waiting\n");
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **state, enum MHD_RequestTerminationCode why) {
@@ -118,10 +109,8 @@ webhook_listener *webhook_listener_new(const char *address, webhook_deliver_fn d
                  "free one), not '%s'", address);
         return NULL;
     }
-    bool v6 = sa.ss_family == AF_INET6;
     char host[INET6_ADDRSTRLEN];
-    inet_ntop(sa.ss_family, v6 ? (void *)&((struct sockaddr_in6 *)&sa)->sin6_addr
-                               : (void *)&((struct sockaddr_in *)&sa)->sin_addr, host, sizeof host);
+    listener_host(&sa, host);
     if (strcmp(host, "0.0.0.0") == 0 || strcmp(host, "::") == 0) {
         snprintf(error, error_len, "--webhook %s: give the address servers reach the agent at (it is the "
                  "subscriptions' sendTo), not the unspecified one", address);
@@ -131,19 +120,14 @@ webhook_listener *webhook_listener_new(const char *address, webhook_deliver_fn d
     l->deliver = deliver;
     l->user = user;
     pthread_mutex_init(&l->lock, NULL);
-    l->daemon = MHD_start_daemon(
-        MHD_USE_AUTO_INTERNAL_THREAD | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL, on_request, l,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_NOTIFY_COMPLETED, on_completed, l,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEBHOOK_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)WEBHOOK_IDLE_SECS, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384, MHD_OPTION_END);
+    listener_config config = {on_request, on_completed, l, WEBHOOK_MAX_CONNECTIONS, WEBHOOK_IDLE_SECS};
+    l->daemon = listener_start(&sa, &config, l->base, sizeof l->base);
     if (!l->daemon) {
         snprintf(error, error_len, "--webhook %s: cannot listen there (in use, or not an address of this machine)",
                  address);
         webhook_listener_free(l);
         return NULL;
     }
-    const union MHD_DaemonInfo *port = MHD_get_daemon_info(l->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    snprintf(l->base, sizeof l->base, v6 ? "http://[%s]:%u" : "http://%s:%u", host, (unsigned)port->port);
     return l;
 }
 

@@ -54,6 +54,8 @@ struct ldp_server {
     ldp_websocket *websocket;
     ldp_webhook *webhook;
     ldp_metrics metrics; /* design note 13 */
+    ldp_metrics_fn more_metrics;
+    void *more_metrics_user;
 };
 
 enum method { M_GET, M_HEAD, M_OPTIONS, M_PUT, M_POST, M_DELETE, M_PATCH, M_OTHER };
@@ -677,6 +679,8 @@ static enum MHD_Result handle_metrics(ldp_server *s, struct MHD_Connection *c, r
         ldp_notify_channel_counts(s->notify, gauges.channel_types, gauges.channels);
     buf text = {0};
     ldp_metrics_render(&s->metrics, &gauges, &text);
+    if (s->more_metrics)
+        s->more_metrics(s->more_metrics_user, &text);
     size_t len = text.len;
     /* The response takes over text's memory (MHD frees it with free()). */
     struct MHD_Response *response = MHD_create_response_from_buffer(len, buf_cstr(&text), MHD_RESPMEM_MUST_FREE);
@@ -1169,6 +1173,11 @@ int ldp_server_add_route(ldp_server *s, const char *path, ldp_route_fn fn, void 
         return -1;
     s->routes[s->route_count++] = (route){xstrndup(path, strlen(path)), fn, user};
     return 0;
+}
+
+void ldp_server_add_metrics(ldp_server *s, ldp_metrics_fn fn, void *user) {
+    s->more_metrics = fn;
+    s->more_metrics_user = user;
 }
 
 int ldp_server_start(ldp_server *s, ldp_store *store, char *message, size_t size) {

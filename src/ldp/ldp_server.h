@@ -56,7 +56,7 @@
  *     every resource's answer links its stream, a GET of which ldp_streaming answers on a suspended
  *     connection (the daemon allows suspending; ldp_server_free ends the streams before stopping it).
  * 13. With config.metrics, GET /metrics answers the server's metrics in the Prometheus text format
- *     (ldp_metrics.h): with a token configured, only to a request bearing it (401); without one, only to
+ *     (ldp_metrics.h), and those its embedding program adds (ldp_server_add_metrics): with a token configured, only to a request bearing it (401); without one, only to
  *     a client on this machine (loopback address; 403 otherwise). It is the one path outside note 5's
  *     reserved segments the server takes for itself (where Prometheus looks by default): no resource
  *     /metrics can be written (405).
@@ -168,6 +168,12 @@ typedef void (*ldp_route_fn)(void *user, const ldp_store_view *view, const char 
  * with '.') with fn. Call before ldp_server_start. Returns 0, or -1 when the path is not such a path or
  * LDP_SERVER_ROUTES_MAX routes are taken. */
 int ldp_server_add_route(ldp_server *server, const char *path, ldp_route_fn fn, void *user);
+
+/* Appends an embedding program's own metric families to out, in the Prometheus text format. */
+typedef void (*ldp_metrics_fn)(void *user, buf *out);
+/* /metrics answers fn's families after the server's own (design note 13); one such function at most.
+ * Call before ldp_server_start. */
+void ldp_server_add_metrics(ldp_server *server, ldp_metrics_fn fn, void *user);
 
 /* Starts serving store, with the Idempotency-Key answers kept in the store's data directory read back.
  * Returns 0, or -1 with message. */

@@ -165,9 +165,11 @@ wait_for_line() {
   echo "$4 did not start: $(cat "$2")"; exit 1
 }
 
-start_server() { # [extra serve options]
+start_server() { # [extra serve options; with --data DIR, not --memory]
+  local storage=(--memory)
+  [[ " $* " == *" --data "* ]] && storage=()
   rm -f "$work/serve.out" # a restarted server: never read the last one's address
-  "$ldgsm" serve --memory --port 0 "$@" > "$work/serve.out" 2> "$work/serve.log" &
+  "$ldgsm" serve "${storage[@]}" --port 0 "$@" > "$work/serve.out" 2> "$work/serve.log" &
   server_pid=$!
   wait_for_line "$work/serve.out" "$work/serve.log" "$server_pid" "the server"
   base=$line

@@ -111,6 +111,8 @@ exec {steps}> "$work/steps"
 await grep -q 'metrics at http' "$work/step.log"
 metrics_url=$(sed -n 's/^start: .*; metrics at \(http[^ ]*\)$/\1/p' "$work/step.log")
 check "the agent's metrics listen on loopback ($metrics_url)" grep -qE '^http://127\.0\.0\.1:[0-9]+/metrics$' <<< "$metrics_url"
+check "... answering another path 404" [ "$(curl -s -o /dev/null -w '%{http_code}' "${metrics_url%/metrics}/other")" = 404 ]
+check "... and a POST 405, saying why" [ "$(curl -s -X POST --data x "$metrics_url")" = "only GET" ]
 scrapes=()
 scrape_agent() { curl -s -o "$work/agent-$1.prom" -w '%{http_code}' "$metrics_url" > "$work/agent-$1.code"; scrapes+=("$work/agent-$1.prom"); }
 scrape_agent 0

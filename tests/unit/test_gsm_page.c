@@ -1,7 +1,9 @@
 /* test_gsm_page.c: the server's pages of workflow instances (src/gsm/page.h) without HTTP: which documents
  * hold instances, what each instance's own page shows (states, the drawing when the model is held, why not
  * otherwise, its status), the console (counts by state, the filter, paging, why each row waits, the
- * documents read again only when their ETag changed), that
+ * documents read again only when their ETag changed), the page's reader (a page reads no document itself
+ * while the reader has them, beyond a few written since; the page after a write shows it; a burst of
+ * writes is read first; removed documents; the reader's thread beside pages), that
  * text from documents is escaped, the headers it needs (with notifications: its script's hash and the
  * listener), the documents its script follows, and that it parses beside other threads' RDF work: it
  * frees no raptor2 world (its SPARQL parsers included), and renders while another thread parses. */
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gsm/page.h"
 #include "rdf/rdfio.h"
@@ -213,7 +216,9 @@ static void an_empty_server(void **state) {
 
 /* ==== with notifications (design note 5) ==== */
 
-static const gsm_page_config live_config = {NULL, 7, "ws://h:9", "/.notifications/WebSocketChannel2023/", 4};
+static const gsm_page_config live_config = {.refresh = 7, .notifications = "ws://h:9",
+                                           .subscription = "/.notifications/WebSocketChannel2023/",
+                                           .max_channels = 4};
 
 static void render_live(const gsm_page_config *config, buf *html) {
     const gsm_page_document docs[] = {
@@ -301,6 +306,47 @@ static void allows_its_script_by_hash(void **state) {
 }
 
 
+/* ==== the documents' instances, read by the page's reader (design note 6) ==== */
+
+/* A server's documents as the page's source sees them: the first count of docs. */
+typedef struct held_docs {
+    const gsm_page_document *docs;
+    size_t count;
+} held_docs;
+
+static bool held_read(void *user, const char *uri, gsm_page_document *doc, void **hold) {
+    const held_docs *held = user;
+    *hold = NULL;
+    for (size_t i = 0; i < held->count; i++)
+        if (strcmp(held->docs[i].uri, uri) == 0) {
+            *doc = held->docs[i];
+            return true;
+        }
+    return false;
+}
+
+/* A page reading held (with notifications: its script follows the documents), each of its documents
+ * queued as at a server's start. */
+static gsm_page *page_of(held_docs *held) {
+    gsm_page *page = gsm_page_new(&(gsm_page_config){.notifications = "ws://h:9",
+                                                     .subscription = "/.notifications/WebSocketChannel2023/",
+                                                     .source = {held_read, NULL, held}});
+    for (size_t i = 0; i < held->count; i++)
+        gsm_page_queue(page, held->docs[i].uri, false);
+    return page;
+}
+
+static void read_all_queued(gsm_page *page) {
+    while (gsm_page_read_next(page))
+        ;
+}
+
+static size_t read_in_requests(gsm_page *page) {
+    gsm_page_counters counters;
+    gsm_page_counters_get(page, &counters);
+    return counters.read_in_requests;
+}
+
 /* ==== the console (design notes 6-8) ==== */
 
 /* An instance whose quote call failed and is retried, one whose call is exhausted, and n set up or not set
@@ -320,11 +366,12 @@ static const char exhausted[] = PREFIXES
 
 enum { MANY = 120 };
 
-/* The documents, and one page for all the renders of a test (its cache read once, as a server's). */
+/* The documents, and one page for all the renders of a test, every document read by its reader first
+ * (page.h design note 6), as a server's. */
 typedef struct console {
     gsm_page_document docs[MANY + 3];
     char uris[MANY][32];
-    size_t count;
+    held_docs held;
     gsm_page *page;
 } console;
 
@@ -337,12 +384,13 @@ static void console_docs(console *c) {
         const char *body = i % 2 ? set_up : waiting;
         c->docs[3 + i] = (gsm_page_document){c->uris[i], body, strlen(body), i % 2 ? "\"s\"" : "\"w\"", false};
     }
-    c->count = MANY + 3;
-    c->page = gsm_page_new(&(gsm_page_config){0});
+    c->held = (held_docs){c->docs, MANY + 3};
+    c->page = page_of(&c->held);
+    read_all_queued(c->page);
 }
 
 static void console_render(const console *c, const gsm_page_query *query, buf *html) {
-    assert_int_equal(gsm_page_render(c->page, "http://h/", query, c->docs, c->count, html), 200);
+    assert_int_equal(gsm_page_render(c->page, "http://h/", query, c->docs, c->held.count, html), 200);
 }
 
 static size_t occurrences(const char *text, const char *what) {
@@ -432,7 +480,9 @@ static void reads_again_only_what_changed(void **state) {
     (void)state;
     gsm_page_document docs[] = {{"http://h/models/m", model, strlen(model), "\"m\"", false},
                                 {"http://h/status/a", waiting, strlen(waiting), "\"1\"", false}};
-    gsm_page *page = gsm_page_new(&(gsm_page_config){0});
+    held_docs held = {docs, 2};
+    gsm_page *page = page_of(&held);
+    read_all_queued(page);
     buf html = {0};
     gsm_page_render(page, "http://h/", &(gsm_page_query){0}, docs, 2, &html);
     assert_non_null(strstr(buf_cstr(&html), "<b>1</b> not set up"));
@@ -462,6 +512,196 @@ static void reads_again_only_what_changed(void **state) {
     gsm_page_free(page);
 }
 
+/* ==== the page's reader (design note 6) ==== */
+
+enum { COLD = 200 };
+
+/* The model and COLD documents of instances not set up, status/c000 ..., as a server holds them. */
+typedef struct cold_server {
+    gsm_page_document docs[COLD + 1];
+    char uris[COLD][32];
+    held_docs held;
+} cold_server;
+
+static void cold_server_docs(cold_server *s) {
+    s->docs[0] = (gsm_page_document){"http://h/models/m", model, strlen(model), "\"m\"", false};
+    for (size_t i = 0; i < COLD; i++) {
+        snprintf(s->uris[i], sizeof s->uris[i], "http://h/status/c%03zu", i);
+        s->docs[1 + i] = (gsm_page_document){s->uris[i], waiting, strlen(waiting), "\"w\"", false};
+    }
+    s->held = (held_docs){s->docs, COLD + 1};
+}
+
+/* Writes document i (from 1) as an instance set up and active. */
+static void set_up_document(cold_server *s, size_t i) {
+    s->docs[i].turtle = set_up;
+    s->docs[i].len = strlen(set_up);
+    s->docs[i].etag = "\"s\"";
+}
+
+static void render_cold(gsm_page *page, const cold_server *s, const gsm_page_query *query, buf *html) {
+    html->len = 0;
+    assert_int_equal(gsm_page_render(page, "http://h/", query, s->docs, s->held.count, html), 200);
+}
+
+/* Right after a start nothing is read: the page answers with what is read so far, says how far its
+ * reader is, and reads no document itself, however many there are. */
+static void a_page_reads_no_documents_while_its_reader_has_them(void **state) {
+    (void)state;
+    static cold_server s;
+    cold_server_docs(&s);
+    gsm_page *page = page_of(&s.held);
+    buf html = {0};
+    render_cold(page, &s, &(gsm_page_query){0}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "reading the server's documents: 0 of 201 read"));
+    assert_non_null(strstr(buf_cstr(&html), "<b>0</b> instances"));
+    assert_non_null(strstr(buf_cstr(&html), "data-beyond=\"0\" data-reading>")); /* its script reloads it */
+    for (int i = 0; i < 101; i++) /* the model, then 100 instances */
+        assert_true(gsm_page_read_next(page));
+    render_cold(page, &s, &(gsm_page_query){0}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "reading the server's documents: 101 of 201 read"));
+    assert_non_null(strstr(buf_cstr(&html), "<b>100</b> instances"));
+    read_all_queued(page);
+    render_cold(page, &s, &(gsm_page_query){0}, &html);
+    assert_null(strstr(buf_cstr(&html), "id=\"reading\""));
+    assert_null(strstr(buf_cstr(&html), "data-reading"));
+    assert_non_null(strstr(buf_cstr(&html), "<b>200</b> instances"));
+    assert_int_equal(read_in_requests(page), 0);
+    /* an instance's own page reads its document itself when the reader has not */
+    gsm_page_free(page);
+    page = page_of(&s.held);
+    render_cold(page, &s, &(gsm_page_query){.instance = "http://h/status/c007#it"}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "root state <b>uninitialized</b>"));
+    assert_int_equal(read_in_requests(page), 1);
+    buf_free(&html);
+    gsm_page_free(page);
+}
+
+/* The page after a write shows it, reading the document itself while the reader has not; once the reader
+ * has, no page reads it again. */
+static void the_page_after_a_write_shows_it(void **state) {
+    (void)state;
+    static cold_server s;
+    cold_server_docs(&s);
+    gsm_page *page = page_of(&s.held);
+    read_all_queued(page);
+    set_up_document(&s, 5);
+    buf html = {0};
+    render_cold(page, &s, &(gsm_page_query){0}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "<b>1</b> active"));
+    assert_null(strstr(buf_cstr(&html), "id=\"reading\""));
+    assert_int_equal(read_in_requests(page), 1);
+    gsm_page_queue(page, s.uris[4], true);
+    read_all_queued(page);
+    render_cold(page, &s, &(gsm_page_query){0}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "<b>1</b> active"));
+    assert_int_equal(read_in_requests(page), 1);
+    buf_free(&html);
+    gsm_page_free(page);
+}
+
+/* More writes than a page reads itself: the page shows the documents as read before and says so; the
+ * reader reads the written documents before the rest of the warm-up. */
+static void a_burst_of_writes_is_left_to_the_reader_written_first(void **state) {
+    (void)state;
+    static cold_server s;
+    cold_server_docs(&s);
+    gsm_page *page = page_of(&s.held);
+    read_all_queued(page);
+    enum { BURST = GSM_PAGE_READ_IN_REQUEST + 1 };
+    for (size_t i = 1; i <= BURST; i++)
+        set_up_document(&s, i);
+    buf html = {0};
+    render_cold(page, &s, &(gsm_page_query){0}, &html);
+    char note[100];
+    snprintf(note, sizeof note, "reading the server's documents: %d of 201 read", 201 - BURST);
+    assert_non_null(strstr(buf_cstr(&html), note));
+    assert_non_null(strstr(buf_cstr(&html), "<b>200</b> not set up"));
+    assert_int_equal(read_in_requests(page), 0);
+    for (size_t i = 0; i < COLD + 1; i++) /* a warm-up queued again, then the writes */
+        gsm_page_queue(page, s.docs[i].uri, false);
+    for (size_t i = 1; i <= BURST; i++)
+        gsm_page_queue(page, s.docs[i].uri, true);
+    for (size_t i = 0; i < BURST; i++)
+        assert_true(gsm_page_read_next(page));
+    render_cold(page, &s, &(gsm_page_query){0}, &html);
+    snprintf(note, sizeof note, "<b>%d</b> active", BURST);
+    assert_non_null(strstr(buf_cstr(&html), note));
+    assert_null(strstr(buf_cstr(&html), "id=\"reading\""));
+    assert_int_equal(read_in_requests(page), 0);
+    gsm_page_counters counters;
+    gsm_page_counters_get(page, &counters);
+    assert_int_equal(counters.read_in_background, COLD + 1 + BURST);
+    read_all_queued(page); /* the written documents' places in the warm-up are passed over */
+    gsm_page_counters_get(page, &counters);
+    assert_int_equal(counters.read_in_background, 2 * (COLD + 1));
+    buf_free(&html);
+    gsm_page_free(page);
+}
+
+/* Documents removed lose their entries (compacted once they outnumber the others); written again, they
+ * are read again. */
+static void removed_documents_are_forgotten(void **state) {
+    (void)state;
+    static cold_server s;
+    cold_server_docs(&s);
+    gsm_page *page = page_of(&s.held);
+    read_all_queued(page);
+    s.held.count = 51; /* the model and 50 instances left */
+    for (size_t i = 51; i < COLD + 1; i++)
+        gsm_page_queue(page, s.docs[i].uri, true);
+    read_all_queued(page);
+    buf html = {0};
+    render_cold(page, &s, &(gsm_page_query){0}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "<b>50</b> instances"));
+    assert_null(strstr(buf_cstr(&html), "id=\"reading\""));
+    s.held.count = COLD + 1;
+    set_up_document(&s, COLD);
+    for (size_t i = 51; i < COLD + 1; i++)
+        gsm_page_queue(page, s.docs[i].uri, true);
+    read_all_queued(page);
+    render_cold(page, &s, &(gsm_page_query){0}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "<b>200</b> instances"));
+    assert_non_null(strstr(buf_cstr(&html), "<b>1</b> active"));
+    assert_int_equal(read_in_requests(page), 0);
+    buf_free(&html);
+    gsm_page_free(page);
+}
+
+static double wait_seconds(void) {
+    const char *wait = getenv("LDGSM_TEST_WAIT");
+    return wait && atof(wait) > 0 ? atof(wait) : 30;
+}
+
+/* The reader thread reads while pages are built (ASan, and TSan by hand, watch them), and a page freed
+ * while its reader has documents left stops it. */
+static void the_reader_thread_reads_beside_pages(void **state) {
+    (void)state;
+    static cold_server s;
+    cold_server_docs(&s);
+    gsm_page *page = page_of(&s.held);
+    gsm_page_start_reader(page);
+    buf html = {0};
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    gsm_page_counters counters;
+    do { /* the last few the pages may read themselves too (design note 6) */
+        render_cold(page, &s, &(gsm_page_query){0}, &html);
+        gsm_page_counters_get(page, &counters);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        assert_true(now.tv_sec - start.tv_sec < wait_seconds());
+    } while (counters.read_in_background < COLD + 1);
+    assert_int_equal(counters.queued, 0);
+    render_cold(page, &s, &(gsm_page_query){0}, &html);
+    assert_non_null(strstr(buf_cstr(&html), "<b>200</b> instances"));
+    assert_null(strstr(buf_cstr(&html), "id=\"reading\""));
+    gsm_page_free(page);
+    page = page_of(&s.held);
+    gsm_page_start_reader(page);
+    gsm_page_free(page);
+    buf_free(&html);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lists_the_instances_with_their_states),
@@ -476,6 +716,11 @@ int main(void) {
         cmocka_unit_test(shows_why_each_row_waits),
         cmocka_unit_test(filters_and_pages),
         cmocka_unit_test(reads_again_only_what_changed),
+        cmocka_unit_test(a_page_reads_no_documents_while_its_reader_has_them),
+        cmocka_unit_test(the_page_after_a_write_shows_it),
+        cmocka_unit_test(a_burst_of_writes_is_left_to_the_reader_written_first),
+        cmocka_unit_test(removed_documents_are_forgotten),
+        cmocka_unit_test(the_reader_thread_reads_beside_pages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
