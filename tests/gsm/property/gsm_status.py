@@ -24,6 +24,7 @@ CLI (the shell tests):
 A snapshot is keyed by model terms: stage instances by their stage model, milestone instances by
 (stage model, milestone model), so two snapshots compare whatever the fragments are named.
 """
+import collections
 import hashlib
 import json
 import re
@@ -126,8 +127,12 @@ class Model:
     """The stage tree of one root stage model: children, milestones, guard conditions, sentries, tasks."""
 
     def __init__(self, triples, root):
-        def objs(s, p):
-            return [o for (s2, p2, o) in triples if s2 == s and p2 == p]
+        by_subject_predicate = collections.defaultdict(list)  # (s, p) -> its objects, in document order
+        for s2, p2, o in triples:
+            by_subject_predicate[(s2, p2)].append(o)
+
+        def objs(s, p):  # a list of its own: the callers extend some
+            return list(by_subject_predicate.get((s, p), ()))
 
         def rdf_list(node):
             items = []
