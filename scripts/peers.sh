@@ -13,15 +13,17 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 fi
 
-# npm writes node_modules/.package-lock.json on every install: older than package-lock.json means stale.
-installed_lock=node_modules/.package-lock.json
+# Up to date when the packages are there and were installed from this very package-lock.json: npm ci
+# records its SHA-256 in node_modules/.ldgsm-lock.sha256 (below). Not by the files' times: a fresh clone's
+# package-lock.json is newer than any install, and npm ci empties node_modules first, so a clone whose
+# node_modules is a link to a shared install would wipe that install for every other user of it.
+stamp=node_modules/.ldgsm-lock.sha256
+lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
 up_to_date=1
 for package in n3 eyereasoner @solid/community-server swipl-wasm; do
   [ -f "node_modules/$package/package.json" ] || up_to_date=0
 done
-if [ ! -f "$installed_lock" ] || [ package-lock.json -nt "$installed_lock" ]; then
-  up_to_date=0
-fi
+[ "$(cat "$stamp" 2>/dev/null)" = "$lock_sum" ] || up_to_date=0
 
 if [ "$up_to_date" = 1 ]; then
   echo "peers.sh: npm peers are installed" >&2
@@ -29,3 +31,4 @@ if [ "$up_to_date" = 1 ]; then
 fi
 echo "peers.sh: installing npm peers (npm ci)" >&2
 npm ci --no-audit --no-fund --loglevel=error
+echo "$lock_sum" > "$stamp"

@@ -3,17 +3,17 @@
 # semantics and the intertask dependencies (tests/gsm/run_fire_alarm.sh, run_evaluation.sh,
 # run_suppliers.sh, tests/patterns/run_order.sh, tests/wsm/run_rules.sh and tests/deps/run_gsm.sh,
 # unchanged), and the data flow of ldp-fixtures/orders (tests/gsm/run_orders.sh, 25 orders)
-# against Community Solid Server 7.2.0 (WebSocketChannel2023 and WebhookChannel2023 on), and `ldgsm run
-# --notifications` (tests/gsm/run_notifications.sh, the orders again) with CSS's notifications on, then
-# off, and `ldgsm run --webhook` (tests/gsm/run_notifications_webhook.sh) with them on, instead of
-# `ldgsm serve`: in memory,
-# no authorization, on 127.0.0.1 (tests/ldp/css.sh starts it, once). The two scripts run from a scratch
-# tree beside the real one in which tests/agent/lib.sh is property/css_agent_lib.sh: its start_server
-# PUTs the fixture resources into CSS (which resets them), so each run starts where `ldgsm serve
-# --fixtures` would. PART is `workflows` (the seven scripts), `notifications` (the runs with
-# --notifications, CSS's notifications on then off) or `all` (the default): ctest runs the first two as
-# gsm_css_gsm and gsm_css_notifications in the plain build, first (CSS takes 15-40 s to start; the halves
-# run beside each other and ldp_css_interop, which together took 365 s when they were one test).
+# against Community Solid Server 7.2.0 instead of `ldgsm serve`, with CSS's notifications disabled, and
+# there `ldgsm run --notifications` (tests/gsm/run_notifications.sh, the orders again), which must poll;
+# then against a CSS with WebSocketChannel2023 and WebhookChannel2023 on, `ldgsm run --notifications` and
+# `ldgsm run --webhook` (tests/gsm/run_notifications_webhook.sh). CSS runs in memory, without
+# authorization, on 127.0.0.1 (tests/ldp/css.sh starts it, once per configuration). The scripts run from a
+# scratch tree beside the real one in which tests/agent/lib.sh is property/css_agent_lib.sh: its
+# start_server PUTs the fixture resources into CSS (which resets them), so each run starts where `ldgsm
+# serve --fixtures` would. PART is `workflows` (the seven scripts and the runs where CSS offers no
+# notifications), `notifications` (the runs on CSS's channels) or `all` (the default): ctest runs the first
+# two as gsm_css_gsm and gsm_css_notifications in the plain build, first (CSS takes 15-40 s to start; the
+# halves run beside each other and ldp_css_interop, which together took 365 s when they were one test).
 # Usage: css_gsm.sh PATH/TO/ldgsm [PART]. Exit 77 when CSS is not installed (node_modules missing).
 set -u
 ldgsm=${1:?usage: css_gsm.sh path/to/ldgsm [workflows|notifications|all]}
@@ -43,11 +43,7 @@ for f in run_rules.sh summary.py schemas; do ln -s "$root/tests/wsm/$f" "$WORK/t
 ln -s "$root/tests/agent/agents.sh" "$WORK/tree/tests/agent/agents.sh"
 for f in run_gsm.sh gsm_run.py oracle.py gsm; do ln -s "$root/tests/deps/$f" "$WORK/tree/tests/deps/$f"; done
 
-# WebSocketChannel2023 and WebhookChannel2023 on: the runs without --notifications ignore them; those with
-# it use the first, those with --webhook the second.
-LDGSM_CSS_CONFIG="$root/tests/ldp/css/css-memory-notify.json" css_start || exit 1
-echo "css_gsm.sh: Community Solid Server at $CSS_URL"
-export CSS_URL LDGSM_AGENT_LIB="$root/tests/agent/lib.sh"
+export LDGSM_AGENT_LIB="$root/tests/agent/lib.sh"
 # Community Solid Server answers several times slower than ldgsm serve (and shares the cores with the
 # suite's other tests): the scripts' bounded waits get twice their default. The order fixture runs 25
 # orders here (100 against `ldgsm serve`): its scale is that test's point, this run's is the same protocol
@@ -55,17 +51,17 @@ export CSS_URL LDGSM_AGENT_LIB="$root/tests/agent/lib.sh"
 # bound.
 export LDGSM_TEST_WAIT=${LDGSM_TEST_WAIT:-60} ORDERS_CSS_INSTANCES=${ORDERS_CSS_INSTANCES:-25}
 status=0
-[ "$part" = notifications ] || for t in gsm/run_fire_alarm.sh gsm/run_evaluation.sh gsm/run_suppliers.sh gsm/run_orders.sh patterns/run_order.sh \
-  wsm/run_rules.sh deps/run_gsm.sh; do
-  started=$SECONDS
-  if ! bash "$WORK/tree/tests/$t" "$ldgsm"; then
-    echo "FAIL: $t against Community Solid Server 7.2.0"; status=1
-  fi
-  echo "css_gsm.sh: $t took $((SECONDS - started)) s"
-done
-# `ldgsm run --notifications` (tests/gsm/run_notifications.sh): the fire alarm and the orders, on channels,
-# then, once CSS runs with its notifications/disabled configuration, by polling.
-run_notified() { # NAME SCRIPT [VAR=VALUE...]
+# with_css CONFIG: a fresh CSS of that configuration (tests/ldp/css/) in place of the last one. A start takes
+# 9-11 s of CPU (node), so each part starts one: the workflows, which poll whatever CSS offers, share the
+# CSS whose notifications are disabled with the runs that must find none.
+with_css() {
+  css_stop
+  LDGSM_CSS_CONFIG="$CSS_DIR/$1" css_start || exit 1
+  echo "css_gsm.sh: Community Solid Server ($1) at $CSS_URL"
+  export CSS_URL
+}
+# run_script NAME SCRIPT [VAR=VALUE...]: runs tests/SCRIPT against the CSS, with those variables
+run_script() {
   local name=$1 script=$2 started=$SECONDS
   shift 2
   if ! env "$@" bash "$WORK/tree/tests/$script" "$ldgsm"; then
@@ -73,16 +69,25 @@ run_notified() { # NAME SCRIPT [VAR=VALUE...]
   fi
   echo "css_gsm.sh: $script ($name) took $((SECONDS - started)) s"
 }
+if [ "$part" != notifications ]; then
+  with_css css-memory-open.json
+  for t in gsm/run_fire_alarm.sh gsm/run_evaluation.sh gsm/run_suppliers.sh gsm/run_orders.sh patterns/run_order.sh \
+    wsm/run_rules.sh deps/run_gsm.sh; do
+    run_script polling "$t"
+  done
+  # `ldgsm run --notifications` where CSS offers none: it runs by polling
+  run_script "notifications disabled" gsm/run_notifications.sh NOTIFICATIONS_OFFERED=no
+  run_script "notifications disabled" gsm/run_orders.sh AGENT_OPTIONS=--notifications ORDERS_CSS_INSTANCES=10
+fi
 if [ "$part" != workflows ]; then
-  run_notified "notifications on" gsm/run_notifications.sh NOTIFICATIONS_OFFERED=yes
+  # WebSocketChannel2023 and WebhookChannel2023 on: `ldgsm run --notifications`
+  # (tests/gsm/run_notifications.sh) uses the first, `--webhook` the second
+  with_css css-memory-notify.json
+  run_script "notifications on" gsm/run_notifications.sh NOTIFICATIONS_OFFERED=yes
   # 10 orders here (the workflows part runs 25): the protocol, not the scale; beside the suite's other stages
   # 25 took a minute and more of a loaded machine
-  run_notified "notifications on" gsm/run_orders.sh AGENT_OPTIONS=--notifications ORDERS_CSS_INSTANCES=10
-  run_notified "webhooks" gsm/run_notifications_webhook.sh
-  css_stop
-  LDGSM_CSS_CONFIG="$CSS_DIR/css-memory-open.json" css_start || exit 1
-  run_notified "notifications disabled" gsm/run_notifications.sh NOTIFICATIONS_OFFERED=no
-  run_notified "notifications disabled" gsm/run_orders.sh AGENT_OPTIONS=--notifications ORDERS_CSS_INSTANCES=10
+  run_script "notifications on" gsm/run_orders.sh AGENT_OPTIONS=--notifications ORDERS_CSS_INSTANCES=10
+  run_script "webhooks" gsm/run_notifications_webhook.sh
 fi
 [ $status = 0 ] && echo "css_gsm.sh ($part): what it ran passes against Community Solid Server 7.2.0"
 exit $status

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A fleet with overlapping shards (issue 17): $FLEET_INSTANCES (default 100; scripts/test.sh gives the
-# sanitizer build 12) instances of tests/gsm/models/chaos.ttl, each stage's task a call to
+# A fleet with overlapping shards (issue 17): $FLEET_INSTANCES (default 100; the plain build only,
+# tests/sanitizer.cmake says why) instances of tests/gsm/models/chaos.ttl, each stage's task a call to
 # tests/gsm/call_service.py (which logs every execution by Idempotency-Key), run by four free-running
 # agents, each given every instance, on shards
 # 1/2, 2/2, 1/3 and 3/3: every instance is run by one or two agents at once. Against a server that refuses
