@@ -153,17 +153,23 @@ static void listener_stop(listener *l) {
     close(l->fd);
 }
 
-static void openings_take_turns(void **state) {
-    (void)state;
-    listener l;
-    listener_start(&l, 0);
+/* A ws_channels asked for ASKED connections to l, ids 1<<32 | 0 ... ASKED-1. */
+static ws_channels *open_asked(const listener *l) {
     char error[200];
     ws_channels *ws = ws_channels_new(30, error, sizeof error);
     assert_non_null(ws);
     char url[64];
-    snprintf(url, sizeof url, "ws://127.0.0.1:%d/channel", l.port);
+    snprintf(url, sizeof url, "ws://127.0.0.1:%d/channel", l->port);
     for (uint64_t i = 0; i < ASKED; i++)
         ws_channels_open(ws, 1ull << 32 | i, url);
+    return ws;
+}
+
+static void openings_take_turns(void **state) {
+    (void)state;
+    listener l;
+    listener_start(&l, 0);
+    ws_channels *ws = open_asked(&l);
     /* the last ten wait their turn: the owner closes them before it comes */
     for (uint64_t i = ASKED - CLOSED_WAITING; i < ASKED; i++)
         ws_channels_close(ws, 1ull << 32 | i);
@@ -213,13 +219,7 @@ static void freed_while_waiting(void **state) {
     (void)state;
     listener l;
     listener_start(&l, 0);
-    char error[200];
-    ws_channels *ws = ws_channels_new(30, error, sizeof error);
-    assert_non_null(ws);
-    char url[64];
-    snprintf(url, sizeof url, "ws://127.0.0.1:%d/channel", l.port);
-    for (uint64_t i = 0; i < ASKED; i++)
-        ws_channels_open(ws, 1ull << 32 | i, url);
+    ws_channels *ws = open_asked(&l);
     assert_int_equal(held_after_settling(&l, WS_CHANNELS_MAX_OPENING), WS_CHANNELS_MAX_OPENING);
     ws_channels_free(ws);
     listener_stop(&l);
@@ -231,13 +231,7 @@ static void opened_ones_free_turns(void **state) {
     (void)state;
     listener l;
     listener_start(&l, 1);
-    char error[200];
-    ws_channels *ws = ws_channels_new(30, error, sizeof error);
-    assert_non_null(ws);
-    char url[64];
-    snprintf(url, sizeof url, "ws://127.0.0.1:%d/channel", l.port);
-    for (uint64_t i = 0; i < ASKED; i++)
-        ws_channels_open(ws, 1ull << 32 | i, url);
+    ws_channels *ws = open_asked(&l);
     int open = 0;
     for (int waited = 0; open < ASKED && waited < WAIT_LIMIT_MS; waited += 10) {
         ws_event *events;
