@@ -142,14 +142,15 @@ bounded() {
   return $rc
 }
 
+# KEEP=1 keeps the scratch directory to look at; what the test started is stopped either way (a process
+# left behind outlives the run: tests/auth/css_auth.sh keeps its tests' directories).
 cleanup() {
   [ -n "$http_driver_pid" ] && stop_pid "$http_driver_pid"
   [ -n "$proxy_pid" ] && stop_pid "$proxy_pid"
   [ -n "$server_pid" ] && stop_pid "$server_pid"
-  rm -rf "$work"
+  [ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
-[ -n "${KEEP:-}" ] && trap - EXIT
 
 # wait_for_line OUT ERR PID WHAT: waits (bounded) for the first line of OUT, written by the process PID
 # once it listens, and sets $line to it; exits the test naming WHAT and showing ERR when none comes.

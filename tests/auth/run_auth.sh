@@ -28,7 +28,6 @@ fake_pod() {
   read -r issuer pod other <<< "$line"
 }
 trap 'stop_pid "$fake_pid"; cleanup' EXIT
-[ -n "${KEEP:-}" ] && trap 'stop_pid "$fake_pid"' EXIT
 
 credentials() { # FILE SECRET ISSUER: a credentials file, mode 0600
   (umask 077; printf '{"client_id": "%s", "client_secret": "%s", "issuer": "%s"}\n' "$client" "$2" "$3" > "$1")

@@ -16,7 +16,7 @@ set -u
 deps_dir=$(cd "$(dirname "$0")" && pwd)
 rounds=${DEPS_GSM_ROUNDS:-8}
 seed=${DEPS_GSM_SEED:-$RANDOM}
-trap 'stop_agents; if [ -n "${KEEP:-}" ]; then stop_pid "$server_pid"; echo "kept $work"; else cleanup; fi' EXIT
+trap 'stop_agents; cleanup; [ -z "${KEEP:-}" ] || echo "kept $work"' EXIT
 echo "$(basename "$0"): seed $seed, $rounds rounds"
 start_server --require-conditional=/status/
 

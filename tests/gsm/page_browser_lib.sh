@@ -10,7 +10,6 @@
 page_browser_driver="$(dirname "${BASH_SOURCE[0]}")/page_browser.py"
 browser_pid=
 trap '[ -n "$browser_pid" ] && stop_pid "$browser_pid"; cleanup' EXIT
-[ -n "${KEEP:-}" ] && trap - EXIT
 browser_start() {
   local attempt
   for attempt in 1 2; do

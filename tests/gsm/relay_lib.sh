@@ -4,7 +4,6 @@
 relay_pid=
 agent_pids=()
 trap 'for p in "${agent_pids[@]}" $relay_pid; do running "$p" && stop_pid "$p"; done; cleanup' EXIT
-[ -n "${KEEP:-}" ] && trap - EXIT
 # start_relay MODE...: a (new) relay in front of the server at $base; its base URL in $pbase, its log
 # $work/relay.log (emptied).
 start_relay() {

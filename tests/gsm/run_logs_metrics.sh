@@ -34,7 +34,6 @@ fi
 helper_pids=()
 agent_pid=
 trap '[ -n "$agent_pid" ] && stop_pid "$agent_pid"; for p in "${helper_pids[@]}"; do stop_pid "$p"; done; cleanup' EXIT
-[ -n "${KEEP:-}" ] && trap - EXIT
 
 failing_services
 fx=$work/fixture

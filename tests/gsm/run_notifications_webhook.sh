@@ -31,7 +31,6 @@ set -u
 . "$(dirname "$0")/orders_lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 trap 'for p in "${agent_pids[@]}"; do running "$p" && stop_pid "$p"; done; cleanup' EXIT
-[ -n "${KEEP:-}" ] && trap - EXIT
 quiet='-n 600000 --safety-poll 600000' # ten minutes: longer than any bounded wait of the test
 agent_pids=() # agents and relays, stopped by PID at the end
 

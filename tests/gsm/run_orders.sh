@@ -44,7 +44,6 @@ LDGSM=https://w3id.org/ldgsm#
 # Helper servers of part 4, stopped by PID with the LDP server.
 helper_pids=()
 trap 'for p in "${helper_pids[@]}"; do stop_pid "$p"; done; cleanup' EXIT
-[ -n "${KEEP:-}" ] && trap - EXIT
 
 echo "# 1. $n orders under one agent"
 fx=$work/fixture

@@ -16,7 +16,6 @@ http_tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 tls_pid=
 trap '[ -n "$tls_pid" ] && stop_pid "$tls_pid"; cleanup' EXIT
-[ -n "${KEEP:-}" ] && trap - EXIT
 
 # Certificates, made now in the test's directory.
 pki=$work/pki

@@ -25,7 +25,7 @@ CONTEXT='"@context":["https://www.w3.org/ns/solid/notification/v1"]'
 WS_TYPE='"type":"http://www.w3.org/ns/solid/notifications#WebSocketChannel2023"'
 listeners=()
 cleanup_listeners() { local p; for p in "${listeners[@]}"; do kill "$p" 2> /dev/null; wait "$p" 2> /dev/null; done; }
-trap 'cleanup_listeners; [ -n "${KEEP:-}" ] || cleanup' EXIT
+trap 'cleanup_listeners; cleanup' EXIT
 
 # json FIELD...: the fields of the JSON object on standard input, one a line ("" when absent; KEYS: its
 # keys in order, joined by ',').

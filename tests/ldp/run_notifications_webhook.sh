@@ -32,7 +32,7 @@ cleanup_helpers() {
   local p
   for p in "${streams[@]}" "${receivers[@]}"; do kill "$p" 2> /dev/null; wait "$p" 2> /dev/null; done
 }
-trap 'cleanup_helpers; [ -n "${KEEP:-}" ] || cleanup' EXIT
+trap 'cleanup_helpers; cleanup' EXIT
 
 # start_receiver NAME: webhook_receiver.py, its lines in $work/NAME.out; sets $port and $refuse_port.
 start_receiver() {

@@ -32,7 +32,7 @@ writer_pid=
 stop_all() { # KEEP=1 keeps $work, with the server's log; every process started here is stopped
   stop_agents
   [ -n "$writer_pid" ] && stop_pid "$writer_pid"
-  if [ -n "${KEEP:-}" ]; then stop_pid "$server_pid"; else cleanup; fi
+  cleanup
 }
 trap stop_all EXIT
 

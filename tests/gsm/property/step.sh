@@ -15,10 +15,8 @@ gsm_cleanup() { # stops the agent, then what tests/agent/lib.sh's cleanup stops 
   agent_stop
   exec 5>&- 6<&-
   stop_pid "$status_pid" # a process the test started in the background may still hold the fifo open
-  if [ -z "${KEEP:-}" ]; then cleanup; return; fi
-  [ -n "$proxy_pid" ] && stop_pid "$proxy_pid"
-  [ -n "$server_pid" ] && stop_pid "$server_pid"
-  echo "kept $work"
+  cleanup
+  [ -z "${KEEP:-}" ] || echo "kept $work"
 }
 trap gsm_cleanup EXIT
 
