@@ -15,6 +15,7 @@
 #include "http/ws_channels.h"
 #include "rdf/buf.h"
 #include "rdf/due_heap.h"
+#include "rdf/hashmap.h"
 #include "rdf/strmap.h"
 #include "rdf/vocab_ns.h"
 #include "reason/xsd_time.h"
@@ -539,17 +540,19 @@ static char *read_description(notifications *n, const http_result *res, const ch
         buf_printf(&type, NOTIFY_NS "%s", kind_names[k]);
         term_id wanted = terms_iri_cstr(t, type.data);
         buf_free(&type);
-        for (size_t i = 0; i < count && !found; i++) {
-            if (ts[i].p != subscription)
-                continue;
-            for (size_t j = 0; j < count && !found; j++)
-                if (ts[j].s == ts[i].o && ts[j].p == channel_type && ts[j].o == wanted) {
-                    size_t len;
-                    const char *iri = terms_lex(t, ts[i].o, &len);
-                    found = xstrndup(iri, len);
-                    *kind = k;
-                }
-        }
+        /* the services of that type first, then the first one listed: linear in a stranger's description */
+        u64map of_type = {0};
+        for (size_t j = 0; j < count; j++)
+            if (ts[j].p == channel_type && ts[j].o == wanted)
+                u64map_put(&of_type, ts[j].s, 1, NULL);
+        for (size_t i = 0; i < count && !found; i++)
+            if (ts[i].p == subscription && u64map_get(&of_type, ts[i].o)) {
+                size_t len;
+                const char *iri = terms_lex(t, ts[i].o, &len);
+                found = xstrndup(iri, len);
+                *kind = k;
+            }
+        u64map_free(&of_type);
     }
     free(ts);
     return found;

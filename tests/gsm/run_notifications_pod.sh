@@ -70,4 +70,39 @@ agent_pids+=($!)
 check "a description named on another origin: the agent asks its own origin's" \
   await logged "$work/foreign.log" "described at ${pbase}\.well-known/solid offers no WebSocketChannel2023"
 check "... and never the other origin's" ! grep -qF "described at ${base}" "$work/foreign.log"
+
+# A stranger's description of 400,000 subscriptions, none of a type the agent takes: read in time linear in
+# it (the services were once matched to their types pair by pair: 1.6e11 comparisons, a stalled agent).
+python3 - "$work/big.ttl" << 'EOF_BIG'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("@prefix n: <http://www.w3.org/ns/solid/notifications#> .\n</> n:subscription ")
+    f.write(", ".join("<s%d>" % i for i in range(400000)))
+    f.write(" .\n")
+EOF_BIG
+python3 -c '
+import http.server, sys
+body = open(sys.argv[1], "rb").read()
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        found = self.path == "/.well-known/solid"
+        self.send_response(200 if found else 404)
+        self.send_header("Content-Type", "text/turtle")
+        self.send_header("Content-Length", str(len(body) if found else 0))
+        self.end_headers()
+        if found:
+            self.wfile.write(body)
+    def log_message(self, *a):
+        pass
+s = http.server.HTTPServer(("127.0.0.1", 0), H)
+print("http://127.0.0.1:%d/" % s.server_address[1], flush=True)
+s.serve_forever()' "$work/big.ttl" > "$work/big.out" 2> "$work/big.err" &
+agent_pids+=($!)
+wait_for_line "$work/big.out" "$work/big.err" "${agent_pids[-1]}" "the stranger's server"
+stranger=$line
+"$ldgsm" run -v --instance "${stranger}doc#it" --notifications -n 600000 --safety-poll 600000 > /dev/null \
+  2> "$work/big.log" &
+agent_pids+=($!)
+check "a description of 400,000 subscriptions of no type taken is read in time: none offered" \
+  await logged "$work/big.log" "described at ${stranger}\.well-known/solid offers no WebSocketChannel2023"
 finish
