@@ -6,7 +6,8 @@ run_page_live.sh (through page_browser_lib.sh).
 usage: page_browser.py CHROMIUM SECONDS PROFILE-DIR
 
 Says "ready" once Chromium answers, then answers commands read from standard input, one a line, with one
-line each on standard output. Every wait is bounded by SECONDS.
+line each on standard output. Every wait is bounded by SECONDS. A command Chromium refuses is answered
+"error: " and why, and the next command is read (a wait across a reload is not refused).
 
   open URL         loads URL, the page the other commands are about: "ok"
   wait EXPRESSION  until the page's EXPRESSION is truthy: "ok", or "timeout: " and its last value
@@ -128,7 +129,9 @@ class Browser:
         try:
             return self.evaluate(expression)
         except RuntimeError as e:
-            if "context" not in str(e):
+            # the document this ran in was replaced: "...context..." or, when the reload wins the race,
+            # "Inspected target navigated or closed"
+            if "context" not in str(e) and "navigated" not in str(e):
                 raise
             return None
 
@@ -150,55 +153,58 @@ def main():
 
     for line in sys.stdin:
         verb, _, argument = line.rstrip("\n").partition(" ")
-        if verb == "open":
-            url = argument
-            b.call("Page.navigate", url=url)
-            answer("ok")
-        elif verb == "wait":
-            done, value = b.until(lambda: (bool(v := b.evaluate_across_loads(argument)), v))
-            answer("ok" if done else "timeout: " + json.dumps(value))
-        elif verb == "eval":
-            answer(json.dumps(b.evaluate(argument)))
-        elif verb == "fetches":
-            ours = lambda p: p["request"]["url"] == url
-            answer(str(b.until(lambda: ((n := b.count("Network.requestWillBeSent", ours)) >= int(argument), n))[1]))
-        elif verb == "frames":
-            answer(str(b.until(lambda: ((n := b.count("Network.webSocketFrameReceived")) >= int(argument), n))[1]))
-        elif verb == "hold":
-            held_before = b.count("Fetch.requestPaused")
-            b.call("Fetch.enable", patterns=[{"urlPattern": argument or url, "requestStage": "Request"}])
-            answer("ok")
-        elif verb == "held":
-            done, n = b.until(lambda: ((n := b.count("Fetch.requestPaused") - held_before) >= int(argument), n))
-            answer("ok" if done else "timeout: %d" % n)
-        elif verb == "release":
-            with b.changed:
-                held = [e["params"]["requestId"] for e in b.events if e["method"] == "Fetch.requestPaused"]
-            for ident in held[held_before:]:
-                b.call("Fetch.continueRequest", requestId=ident)
-            b.call("Fetch.disable")
-            answer("ok")
-        elif verb == "timers":
-            b.call("Runtime.evaluate", expression="new Promise(done => setTimeout(done, %d))" % int(argument),
-                   awaitPromise=True)
-            answer("ok")
-        elif verb == "dom":
-            with open(argument, "w", encoding="utf-8") as out:
-                out.write(b.evaluate("document.documentElement.outerHTML"))
-            answer("ok")
-        elif verb == "screenshot":
-            path, width, height = argument.split(" ")
-            b.call("Emulation.setDeviceMetricsOverride", width=int(width), height=int(height),
-                   deviceScaleFactor=1, mobile=False)
-            with open(path, "wb") as out:
-                out.write(base64.b64decode(b.call("Page.captureScreenshot", format="png")["data"]))
-            answer("ok")
-        elif verb == "violations":
-            with b.changed:
-                texts = [e["params"]["entry"].get("text", "") for e in b.events if e["method"] == "Log.entryAdded"]
-            answer(json.dumps([t for t in texts if "Content Security Policy" in t]))
-        else:
-            answer("unknown command: " + verb)
+        try:  # a command Chromium refuses is answered, saying why; the driver goes on
+            if verb == "open":
+                url = argument
+                b.call("Page.navigate", url=url)
+                answer("ok")
+            elif verb == "wait":
+                done, value = b.until(lambda: (bool(v := b.evaluate_across_loads(argument)), v))
+                answer("ok" if done else "timeout: " + json.dumps(value))
+            elif verb == "eval":
+                answer(json.dumps(b.evaluate(argument)))
+            elif verb == "fetches":
+                ours = lambda p: p["request"]["url"] == url
+                answer(str(b.until(lambda: ((n := b.count("Network.requestWillBeSent", ours)) >= int(argument), n))[1]))
+            elif verb == "frames":
+                answer(str(b.until(lambda: ((n := b.count("Network.webSocketFrameReceived")) >= int(argument), n))[1]))
+            elif verb == "hold":
+                held_before = b.count("Fetch.requestPaused")
+                b.call("Fetch.enable", patterns=[{"urlPattern": argument or url, "requestStage": "Request"}])
+                answer("ok")
+            elif verb == "held":
+                done, n = b.until(lambda: ((n := b.count("Fetch.requestPaused") - held_before) >= int(argument), n))
+                answer("ok" if done else "timeout: %d" % n)
+            elif verb == "release":
+                with b.changed:
+                    held = [e["params"]["requestId"] for e in b.events if e["method"] == "Fetch.requestPaused"]
+                for ident in held[held_before:]:
+                    b.call("Fetch.continueRequest", requestId=ident)
+                b.call("Fetch.disable")
+                answer("ok")
+            elif verb == "timers":
+                b.call("Runtime.evaluate", expression="new Promise(done => setTimeout(done, %d))" % int(argument),
+                       awaitPromise=True)
+                answer("ok")
+            elif verb == "dom":
+                with open(argument, "w", encoding="utf-8") as out:
+                    out.write(b.evaluate("document.documentElement.outerHTML"))
+                answer("ok")
+            elif verb == "screenshot":
+                path, width, height = argument.split(" ")
+                b.call("Emulation.setDeviceMetricsOverride", width=int(width), height=int(height),
+                       deviceScaleFactor=1, mobile=False)
+                with open(path, "wb") as out:
+                    out.write(base64.b64decode(b.call("Page.captureScreenshot", format="png")["data"]))
+                answer("ok")
+            elif verb == "violations":
+                with b.changed:
+                    texts = [e["params"]["entry"].get("text", "") for e in b.events if e["method"] == "Log.entryAdded"]
+                answer(json.dumps([t for t in texts if "Content Security Policy" in t]))
+            else:
+                answer("unknown command: " + verb)
+        except RuntimeError as e:
+            answer("error: " + str(e))
     try:
         b.call("Browser.close")
     except RuntimeError:

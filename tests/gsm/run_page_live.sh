@@ -71,13 +71,13 @@ ask 'eval [...document.querySelectorAll("#topics li")].map(li => li.textContent)
 check "... the root, the instance's container and document, the other container ($answer)" \
   [ "$answer" = "\"$base ${base}status/ ${base}status/a ${base}models/\"" ]
 row_state active
-check "a change between the page's load and its subscriptions is shown (the subscription's state)" [ "$answer" = ok ]
+check "a change between the page's load and its subscriptions is shown (the subscription's state) ($answer)" [ "$answer" = ok ]
 ask "fetches 2"
 check "... with one more fetch of the page ($answer)" [ "$answer" = 2 ]
 
 put status/a "$(set_up inactive false)" > /dev/null
 row_state inactive
-check "a status change is shown without the periodic reload" [ "$answer" = ok ]
+check "a status change is shown without the periodic reload ($answer)" [ "$answer" = ok ]
 ask "fetches 3"
 check "... one fetch of the page ($answer)" [ "$answer" = 3 ]
 
@@ -118,7 +118,7 @@ ask "fetches 0"
 check "... and made no fetch meanwhile ($answer)" [ "$answer" = 6 ]
 ask release
 row_state completed
-check "the last change is shown" [ "$answer" = ok ]
+check "the last change is shown ($answer)" [ "$answer" = ok ]
 ask "fetches 7"
 check "... after one more fetch ($answer)" [ "$answer" = 7 ]
 ask violations
@@ -140,7 +140,7 @@ ask "wait $note === '2 of 4 documents followed by notification; this page reload
 check "the page follows two documents of four and says it reloads for the rest" [ "$answer" = ok ]
 put status/a "$(set_up active false)" > /dev/null
 row_state active
-check "... and shows a change of one it does not follow" [ "$answer" = ok ]
+check "... and shows a change of one it does not follow ($answer)" [ "$answer" = ok ]
 stop_pid "$server_pid"; server_pid=
 
 # ---- subscriptions refused (the client's one channel is taken): the page says so and reloads
@@ -157,7 +157,7 @@ ask "wait $note === '0 of 4 documents followed by notification (a subscription a
 check "the page says its subscriptions were refused and it reloads every second" [ "$answer" = ok ]
 put status/a "$(set_up active false)" > /dev/null
 row_state active
-check "... and shows a change by reloading" [ "$answer" = ok ]
+check "... and shows a change by reloading ($answer)" [ "$answer" = ok ]
 
 # ---- restarted on the same port with --no-notifications: the page takes the whole new page, which has
 # no script and reloads itself
@@ -176,10 +176,10 @@ check "no script allowed" ! grep -qi '^Content-Security-Policy:.*\(script-src\|c
 check "no script in the page" ! grep -q '<script' "$work/off.html"
 check "the meta refresh" grep -q '^<meta http-equiv="refresh" content="1">' "$work/off.html"
 row_state 'not set up'
-check "Chromium shows the page" [ "$answer" = ok ]
+check "Chromium shows the page ($answer)" [ "$answer" = ok ]
 put status/a "$(set_up active false)" > /dev/null
 row_state active
-check "... and a change, by reloading" [ "$answer" = ok ]
+check "... and a change, by reloading ($answer)" [ "$answer" = ok ]
 browser_stop
 stop_pid "$server_pid"
 check "the server stopped cleanly" [ $? = 0 ]
