@@ -37,6 +37,7 @@ start_service() {
   : > "$work/service.out"
   python3 "$gsm_dir/call_service.py" "${1:-0}" "$work/service.json" "$work/service.log" > "$work/service.out" 5>&- 6<&- 7>&- &
   service_pid=$!
+  failure_logs+=("$work/service.log")
   local i
   for ((i = 0; i < 100; i++)); do
     service_port=

@@ -134,13 +134,20 @@ activations() { status_call activations "$work/track.json" "$1"; }
 tasks_sent() { served PUT "/tasks/$1"; } # requests the server saw for a task resource
 
 # gsm_finish: stops the stepped agent (it must exit 0); the invariant and transition checks of every
-# step count as one check.
+# step count as one check. A failed test prints the status history, the agent's warnings and the last
+# lines of each file in failure_logs (a test's own witnesses: a service's log).
+failure_logs=()
 gsm_finish() {
   if [ $agent_started = 1 ]; then
     agent_stop; local rc=$?
     check "the agent stops at the end of its input with status 0" [ $rc = 0 ]
   fi
   check "GSM-1, GSM-2 and the rule table hold after each of the $steps steps" [ $violations = 0 ]
-  [ $failures -gt 0 ] && { echo "status history:"; grep -v '^VIOLATION' "$work/track.log"; }
+  if [ $failures -gt 0 ]; then
+    echo "status history:"; grep -v '^VIOLATION' "$work/track.log"
+    echo "the agent's warnings:"; grep -E '^(warning|held|waiting|incident|error):' "$work/agent.log" | tail -n 40
+    local f
+    for f in "${failure_logs[@]}"; do echo "the last lines of $f:"; tail -n 40 "$f"; done
+  fi
   finish
 }
