@@ -774,6 +774,7 @@ static int write_instance_page(gsm_page *p, const char *base_url, const char *ir
 
 int gsm_page_render(gsm_page *p, const char *base_url, const gsm_page_query *query, const gsm_page_document *docs,
                     size_t count, buf *html) {
+    page_index_watched(p->index);
     page_index_lock(p->index);
     strmap by_uri = {0};
     bool inserted;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rdf/rdfio.h"
 #include "rdf/store.h"
@@ -147,6 +148,7 @@ struct page_index {
     pthread_cond_t queued_cond;
     uri_fifo written, warm_up;
     strmap queued; /* uri -> 1 while queued; emptied whenever the queue is */
+    int64_t watched_until_ms; /* note 6: the reader follows writes until then (CLOCK_MONOTONIC) */
     bool reader_started, stopping;
     pthread_t reader;
 };
@@ -201,17 +203,33 @@ void page_index_queue(page_index *x, const char *uri, bool written) {
     pthread_mutex_unlock(&x->queue_lock);
 }
 
-/* The next URI to read (the caller frees it), waiting for one when wait; NULL when none is queued or the
- * index is stopping. */
+static int64_t monotonic_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+void page_index_watched(page_index *x) {
+    pthread_mutex_lock(&x->queue_lock);
+    x->watched_until_ms = monotonic_ms() + PAGE_INDEX_WATCH_MS;
+    pthread_cond_signal(&x->queued_cond);
+    pthread_mutex_unlock(&x->queue_lock);
+}
+
+/* The next URI to read (the caller frees it); NULL when none is queued or the index is stopping. The
+ * reader thread (wait) waits for one, and takes a written one only while the pages are watched (note 6). */
 static char *next_queued(page_index *x, bool wait) {
     pthread_mutex_lock(&x->queue_lock);
     char *uri = NULL;
     while (!uri) {
-        while (wait && !x->stopping && !x->written.count && !x->warm_up.count)
+        bool take_written = x->written.count && (!wait || monotonic_ms() < x->watched_until_ms);
+        while (wait && !x->stopping && !take_written && !x->warm_up.count) {
             pthread_cond_wait(&x->queued_cond, &x->queue_lock);
-        if (x->stopping || (!x->written.count && !x->warm_up.count))
+            take_written = x->written.count && monotonic_ms() < x->watched_until_ms;
+        }
+        if (x->stopping || (!take_written && !x->warm_up.count))
             break;
-        bool written = x->written.count > 0;
+        bool written = take_written;
         uri = fifo_pop(written ? &x->written : &x->warm_up);
         uint32_t *queued = strmap_get(&x->queued, uri);
         if (!written && *queued != IN_WARM_UP) { /* read since, or queued among the written */

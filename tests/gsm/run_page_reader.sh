@@ -3,7 +3,8 @@
 # started on a data directory of 60 instances, its reader reads each document once (/metrics:
 # ldgsm_page_documents_read_total{by="reader"}) and pages read none themselves; a document written or
 # deleted through the server is read again by the reader (the store's change hook queues it, after the
-# notifications'), and the page right after the write shows it. (The page while its reader is behind, a
+# notifications'), and the page right after the write shows it; a write while no page is asked for is left
+# queued until one is. (The page while its reader is behind, a
 # burst of writes, the reader thread beside pages: test_gsm_page; with 10,000 instances: bench/page/.)
 set -u
 . "$(dirname "$0")/../agent/lib.sh"
@@ -52,4 +53,16 @@ request DELETE "${base}status/i8"
 check "DELETE status/i8: 204 (got $http_code)" [ "$http_code" = 204 ]
 check "the page lists $((instances - 1)) instances" page_says "<b>$((instances - 1))</b> instances"
 check "the reader was told of the deletion (read $(reader_read))" await [ "$(reader_read)" = $((instances + 2)) ]
+
+# ---- writes nobody looks at: the reader leaves them queued until a page is asked for (page_index.h note 6)
+stop_pid "$server_pid"
+start_server --data "$work/data"
+left=$((instances - 1))
+check "after a restart the reader read the $left documents (got $(reader_read))" await [ "$(reader_read)" = "$left" ]
+check "PUT status/i9, now active, no page asked for: 204" [ "$(put status/i9 "$(instance active)")" = 204 ]
+nap 0.5
+check "the write is queued (got $(metric ldgsm_page_documents_queued))" [ "$(metric ldgsm_page_documents_queued)" = 1 ]
+check "... and not read (read $(reader_read))" [ "$(reader_read)" = "$left" ]
+check "the page shows it" page_says '<b>2</b> active'
+check "... and sets the reader reading it (read $(reader_read))" await [ "$(reader_read)" = $((left + 1)) ]
 finish

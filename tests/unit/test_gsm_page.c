@@ -702,6 +702,49 @@ static void the_reader_thread_reads_beside_pages(void **state) {
     buf_free(&html);
 }
 
+/* Waits (at most wait_seconds) until the reader thread has read `read` documents in all. */
+static void await_read_in_background(gsm_page *page, size_t read) {
+    struct timespec start, now, pause = {0, 2000000};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    gsm_page_counters counters;
+    for (gsm_page_counters_get(page, &counters); counters.read_in_background < read;
+         gsm_page_counters_get(page, &counters)) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        assert_true(now.tv_sec - start.tv_sec < wait_seconds());
+        nanosleep(&pause, NULL);
+    }
+    assert_int_equal(counters.read_in_background, read);
+}
+
+/* The reader thread reads the warm-up, but leaves the writes queued while no page is asked for (page_index.h
+ * note 6): a document of the warm-up queued after them is read, they are not; a page sets it reading them. */
+static void the_reader_thread_leaves_writes_nobody_watches(void **state) {
+    (void)state;
+    static cold_server s;
+    cold_server_docs(&s);
+    gsm_page *page = page_of(&s.held);
+    gsm_page_start_reader(page);
+    await_read_in_background(page, COLD + 1);
+    enum { BURST = 5 };
+    for (size_t i = 1; i <= BURST; i++) {
+        set_up_document(&s, i);
+        gsm_page_queue(page, s.docs[i].uri, true);
+    }
+    gsm_page_queue(page, s.docs[COLD].uri, false); /* queued after them: read only if they are passed over */
+    await_read_in_background(page, COLD + 2);
+    gsm_page_counters counters;
+    gsm_page_counters_get(page, &counters);
+    assert_int_equal(counters.queued, BURST);
+    buf html = {0};
+    render_cold(page, &s, &(gsm_page_query){0}, &html);
+    assert_int_equal(read_in_requests(page), BURST); /* the page reads them itself, few as they are */
+    await_read_in_background(page, COLD + 2 + BURST);
+    gsm_page_counters_get(page, &counters);
+    assert_int_equal(counters.queued, 0);
+    buf_free(&html);
+    gsm_page_free(page);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lists_the_instances_with_their_states),
@@ -721,6 +764,7 @@ int main(void) {
         cmocka_unit_test(a_burst_of_writes_is_left_to_the_reader_written_first),
         cmocka_unit_test(removed_documents_are_forgotten),
         cmocka_unit_test(the_reader_thread_reads_beside_pages),
+        cmocka_unit_test(the_reader_thread_leaves_writes_nobody_watches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
