@@ -1,5 +1,6 @@
 /* ldp_patch.c: N3 Patch: the patch read with the N3 reader and checked, its where clause matched against
  * the resource's triples (a backtracking join over an indexed store), then deletes and inserts applied. */
+#define _GNU_SOURCE /* memmem */
 #include "ldp/ldp_patch.h"
 
 #include <stdarg.h>
@@ -331,6 +332,51 @@ done:
     return status;
 }
 
+/* Whether the patch only inserts and the stored text is this writer's with the prefixes it would write now
+ * (header of the .h, "appended"): then its text is kept and the inserts' statements follow it. */
+static bool appends(const clauses *c, const char *turtle, size_t len, bool own_writing, const buf *prefix_block) {
+    return own_writing && !c->where && !c->deletes && len >= prefix_block->len &&
+           memcmp(turtle, prefix_block->data, prefix_block->len) == 0;
+}
+
+/* Whether the text states something of subject: the writer puts a subject at the start of a line. */
+static bool states_of(const terms *t, term_id subject, const char *turtle, size_t len, const char *base,
+                      const char *const *prefixes) {
+    buf line_start = {0};
+    buf_putc(&line_start, '\n');
+    rdf_write_compact_subject(t, subject, base, prefixes, &line_start);
+    buf_putc(&line_start, ' ');
+    bool found = memmem(turtle, len, line_start.data, line_start.len) != NULL;
+    buf_free(&line_start);
+    return found;
+}
+
+/* Writes the stored text, then the inserts' statements (checked as evaluate checks them). 0 or 422; -1,
+ * with nothing written, when the text states something of an inserted triple's subject already: read
+ * whole then, so that no text states a triple twice. */
+static int append_inserts(terms *t, const clauses *c, const char *turtle, size_t len, const char *base,
+                          const char *const *prefixes, buf *out, char *message, size_t size) {
+    mapping none = {0};
+    triple *inserted = NULL;
+    size_t count = 0;
+    int status = check_bound(t, c->inserts, &none, "solid:inserts", message, size);
+    if (!status)
+        status = instantiate(t, c->inserts, &none, NULL, &inserted, &count, "solid:inserts", message, size);
+    if (!status)
+        count = triples_canonical(inserted, count);
+    for (size_t i = 0; !status && i < count; i++)
+        if ((!i || inserted[i].s != inserted[i - 1].s) && states_of(t, inserted[i].s, turtle, len, base, prefixes))
+            status = -1;
+    if (!status) {
+        buf_append(out, turtle, len);
+        if (turtle[len - 1] != '\n')
+            buf_putc(out, '\n');
+        rdf_write_compact_statements(t, inserted, count, base, prefixes, out);
+    }
+    free(inserted);
+    return status;
+}
+
 int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, size_t turtle_len, bool own_writing,
                     const char *base, const char *const *prefixes, buf *out, char *message, size_t size) {
     terms *t = terms_new();
@@ -340,6 +386,8 @@ int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, siz
     triple *current = NULL, *result = NULL;
     size_t current_count = 0, result_count = 0;
     int status;
+    buf prefix_block = {0};
+    rdf_write_compact_prefixes(prefixes, &prefix_block);
     if (n3_parse(t, patch, patch_len, "patch", base, &doc, &err) != 0)
         status = refuse(message, size, 422, "%s", err.message);
     else if ((status = read_clauses(t, &doc, &c, message, size)) ||
@@ -347,12 +395,16 @@ int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, siz
              (status = check_terms(t, c.deletes, "solid:deletes", message, size)) ||
              (status = check_terms(t, c.where, "solid:where", message, size)))
         ;
+    else if (turtle_len && appends(&c, turtle, turtle_len, own_writing, &prefix_block) &&
+             (status = append_inserts(t, &c, turtle, turtle_len, base, prefixes, out, message, size)) != -1)
+        ;
     else if (!(status = read_resource(t, turtle, turtle_len, own_writing, base, &current, &current_count, message,
                                       size)) &&
              !(status = evaluate(t, &c, current, current_count, &result, &result_count, message, size))) {
         result_count = triples_canonical(result, result_count);
         rdf_write_turtle_compact(t, result, result_count, base, prefixes, out);
     }
+    buf_free(&prefix_block);
     free(result);
     free(current);
     n3_doc_free(&doc);

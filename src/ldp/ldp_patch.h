@@ -12,7 +12,13 @@
  * leaves undefined: refused rather than guessed), a variable in inserts or deletes that where does not
  * bind, a result that is not RDF (a literal as subject), or a where clause too costly to evaluate (more
  * than LDP_PATCH_MAX_WHERE patterns, or LDP_PATCH_MAX_STEPS match steps: where is a join, and a
- * request must not buy unbounded work). */
+ * request must not buy unbounded work).
+ * Appended: a patch that only inserts, to a resource this writer wrote that begins with the prefixes it
+ * writes now, about subjects the text states nothing of (a line starting with the subject as this writer
+ * writes it: a byte search), keeps the stored text unparsed and writes the inserts' statements after it,
+ * so its cost follows the patch, not the resource's triples (a history archive grows by one such patch,
+ * of new entries, per transition). Any other patch reads the resource whole, so no text states a triple
+ * twice. */
 #ifndef LDGSM_LDP_PATCH_H
 #define LDGSM_LDP_PATCH_H
 

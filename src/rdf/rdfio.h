@@ -93,6 +93,10 @@ void rdf_write_turtle_compact(const terms *t, const triple *ts, size_t n, const 
 void rdf_write_compact_prefixes(const char *const *prefixes, buf *out);
 void rdf_write_compact_statements(const terms *t, const triple *ts, size_t n, const char *base,
                                   const char *const *prefixes, buf *out);
+/* A subject as rdf_write_compact_statements writes it, at the start of a line (so a text it wrote can be
+ * searched for the statements about it). */
+void rdf_write_compact_subject(const terms *t, term_id id, const char *base, const char *const *prefixes,
+                               buf *out);
 /* Appends <iri> relative to base (a document IRI without fragment) as the compact writer does: <#f> for
  * the document's fragments, ../ steps on the same host, absolute otherwise. (Also a SPARQL IRIREF.) */
 void rdf_write_relative_iri(const char *iri, const char *base, buf *out);

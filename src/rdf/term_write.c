@@ -349,3 +349,10 @@ void rdf_write_compact_statements(const terms *t, const triple *ts, size_t n, co
         buf_puts(out, " .\n");
     free(table.entries);
 }
+
+void rdf_write_compact_subject(const terms *t, term_id id, const char *base, const char *const *prefix_list,
+                               buf *out) {
+    prefix_table table = prefix_table_of(prefix_list);
+    write_compact_term(t, id, base, strlen(base), &table, false, out);
+    free(table.entries);
+}

@@ -333,6 +333,68 @@ static void patched_resources_are_not_parsed_again(void **state) {
     ldp_store_free(store);
 }
 
+/* Applies patch to text as this writer's own (own_writing); the status. */
+static int apply_own(fixture *f, const char *patch, const char *text) {
+    buf_free(&f->out);
+    f->message[0] = '\0';
+    return ldp_patch_apply(patch, strlen(patch), text, strlen(text), true, DOC, NULL, &f->out, f->message,
+                           sizeof f->message);
+}
+
+/* An insert-only patch to this writer's own text, about subjects it states nothing of, appends the inserts'
+ * statements to it, unparsed: its cost follows the patch, not the resource (a history archive grows by such
+ * patches at every transition). The result reads as the full reading's does; a patch about a subject the
+ * text has, one that deletes, or a text with other prefixes, is read and written whole. */
+static void insert_only_patches_append_to_own_writing(void **state) {
+    fixture *f = *state;
+    assert_int_equal(apply(f, PATCH "solid:inserts { <#it> ex:q 1 ; ex:name \"A\\n\"@en . } .", NULL), 0);
+    char *own = buf_cstr(&f->out);
+    f->out = (buf){0};
+    const char *more = PATCH "solid:inserts { <#c> ex:q 2 , 1.5 ; ex:r <../up#c> , <http://other/x> . "
+                             "<#b> a ex:T ; ex:ok true . } .";
+    assert_int_equal(apply_own(f, more, own), 0);
+    assert_memory_equal(f->out.data, own, strlen(own)); /* the stored text kept as it was */
+    char *appended = result_nt(f);
+    buf_free(&f->out);
+    char message[600];
+    assert_int_equal(ldp_patch_apply(more, strlen(more), own, strlen(own), false, DOC, NULL, &f->out, message,
+                                     sizeof message), 0);
+    char *read_whole = result_nt(f);
+    assert_string_equal(appended, read_whole);
+    assert_non_null(strstr(appended, "<" DOC "#c> " Q " " INT(2) " .\n"));
+    free(appended);
+    free(read_whole);
+
+    /* a subject the text states something of: read whole, so a triple inserted again is stated once */
+    assert_int_equal(apply_own(f, PATCH "solid:inserts { <#it> ex:q 1 . } .", own), 0);
+    assert_string_equal(buf_cstr(&f->out), own);
+    free(f->out.data);
+    f->out = (buf){0};
+
+    /* unread: a text with the writer's prefixes is not parsed, whatever follows them */
+    buf unreadable = {0};
+    buf_append(&unreadable, own, strlen(own));
+    buf_puts(&unreadable, "this is no Turtle .\n");
+    assert_int_equal(apply_own(f, more, buf_cstr(&unreadable)), 0);
+    assert_int_equal(apply_own(f, PATCH "solid:deletes { <#it> ex:q 1 . } .", buf_cstr(&unreadable)), 500);
+    buf_free(&unreadable);
+
+    /* the checks of the inserts stay: an unbound variable, a literal subject */
+    assert_int_equal(apply_own(f, PATCH "solid:inserts { <#it> ex:q ?x . } .", own), 422);
+    assert_int_equal(apply_own(f, PATCH "solid:inserts { 1 ex:q 2 . } .", own), 422);
+
+    /* a text with other prefixes (another configuration wrote it) is read and written with these */
+    const char *other = "@prefix ex: <http://ex/> .\n<#it> ex:q 1 ; ex:name \"a name longer than the prefixes "
+                        "this writer puts first, which are rdf: and xsd:, so that only the prefixes tell\" .\n";
+    assert_int_equal(apply_own(f, more, other), 0);
+    assert_memory_equal(f->out.data, "@prefix rdf: ", strlen("@prefix rdf: "));
+    char *rewritten = result_nt(f);
+    assert_non_null(strstr(rewritten, IT " " Q " " INT(1) " .\n"));
+    assert_non_null(strstr(rewritten, "<" DOC "#c> " Q " " INT(2) " .\n"));
+    free(rewritten);
+    free(own);
+}
+
 enum { RACERS = 8, PATCHES_EACH = 10 };
 
 typedef struct racer {
@@ -393,6 +455,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(store_edit_creates_and_honours_conditions, setup, teardown),
         cmocka_unit_test_setup_teardown(own_writing_reads_as_raptor2_reads_it, setup, teardown),
         cmocka_unit_test_setup_teardown(patched_resources_are_not_parsed_again, setup, teardown),
+        cmocka_unit_test_setup_teardown(insert_only_patches_append_to_own_writing, setup, teardown),
         cmocka_unit_test_setup_teardown(racing_patches_lose_nothing, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
