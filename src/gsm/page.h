@@ -36,8 +36,9 @@
  *     without notifications) is loaded whole. The documents followed are those of the instances shown.
  *  6. Each document's instances (IRI, model, state) are kept with the ETag they were read at, read in the
  *     background (page_index.h): every document once when the server starts, then each document the
- *     server reports written, while pages are being asked for (page_index.h note 6). A page parses none of them itself beyond GSM_PAGE_READ_IN_REQUEST: with
- *     10,000 instances it costs hashing the documents' URIs, not parsing them (bench/page/). A page
+ *     server reports written, while pages are being asked for (page_index.h note 6). A page parses none
+ *     of them itself beyond GSM_PAGE_READ_IN_REQUEST: with 10,000 instances it costs hashing the
+ *     documents' URIs, not parsing them (bench/page/). A page
  *     finding at most GSM_PAGE_READ_IN_REQUEST documents written since they were read reads them itself,
  *     so the page after a write shows it; finding more (the warm-up after a start, a burst of writes), it
  *     shows what was read (a changed document as it was read before), says how many of the documents
