@@ -12,18 +12,12 @@
 
 #include "http/http_etag.h"
 #include "http/http_url.h"
+#include "assert_text.h"
 
 typedef char *(*url_form)(const char *);
 
 static void assert_form(url_form form, const char *input, const char *expected) {
-    char *got = form(input);
-    if (expected) {
-        assert_non_null(got);
-        assert_string_equal(got, expected);
-    } else {
-        assert_null(got);
-    }
-    free(got);
+    assert_owned_text(form(input), expected);
 }
 
 static void fragment_free(void **state) {
@@ -94,22 +88,18 @@ static void exact_origin(void **state) {
 
 static void resolution(void **state) {
     (void)state;
-    char *got;
-#define RESOLVES(base, ref, expected)                                                                            \
-    got = http_url_resolve(base, ref);                                                                         \
-    assert_non_null(got);                                                                                      \
-    assert_string_equal(got, expected);                                                                        \
-    free(got)
-    RESOLVES("http://ex.org/pod/doc", "/.well-known/solid", "http://ex.org/.well-known/solid");
-    RESOLVES("http://ex.org/pod/doc", ".well-known/solid", "http://ex.org/pod/.well-known/solid");
-    RESOLVES("http://ex.org/pod/a/doc", "../b", "http://ex.org/pod/b");
-    RESOLVES("http://ex.org/pod/doc", "https://other.example/x", "https://other.example/x");
-    RESOLVES("http://ex.org/pod/doc?q", "?r", "http://ex.org/pod/doc?r");
-    RESOLVES("http://ex.org/pod/doc?q#a", "", "http://ex.org/pod/doc?q");
-    RESOLVES("http://ex.org/pod/doc?q#a", "#f", "http://ex.org/pod/doc?q#f");
-#undef RESOLVES
-    got = http_url_resolve("not a url", "/x");
-    assert_null(got);
+    const char *const cases[][3] = {
+        {"http://ex.org/pod/doc", "/.well-known/solid", "http://ex.org/.well-known/solid"},
+        {"http://ex.org/pod/doc", ".well-known/solid", "http://ex.org/pod/.well-known/solid"},
+        {"http://ex.org/pod/a/doc", "../b", "http://ex.org/pod/b"},
+        {"http://ex.org/pod/doc", "https://other.example/x", "https://other.example/x"},
+        {"http://ex.org/pod/doc?q", "?r", "http://ex.org/pod/doc?r"},
+        {"http://ex.org/pod/doc?q#a", "", "http://ex.org/pod/doc?q"},
+        {"http://ex.org/pod/doc?q#a", "#f", "http://ex.org/pod/doc?q#f"},
+        {"not a url", "/x", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        assert_owned_text(http_url_resolve(cases[i][0], cases[i][1]), cases[i][2]);
 }
 
 static void etag_kinds(void **state) {

@@ -11,16 +11,10 @@
 #include <cmocka.h>
 
 #include "agent/notifications.h"
+#include "assert_text.h"
 
 static void assert_root(const char *description, const char *iri, const char *expected) {
-    char *got = notifications_storage_root(description, iri, strlen(iri));
-    if (expected) {
-        assert_non_null(got);
-        assert_string_equal(got, expected);
-    } else {
-        assert_null(got);
-    }
-    free(got);
+    assert_owned_text(notifications_storage_root(description, iri, strlen(iri)), expected);
 }
 
 static void roots(void **state) {
