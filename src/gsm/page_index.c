@@ -229,10 +229,9 @@ static char *next_queued(page_index *x, bool wait) {
         }
         if (x->stopping || (!take_written && !x->warm_up.count))
             break;
-        bool written = take_written;
-        uri = fifo_pop(written ? &x->written : &x->warm_up);
+        uri = fifo_pop(take_written ? &x->written : &x->warm_up);
         uint32_t *queued = strmap_get(&x->queued, uri);
-        if (!written && *queued != IN_WARM_UP) { /* read since, or queued among the written */
+        if (!take_written && *queued != IN_WARM_UP) { /* read since, or queued among the written */
             free(uri);
             uri = NULL;
         } else {

@@ -333,10 +333,15 @@ done:
 }
 
 /* Whether the patch only inserts and the stored text is this writer's with the prefixes it would write now
- * (header of the .h, "appended"): then its text is kept and the inserts' statements follow it. */
-static bool appends(const clauses *c, const char *turtle, size_t len, bool own_writing, const buf *prefix_block) {
-    return own_writing && !c->where && !c->deletes && len >= prefix_block->len &&
-           memcmp(turtle, prefix_block->data, prefix_block->len) == 0;
+ * (header of the .h, "Appended"): then its text is kept and the inserts' statements follow it. */
+static bool appends(const clauses *c, const char *turtle, size_t len, bool own_writing, const char *const *prefixes) {
+    if (!own_writing || c->where || c->deletes)
+        return false;
+    buf prefix_block = {0};
+    rdf_write_compact_prefixes(prefixes, &prefix_block);
+    bool same = len >= prefix_block.len && memcmp(turtle, prefix_block.data, prefix_block.len) == 0;
+    buf_free(&prefix_block);
+    return same;
 }
 
 /* Whether the text states something of subject: the writer puts a subject at the start of a line. */
@@ -386,8 +391,6 @@ int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, siz
     triple *current = NULL, *result = NULL;
     size_t current_count = 0, result_count = 0;
     int status;
-    buf prefix_block = {0};
-    rdf_write_compact_prefixes(prefixes, &prefix_block);
     if (n3_parse(t, patch, patch_len, "patch", base, &doc, &err) != 0)
         status = refuse(message, size, 422, "%s", err.message);
     else if ((status = read_clauses(t, &doc, &c, message, size)) ||
@@ -395,7 +398,7 @@ int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, siz
              (status = check_terms(t, c.deletes, "solid:deletes", message, size)) ||
              (status = check_terms(t, c.where, "solid:where", message, size)))
         ;
-    else if (turtle_len && appends(&c, turtle, turtle_len, own_writing, &prefix_block) &&
+    else if (turtle_len && appends(&c, turtle, turtle_len, own_writing, prefixes) &&
              (status = append_inserts(t, &c, turtle, turtle_len, base, prefixes, out, message, size)) != -1)
         ;
     else if (!(status = read_resource(t, turtle, turtle_len, own_writing, base, &current, &current_count, message,
@@ -404,7 +407,6 @@ int ldp_patch_apply(const char *patch, size_t patch_len, const char *turtle, siz
         result_count = triples_canonical(result, result_count);
         rdf_write_turtle_compact(t, result, result_count, base, prefixes, out);
     }
-    buf_free(&prefix_block);
     free(result);
     free(current);
     n3_doc_free(&doc);
